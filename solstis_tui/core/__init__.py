@@ -1,0 +1,36 @@
+"""The Solstis rules engine: pure Python, no terminal, no threads.
+
+>>> from solstis_tui.core import Game, Options, Move
+>>> game = Game.new(seed=7, options=Options())
+>>> game.play(game.legal_moves()[0])
+"""
+
+from .board import cell_name, parse_cell
+from .determinize import determinize
+from .errors import IllegalMove, InvalidPosition
+from .game import Game
+from .moves import Decision, Move, MoveKind
+from .observation import Observation, PanoramaView
+from .options import Options
+from .scoring import Score
+from .spirits import Spirit
+from .steps import END_FIREFLIES, END_NORMAL
+
+__all__ = [
+    "END_FIREFLIES",
+    "END_NORMAL",
+    "Decision",
+    "Game",
+    "IllegalMove",
+    "InvalidPosition",
+    "Move",
+    "MoveKind",
+    "Observation",
+    "Options",
+    "PanoramaView",
+    "Score",
+    "Spirit",
+    "cell_name",
+    "determinize",
+    "parse_cell",
+]

@@ -1,0 +1,95 @@
+"""Sampling full games that agree with one player's observation (for fair search bots)."""
+
+from __future__ import annotations
+
+import random
+
+from . import rng as _rng
+from .board import ALL, SQUARE_CELLS, bits
+from .game import Game
+from .observation import Observation
+from .spirits import Spirit, spirit_set
+from .steps import EVIL
+
+
+def unseen_tiles(obs: Observation) -> list[int]:
+    """The land tiles ``obs.player`` cannot locate: opponent's hand (unrevealed part),
+    face-down display tiles and the land pile."""
+    seen = set(obs.hand) | set(obs.opponent_known) | set(obs.removed) | set(obs.in_transit)
+    seen.update(tile for tile, _ in obs.display)
+    for view in obs.panoramas:
+        seen.update(view.land)
+    return [t for t in bits(ALL) if t not in seen]
+
+
+def unseen_spirits(obs: Observation) -> list[Spirit]:
+    """The spirits still in the face-down spirit pile, as a sorted list."""
+    seen = set(obs.spirit_line)
+    for view in obs.panoramas:
+        seen.update(s for s, _ in view.spirits)
+    if obs.evil_player is not None:
+        seen.add(Spirit.EVIL)
+    seen.update(_drawn_pending(obs))
+    return [s for s in spirit_set(obs.options.firefly, obs.options.beginner) if s not in seen]
+
+
+def _drawn_pending(obs: Observation) -> tuple[int, ...]:
+    from .moves import Decision
+
+    held = tuple(obs.context) if obs.decision in (Decision.KEEP, Decision.SQUARE) else ()
+    tasks, _, _, drawn_evil = obs.continuation
+    evil_moving = obs.decision is Decision.EVIL or any(t[0] == EVIL for t in tasks)
+    return (*held, Spirit.EVIL) if drawn_evil or evil_moving else held
+
+
+def determinize(obs: Observation, rand: random.Random) -> Game:
+    """A full game consistent with ``obs``: unseen tiles and spirits dealt at random."""
+    me, opp = obs.player, 1 - obs.player
+    g = Game._empty(obs.options, seed=0)
+    g.rng = _rng.seed_state(rand.getrandbits(64))
+    tiles = unseen_tiles(obs)
+    rand.shuffle(tiles)
+    g.hands[me] = list(obs.hand)
+    n_hidden = obs.opponent_hand_count - len(obs.opponent_known)
+    g.hands[opp] = sorted(list(obs.opponent_known) + [tiles.pop() for _ in range(n_hidden)])
+    for tile, has_down in obs.display:
+        g.up.append(tile)
+        g.upmask |= 1 << tile
+        g.down.append(tiles.pop() if has_down else -1)
+    g.pile = tiles
+    assert len(tiles) == obs.land_pile, "observation and unseen tiles disagree"
+    spirits = unseen_spirits(obs)
+    rand.shuffle(spirits)
+    g.spile = spirits
+    g.sline = list(obs.spirit_line)
+    views = obs.panoramas
+    for p, view in enumerate(views):
+        g.land[p] = sum(1 << t for t in view.land)
+        g.rain[p] = sum(1 << t for t in view.rainbows)
+        flies = sum(1 << sq for sq in view.fireflies)
+        g.occ[p] = flies | sum(1 << sq for _, sq in view.spirits)
+        g.blocked[p] = sum(SQUARE_CELLS[sq] for sq in bits(g.occ[p]))
+        if view.forbidden is not None:
+            g.evil_cell = view.forbidden
+    g.spirits = (tuple(views[0].spirits), tuple(views[1].spirits))
+    g.fireflies = tuple(sum(1 << sq for sq in v.fireflies) for v in views)
+    g.covered = tuple(v.covered if v.covered is not None else -1 for v in views)
+    g.hand_size = (views[0].hand_size, views[1].hand_size)
+    seen = [0, 0]
+    seen[me] = sum(1 << t for t in obs.opponent_known)
+    seen[opp] = sum(1 << t for t in obs.known_by_opponent)
+    g.seen = tuple(seen)
+    g.rainbows, g.rainbows_out = obs.rainbow_supply, obs.rainbows_out
+    g.firefly_supply = obs.firefly_supply
+    g.removed = sum(1 << t for t in obs.removed)
+    g.evil_at = obs.evil_player if obs.evil_player is not None else -1
+    g.must_play = tuple(t if t is not None else -1 for t in obs.must_play)
+    g.marmot, g.end_phase, g.turn = obs.marmot, obs.end_phase, obs.turn
+    g.to_play, g.decision, g.ctx = obs.to_play, obs.decision, obs.context
+    tasks, g.touched, g.formed, g.evil_new = obs.continuation
+    g.tasks = list(tasks)
+    g.history = list(obs.history)
+    g.log = list(obs.log)
+    g.is_over, g.winner, g.end_reason = obs.is_over, obs.winner, obs.end_reason
+    g._legal = g._compute_legal()
+    return g

@@ -1,0 +1,140 @@
+"""What one player may know of a game: everything public plus their own hand."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .board import bits
+from .moves import Decision, Move
+from .options import Options
+from .spirits import Spirit
+
+#: Log events whose last field is a tile only the event's player sees.
+PRIVATE_EVENTS = frozenset({"draw"})
+
+
+@dataclass(frozen=True)
+class PanoramaView:
+    """One player's panorama, as both players see it."""
+
+    land: tuple[int, ...]
+    rainbows: tuple[int, ...]
+    spirits: tuple[tuple[Spirit, int], ...]
+    """(spirit, square) pairs; a square is named by its lower-left cell."""
+    covered: Spirit | None
+    fireflies: tuple[int, ...]
+    forbidden: int | None
+    """Firefly: the cell the Evil Spirit forbids in this panorama."""
+    hand_size: int
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Everything ``player`` may know. Equal for two games that differ only in what
+    ``player`` cannot see (pile order, face-down tiles, the opponent's hand, spirit pile)."""
+
+    player: int
+    options: Options
+    turn: int
+    to_play: int
+    decision: Decision | None
+    legal_moves: tuple[Move, ...]
+    """The legal moves if ``player`` is to decide, else empty."""
+    context: tuple
+    """Public details of the pending decision (e.g. the tile that captures)."""
+    hand: tuple[int, ...]
+    opponent_hand_count: int
+    opponent_known: tuple[int, ...]
+    """Tiles of the opponent's hand that a Renard reveal showed and that are still there."""
+    known_by_opponent: tuple[int, ...]
+    """Tiles of my hand the opponent saw with a Renard reveal."""
+    panoramas: tuple[PanoramaView, PanoramaView]
+    display: tuple[tuple[int, bool], ...]
+    """Each pile: (face-up tile, whether a face-down tile lies beneath)."""
+    land_pile: int
+    spirit_line: tuple[Spirit, ...]
+    spirit_pile: int
+    rainbow_supply: int
+    firefly_supply: int
+    removed: tuple[int, ...]
+    in_transit: tuple[int, ...]
+    """Land tiles on their way into a panorama this turn (played, captured, drawn)."""
+    rainbows_out: int
+    evil_player: int | None
+    """Base: who holds the Evil Spirit; Firefly: in whose panorama it sits."""
+    must_play: tuple[int | None, int | None]
+    """Per player, the tile a Renard forces them to play next turn."""
+    marmot: bool
+    end_phase: bool
+    is_over: bool
+    winner: int | None
+    end_reason: str | None
+    history: tuple[tuple[int, Move, bool], ...]
+    log: tuple[tuple, ...]
+    continuation: tuple
+    """Engine-internal, all public: the queued steps of the turn, so a search can rebuild
+    a full game from this observation (see ``determinize``)."""
+
+
+def in_transit(game) -> tuple[int, ...]:
+    """Tiles held by the pending decision or queued to enter a panorama."""
+    tiles = [task[2] for task in game.tasks if task[0] == 0]  # PUT tasks
+    if game.decision in (Decision.CAPTURE, Decision.MOVE_RAINBOW):
+        tiles.append(game.ctx[0])
+    return tuple(sorted(tiles))
+
+
+def observe(game, player: int) -> Observation:
+    """Build ``player``'s observation of ``game``."""
+    opp = 1 - player
+    opp_hand = sum(1 << t for t in game.hands[opp])
+    my_hand = sum(1 << t for t in game.hands[player])
+    views = tuple(
+        PanoramaView(
+            land=tuple(bits(game.land[p])),
+            rainbows=tuple(bits(game.rain[p])),
+            spirits=tuple(game.spirits[p]),
+            covered=Spirit(game.covered[p]) if game.covered[p] >= 0 else None,
+            fireflies=tuple(bits(game.fireflies[p])),
+            forbidden=game.evil_cell if game.evil_at == p and game.evil_cell >= 0 else None,
+            hand_size=game.hand_size[p],
+        )
+        for p in (0, 1)
+    )
+    log = tuple(
+        (*event[:-1], None) if event[0] in PRIVATE_EVENTS and event[1] != player else event
+        for event in game.log
+    )
+    return Observation(
+        player=player,
+        options=game.options,
+        turn=game.turn,
+        to_play=game.to_play,
+        decision=game.decision,
+        legal_moves=tuple(game._legal) if game.to_play == player else (),
+        context=game.ctx,
+        hand=tuple(game.hands[player]),
+        opponent_hand_count=len(game.hands[opp]),
+        opponent_known=tuple(bits(game.seen[player] & opp_hand)),
+        known_by_opponent=tuple(bits(game.seen[opp] & my_hand)),
+        panoramas=views,
+        display=tuple((u, d >= 0) for u, d in zip(game.up, game.down, strict=True)),
+        land_pile=len(game.pile),
+        spirit_line=tuple(Spirit(s) for s in game.sline),
+        spirit_pile=len(game.spile),
+        rainbow_supply=game.rainbows,
+        firefly_supply=game.firefly_supply,
+        removed=tuple(bits(game.removed)),
+        in_transit=in_transit(game),
+        rainbows_out=game.rainbows_out,
+        evil_player=game.evil_at if game.evil_at >= 0 else None,
+        must_play=tuple(t if t >= 0 else None for t in game.must_play),
+        marmot=game.marmot,
+        end_phase=game.end_phase,
+        is_over=game.is_over,
+        winner=game.winner,
+        end_reason=game.end_reason,
+        history=tuple(game.history),
+        log=log,
+        continuation=(tuple(game.tasks), game.touched, game.formed, game.evil_new),
+    )

@@ -1,0 +1,464 @@
+"""Games to and from JSON: versioned, human-readable, and strict about what it accepts.
+
+The format (version 1) names tiles and cells ``"row-column"``, squares by their lower-left
+cell and spirits by their lower-case names. Piles list their top first. A hand-made position
+may leave out ``land_pile`` / ``spirit_pile`` (the rest, shuffled from ``seed``), the
+supplies (derived from what is on the table) and ``state`` (the start of ``to_play``'s turn).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from . import rng as _rng
+from .board import CELLS, NAMES, SQUARE_CELLS, SQUARES, bits, parse_cell
+from .errors import InvalidPosition
+from .game import Game
+from .moves import Decision, Move
+from .options import Options
+from .spirits import Spirit, parse_spirit, spirit_set
+from .steps import FIREFLIES, MODE_NAMES, OP_NAMES, PUT, RAINBOWS
+
+FORMAT = "solstis-game"
+VERSION = 1
+
+_SPIRIT_OPS = {"effect"}
+
+
+def _cell(i: int | None) -> str | None:
+    return None if i is None or i < 0 else NAMES[i]
+
+
+def _cells(mask_or_list) -> list[str]:
+    items = bits(mask_or_list) if isinstance(mask_or_list, int) else mask_or_list
+    return [NAMES[i] for i in items]
+
+
+def _spirit(s: int) -> str:
+    return Spirit(s).name.lower()
+
+
+# ---------------------------------------------------------------------- writing
+def game_to_dict(game: Game) -> dict[str, Any]:
+    """The game as plain data (see the module docstring)."""
+    players = []
+    for p in (0, 1):
+        players.append({
+            "hand": _cells(game.hands[p]),
+            "hand_size": game.hand_size[p],
+            "land": _cells(game.land[p]),
+            "rainbows": _cells(game.rain[p]),
+            "spirits": [[_spirit(s), NAMES[sq]] for s, sq in game.spirits[p]],
+            "covered": _spirit(game.covered[p]) if game.covered[p] >= 0 else None,
+            "fireflies": _cells(game.fireflies[p]),
+            "must_play": _cell(game.must_play[p]),
+            "seen_in_opponent_hand": _cells(game.seen[p]),
+        })
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "options": {"beginner": game.options.beginner, "firefly": game.options.firefly},
+        "seed": game.seed,
+        "rng": game.rng,
+        "turn": game.turn,
+        "to_play": game.to_play,
+        "land_pile": _cells(reversed(game.pile)),
+        "display": [[NAMES[u], _cell(d)] for u, d in zip(game.up, game.down, strict=True)],
+        "removed": _cells(game.removed),
+        "rainbow_supply": game.rainbows,
+        "rainbows_out": game.rainbows_out,
+        "firefly_supply": game.firefly_supply,
+        "spirit_pile": [_spirit(s) for s in reversed(game.spile)],
+        "spirit_line": [_spirit(s) for s in game.sline],
+        "evil": {"player": game.evil_at if game.evil_at >= 0 else None,
+                 "cell": _cell(game.evil_cell)},
+        "players": players,
+        "marmot": game.marmot,
+        "state": _state_to_dict(game),
+        "over": ({"winner": game.winner, "reason": game.end_reason} if game.is_over else None),
+        "history": [[p, str(m), auto] for p, m, auto in game.history],
+        "log": [list(_event_to_json(e)) for e in game.log],
+    }
+
+
+def _state_to_dict(game: Game) -> dict[str, Any]:
+    return {
+        "decision": game.decision.name.lower() if game.decision else None,
+        "context": [_ctx_item(game.decision, x) for x in game.ctx],
+        "tasks": [_task_to_json(t) for t in game.tasks],
+        "touched": _cells(game.touched),
+        "formed": _cells(game.formed),
+        "evil_drawn": game.evil_new,
+        "end_phase": game.end_phase,
+    }
+
+
+def _ctx_item(decision: Decision | None, x: int):
+    if decision in (Decision.KEEP, Decision.SQUARE):
+        return _spirit(x)
+    if decision is Decision.COVER:
+        return x
+    if decision is Decision.PLACE_RAINBOW:
+        return MODE_NAMES[x]
+    if decision is Decision.MOVE_RAINBOW and x < 3 and x not in NAMES:
+        return MODE_NAMES[x]
+    return NAMES[x]
+
+
+def _task_to_json(task: tuple) -> list:
+    op = OP_NAMES[task[0]]
+    if op == "put":
+        return [op, task[1], NAMES[task[2]], MODE_NAMES[task[3]]]
+    if op == "effect":
+        return [op, task[1], _spirit(task[2])]
+    return [op, *task[1:]]
+
+
+def _event_to_json(event: tuple) -> tuple:
+    return tuple(int(x) if isinstance(x, Spirit) else
+                 [int(y) for y in x] if isinstance(x, tuple) else x for x in event)
+
+
+def game_to_json(game: Game) -> str:
+    return json.dumps(game_to_dict(game), indent=1)
+
+
+# ---------------------------------------------------------------------- reading
+class _Reader:
+    """Reads one JSON document into a Game, raising InvalidPosition with a clear reason."""
+
+    def __init__(self, data: Any) -> None:
+        if not isinstance(data, dict):
+            raise InvalidPosition("a saved game must be a JSON object")
+        self.data = data
+        self.where: dict[int, str] = {}
+        self.spirit_where: dict[int, str] = {}
+
+    def get(self, key: str, kind: type | tuple, default: Any = ..., src: dict | None = None):
+        src = self.data if src is None else src
+        if key not in src:
+            if default is ...:
+                raise InvalidPosition(f"missing field {key!r}")
+            return default
+        value = src[key]
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+            raise InvalidPosition(f"field {key!r} has the wrong type ({type(value).__name__})")
+        return value
+
+    def tile(self, text: Any, place: str) -> int:
+        if not isinstance(text, str):
+            raise InvalidPosition(f"{place}: {text!r} is not a tile name like '3-7'")
+        try:
+            tile = parse_cell(text)
+        except ValueError:
+            raise InvalidPosition(f"{place}: {text!r} is not a land tile") from None
+        if tile in self.where:
+            raise InvalidPosition(
+                f"tile {text} is in two places: {self.where[tile]} and {place}")
+        self.where[tile] = place
+        return tile
+
+    def cell(self, text: Any, place: str) -> int:
+        try:
+            return parse_cell(text) if isinstance(text, str) else int("x")
+        except ValueError:
+            raise InvalidPosition(f"{place}: {text!r} is not a cell like '3-7'") from None
+
+    def spirit(self, text: Any, place: str, allowed: set[int]) -> Spirit:
+        try:
+            spirit = parse_spirit(text) if isinstance(text, str) else parse_spirit("?")
+        except ValueError:
+            raise InvalidPosition(f"{place}: {text!r} is not a spirit") from None
+        if spirit not in allowed:
+            raise InvalidPosition(f"{place}: the {spirit.title} is not in this variant")
+        if spirit in self.spirit_where:
+            raise InvalidPosition(f"spirit {spirit.title} is in two places: "
+                                  f"{self.spirit_where[spirit]} and {place}")
+        self.spirit_where[spirit] = place
+        return spirit
+
+    def tiles(self, key: str, place: str, src: dict | None = None, default: Any = ...):
+        items = self.get(key, list, default, src)
+        return [self.tile(t, place) for t in items] if items is not None else None
+
+    # ------------------------------------------------------------------ the game
+    def read(self) -> Game:
+        d = self.data
+        if d.get("format") != FORMAT:
+            raise InvalidPosition(f"not a Solstis game (format should be {FORMAT!r})")
+        version = d.get("version")
+        if version != VERSION:
+            raise InvalidPosition(
+                f"version {version!r} is not supported (this program reads version {VERSION})")
+        opts = self.get("options", dict, {})
+        options = Options(beginner=self.get("beginner", bool, False, opts),
+                          firefly=self.get("firefly", bool, False, opts))
+        seed = self.get("seed", int, 0)
+        g = Game._empty(options, seed)
+        # Per-player pairs are tuples in a game; build them as lists here.
+        g.hand_size, g.covered, g.fireflies = [3, 3], [-1, -1], [0, 0]
+        g.must_play, g.seen, g.spirits = [-1, -1], [0, 0], [[], []]
+        g.rng = self.get("rng", int, _rng.seed_state(seed))
+        g.turn = self.get("turn", int, 1)
+        g.to_play = self._player(self.get("to_play", int, 0), "to_play")
+        g.marmot = self.get("marmot", bool, False)
+        self._read_table(g)
+        self._read_players(g)
+        self._read_spirits(g)
+        self._register_transit(g)
+        self._fill_piles(g)
+        self._check_supplies(g)
+        for name in ("hand_size", "covered", "fireflies", "must_play", "seen"):
+            setattr(g, name, tuple(getattr(g, name)))
+        g.spirits = (tuple(g.spirits[0]), tuple(g.spirits[1]))
+        self._read_state(g)
+        self._read_history(g)
+        return g
+
+    def _player(self, value: int, place: str) -> int:
+        if value not in (0, 1):
+            raise InvalidPosition(f"{place}: player must be 0 or 1, not {value}")
+        return value
+
+    def _read_table(self, g: Game) -> None:
+        display = self.get("display", list, [])
+        for i, pile in enumerate(display):
+            if not isinstance(pile, list) or len(pile) != 2 or pile[0] is None:
+                raise InvalidPosition(
+                    f"display pile {i + 1} must be [face-up tile, face-down tile or null]")
+            up = self.tile(pile[0], f"display pile {i + 1}")
+            down = -1 if pile[1] is None else self.tile(pile[1], f"display pile {i + 1} "
+                                                                 "(face down)")
+            g.up.append(up)
+            g.down.append(down)
+            g.upmask |= 1 << up
+        for t in self.tiles("removed", "the box (removed)", default=[]):
+            g.removed |= 1 << t
+        pile = self.tiles("land_pile", "the land pile", default=None)
+        g.pile = list(reversed(pile)) if pile is not None else None
+
+    def _read_players(self, g: Game) -> None:
+        players = self.get("players", list)
+        if len(players) != 2 or not all(isinstance(p, dict) for p in players):
+            raise InvalidPosition("'players' must hold two player objects")
+        for p, src in enumerate(players):
+            who = f"player {p}"
+            g.hand_size[p] = self.get("hand_size", int, 3, src)
+            if g.hand_size[p] not in (3, 4):
+                raise InvalidPosition(f"{who}: hand size must be 3 or 4")
+            g.hands[p] = sorted(self.tiles("hand", f"{who}'s hand", src, []))
+            if len(g.hands[p]) > g.hand_size[p]:
+                raise InvalidPosition(f"{who} holds {len(g.hands[p])} tiles but the hand "
+                                      f"size is {g.hand_size[p]}")
+            for t in self.tiles("land", f"{who}'s panorama", src, []):
+                g.land[p] |= 1 << t
+            for text in self.get("rainbows", list, [], src):
+                cell = self.cell(text, f"{who}'s rainbows")
+                if (g.land[p] | g.rain[p]) >> cell & 1:
+                    raise InvalidPosition(f"{who}: cell {text} holds a rainbow and a tile")
+                g.rain[p] |= 1 << cell
+            filled = g.land[p] | g.rain[p]
+            for text in self.get("fireflies", list, [], src):
+                sq = self._square(text, f"{who}'s fireflies", filled)
+                g.fireflies[p] |= 1 << sq
+            must = self.get("must_play", (str, type(None)), None, src)
+            g.must_play[p] = self.cell(must, f"{who}'s must_play") if must else -1
+            for text in self.get("seen_in_opponent_hand", list, [], src):
+                g.seen[p] |= 1 << self.cell(text, f"{who}'s seen tiles")
+
+    def _square(self, text: Any, place: str, filled: int) -> int:
+        sq = self.cell(text, place)
+        if sq not in SQUARES:
+            raise InvalidPosition(f"{place}: no 2x2 square has lower-left cell {text}")
+        if filled & SQUARE_CELLS[sq] != SQUARE_CELLS[sq]:
+            raise InvalidPosition(f"{place}: square {text} is not complete in that panorama")
+        return sq
+
+    def _read_spirits(self, g: Game) -> None:
+        allowed = set(spirit_set(g.options.firefly, g.options.beginner))
+        players = self.data["players"]
+        for p, src in enumerate(players):
+            who = f"player {p}"
+            filled = g.land[p] | g.rain[p]
+            for item in self.get("spirits", list, [], src):
+                if not isinstance(item, list) or len(item) != 2:
+                    raise InvalidPosition(f"{who}'s spirits: each is [spirit, square]")
+                spirit = self.spirit(item[0], f"{who}'s panorama", allowed)
+                if spirit == Spirit.EVIL:
+                    raise InvalidPosition(f"{who}: the Evil Spirit never sits on a square")
+                sq = self._square(item[1], f"{who}'s {spirit.title}", filled)
+                if (g.occ[p] | g.fireflies[p]) >> sq & 1:
+                    raise InvalidPosition(f"{who}: square {item[1]} holds two things")
+                g.spirits[p].append((spirit, sq))
+                g.occ[p] |= 1 << sq
+            g.occ[p] |= g.fireflies[p]
+            g.blocked[p] = sum(SQUARE_CELLS[sq] for sq in bits(g.occ[p]))
+            covered = self.get("covered", (str, type(None)), None, src)
+            if covered is not None:
+                spirit = parse_spirit(covered) if covered in _SPIRIT_NAMES else None
+                if spirit is None or spirit not in [s for s, _ in g.spirits[p]]:
+                    raise InvalidPosition(f"{who}: covered spirit {covered!r} is not theirs")
+                g.covered[p] = spirit
+        g.sline = [self.spirit(s, "the spirit line", allowed)
+                   for s in self.get("spirit_line", list, [])]
+        if Spirit.EVIL in g.sline:
+            raise InvalidPosition("the Evil Spirit never goes to the spirit line")
+        evil = self.get("evil", dict, {})
+        player = self.get("player", (int, type(None)), None, evil)
+        if player is not None:
+            g.evil_at = self._player(player, "evil.player")
+            self.spirit("evil", "the Evil Spirit's place", allowed)
+            cell = self.get("cell", (str, type(None)), None, evil)
+            if g.options.firefly:
+                if cell is None:
+                    raise InvalidPosition("Firefly: the Evil Spirit needs a cell")
+                g.evil_cell = self.cell(cell, "evil.cell")
+                if (g.land[player] | g.rain[player]) >> g.evil_cell & 1:
+                    raise InvalidPosition(f"the Evil Spirit's cell {cell} is not empty")
+            elif cell is not None:
+                raise InvalidPosition("the base game's Evil Spirit has no cell")
+        pile = self.get("spirit_pile", list, None)
+        g.spile = (None if pile is None else
+                   [self.spirit(s, "the spirit pile", allowed) for s in reversed(pile)])
+
+    def _register_transit(self, g: Game) -> None:
+        """Tiles and spirits held by the pending decision or the queued steps."""
+        state = self.data.get("state")
+        if not isinstance(state, dict) or self.data.get("over"):
+            return
+        allowed = set(spirit_set(g.options.firefly, g.options.beginner))
+        decision = state.get("decision")
+        context = state.get("context") or []
+        tasks = state.get("tasks") or []
+        if not isinstance(context, list) or not isinstance(tasks, list):
+            raise InvalidPosition("the 'state' section is malformed")
+        if decision in ("capture", "move_rainbow") and context:
+            self.tile(context[0], "the tile in play")
+        if decision in ("keep", "square"):
+            for name in context:
+                if name != "evil":
+                    self.spirit(name, "the spirits in play", allowed)
+        for task in tasks:
+            if isinstance(task, list) and len(task) == 4 and task[0] == "put":
+                self.tile(task[2], "the tiles in play")
+        evil_moving = decision == "evil" or state.get("evil_drawn") or any(
+            isinstance(t, list) and t[:1] == ["evil"] for t in tasks)
+        if evil_moving and Spirit.EVIL not in self.spirit_where:
+            self.spirit("evil", "the Evil Spirit in play", allowed)
+
+    def _fill_piles(self, g: Game) -> None:
+        state = _rng.seed_state(g.seed ^ 0x5EED)
+        rest = [t for t in CELLS if t not in self.where]
+        if g.pile is None:
+            state = _rng.shuffle(state, rest)
+            g.pile = rest
+        elif rest:
+            raise InvalidPosition(f"tile {NAMES[rest[0]]} is nowhere ({len(rest)} missing)")
+        allowed = spirit_set(g.options.firefly, g.options.beginner)
+        spare = [s for s in allowed if s not in self.spirit_where]
+        if g.spile is None:
+            _rng.shuffle(state, spare)
+            g.spile = spare
+        elif spare and not self.data.get("over"):
+            raise InvalidPosition(f"spirit {spare[0].title} is nowhere")
+
+    def _check_supplies(self, g: Game) -> None:
+        used = g.rain[0].bit_count() + g.rain[1].bit_count()
+        g.rainbows_out = self.get("rainbows_out", int, 0)
+        g.rainbows = self.get("rainbow_supply", int, RAINBOWS - used - g.rainbows_out)
+        if min(g.rainbows, g.rainbows_out) < 0 or g.rainbows + used + g.rainbows_out != RAINBOWS:
+            raise InvalidPosition(
+                f"rainbows do not add up to {RAINBOWS}: {g.rainbows} in supply, {used} in "
+                f"panoramas, {g.rainbows_out} out of the game")
+        flies = g.fireflies[0].bit_count() + g.fireflies[1].bit_count()
+        if flies and not g.options.firefly:
+            raise InvalidPosition("fireflies are only in the Firefly expansion")
+        g.firefly_supply = self.get("firefly_supply", int, FIREFLIES - flies)
+        if g.firefly_supply < 0 or g.firefly_supply + flies != FIREFLIES:
+            raise InvalidPosition(f"fireflies do not add up to {FIREFLIES}")
+
+    def _read_state(self, g: Game) -> None:
+        over = self.get("over", (dict, type(None)), None)
+        state = self.get("state", (dict, type(None)), None)
+        if over is not None:
+            winner = self.get("winner", (int, type(None)), None, over)
+            reason = self.get("reason", str, "normal", over)
+            g.is_over, g.winner, g.end_reason = True, winner, reason
+            if isinstance(state, dict):
+                g.evil_new = bool(state.get("evil_drawn", False))
+                g.end_phase = bool(state.get("end_phase", not g.pile))
+            return
+        if state is None or state.get("decision") is None:
+            g.turn -= 1
+            g._begin_turn()
+            return
+        try:
+            g.decision = Decision[str(state["decision"]).upper()]
+            g.ctx = tuple(self._ctx_value(g.decision, x) for x in state.get("context", []))
+            g.tasks = [self._task(t) for t in state.get("tasks", [])]
+            g.touched = sum(1 << parse_cell(c) for c in state.get("touched", []))
+            g.formed = sum(1 << parse_cell(c) for c in state.get("formed", []))
+        except (KeyError, ValueError, TypeError, IndexError) as exc:
+            raise InvalidPosition(f"the 'state' section is malformed: {exc}") from None
+        g.evil_new = bool(state.get("evil_drawn", False))
+        g.end_phase = bool(state.get("end_phase", not g.pile))
+        g._legal = g._compute_legal()
+        if not g._legal:
+            raise InvalidPosition(f"the pending decision ({g.decision.name.lower()}) has no "
+                                  "legal move in this position")
+
+    @staticmethod
+    def _ctx_value(decision: Decision, x: Any) -> int:
+        if decision in (Decision.KEEP, Decision.SQUARE):
+            return parse_spirit(x)
+        if isinstance(x, str) and x in MODE_NAMES:
+            return MODE_NAMES.index(x)
+        if isinstance(x, int) and not isinstance(x, bool):
+            return x
+        return parse_cell(x)
+
+    @staticmethod
+    def _task(item: list) -> tuple:
+        op = OP_NAMES.index(item[0])
+        if op == PUT:
+            return (op, int(item[1]), parse_cell(item[2]), MODE_NAMES.index(item[3]))
+        if item[0] in _SPIRIT_OPS:
+            return (op, int(item[1]), parse_spirit(item[2]))
+        return (op, *item[1:])
+
+    def _read_history(self, g: Game) -> None:
+        history = self.get("history", list, [])
+        try:
+            g.history = [(int(p), Move.parse(m), bool(auto)) for p, m, auto in history]
+        except (ValueError, TypeError) as exc:
+            raise InvalidPosition(f"the history is malformed: {exc}") from None
+        log = self.get("log", list, None)
+        if log is not None:
+            g.log = [_event_from_json(e) for e in log if isinstance(e, list) and e]
+
+
+_SPIRIT_NAMES = {s.name.lower() for s in Spirit} | {"fox"}
+_SPIRIT_FIELDS = {"spirit": (2,), "keep": (2,), "take": (2,), "to_line": (1,), "lost": (2,),
+                  "cover": (3,)}
+
+
+def _event_from_json(item: list) -> tuple:
+    kind = item[0]
+    out = []
+    for i, x in enumerate(item):
+        if isinstance(x, list):
+            x = tuple(Spirit(y) for y in x) if kind == "spirits_drawn" else tuple(x)
+        elif i in _SPIRIT_FIELDS.get(kind, ()) and isinstance(x, int):
+            x = Spirit(x)
+        out.append(x)
+    return tuple(out)
+
+
+def game_from_json(text: str | bytes) -> Game:
+    """Parse and check a saved or hand-made game; InvalidPosition names any problem."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InvalidPosition(f"not valid JSON: {exc}") from None
+    return _Reader(data).read()

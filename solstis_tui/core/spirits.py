@@ -1,0 +1,107 @@
+"""The spirits (RULES.md §9): ids, names, kinds and what each one does."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class Spirit(IntEnum):
+    """A spirit tile; its ``name.lower()`` is its notation."""
+
+    FISH = 0
+    DEER = 1
+    EAGLE = 2
+    BEAR = 3
+    FLY = 4
+    BEETLE = 5
+    MARMOT = 6
+    BEE = 7
+    LADYBUG = 8
+    WOLF = 9
+    SQUIRREL = 10
+    BIRD = 11
+    FROG = 12
+    BUTTERFLY = 13
+    EVIL = 14
+    COW = 15
+    PHOENIX = 16
+    VIPER = 17
+    RENARD = 18
+
+    @property
+    def title(self) -> str:
+        """The name a player reads: 'Evil Spirit', 'Bee', ..."""
+        return "Evil Spirit" if self is Spirit.EVIL else self.name.capitalize()
+
+    @property
+    def is_plain(self) -> bool:
+        """Plain spirits act when placed; blue ones score at the end."""
+        return self in PLAIN
+
+    @property
+    def is_blue(self) -> bool:
+        return self in BLUE
+
+    @property
+    def effect(self) -> str:
+        """One line on what the spirit does."""
+        return EFFECTS[self]
+
+
+PLAIN = frozenset(
+    {
+        Spirit.FISH, Spirit.DEER, Spirit.EAGLE, Spirit.BEAR, Spirit.FLY, Spirit.BEETLE,
+        Spirit.MARMOT, Spirit.VIPER, Spirit.RENARD,
+    }
+)
+BLUE = frozenset(
+    {
+        Spirit.BEE, Spirit.LADYBUG, Spirit.WOLF, Spirit.SQUIRREL, Spirit.BIRD, Spirit.FROG,
+        Spirit.BUTTERFLY, Spirit.COW, Spirit.PHOENIX,
+    }
+)
+#: The 14 spirits of the base game besides the Evil Spirit.
+BASE_SPIRITS: tuple[Spirit, ...] = tuple(Spirit(i) for i in range(14))
+FIREFLY_SPIRITS: tuple[Spirit, ...] = (Spirit.COW, Spirit.PHOENIX, Spirit.VIPER, Spirit.RENARD)
+
+EFFECTS: dict[Spirit, str] = {
+    Spirit.FISH: "take a rainbow and place it in your panorama",
+    Spirit.DEER: "put a tile from your hand into your panorama; you then draw two",
+    Spirit.EAGLE: "put a random tile from the land pile into your panorama",
+    Spirit.BEAR: "draw a land tile now; your hand holds 4 for the rest of the game",
+    Spirit.FLY: "put a random tile from the opponent's hand into your panorama",
+    Spirit.BEETLE: "put any face-up display tile into your panorama",
+    Spirit.MARMOT: "play another whole turn after this one",
+    Spirit.BEE: "+1 star per uncovered plain spirit you have",
+    Spirit.LADYBUG: "+1 star per unlit fire on your land tiles",
+    Spirit.WOLF: "+1 star per separate section of your panorama",
+    Spirit.SQUIRREL: "at game end, put every tile left in your hand into your panorama",
+    Spirit.BIRD: "+1 star per other uncovered blue spirit you have",
+    Spirit.FROG: "+1 star per rainbow in your panorama",
+    Spirit.BUTTERFLY: "+1 star per lit fire",
+    Spirit.EVIL: "base game: at the end it covers one of its holder's spirits; "
+    "Firefly: forbids a cell of its host's panorama",
+    Spirit.COW: "+1 star per land tile in your second-biggest section",
+    Spirit.PHOENIX: "+1 star per firefly you own",
+    Spirit.VIPER: "take an isolated land tile from the opponent's panorama",
+    Spirit.RENARD: "see the opponent's hand and choose the tile they must play next",
+}
+
+_ALIASES = {"fox": Spirit.SQUIRREL, "evil spirit": Spirit.EVIL, "evilspirit": Spirit.EVIL}
+
+
+def parse_spirit(text: str) -> Spirit:
+    """A spirit from its name (any case; 'fox' means the Squirrel); ValueError otherwise."""
+    key = text.strip().lower()
+    if key in _ALIASES:
+        return _ALIASES[key]
+    try:
+        return Spirit[key.upper()]
+    except KeyError:
+        raise ValueError(f"{text!r} is not a spirit") from None
+
+
+def spirit_set(firefly: bool, beginner: bool) -> tuple[Spirit, ...]:
+    """The spirits that make up the spirit pile of a variant."""
+    spirits = BASE_SPIRITS + (FIREFLY_SPIRITS if firefly else ())
+    return spirits if beginner else (*spirits, Spirit.EVIL)

@@ -1,0 +1,27 @@
+"""The README's Quick start is what CI runs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def quick_start_commands() -> list[str]:
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^    (\S.*)$", section, flags=re.M) or re.findall(
+        r"```(?:sh|bash|console)?\n(.+?)\n```", section)
+
+
+def test_quick_start_has_exactly_two_commands():
+    commands = quick_start_commands()
+    assert len(commands) == 2, commands
+    assert commands[0].endswith("solstis")
+    assert "pytest" in commands[1]
+
+
+def test_ci_runs_the_readme_test_command():
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert quick_start_commands()[1] in ci.splitlines()

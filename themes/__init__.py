@@ -1,0 +1,152 @@
+"""Textual themes for Solstis: dark, light, high-contrast and ansi-16 (the 16 terminal colours).
+
+Besides Textual's colours each theme sets the board's own variables, read by the board
+widgets as Rich colours: ``row-1`` .. ``row-6`` (the landscape colours, red valley at the
+bottom to purple summits at the top), ``row-text`` (letters on a row colour), ``rainbow``,
+``fire-lit``, ``fire-unlit``, ``target`` (cells a pending choice may pick), ``spirit``,
+``blue-spirit``, ``firefly`` and ``evil``. Colours are never the only cue: every row also
+has its letter and every mark its symbol.
+"""
+
+from __future__ import annotations
+
+from textual.theme import BUILTIN_THEMES, Theme
+
+BOARD_DEFAULTS: dict[str, str] = {
+    "row-1": "#c0392b",
+    "row-2": "#e67e22",
+    "row-3": "#27ae60",
+    "row-4": "#5dade2",
+    "row-5": "#f1948a",
+    "row-6": "#8e44ad",
+    "row-text": "#101010",
+    "rainbow": "#f4d03f",
+    "fire-lit": "#ffb000",
+    "fire-unlit": "#8a8a8a",
+    "target": "#00d7ff",
+    "spirit": "#ffffff",
+    "blue-spirit": "#7fb3ff",
+    "firefly": "#f7ff7a",
+    "evil": "#ff4f4f",
+    "empty": "#5a5a5a",
+}
+
+DARK = Theme(
+    name="dark",
+    primary="#4f9fd8",
+    secondary="#7a5fb0",
+    accent="#ffb000",
+    warning="#ffb000",
+    error="#ff5f5f",
+    success="#5fd75f",
+    foreground="#e4e4e4",
+    background="#15171c",
+    surface="#1e2128",
+    panel="#262a33",
+    dark=True,
+    variables=dict(BOARD_DEFAULTS),
+)
+
+LIGHT = Theme(
+    name="light",
+    primary="#1f5f99",
+    secondary="#6a4a9c",
+    accent="#b35900",
+    warning="#b35900",
+    error="#b00020",
+    success="#1e7b34",
+    foreground="#1a1a1a",
+    background="#f7f5ef",
+    surface="#ece9e0",
+    panel="#e0dccf",
+    dark=False,
+    variables={
+        **BOARD_DEFAULTS,
+        "row-5": "#e07b9a",
+        "rainbow": "#b58900",
+        "fire-lit": "#c04000",
+        "fire-unlit": "#7a7a7a",
+        "target": "#0062c4",
+        "spirit": "#000000",
+        "blue-spirit": "#1f4fbf",
+        "firefly": "#8a6d00",
+        "evil": "#c00000",
+        "empty": "#a8a8a8",
+    },
+)
+
+HIGH_CONTRAST = Theme(
+    name="high-contrast",
+    primary="#00ffff",
+    secondary="#ffff00",
+    accent="#ffff00",
+    warning="#ffff00",
+    error="#ff0000",
+    success="#00ff00",
+    foreground="#ffffff",
+    background="#000000",
+    surface="#000000",
+    panel="#202020",
+    dark=True,
+    luminosity_spread=0.3,
+    text_alpha=1.0,
+    variables={
+        **BOARD_DEFAULTS,
+        "row-1": "#ff3030",
+        "row-2": "#ff9000",
+        "row-3": "#00e000",
+        "row-4": "#00c8ff",
+        "row-5": "#ff90d0",
+        "row-6": "#c070ff",
+        "row-text": "#000000",
+        "rainbow": "#ffff00",
+        "fire-lit": "#ffff00",
+        "fire-unlit": "#c0c0c0",
+        "target": "#00ffff",
+        "firefly": "#ffff00",
+        "empty": "#c0c0c0",
+    },
+)
+
+ANSI_16 = Theme(
+    name="ansi-16",
+    ansi=True,
+    primary="ansi_blue",
+    secondary="ansi_cyan",
+    warning="ansi_yellow",
+    error="ansi_red",
+    success="ansi_green",
+    accent="ansi_yellow",
+    foreground="ansi_default",
+    background="ansi_default",
+    surface="ansi_default",
+    panel="ansi_default",
+    boost="ansi_default",
+    dark=True,
+    variables={
+        **BUILTIN_THEMES["ansi-dark"].variables,
+        # board colours, as Rich names of the 16 terminal colours
+        "row-1": "red",
+        "row-2": "yellow",
+        "row-3": "green",
+        "row-4": "cyan",
+        "row-5": "bright_magenta",
+        "row-6": "magenta",
+        "row-text": "black",
+        "rainbow": "bright_yellow",
+        "fire-lit": "bright_yellow",
+        "fire-unlit": "white",
+        "target": "bright_cyan",
+        "spirit": "bright_white",
+        "blue-spirit": "bright_blue",
+        "firefly": "bright_yellow",
+        "evil": "bright_red",
+        "empty": "bright_black",
+    },
+)
+
+THEMES: dict[str, Theme] = {t.name: t for t in (DARK, LIGHT, HIGH_CONTRAST, ANSI_16)}
+DEFAULT_THEME = "dark"
+
+__all__ = ["ANSI_16", "BOARD_DEFAULTS", "DARK", "DEFAULT_THEME", "HIGH_CONTRAST", "LIGHT",
+           "THEMES"]
