@@ -11,6 +11,8 @@ from .spirits import Spirit
 
 #: Log events whose last field is a tile only the event's player sees.
 PRIVATE_EVENTS = frozenset({"draw"})
+#: Log events a watcher does not see the details of (both players do).
+SEATED_EVENTS = frozenset({"reveal"})
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,10 @@ class Observation:
     continuation: tuple
     """Engine-internal, all public: the queued steps of the turn, so a search can rebuild
     a full game from this observation (see ``determinize``)."""
+    hand_counts: tuple[int, int] = (0, 0)
+    """How many tiles each player holds."""
+    spectator: bool = False
+    """A watcher's view: seat 0's perspective with both hands hidden."""
 
 
 def in_transit(game) -> tuple[int, ...]:
@@ -84,11 +90,14 @@ def in_transit(game) -> tuple[int, ...]:
     return tuple(sorted(tiles))
 
 
-def observe(game, player: int) -> Observation:
-    """Build ``player``'s observation of ``game``."""
+def observe(game, player: int, spectator: bool = False) -> Observation:
+    """Build ``player``'s observation of ``game`` (a watcher's, seen from seat ``player``,
+    with ``spectator``)."""
     opp = 1 - player
     opp_hand = sum(1 << t for t in game.hands[opp])
-    my_hand = sum(1 << t for t in game.hands[player])
+    my_hand = 0 if spectator else sum(1 << t for t in game.hands[player])
+    if spectator:
+        opp_hand = 0
     views = tuple(
         PanoramaView(
             land=tuple(bits(game.land[p])),
@@ -102,7 +111,9 @@ def observe(game, player: int) -> Observation:
         for p in (0, 1)
     )
     log = tuple(
-        (*event[:-1], None) if event[0] in PRIVATE_EVENTS and event[1] != player else event
+        (*event[:-1], None)
+        if (event[0] in PRIVATE_EVENTS and (spectator or event[1] != player))
+        or (spectator and event[0] in SEATED_EVENTS) else event
         for event in game.log
     )
     return Observation(
@@ -111,9 +122,9 @@ def observe(game, player: int) -> Observation:
         turn=game.turn,
         to_play=game.to_play,
         decision=game.decision,
-        legal_moves=tuple(game._legal) if game.to_play == player else (),
+        legal_moves=tuple(game._legal) if game.to_play == player and not spectator else (),
         context=game.ctx,
-        hand=tuple(game.hands[player]),
+        hand=() if spectator else tuple(game.hands[player]),
         opponent_hand_count=len(game.hands[opp]),
         opponent_known=tuple(bits(game.seen[player] & opp_hand)),
         known_by_opponent=tuple(bits(game.seen[opp] & my_hand)),
@@ -137,4 +148,6 @@ def observe(game, player: int) -> Observation:
         history=tuple(game.history),
         log=log,
         continuation=(tuple(game.tasks), game.touched, game.formed, game.evil_new),
+        hand_counts=(len(game.hands[0]), len(game.hands[1])),
+        spectator=spectator,
     )

@@ -1,0 +1,161 @@
+"""Observations to and from plain JSON data, for sending one seat's view over a wire."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .board import NAMES, parse_cell
+from .errors import InvalidPosition
+from .moves import Decision, Move
+from .observation import Observation, PanoramaView
+from .options import Options
+from .serialize import _ctx_item, _event_from_json, _event_to_json, _Reader, _task_to_json
+from .spirits import Spirit, parse_spirit
+
+
+def _names(tiles) -> list[str]:
+    return [NAMES[t] for t in tiles]
+
+
+def _opt_name(tile: int | None) -> str | None:
+    return None if tile is None else NAMES[tile]
+
+
+def observation_to_dict(obs: Observation) -> dict[str, Any]:
+    """``obs`` as JSON-ready data; ``observation_from_dict`` reverses it exactly."""
+    tasks, touched, formed, evil_new = obs.continuation
+    return {
+        "player": obs.player,
+        "spectator": obs.spectator,
+        "options": {"beginner": obs.options.beginner, "firefly": obs.options.firefly},
+        "turn": obs.turn,
+        "to_play": obs.to_play,
+        "decision": obs.decision.name.lower() if obs.decision else None,
+        "legal_moves": [str(m) for m in obs.legal_moves],
+        "context": [_ctx_item(obs.decision, x) for x in obs.context],
+        "hand": _names(obs.hand),
+        "hand_counts": list(obs.hand_counts),
+        "opponent_hand_count": obs.opponent_hand_count,
+        "opponent_known": _names(obs.opponent_known),
+        "known_by_opponent": _names(obs.known_by_opponent),
+        "panoramas": [
+            {
+                "land": _names(v.land),
+                "rainbows": _names(v.rainbows),
+                "spirits": [[s.name.lower(), NAMES[sq]] for s, sq in v.spirits],
+                "covered": v.covered.name.lower() if v.covered is not None else None,
+                "fireflies": _names(v.fireflies),
+                "forbidden": _opt_name(v.forbidden),
+                "hand_size": v.hand_size,
+            }
+            for v in obs.panoramas
+        ],
+        "display": [[NAMES[t], down] for t, down in obs.display],
+        "land_pile": obs.land_pile,
+        "spirit_line": [s.name.lower() for s in obs.spirit_line],
+        "spirit_pile": obs.spirit_pile,
+        "rainbow_supply": obs.rainbow_supply,
+        "firefly_supply": obs.firefly_supply,
+        "removed": _names(obs.removed),
+        "in_transit": _names(obs.in_transit),
+        "rainbows_out": obs.rainbows_out,
+        "evil_player": obs.evil_player,
+        "must_play": [_opt_name(t) for t in obs.must_play],
+        "marmot": obs.marmot,
+        "end_phase": obs.end_phase,
+        "is_over": obs.is_over,
+        "winner": obs.winner,
+        "end_reason": obs.end_reason,
+        "history": [[p, str(m), auto] for p, m, auto in obs.history],
+        "log": [list(_event_to_json(e)) for e in obs.log],
+        "continuation": {
+            "tasks": [_task_to_json(t) for t in tasks],
+            "touched": _names(_bits(touched)),
+            "formed": _names(_bits(formed)),
+            "evil_drawn": evil_new,
+        },
+    }
+
+
+def _bits(mask: int) -> list[int]:
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]
+
+
+def _mask(names: list[str]) -> int:
+    return sum(1 << parse_cell(n) for n in names)
+
+
+def observation_from_dict(data: dict[str, Any]) -> Observation:
+    """Rebuild an Observation; InvalidPosition if the data is malformed."""
+    try:
+        return _from_dict(data)
+    except InvalidPosition:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise InvalidPosition(f"malformed observation: {exc!r}") from None
+
+
+def _tiles(names: list[str]) -> tuple[int, ...]:
+    return tuple(parse_cell(n) for n in names)
+
+
+def _from_dict(d: dict[str, Any]) -> Observation:
+    decision = Decision[d["decision"].upper()] if d["decision"] else None
+    cont = d["continuation"]
+    views = tuple(
+        PanoramaView(
+            land=_tiles(v["land"]),
+            rainbows=_tiles(v["rainbows"]),
+            spirits=tuple((parse_spirit(s), parse_cell(sq)) for s, sq in v["spirits"]),
+            covered=parse_spirit(v["covered"]) if v["covered"] else None,
+            fireflies=_tiles(v["fireflies"]),
+            forbidden=parse_cell(v["forbidden"]) if v["forbidden"] else None,
+            hand_size=int(v["hand_size"]),
+        )
+        for v in d["panoramas"]
+    )
+    if len(views) != 2:
+        raise InvalidPosition("an observation has two panoramas")
+    return Observation(
+        player=int(d["player"]),
+        options=Options(**{k: bool(v) for k, v in d["options"].items()}),
+        turn=int(d["turn"]),
+        to_play=int(d["to_play"]),
+        decision=decision,
+        legal_moves=tuple(Move.parse(m) for m in d["legal_moves"]),
+        context=tuple(_Reader._ctx_value(decision, x) for x in d["context"]),
+        hand=_tiles(d["hand"]),
+        opponent_hand_count=int(d["opponent_hand_count"]),
+        opponent_known=_tiles(d["opponent_known"]),
+        known_by_opponent=_tiles(d["known_by_opponent"]),
+        panoramas=views,
+        display=tuple((parse_cell(t), bool(down)) for t, down in d["display"]),
+        land_pile=int(d["land_pile"]),
+        spirit_line=tuple(parse_spirit(s) for s in d["spirit_line"]),
+        spirit_pile=int(d["spirit_pile"]),
+        rainbow_supply=int(d["rainbow_supply"]),
+        firefly_supply=int(d["firefly_supply"]),
+        removed=_tiles(d["removed"]),
+        in_transit=_tiles(d["in_transit"]),
+        rainbows_out=int(d["rainbows_out"]),
+        evil_player=d["evil_player"],
+        must_play=tuple(parse_cell(t) if t else None for t in d["must_play"]),
+        marmot=bool(d["marmot"]),
+        end_phase=bool(d["end_phase"]),
+        is_over=bool(d["is_over"]),
+        winner=d["winner"],
+        end_reason=d["end_reason"],
+        history=tuple((int(p), Move.parse(m), bool(a)) for p, m, a in d["history"]),
+        log=tuple(_event_from_json(e) for e in d["log"]),
+        continuation=(
+            tuple(_Reader._task(t) for t in cont["tasks"]),
+            _mask(cont["touched"]),
+            _mask(cont["formed"]),
+            bool(cont["evil_drawn"]),
+        ),
+        hand_counts=tuple(int(n) for n in d["hand_counts"]),
+        spectator=bool(d["spectator"]),
+    )
+
+
+__all__ = ["Spirit", "observation_from_dict", "observation_to_dict"]

@@ -1,0 +1,93 @@
+"""The host protocol, version 1: one JSON object per line, UTF-8, at most 64 KiB a line.
+
+Every message has a ``"type"``; a client may add an ``"id"`` that the reply echoes. The
+first client message must be ``hello``. See docs/protocol.md for every message.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+VERSION = 1
+MAX_MESSAGE = 64 * 1024
+MAX_NAME = 24
+MAX_CHAT = 200
+
+CLIENT_TYPES = frozenset(
+    {"hello", "list", "create", "join", "watch", "move", "leave", "chat", "ping"}
+)
+
+
+class ProtocolError(Exception):
+    """A message the host refuses; ``code`` is machine-readable, the text is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """One line of the wire format."""
+    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+
+def decode(line: bytes) -> dict[str, Any]:
+    """A client message from one line; ProtocolError if it is not a valid one."""
+    try:
+        message = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ProtocolError("bad_json", "a message must be one line of JSON") from None
+    if not isinstance(message, dict):
+        raise ProtocolError("bad_message", "a message must be a JSON object")
+    kind = message.get("type")
+    if not isinstance(kind, str) or kind not in CLIENT_TYPES:
+        raise ProtocolError("bad_type", f"unknown message type {kind!r}")
+    return message
+
+
+def field(message: dict[str, Any], name: str, kind: type | tuple, *,
+          default: Any = ..., max_len: int | None = None) -> Any:
+    """``message[name]`` checked against ``kind`` (and a length limit for strings)."""
+    if name not in message or message[name] is None:
+        if default is ...:
+            raise ProtocolError("bad_message", f"{message.get('type')}: {name!r} is missing")
+        return default
+    value = message[name]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise ProtocolError("bad_message", f"{message.get('type')}: {name!r} has the wrong type")
+    if max_len is not None and isinstance(value, str) and len(value) > max_len:
+        raise ProtocolError("bad_message", f"{name!r} is longer than {max_len} characters")
+    return value
+
+
+class LineReader:
+    """Splits a byte stream into lines, dropping (and reporting) lines over the limit."""
+
+    def __init__(self, limit: int = MAX_MESSAGE) -> None:
+        self.limit = limit
+        self.buffer = bytearray()
+        self.discarding = False
+
+    def feed(self, data: bytes) -> list[bytes | None]:
+        """The complete lines in ``data``; None stands for one oversized line."""
+        out: list[bytes | None] = []
+        self.buffer += data
+        while True:
+            end = self.buffer.find(b"\n")
+            if end < 0:
+                if len(self.buffer) > self.limit:
+                    if not self.discarding:
+                        out.append(None)
+                    self.discarding = True
+                    self.buffer.clear()
+                return out
+            line = bytes(self.buffer[:end])
+            del self.buffer[: end + 1]
+            if self.discarding:
+                self.discarding = False
+            elif len(line) > self.limit:
+                out.append(None)
+            elif line.strip():
+                out.append(line)

@@ -1,0 +1,112 @@
+"""Tables the host owns: a game, two seats, who watches; saved after every change."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core import Game, InvalidPosition, Options
+from ..saves import write_atomic
+
+
+@dataclass
+class Seat:
+    """A seat: a person (``name`` and their secret resume ``code``), a bot tier, or open."""
+
+    name: str | None = None
+    code: str | None = None
+    bot: str | None = None
+
+    @property
+    def is_open(self) -> bool:
+        return self.code is None and self.bot is None
+
+
+@dataclass
+class Table:
+    """One game at the host."""
+
+    id: str
+    game: Game
+    seats: list[Seat]
+    created: float = field(default_factory=time.time)
+    last_active: float = field(default_factory=time.time)
+
+    @property
+    def variant(self) -> str:
+        return self.game.options.variant
+
+    def seat_of(self, code: str) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.code == code:
+                return i
+        return None
+
+    def status(self) -> str:
+        if self.game.is_over:
+            return "over"
+        return "open" if any(s.is_open for s in self.seats) else "playing"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "created": self.created,
+            "last_active": self.last_active,
+            "seats": [{"name": s.name, "code": s.code, "bot": s.bot} for s in self.seats],
+            "game": json.loads(self.game.to_json()),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Table:
+        try:
+            seats = [Seat(**{k: s.get(k) for k in ("name", "code", "bot")})
+                     for s in data["seats"]]
+            game = Game.from_json(json.dumps(data["game"]))
+            table = cls(str(data["id"]), game, seats, float(data["created"]),
+                        float(data["last_active"]))
+        except InvalidPosition:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise InvalidPosition(f"malformed table file: {exc!r}") from None
+        if len(seats) != 2:
+            raise InvalidPosition("a table has two seats")
+        return table
+
+
+def new_table(options: Options, seats: list[Seat], seed: int | None = None) -> Table:
+    """A fresh table with a newly dealt game."""
+    return Table("t" + secrets.token_hex(3), Game.new(seed=seed, options=options), seats)
+
+
+class TableStore:
+    """Tables on disk, one JSON file each, written atomically."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+
+    def path(self, table_id: str) -> Path:
+        return self.directory / f"{table_id}.json"
+
+    def save(self, table: Table) -> None:
+        write_atomic(self.path(table.id), json.dumps(table.to_dict()))
+
+    def delete(self, table_id: str) -> None:
+        self.path(table_id).unlink(missing_ok=True)
+
+    def load_all(self) -> tuple[list[Table], list[str]]:
+        """Every readable table, and a message for each file that could not be read
+        (such a file is renamed aside, never overwritten)."""
+        tables, problems = [], []
+        for path in sorted(self.directory.glob("t*.json")):
+            try:
+                tables.append(Table.from_dict(json.loads(path.read_text())))
+            except (OSError, ValueError) as exc:
+                aside = path.with_suffix(f".corrupt-{int(time.time())}")
+                path.rename(aside)
+                problems.append(f"{path.name}: {exc} (kept as {aside.name})")
+        return tables, problems

@@ -1,0 +1,201 @@
+"""The game host with real clients over a Unix socket (issue 6)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+from solstis_tui.core import determinize
+from solstis_tui.core.observation_json import observation_from_dict
+from solstis_tui.online.client import HostClient
+from solstis_tui.online.host import Host
+
+from .conftest import quick_bot
+
+
+async def latest_state(client: HostClient, table: str, timeout: float = 5.0) -> dict:
+    """The newest state message for ``table`` (waits for one, then drains the rest)."""
+    state = await asyncio.wait_for(client.receive_until("state", table=table), timeout)
+    while True:
+        try:
+            more = await asyncio.wait_for(client.receive(), 0.05)
+        except TimeoutError:
+            return state
+        if more.get("type") == "state" and more.get("table") == table:
+            state = more
+
+
+async def start_friend_game(connect, variant: str = "base"):
+    ann = await connect("Ann")
+    await ann.send({"type": "create", "variant": variant, "opponent": "friend", "seat": 0})
+    joined = await ann.receive_until("joined")
+    table = joined["table"]
+    bob = await connect("Bob")
+    await bob.send({"type": "join", "table": table})
+    assert (await bob.receive_until("joined"))["seat"] == 1
+    return ann, bob, table
+
+
+async def play_to_end(host: Host, players: dict[int, HostClient], table: str,
+                      rand: random.Random, max_moves: int = 400, stop_after: int | None = None):
+    """Both seats play random legal moves from what the host sends them."""
+    states = {seat: await latest_state(c, table) for seat, c in players.items()}
+    moves = 0
+    while True:
+        obs = states[0]["observation"]
+        if obs["is_over"] or (stop_after is not None and moves >= stop_after):
+            return states
+        seat = obs["to_play"]
+        mine = states[seat]["observation"]
+        assert mine["legal_moves"], "the player to move got no legal moves"
+        other = states[1 - seat]["observation"]
+        assert other["legal_moves"] == [], "the waiting player was offered moves"
+        await players[seat].send({"type": "move", "table": table,
+                                  "move": rand.choice(mine["legal_moves"]),
+                                  "seq": len(mine["history"])})
+        states = {s: await latest_state(c, table) for s, c in players.items()}
+        for s, state in states.items():
+            check_fair(host, table, s, state)
+        moves += 1
+        assert moves < max_moves
+
+
+def check_fair(host: Host, table: str, seat: int, state: dict) -> None:
+    """What a seat receives is exactly its own observation: never the other hand."""
+    game = host.tables[table].game
+    obs = observation_from_dict(state["observation"])
+    if obs.history == tuple(game.history):
+        assert obs == game.observation(seat)
+    other_hand = set(game.hands[1 - seat]) - set(obs.opponent_known)
+    assert not other_hand & set(obs.hand)
+    text = json.dumps(state)
+    assert "land_pile\": [" not in text and "spirit_pile\": [" not in text
+
+
+async def test_two_clients_play_a_whole_game(host, connect):
+    ann, bob, table = await start_friend_game(connect)
+    states = await play_to_end(host, {0: ann, 1: bob}, table, random.Random(1))
+    final = states[0]["observation"]
+    assert final["is_over"] and final["end_reason"] == "normal"
+    assert states[0]["scores"] == states[1]["scores"]
+    assert host.store.path(table).exists()
+
+
+async def test_a_firefly_game_plays_to_the_end(host, connect):
+    ann, bob, table = await start_friend_game(connect, "firefly")
+    states = await play_to_end(host, {0: ann, 1: bob}, table, random.Random(4))
+    assert states[1]["observation"]["is_over"]
+
+
+async def test_out_of_turn_illegal_and_foreign_moves_change_nothing(host, connect):
+    ann, bob, table = await start_friend_game(connect)
+    await latest_state(bob, table)
+    before = host.tables[table].game.to_json()
+    await bob.send({"type": "move", "table": table, "move": "pass", "id": 1})
+    assert (await bob.receive_until("error"))["code"] == "not_your_turn"
+    await ann.send({"type": "move", "table": table, "move": "capture 1-1", "id": 2})
+    error = await ann.receive_until("error")
+    assert error["code"] == "illegal" and "cannot capture now" in error["message"]
+    assert error["id"] == 2
+    eve = await connect("Eve")
+    await eve.send({"type": "move", "table": table, "move": "play 1-1"})
+    assert (await eve.receive_until("error"))["code"] == "not_seated"
+    await ann.send({"type": "move", "table": table, "move": "play 1-1", "seq": 99})
+    assert (await ann.receive_until("error"))["code"] in ("stale", "illegal")
+    assert host.tables[table].game.to_json() == before
+
+
+async def test_a_dropped_player_gets_their_seat_back(host, connect):
+    ann, bob, table = await start_friend_game(connect)
+    await play_to_end(host, {0: ann, 1: bob}, table, random.Random(2), stop_after=6)
+    code = ann.code
+    position = host.tables[table].game.to_json()
+    ann.writer.close()
+    waiting = await latest_state(bob, table)
+    assert waiting["seats"][0] == {"name": "Ann", "bot": None, "connected": False}
+    again = await connect(None, code=code)
+    assert again.name == "Ann"
+    back = await latest_state(again, table)
+    assert back["seat"] == 0
+    assert host.tables[table].game.to_json() == position
+    assert (await latest_state(bob, table))["seats"][0]["connected"] is True
+
+
+async def test_a_restarted_host_loses_nothing(host, connect, tmp_path):
+    ann, bob, table = await start_friend_game(connect)
+    await play_to_end(host, {0: ann, 1: bob}, table, random.Random(3), stop_after=5)
+    position = host.tables[table].game.to_json()
+    await host.close()
+    again = Host(tmp_path / "data", bot_factory=quick_bot)
+    again.load()
+    assert again.tables[table].game.to_json() == position
+    assert again.players[ann.code] == "Ann"
+
+
+async def test_a_bot_seat_plays_its_own_turns(host, connect):
+    ann = await connect("Ann")
+    await ann.send({"type": "create", "variant": "beginner", "opponent": "greedy", "seat": 1})
+    table = (await ann.receive_until("joined"))["table"]
+    rand = random.Random(5)
+    for _ in range(400):
+        state = await latest_state(ann, table)
+        obs = state["observation"]
+        if obs["is_over"]:
+            break
+        if obs["to_play"] == 1 and obs["legal_moves"]:
+            await ann.send({"type": "move", "table": table,
+                            "move": rand.choice(obs["legal_moves"])})
+        else:
+            await asyncio.sleep(0.02)
+    assert host.tables[table].game.is_over
+    assert state["seats"][0]["bot"] == "greedy"
+
+
+async def test_a_watcher_sees_no_hand(host, connect):
+    _ann, _bob, table = await start_friend_game(connect)
+    eve = await connect("Eve")
+    await eve.send({"type": "watch", "table": table})
+    state = await latest_state(eve, table)
+    obs = observation_from_dict(state["observation"])
+    assert state["seat"] is None and obs.spectator
+    assert obs.hand == () and obs.legal_moves == () and obs.hand_counts == (3, 3)
+
+
+async def test_lobby_lists_tables_and_expires_idle_ones(host, connect):
+    ann, bob, table = await start_friend_game(connect)
+    await ann.send({"type": "list", "id": "x"})
+    listing = await ann.receive_until("tables")
+    assert listing["id"] == "x"
+    row = next(r for r in listing["tables"] if r["table"] == table)
+    assert row["status"] == "playing" and [s["name"] for s in row["seats"]] == ["Ann", "Bob"]
+    assert "code" not in json.dumps(listing)
+    assert host.expire(now=1e12) == []  # both players are connected
+    ann.writer.close()
+    bob.writer.close()
+    await asyncio.sleep(0.1)
+    assert host.expire(now=1e12) == [table]
+    assert not host.store.path(table).exists()
+
+
+async def test_twenty_clients_at_once(host, connect):
+    async def pair(i: int) -> None:
+        a = await connect(f"A{i}")
+        await a.send({"type": "create", "opponent": "friend", "seat": 0})
+        table = (await a.receive_until("joined"))["table"]
+        b = await connect(f"B{i}")
+        await b.send({"type": "join", "table": table})
+        await b.receive_until("joined")
+        await play_to_end(host, {0: a, 1: b}, table, random.Random(i), stop_after=8)
+
+    await asyncio.gather(*(pair(i) for i in range(10)))
+    assert len(host.tables) == 10
+    assert all(len(t.game.history) >= 8 for t in host.tables.values())
+
+
+async def test_observation_from_the_host_rebuilds_a_consistent_game(host, connect):
+    ann, _bob, table = await start_friend_game(connect)
+    state = await latest_state(ann, table)
+    obs = observation_from_dict(state["observation"])
+    game = determinize(obs, random.Random(0))
+    assert game.observation(0) == obs
