@@ -9,7 +9,7 @@ from .errors import InvalidPosition
 from .moves import Decision, Move
 from .observation import Observation, PanoramaView
 from .options import Options
-from .serialize import _ctx_item, _event_from_json, _event_to_json, _Reader, _task_to_json
+from .serialize import _ctx_item, _event_from_json, _Reader, _task_to_json
 from .spirits import Spirit, parse_spirit
 
 
@@ -67,7 +67,7 @@ def observation_to_dict(obs: Observation) -> dict[str, Any]:
         "winner": obs.winner,
         "end_reason": obs.end_reason,
         "history": [[p, str(m), auto] for p, m, auto in obs.history],
-        "log": [list(_event_to_json(e)) for e in obs.log],
+        "log": obs.log,  # tuples and IntEnum spirits encode as JSON lists and numbers
         "continuation": {
             "tasks": [_task_to_json(t) for t in tasks],
             "touched": _names(_bits(touched)),

@@ -78,7 +78,7 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         "state": _state_to_dict(game),
         "over": ({"winner": game.winner, "reason": game.end_reason} if game.is_over else None),
         "history": [[p, str(m), auto] for p, m, auto in game.history],
-        "log": [list(_event_to_json(e)) for e in game.log],
+        "log": game.log,  # tuples and IntEnum spirits encode as JSON lists and numbers
     }
 
 
@@ -113,11 +113,6 @@ def _task_to_json(task: tuple) -> list:
     if op == "effect":
         return [op, task[1], _spirit(task[2])]
     return [op, *task[1:]]
-
-
-def _event_to_json(event: tuple) -> tuple:
-    return tuple(int(x) if isinstance(x, Spirit) else
-                 [int(y) for y in x] if isinstance(x, tuple) else x for x in event)
 
 
 def game_to_json(game: Game) -> str:

@@ -108,6 +108,7 @@ class Host:
         self.servers: list[asyncio.AbstractServer] = []
         self.problems: list[str] = []
         self.internal_errors: list[str] = []
+        self.save_locks: dict[str, asyncio.Lock] = {}
         self._expiry: asyncio.Task | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -287,7 +288,7 @@ class Host:
             seats[1 - seat] = Seat(opponent.capitalize(), None, opponent)
         table = new_table(options, seats)
         self.tables[table.id] = table
-        self.store.save(table)
+        await self._save(table)
         conn.seated.add(table.id)
         await conn.send({"type": "joined", "table": table.id, "seat": seat})
         await self._broadcast(table)
@@ -302,7 +303,7 @@ class Host:
                 raise ProtocolError("table_full", "both seats are taken; you can watch")
             seat = free[0]
             table.seats[seat] = Seat(conn.name, conn.code)
-            self.store.save(table)
+            await self._save(table)
         conn.seated.add(table.id)
         await conn.send({"type": "joined", "table": table.id, "seat": seat})
         await self._broadcast(table)
@@ -342,9 +343,16 @@ class Host:
     # ------------------------------------------------------------------ table updates
     async def _after_change(self, table: Table) -> None:
         table.last_active = time.time()
-        self.store.save(table)
+        await self._save(table)
         await self._broadcast(table)
         self._schedule_bot(table)
+
+    async def _save(self, table: Table) -> None:
+        """Save in a worker thread so the disk never stalls other tables; the lock keeps
+        a table's snapshots landing in order."""
+        lock = self.save_locks.setdefault(table.id, asyncio.Lock())
+        async with lock:
+            await asyncio.to_thread(self.store.write, table.id, self.store.snapshot(table))
 
     def _audience(self, table: Table) -> list[Connection]:
         return [c for c in self.conns if table.id in c.seated | c.watching and not c.closed]

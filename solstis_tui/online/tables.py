@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import Game, InvalidPosition, Options
+from ..core.serialize import game_to_dict
 from ..saves import write_atomic
 
 
@@ -57,7 +58,7 @@ class Table:
             "created": self.created,
             "last_active": self.last_active,
             "seats": [{"name": s.name, "code": s.code, "bot": s.bot} for s in self.seats],
-            "game": json.loads(self.game.to_json()),
+            "game": game_to_dict(self.game),
         }
 
     @classmethod
@@ -93,7 +94,16 @@ class TableStore:
         return self.directory / f"{table_id}.json"
 
     def save(self, table: Table) -> None:
-        write_atomic(self.path(table.id), json.dumps(table.to_dict()))
+        self.write(table.id, self.snapshot(table))
+
+    @staticmethod
+    def snapshot(table: Table) -> str:
+        """The table's file contents now (cheap; writing it is the slow part)."""
+        return json.dumps(table.to_dict())
+
+    def write(self, table_id: str, text: str) -> None:
+        """Write a snapshot atomically (temporary file, fsync, rename)."""
+        write_atomic(self.path(table_id), text)
 
     def delete(self, table_id: str) -> None:
         self.path(table_id).unlink(missing_ok=True)
