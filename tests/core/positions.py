@@ -34,20 +34,25 @@ def position(
     pile_top: list[str] | None = None,
     empty_pile: bool = False,
     spirit_top: list[str] | None = None,
+    pile: list[str] | None = None,
     **extra: Any,
 ) -> Game:
     """A game from a few facts: each player's dict (hand, land, rainbows, spirits...), the
     display as [face-up, face-down or None] pairs, the land pile's top tiles (the rest of
     the 48 follow in board order, or the pile is empty with ``empty_pile``) and the spirit
     pile's top spirits (the rest follow). Any other top-level field of the JSON format may
-    be given as a keyword."""
+    be given as a keyword. ``pile`` gives the exact land pile (top first): the tiles
+    placed nowhere else are then put out of the game."""
     players = [dict(p0 or {}), dict(p1 or {})]
     display = display or []
     removed = extra.pop("removed", [])
     used = _named(players, display, removed, extra)
     top = list(pile_top or [])
     rest = [NAMES[c] for c in CELLS if NAMES[c] not in used and NAMES[c] not in top]
-    if empty_pile:
+    if pile is not None:
+        removed = removed + [t for t in rest + top if t not in pile]
+        top, rest = list(pile), []
+    elif empty_pile:
         # Tiles not placed anywhere are put out of the game so the pile can be empty.
         removed = removed + rest + top
         top, rest = [], []
@@ -93,3 +98,77 @@ def play(game: Game, *texts: str) -> Game:
     for text in texts:
         game.play_str(text)
     return game
+
+
+# ---------------------------------------------------------------------- reading a game
+def names(cells) -> set[str]:
+    """Cell names of a bit mask or an iterable of cell indices."""
+    from solstis_tui.core.board import bits
+
+    items = bits(cells) if isinstance(cells, int) else cells
+    return {NAMES[c] for c in items}
+
+
+def land(game: Game, p: int) -> set[str]:
+    """The land tiles in player p's panorama, by name."""
+    return names(game.land[p])
+
+
+def rainbows(game: Game, p: int) -> set[str]:
+    """The cells of player p's rainbows, by name."""
+    return names(game.rain[p])
+
+
+def hand(game: Game, p: int) -> list[str]:
+    """Player p's hand, by name, in board order."""
+    return [NAMES[t] for t in game.hands[p]]
+
+
+def spirits(game: Game, p: int) -> dict[str, str]:
+    """Player p's spirits: {spirit name: lower-left cell of its square}."""
+    return {s.name.lower(): NAMES[sq] for s, sq in game.spirits[p]}
+
+
+def fireflies(game: Game, p: int) -> set[str]:
+    """The squares (lower-left cells) holding player p's fireflies."""
+    return names(game.fireflies[p])
+
+
+def display(game: Game) -> list[tuple[str, str | None]]:
+    """The display piles as (face-up, face-down or None) names."""
+    return [(NAMES[u], NAMES[d] if d >= 0 else None)
+            for u, d in zip(game.up, game.down, strict=True)]
+
+
+def removed(game: Game) -> set[str]:
+    """Land tiles out of the game."""
+    return names(game.removed)
+
+
+def events(game: Game, kind: str) -> list[tuple]:
+    """The log events of one kind."""
+    return [e for e in game.log if e[0] == kind]
+
+
+def line(game: Game) -> list[str]:
+    """The spirit line, by name."""
+    return [s.name.lower() for s in game.sline]
+
+
+def spirit_pile(game: Game) -> list[str]:
+    """The spirit pile, top first, by name."""
+    return [s.name.lower() for s in reversed(game.spile)]
+
+
+def other_spirits(*taken: str, firefly: bool = False, beginner: bool = False) -> list[str]:
+    """Every spirit of the variant except ``taken`` and the Evil Spirit, by name (e.g. to
+    fill the spirit line when a test needs a nearly empty spirit pile)."""
+    from solstis_tui.core.spirits import Spirit, spirit_set
+
+    return [s.name.lower() for s in spirit_set(firefly, beginner)
+            if s.name.lower() not in taken and s is not Spirit.EVIL]
+
+
+def auto_moves(game: Game) -> list[str]:
+    """The moves the engine applied by itself, in notation."""
+    return [str(m) for _, m, auto in game.history if auto]
