@@ -107,6 +107,14 @@ def bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+def squares_cells(squares: int) -> int:
+    """The cells covered by a set of squares (squares overlap, so this ORs their masks)."""
+    cells = 0
+    for sq in bits(squares):
+        cells |= SQUARE_CELLS[sq]
+    return cells
+
+
 def cell_name(index: int) -> str:
     """``'row-column'`` for a valid cell index."""
     return NAMES[index]

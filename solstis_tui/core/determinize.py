@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from . import rng as _rng
-from .board import ALL, SQUARE_CELLS, bits
+from .board import ALL, bits, squares_cells
 from .game import Game
 from .observation import Observation
 from .spirits import Spirit, spirit_set
@@ -68,7 +68,7 @@ def determinize(obs: Observation, rand: random.Random) -> Game:
         g.rain[p] = sum(1 << t for t in view.rainbows)
         flies = sum(1 << sq for sq in view.fireflies)
         g.occ[p] = flies | sum(1 << sq for _, sq in view.spirits)
-        g.blocked[p] = sum(SQUARE_CELLS[sq] for sq in bits(g.occ[p]))
+        g.blocked[p] = squares_cells(g.occ[p])
         if view.forbidden is not None:
             g.evil_cell = view.forbidden
     g.spirits = (tuple(views[0].spirits), tuple(views[1].spirits))

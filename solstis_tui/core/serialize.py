@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from . import rng as _rng
-from .board import CELLS, NAMES, SQUARE_CELLS, SQUARES, bits, parse_cell
+from .board import CELLS, NAMES, SQUARE_CELLS, SQUARES, bits, parse_cell, squares_cells
 from .errors import InvalidPosition
 from .game import Game
 from .moves import Decision, Move
@@ -288,7 +288,7 @@ class _Reader:
                 g.spirits[p].append((spirit, sq))
                 g.occ[p] |= 1 << sq
             g.occ[p] |= g.fireflies[p]
-            g.blocked[p] = sum(SQUARE_CELLS[sq] for sq in bits(g.occ[p]))
+            g.blocked[p] = squares_cells(g.occ[p])
             covered = self.get("covered", (str, type(None)), None, src)
             if covered is not None:
                 spirit = parse_spirit(covered) if covered in _SPIRIT_NAMES else None

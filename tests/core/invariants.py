@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from solstis_tui.core import Game, Spirit
-from solstis_tui.core.board import CELLS, bits
+from solstis_tui.core.board import CELLS, bits, squares_cells
 from solstis_tui.core.determinize import unseen_spirits
 from solstis_tui.core.observation import in_transit
 from solstis_tui.core.spirits import spirit_set
@@ -34,6 +34,9 @@ def check_invariants(game: Game) -> None:
     assert rainbows == 12
     for p in (0, 1):
         assert not game.land[p] & game.rain[p], "a cell holds a tile and a rainbow"
+        squares = game.fireflies[p] | sum(1 << sq for _, sq in game.spirits[p])
+        assert game.occ[p] == squares, "occupied squares disagree with spirits and fireflies"
+        assert game.blocked[p] == squares_cells(squares), "blocked cells are wrong"
         assert len(game.hands[p]) <= game.hand_size[p]
     if not game.is_over:
         assert game.legal_moves(), "no legal move before the end"
