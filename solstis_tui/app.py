@@ -1,0 +1,235 @@
+"""The Solstis Textual application: themes, screens, saves, and the command palette."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+
+from textual.app import App, SystemCommand
+from textual.screen import Screen
+
+from themes import DEFAULT_THEME, THEMES
+
+from . import saves
+from .core import Decision, Move, Observation
+from .session import STRONGEST, Session, Setup, random_setup
+
+
+class SolstisApp(App[None]):
+    """Play Solstis. ``setup`` None starts a person against minimax, random seed and seats."""
+
+    TITLE = "Solstis"
+    CSS_PATH = "app.tcss"
+    ENABLE_COMMAND_PALETTE = True
+
+    def __init__(
+        self,
+        setup: Setup | None = None,
+        *,
+        resume: bool = False,
+        offer_continue: bool = False,
+        theme_name: str = DEFAULT_THEME,
+        ascii_mode: bool = False,
+        pace: float = 0.5,
+        autosave: bool = True,
+        hint_spec: str = STRONGEST,
+        hint_seconds: float = 1.5,
+    ) -> None:
+        super().__init__()
+        self.setup = setup or random_setup()
+        self.resume = resume
+        self.offer_continue = offer_continue
+        self.theme_name = theme_name
+        self.ascii_mode = ascii_mode
+        self.pace = pace
+        self.autosave_enabled = autosave
+        self.hint_spec = hint_spec
+        self.hint_seconds = hint_seconds
+        self.game_screen = None
+        self.last_save_error = ""
+        for theme in THEMES.values():
+            self.register_theme(theme)
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        from themes import BOARD_DEFAULTS
+
+        return dict(BOARD_DEFAULTS)
+
+    # ------------------------------------------------------------------ start
+    def on_mount(self) -> None:
+        self.theme = self.theme_name if self.theme_name in self.available_themes else \
+            DEFAULT_THEME
+        if self.resume:
+            self.resume_saved(fallback=self.setup)
+            return
+        if self.offer_continue:
+            data = saves.peek()
+            if data is not None:
+                if data.get("corrupt"):
+                    self.resume_saved(fallback=self.setup)
+                    return
+                summary = self._save_summary(data)
+                self.push_screen(self._continue_screen(summary), self._continue_chosen)
+                return
+        self.start_session(Session(self.setup))
+
+    def _continue_screen(self, summary: str) -> Screen:
+        from .screens.resume import ContinueScreen
+
+        return ContinueScreen(summary)
+
+    def _continue_chosen(self, choice: str | None) -> None:
+        if choice == "continue":
+            self.resume_saved(fallback=self.setup)
+        else:
+            self.start_session(Session(self.setup))
+
+    @staticmethod
+    def _save_summary(data: dict) -> str:
+        seats = data.get("seats", ["?", "?"])
+        return (f"{data.get('variant', 'base')} game, seed {data.get('seed')}, turn "
+                f"{data.get('turn', '?')}: {seats[0]} vs {seats[1]}")
+
+    def resume_saved(self, fallback: Setup) -> None:
+        result = saves.load()
+        if result.session is not None:
+            self.start_session(result.session)
+            return
+        self.start_session(Session(fallback))
+        self.show_message("No game to continue" if result.kept_as is None
+                          else "The saved game is damaged", result.message)
+
+    def start_session(self, session: Session) -> None:
+        from .screens.game import GameScreen
+
+        if self.game_screen is not None:
+            self.game_screen.stop_bot()
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.game_screen = GameScreen(session, pace=self.pace)
+        self.push_screen(self.game_screen)
+
+    # ------------------------------------------------------------------ saves
+    def autosave(self, session: Session) -> None:
+        if not self.autosave_enabled:
+            return
+        try:
+            saves.save(session)
+            self.last_save_error = ""
+        except OSError as exc:
+            self.last_save_error = f"autosave failed: {exc}"
+            self.notify(self.last_save_error, severity="warning")
+
+    # ------------------------------------------------------------------ screens
+    def show_message(self, title: str, text: str) -> None:
+        from .screens.message import MessageScreen
+
+        self.push_screen(MessageScreen(title, text))
+
+    def show_end(self, session: Session) -> None:
+        from .screens.end import EndScreen
+
+        self.push_screen(EndScreen(session, self.ascii_mode),
+                         lambda choice: self._end_chosen(session, choice))
+
+    def _end_chosen(self, session: Session, choice: str | None) -> None:
+        if choice == "new":
+            self.open_new_game()
+        elif choice == "rematch":
+            self.start_session(Session(session.setup.swapped()))
+        elif choice == "review":
+            self.show_review(session)
+        elif choice == "quit":
+            self.exit()
+
+    def pass_keyboard(self, name: str, callback: Callable[[object], None]) -> None:
+        from .screens.passkb import PassScreen
+
+        self.push_screen(PassScreen(name), callback)
+
+    def bot_error(self, message: str, fallback: str,
+                  callback: Callable[[str | None], None]) -> None:
+        from .screens.boterror import BotErrorScreen
+
+        self.push_screen(BotErrorScreen(message, fallback), callback)
+
+    def show_help(self, decision: Decision | None = None) -> None:
+        from .screens.help import HelpScreen
+
+        self.push_screen(HelpScreen(decision, wide=self.size.width >= 100))
+
+    def show_log(self, lines: list[str]) -> None:
+        from .screens.logview import LogScreen
+
+        self.push_screen(LogScreen(lines))
+
+    def show_spirits(self, obs: Observation) -> None:
+        from .screens.spiritinfo import SpiritsScreen
+
+        names = ("Seat 1", "Seat 2")
+        if self.game_screen is not None:
+            names = (self.game_screen.session.name(0), self.game_screen.session.name(1))
+        self.push_screen(SpiritsScreen(obs, names))
+
+    def show_review(self, session: Session) -> None:
+        from .screens.review import ReviewScreen
+
+        self.push_screen(ReviewScreen(session))
+
+    def open_new_game(self) -> None:
+        from .screens.newgame import NewGameScreen
+
+        can_continue = saves.peek() is not None
+        opponent = "minimax"
+        if self.game_screen is not None:
+            bots = [s for s in self.game_screen.session.setup.seats if s != "human"]
+            opponent = bots[0] if bots else opponent
+        self.push_screen(NewGameScreen(can_continue, opponent, ascii_mode=self.ascii_mode),
+                         self._new_game_chosen)
+
+    def _new_game_chosen(self, result: object) -> None:
+        if result == "continue":
+            self.resume_saved(fallback=self.setup)
+        elif isinstance(result, Setup):
+            self.start_session(Session(result))
+
+    # ------------------------------------------------------------------ bots
+    def rank_moves(self, obs: Observation, seconds: float,
+                   cancel: threading.Event | None = None) -> list[tuple[Move, float]]:
+        """The strongest bot's ranking of ``obs``'s legal moves (best first); never raises."""
+        from .session import make_bot
+
+        try:
+            from ai.base import Budget
+
+            bot = make_bot(self.hint_spec, 12345)
+            ranked = list(bot.rank(obs, Budget(seconds=seconds), cancel))
+        except Exception:
+            ranked = []
+        if not ranked:
+            ranked = [(mv, 0.0) for mv in obs.legal_moves]
+        return ranked
+
+    # ------------------------------------------------------------------ toggles
+    def toggle_ascii(self) -> None:
+        self.ascii_mode = not self.ascii_mode
+        for screen in self.screen_stack:
+            screen.set_class(self.ascii_mode, "-ascii")
+        if self.game_screen is not None:
+            self.game_screen.refresh_board()
+            self.game_screen.reset_log()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        gs = self.game_screen
+        if gs is not None:
+            yield SystemCommand("New game", "Choose a mode, opponent and variant",
+                                gs.action_new_game)
+            yield SystemCommand("Undo", "Back to your previous decision", gs.action_undo)
+            yield SystemCommand("Hint", "Ask the strongest bot", gs.action_hint)
+            yield SystemCommand("Game log", "The whole log, scrollable", gs.action_show_log)
+            yield SystemCommand("Spirits", "Every spirit and its effect", gs.action_spirits)
+            yield SystemCommand("Review game", "Your decisions against the strongest bot's",
+                                lambda: self.show_review(gs.session))
+        yield SystemCommand("Rules and keys", "Help", self.show_help)
+        yield SystemCommand("Toggle ASCII mode", "Plain ASCII drawing", self.toggle_ascii)

@@ -1,0 +1,121 @@
+"""The ``solstis`` command: starts a game at once (a person against minimax, base game,
+random seed and seats); ``solstis arena ...`` runs the bot arena."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+
+from . import __version__
+from .session import BOT_TIERS, HUMAN, Setup
+
+THEME_NAMES = ("dark", "light", "high-contrast", "ansi-16")
+_PLUGIN = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+
+
+def opponent_spec(text: str) -> str:
+    """argparse type: a bot tier or ``package.module:Class``."""
+    text = text.strip()
+    name = text.partition("@")[0]
+    if name in BOT_TIERS or _PLUGIN.match(name):
+        return text
+    raise argparse.ArgumentTypeError(
+        f"{text!r} is not an opponent: choose {', '.join(BOT_TIERS)} or package.module:Class")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="solstis",
+        description="Play Solstis, the two-player tile game, in your terminal. "
+                    "Without options: you against the minimax bot, base game, random seed "
+                    "and seats. 'solstis arena --help' runs bots against each other.",
+    )
+    parser.add_argument("--version", action="version", version=f"solstis {__version__}")
+    parser.add_argument("--opponent", type=opponent_spec, default=None, metavar="BOT",
+                        help=f"the bot to play: {', '.join(BOT_TIERS)} or "
+                             "package.module:Class, optionally with @SECONDSs or "
+                             "@ITERATIONS (default: minimax)")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--hotseat", action="store_true",
+                      help="two people on one keyboard, hands hidden between turns")
+    mode.add_argument("--watch", action="store_true",
+                      help="watch two bots (the --opponent tier) play; p pauses, . steps")
+    mode.add_argument("--resume", action="store_true", help="continue the last saved game")
+    parser.add_argument("--variant", choices=("base", "beginner", "firefly"), default=None,
+                        help="base game (default), beginner (no Evil Spirit) or firefly")
+    parser.add_argument("--seed", type=int, default=None, help="deal this game (an integer)")
+    parser.add_argument("--first", choices=("you", "bot", "random"), default="random",
+                        help="who sits in seat 1 and starts (default: random)")
+    parser.add_argument("--theme", choices=THEME_NAMES, default="dark",
+                        help="colours (default: dark; ansi-16 uses the terminal's own)")
+    parser.add_argument("--ascii", action="store_true",
+                        help="draw with plain ASCII, for terminals without Unicode")
+    parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
+    parser.add_argument("--pace", type=float, default=0.5, metavar="SECONDS",
+                        help="pause between a bot's decisions (default 0.5; Space skips)")
+    return parser
+
+
+def setup_from_args(args: argparse.Namespace, rng: random.Random | None = None) -> Setup:
+    """The Setup the options describe."""
+    rng = rng or random.Random()
+    seed = args.seed if args.seed is not None else rng.randrange(2**31)
+    opponent = args.opponent or "minimax"
+    variant = args.variant or "base"
+    if args.hotseat:
+        seats: tuple[str, str] = (HUMAN, HUMAN)
+    elif args.watch:
+        seats = (opponent, opponent)
+    else:
+        first = {"you": True, "bot": False}.get(args.first, rng.random() < 0.5)
+        seats = (HUMAN, opponent) if first else (opponent, HUMAN)
+    return Setup(variant=variant, seed=seed, seats=seats)
+
+
+def run_arena(argv: list[str]) -> int:
+    try:
+        from ai.arena import main as arena_main
+    except ImportError as exc:
+        print(f"solstis arena: the arena is not available ({exc})", file=sys.stderr)
+        return 2
+    return int(arena_main(argv) or 0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "arena":
+        return run_arena(argv[1:])
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.pace < 0:
+        parser.error("--pace must be 0 or more seconds")
+    setup = setup_from_args(args)
+    for player in (0, 1):
+        spec = setup.seats[player]
+        if spec != HUMAN:
+            from .session import make_bot
+
+            try:
+                make_bot(spec, 0)
+            except Exception as exc:
+                parser.error(f"--opponent {spec}: {exc}")
+    chose_game = any(x is not None for x in (args.seed, args.opponent, args.variant)) or \
+        args.hotseat or args.watch
+    from .app import SolstisApp
+
+    app = SolstisApp(
+        setup,
+        resume=args.resume,
+        offer_continue=not chose_game and not args.resume,
+        theme_name=args.theme,
+        ascii_mode=args.ascii,
+        pace=args.pace,
+    )
+    app.run(mouse=not args.no_mouse)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

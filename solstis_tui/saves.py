@@ -1,0 +1,108 @@
+"""Autosave and resume: one JSON file in the user data directory, written atomically.
+
+The directory is ``platformdirs.user_data_dir("solstis")``, or ``$SOLSTIS_DATA_DIR`` when set
+(tests use that). A save that cannot be read is renamed aside (``autosave.corrupt-*.json``),
+never overwritten, and the caller gets a message saying where it went.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .session import Session
+
+AUTOSAVE = "autosave.json"
+
+
+def data_dir() -> Path:
+    """Where saves live (created on demand)."""
+    override = os.environ.get("SOLSTIS_DATA_DIR")
+    if override:
+        return Path(override)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("solstis", appauthor=False))
+
+
+def autosave_path() -> Path:
+    return data_dir() / AUTOSAVE
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and ``os.replace``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def save(session: Session, path: Path | None = None) -> Path:
+    """Save ``session`` (atomically); returns the path written."""
+    path = path or autosave_path()
+    write_atomic(path, json.dumps(session.to_save(), indent=1))
+    return path
+
+
+@dataclass
+class LoadResult:
+    """What ``load`` found: a session, or a message (and where a bad file was put)."""
+
+    session: Session | None = None
+    message: str = ""
+    kept_as: Path | None = None
+
+
+def keep_aside(path: Path) -> Path:
+    """Rename a bad save so it is never overwritten; returns the new path."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.stem}.corrupt-{stamp}{path.suffix}")
+    n = 1
+    while target.exists():
+        target = path.with_name(f"{path.stem}.corrupt-{stamp}-{n}{path.suffix}")
+        n += 1
+    os.replace(path, target)
+    return target
+
+
+def load(path: Path | None = None) -> LoadResult:
+    """Load the save at ``path``; a corrupt one is kept aside with a clear message."""
+    path = path or autosave_path()
+    if not path.exists():
+        return LoadResult(message="There is no saved game to continue.")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        session = Session.from_save(data)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, ValueError) as exc:
+        kept = keep_aside(path)
+        return LoadResult(
+            message=(f"The saved game could not be read ({exc}). It was kept as "
+                     f"{kept} and a new game starts."),
+            kept_as=kept,
+        )
+    return LoadResult(session=session)
+
+
+def peek(path: Path | None = None) -> dict | None:
+    """The save's summary data if an unfinished game is saved there, else None."""
+    path = path or autosave_path()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return {"corrupt": True} if path.exists() else None
+    if not isinstance(data, dict) or data.get("finished"):
+        return None
+    return data

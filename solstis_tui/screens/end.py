@@ -1,0 +1,77 @@
+"""The end of a game: both full score breakdowns, the winner, and what to do next."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from ..session import Session
+from ..widgets.scores import score_table
+
+
+def result_line(session: Session) -> str:
+    game = session.game
+    if game.end_reason == "fireflies":
+        return f"{session.name(game.winner)} placed a 4th firefly and wins at once!"
+    if game.winner is None:
+        total = game.score(0).total
+        return f"A shared win: both have {total} stars."
+    name = session.name(game.winner)
+    verb = "win" if name == "You" else "wins"
+    return (f"{name} {verb}, {game.score(game.winner).total} stars to "
+            f"{game.score(1 - game.winner).total}.")
+
+
+class EndScreen(ModalScreen[str]):
+    """Dismisses with 'new', 'rematch', 'review', 'quit' or None (look at the board)."""
+
+    BINDINGS = [
+        Binding("n", "choose('new')", "New game"),
+        Binding("r", "choose('rematch')", "Rematch"),
+        Binding("v", "choose('review')", "Review"),
+        Binding("q", "choose('quit')", "Quit"),
+        Binding("escape", "choose('')", "Board"),
+    ]
+    DEFAULT_CSS = """
+    EndScreen { align: center middle; }
+    EndScreen > Vertical { width: 76; height: auto; max-height: 100%; border: thick $primary;
+        background: $surface; padding: 0 1; }
+    EndScreen.-ascii > Vertical { border: ascii $primary; }
+    EndScreen #result { text-style: bold; color: $accent; height: auto; }
+    EndScreen #sheet { height: auto; margin: 1 0; }
+    EndScreen Horizontal { height: 3; align: center middle; }
+    EndScreen Button { min-width: 12; margin: 0 1; }
+    """
+
+    def __init__(self, session: Session, ascii_mode: bool = False) -> None:
+        super().__init__()
+        self.session = session
+        self.ascii_mode = ascii_mode
+
+    def compose(self) -> ComposeResult:
+        s = self.session
+        names = (s.name(0), s.name(1))
+        scores = (s.game.score(0), s.game.score(1))
+        star = "*" if self.ascii_mode else "★"
+        with Vertical():
+            yield Static(Text("Game over. " + result_line(s)), id="result")
+            yield Static(Group(score_table(names, scores, star)), id="sheet")
+            with Horizontal():
+                yield Button("New game (n)", id="new")
+                yield Button("Rematch (r)", id="rematch", variant="primary")
+                yield Button("Review (v)", id="review")
+                yield Button("Quit (q)", id="quit")
+
+    def on_mount(self) -> None:
+        self.set_class(self.ascii_mode, "-ascii")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id)
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice or None)

@@ -1,0 +1,127 @@
+"""Words for the game screen: moves in plain English, the prompt line, a hint's reason."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..core import Decision, Move, MoveKind, Observation, Spirit
+from ..core.board import MATCH, NAMES
+from . import choices
+
+if TYPE_CHECKING:
+    from .game import GameScreen
+
+
+def describe_move(game_or_obs, move: Move) -> str:
+    """``move`` in a player's words: 'play 3-5', 'take the Bee', 'rainbow on 2-4'."""
+    k, a = move.kind, move.arg
+    name = NAMES.get(a, "")
+    if k in (MoveKind.TAKE, MoveKind.KEEP, MoveKind.COVER):
+        title = Spirit(a).title
+        return {MoveKind.TAKE: f"take the {title} from the line",
+                MoveKind.KEEP: f"keep the {title}",
+                MoveKind.COVER: f"cover the {title}"}[k]
+    words = {
+        MoveKind.PLAY: f"play {name}",
+        MoveKind.PASS: "pass",
+        MoveKind.CAPTURE: f"capture {name}",
+        MoveKind.RAINBOW: f"rainbow on {name}",
+        MoveKind.SHIFT: f"move the rainbow to {name}",
+        MoveKind.DRAW: "draw two spirits",
+        MoveKind.SQUARE: f"the square at {name}",
+        MoveKind.DEER: f"Deer: put {name} into the panorama",
+        MoveKind.BEETLE: f"Beetle: take {name}",
+        MoveKind.VIPER: f"Viper: take {name}",
+        MoveKind.RENARD: f"Renard: force {name}",
+        MoveKind.EVIL: f"Evil Spirit on {name}",
+    }
+    return words.get(k, str(move))
+
+
+def hint_reason(obs: Observation, ranked: list[tuple[Move, float]]) -> str:
+    """A short why for the best move of ``ranked`` (best first)."""
+    best, value = ranked[0]
+    why = []
+    if best.kind is MoveKind.PLAY:
+        caps = [NAMES[t] for t, _ in obs.display if MATCH[best.arg] >> t & 1]
+        why.append(f"captures {', '.join(caps)}" if caps else
+                   "no capture: second chance, maybe a rainbow")
+    if len(ranked) > 1:
+        second, v2 = ranked[1]
+        if value != v2:
+            why.append(f"{value:+.1f}★ vs {v2:+.1f}★ for {describe_move(obs, second)} "
+                       "(expected star margin)")
+        else:
+            why.append("several moves look equally good")
+    return "; ".join(why) or "the only sensible choice"
+
+
+def prompt_text(screen: GameScreen) -> tuple[str, str, bool]:
+    """(headline, detail, thinking) for the prompt line."""
+    s, game, view = screen.session, screen.game, screen.view
+    assert view is not None
+    keys_tail = " · u undo · t hint · ? help" if not s.is_hotseat else " · ? help"
+    if game.is_over:
+        if game.end_reason == "fireflies":
+            result = f"{s.name(game.winner)} wins with a 4th firefly"
+        elif game.winner is None:
+            result = "a shared win"
+        else:
+            result = f"{s.name(game.winner)} {'win' if s.name(game.winner) == 'You' else 'wins'}"
+        undo = " · u undo" if s.can_undo() else ""
+        return (f"Game over: {result}.",
+                f"Enter: score sheet · r review · n new game{undo} · q quit", False)
+    who = s.name(game.to_play)
+    prompt = game.decision.prompt if game.decision else ""
+    if s.is_hotseat and screen.shown_player is None:
+        return f"Pass the keyboard to {who}.", "", False
+    if not view.deciding_is_human:
+        if screen.paused:
+            return (f"Paused: {who} is to {prompt}.",
+                    "p resumes · . makes one bot decision · q quits", False)
+        third = prompt.replace("your opponent", "the opponent").replace("your ", "their ")
+        return (f"{who} is thinking: {third}",
+                "Space skips ahead · p pauses · q quits", screen.thinking_since is not None)
+    subject = "Your" if who == "You" else f"{who}'s"
+    headline = f"{subject} decision (turn {game.turn}): {prompt}"
+    if screen.notice:
+        detail = screen.notice
+        screen.notice = ""
+        return headline, detail, False
+    zone = view.zone or ""
+    n = len(view.items)
+    keys = choices.ZONE_KEYS.get(zone, "").format(
+        n=max(n, 1), L=chr(ord("A") + max(n - 1, 0)))
+    extra = ""
+    if 0 <= view.selected < n:
+        item = view.items[view.selected]
+        extra = choices.item_effect(view.obs, item)
+        if view.obs.decision is Decision.PLAY:
+            caps = sorted(NAMES[t] for t in view.capturable)
+            extra = (f"{item.label} captures {', '.join(caps)}" if caps
+                     else f"{item.label} captures nothing: second chance")
+        if view.obs.decision is Decision.ENCOUNTER and item.move is not None and \
+                item.move.kind is MoveKind.DRAW:
+            extra = "d or Enter draws two spirits"
+    elif view.cursor is not None:
+        extra = f"cursor {NAMES.get(view.cursor, '')}"
+        if view.square_mode:
+            extra = f"square at {NAMES.get(view.cursor, '')}"
+    detail = f"{extra} · {keys}{keys_tail}" if extra else f"{keys}{keys_tail}"
+    return headline, detail, False
+
+
+def legend_text(ascii_only: bool) -> str:
+    """The board's symbols, for the legend shown on big terminals."""
+    from ..widgets.view import ASCII, UNICODE, asciify
+
+    g = ASCII if ascii_only else UNICODE
+    text = (
+        "Rows: S summits 6 · P pastures 5 · H hills 4 · F forest 3 · M meadow 2 · V valley 1\n"
+        f"{g.fire_lit} lit fire  {g.fire_unlit} unlit fire  {g.rainbow} rainbow  "
+        f"{g.firefly} firefly  {g.forbidden} forbidden (Evil Spirit)\n"
+        f"Bee/Frg… spirit on a square  {g.target} a cell you may pick  "
+        f"{g.face_down} face-down tile beneath\n"
+        "e: every spirit's effect · v: the whole log · ?: keys and rules"
+    )
+    return asciify(text) if ascii_only else text

@@ -1,0 +1,125 @@
+"""Post-game review: step through a person's decisions beside the strongest bot's ranking."""
+
+from __future__ import annotations
+
+import threading
+from functools import partial
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from ..session import Session
+from .helpers import describe_move
+
+#: Thinking time per decision in the review (seconds).
+REVIEW_SECONDS = 0.4
+
+
+class ReviewScreen(Screen[None]):
+    """A table of your decisions; the bot's view fills in as it thinks (Esc: back)."""
+
+    BINDINGS = [Binding("escape,q", "close", "Back")]
+    DEFAULT_CSS = """
+    ReviewScreen Static#head { height: 1; background: $primary; padding: 0 1;
+        text-style: bold; }
+    ReviewScreen DataTable { height: 1fr; }
+    ReviewScreen Static#detail { height: 3; padding: 0 1; background: $boost; }
+    """
+
+    def __init__(self, session: Session, seconds: float = REVIEW_SECONDS) -> None:
+        super().__init__()
+        self.session = session
+        self.seconds = seconds
+        self.cancel = threading.Event()
+        self.rows: list[dict] = []
+        self.done = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static("Review: your decisions and the strongest bot's view", id="head")
+        yield DataTable(cursor_type="row", zebra_stripes=True, id="table")
+        yield Static("", id="detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("#", "turn", "decision", "you chose", "bot prefers", "cost")
+        self.rows = self.decisions()
+        for i, row in enumerate(self.rows):
+            table.add_row(str(i + 1), str(row["turn"]), row["prompt"], row["yours"], "…", "",
+                          key=str(i))
+        if not self.rows:
+            self.query_one("#detail", Static).update("No decisions of yours to review.")
+        table.focus()
+        self.run_worker(partial(self._work, self.cancel), thread=True, exclusive=True,
+                        group="review", exit_on_error=False, name="review")
+
+    def decisions(self) -> list[dict]:
+        """Every non-automatic decision made by a person, with the game just before it."""
+        s = self.session
+        out = []
+        made = [(p, mv) for p, mv, auto in s.game.history if not auto]
+        moves = [mv for _, mv in made]
+        game = s.replay([])
+        for i, (player, mv) in enumerate(made):
+            if s.is_human(player):
+                out.append({"player": player, "turn": game.turn,
+                            "prompt": game.decision.prompt if game.decision else "",
+                            "yours": describe_move(game, mv), "move": mv,
+                            "obs": game.observation(player), "index": i})
+            game.play(moves[i])
+        return out
+
+    def _work(self, cancel: threading.Event) -> None:
+        for i, row in enumerate(self.rows):
+            if cancel.is_set():
+                return
+            ranked = self.app.rank_moves(row["obs"], self.seconds, cancel)  # type: ignore
+            try:
+                self.app.call_from_thread(self._fill, i, ranked)
+            except RuntimeError:
+                return
+
+    def _fill(self, i: int, ranked) -> None:
+        row = self.rows[i]
+        best, best_value = ranked[0]
+        values = dict(ranked)
+        mine = values.get(row["move"], best_value)
+        cost = best_value - mine
+        row["best"] = describe_move(row["obs"], best)
+        row["cost"] = cost
+        row["agree"] = best == row["move"] or cost <= 0
+        table = self.query_one(DataTable)
+        table.update_cell(str(i), table.ordered_columns[4].key,
+                          "same" if row["agree"] else row["best"])
+        table.update_cell(str(i), table.ordered_columns[5].key,
+                          "" if row["agree"] else f"{cost:.1f}★")
+        self.done += 1
+        if i == table.cursor_row:
+            self._show(i)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show(event.cursor_row)
+
+    def _show(self, i: int) -> None:
+        if not 0 <= i < len(self.rows):
+            return
+        row = self.rows[i]
+        if "best" not in row:
+            text = f"Turn {row['turn']}: {row['prompt']}. You: {row['yours']}. (bot thinking…)"
+        elif row["agree"]:
+            text = (f"Turn {row['turn']}: {row['prompt']}. You: {row['yours']}. "
+                    "The bot agrees.")
+        else:
+            text = (f"Turn {row['turn']}: {row['prompt']}. You: {row['yours']}. The bot "
+                    f"preferred {row['best']}: about {row['cost']:.1f} stars better by its "
+                    "estimate.")
+        self.query_one("#detail", Static).update(text)
+
+    def on_unmount(self) -> None:
+        self.cancel.set()
+
+    def action_close(self) -> None:
+        self.cancel.set()
+        self.dismiss(None)

@@ -1,0 +1,269 @@
+"""The turn loop without the UI: who sits where, applying moves, undo, bots and save data.
+
+A ``Session`` wraps one ``Game`` and its two seats. Each seat is a person (``"human"``) or
+a bot spec (``"random"``, ``"minimax"``, ``"pkg.mod:Class"`` ...). The Textual screen asks the
+session who decides next; for a person it waits for keys, for a bot it runs
+``Session.bot_choose`` in a thread worker with an ``Observation`` (never the live game).
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .core import Game, IllegalMove, Move, Observation, Options
+
+HUMAN = "human"
+BOT_TIERS = ("random", "greedy", "minimax", "mcts", "expert")
+#: The tier asked for hints and the post-game review.
+STRONGEST = "expert"
+TIER_TITLES = {
+    "random": "Random bot", "greedy": "Greedy bot", "minimax": "Minimax bot",
+    "mcts": "MCTS bot", "expert": "Expert bot",
+}
+
+
+def make_bot(spec: str, seed: int | None = None) -> Any:
+    """A bot for ``spec`` from ``ai.registry``; the random bot while the registry is missing.
+
+    ValueError (with a message a person understands) for a spec that names no bot.
+    """
+    try:
+        from ai.registry import make_bot as registry_make_bot
+    except ImportError:
+        registry_make_bot = None
+    if registry_make_bot is not None:
+        return registry_make_bot(spec, seed)
+    if spec not in BOT_TIERS and ":" not in spec:
+        raise ValueError(
+            f"unknown opponent {spec!r}: choose {', '.join(BOT_TIERS)} or module:Class")
+    if ":" in spec:
+        import importlib
+
+        module_name, _, class_name = spec.partition(":")
+        try:
+            cls = getattr(importlib.import_module(module_name), class_name)
+        except (ImportError, AttributeError) as exc:
+            raise ValueError(f"cannot load the bot {spec!r}: {exc}") from None
+        return cls(seed)
+    from ai.base import RandomBot
+
+    return RandomBot(seed)
+
+
+def bot_title(spec: str) -> str:
+    """A short name for a bot spec: 'Minimax bot', or the class name of a plug-in bot."""
+    name = spec.partition("@")[0]
+    if name in TIER_TITLES:
+        return TIER_TITLES[name]
+    return name.rpartition(":")[2] or name
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything needed to start (or replay) a game."""
+
+    variant: str = "base"
+    seed: int = 0
+    seats: tuple[str, str] = (HUMAN, "minimax")
+    names: tuple[str, str] = ("", "")
+
+    @property
+    def options(self) -> Options:
+        return Options.for_variant(self.variant)
+
+    def swapped(self, new_seed: int | None = None) -> Setup:
+        """The same opponents in swapped seats (for a rematch)."""
+        return replace(
+            self,
+            seats=(self.seats[1], self.seats[0]),
+            names=(self.names[1], self.names[0]),
+            seed=self.seed if new_seed is None else new_seed,
+        )
+
+
+def random_setup(opponent: str = "minimax", variant: str = "base",
+                 seed: int | None = None, rng: random.Random | None = None) -> Setup:
+    """A person against ``opponent`` with a random seed and random seats."""
+    rng = rng or random.Random()
+    seed = rng.randrange(2**31) if seed is None else seed
+    seats = (HUMAN, opponent) if rng.random() < 0.5 else (opponent, HUMAN)
+    return Setup(variant=variant, seed=seed, seats=seats)
+
+
+@dataclass
+class Session:
+    """One game in progress and its seats; no Textual in here."""
+
+    setup: Setup
+    game: Game = field(default=None)  # type: ignore[assignment]
+    on_change: Callable[[Session], None] | None = None
+    bots: dict[int, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.game is None:
+            self.game = Game.new(self.setup.seed, self.setup.options)
+
+    # -------------------------------------------------------------- seats and names
+    def is_human(self, player: int) -> bool:
+        return self.setup.seats[player] == HUMAN
+
+    @property
+    def humans(self) -> list[int]:
+        return [p for p in (0, 1) if self.is_human(p)]
+
+    @property
+    def is_hotseat(self) -> bool:
+        return len(self.humans) == 2
+
+    @property
+    def is_watch(self) -> bool:
+        return not self.humans
+
+    @property
+    def human_to_play(self) -> bool:
+        return not self.game.is_over and self.is_human(self.game.to_play)
+
+    def name(self, player: int) -> str:
+        """'You' against a bot; the bot's title; 'Player 1/2' in hot-seat and watch mode."""
+        given = self.setup.names[player]
+        if given:
+            return given
+        spec = self.setup.seats[player]
+        if spec == HUMAN:
+            return f"Player {player + 1}" if self.is_hotseat else "You"
+        if self.is_watch and self.setup.seats[0] == self.setup.seats[1]:
+            return f"{bot_title(spec)} {player + 1}"
+        return bot_title(spec)
+
+    # -------------------------------------------------------------- moves
+    def apply(self, move: Move) -> None:
+        """Play ``move`` for whoever is to decide; IllegalMove (no change) if not allowed."""
+        self.game.play(move)
+        if self.on_change is not None:
+            self.on_change(self)
+
+    def moves(self) -> list[Move]:
+        """The decisions actually made (auto-applied ones left out), in order."""
+        return [mv for _, mv, auto in self.game.history if not auto]
+
+    def replay(self, moves: list[Move]) -> Game:
+        """A new game from the seed with ``moves`` made in order (IllegalMove if one fails)."""
+        game = Game.new(self.setup.seed, self.setup.options)
+        for mv in moves:
+            game.play(mv)
+        return game
+
+    def can_undo(self) -> bool:
+        return not self.is_hotseat and bool(self.humans) and self._undo_index() is not None
+
+    def _undo_index(self) -> int | None:
+        made = [(p, auto) for p, _, auto in self.game.history if not auto]
+        for i in range(len(made) - 1, -1, -1):
+            if self.is_human(made[i][0]):
+                return i
+        return None
+
+    def undo(self) -> bool:
+        """Back to the person's previous decision (replayed from the seed); False if none."""
+        if self.is_hotseat:
+            return False
+        index = self._undo_index()
+        if index is None:
+            return False
+        self.game = self.replay(self.moves()[:index])
+        if self.on_change is not None:
+            self.on_change(self)
+        return True
+
+    def take_back_play(self) -> bool:
+        """Esc after playing a capturing tile: return it to the hand (nothing was revealed)."""
+        game = self.game
+        if not game.history or game.decision is None or game.decision.name != "CAPTURE":
+            return False
+        player, mv, auto = game.history[-1]
+        if auto or mv.kind.name != "PLAY" or not self.is_human(player):
+            return False
+        if game.ctx and game.ctx[0] != mv.arg:  # a second-chance draw revealed a tile
+            return False
+        self.game = self.replay(self.moves()[:-1])
+        if self.on_change is not None:
+            self.on_change(self)
+        return True
+
+    # -------------------------------------------------------------- bots
+    def bot(self, player: int) -> Any:
+        """The bot sitting in ``player``'s seat (made once, seeded from the game seed)."""
+        if player not in self.bots:
+            self.bots[player] = make_bot(self.setup.seats[player], self.setup.seed + player)
+        return self.bots[player]
+
+    def observation(self, player: int) -> Observation:
+        return self.game.observation(player)
+
+    @staticmethod
+    def bot_choose(bot: Any, obs: Observation, cancel: threading.Event,
+                   budget: Any = None) -> Move:
+        """Ask ``bot`` for a move (run this in a thread); checks the answer is legal."""
+        move = bot.choose(obs, budget, cancel)
+        if move not in obs.legal_moves:
+            raise IllegalMove(f"the bot answered {move!r}, which is not a legal move now")
+        return move
+
+    def fallback_move(self) -> Move:
+        """A legal move to continue with when a bot fails (random, from the game seed)."""
+        legal = self.game.legal_moves()
+        return random.Random(self.setup.seed + len(self.game.history)).choice(legal)
+
+    # -------------------------------------------------------------- save data
+    def to_save(self) -> dict[str, Any]:
+        """Save data: the setup and the move list (replayable), plus a state snapshot."""
+        data: dict[str, Any] = {
+            "format": "solstis-save",
+            "version": 1,
+            "variant": self.setup.variant,
+            "seed": self.setup.seed,
+            "seats": list(self.setup.seats),
+            "names": list(self.setup.names),
+            "moves": [str(mv) for mv in self.moves()],
+            "turn": self.game.turn,
+            "finished": self.game.is_over,
+        }
+        try:
+            data["snapshot"] = self.game.to_json()
+        except (ImportError, AttributeError, NotImplementedError):
+            data["snapshot"] = None
+        return data
+
+    @classmethod
+    def from_save(cls, data: dict[str, Any]) -> Session:
+        """Rebuild a session from ``to_save`` data; ValueError says what is wrong."""
+        if not isinstance(data, dict) or data.get("format") != "solstis-save":
+            raise ValueError("this is not a Solstis save file")
+        if data.get("version") != 1:
+            raise ValueError(f"unknown save version {data.get('version')!r}")
+        try:
+            seats = tuple(str(s) for s in data["seats"])
+            names = tuple(str(s) for s in data.get("names", ["", ""]))
+            setup = Setup(variant=str(data["variant"]), seed=int(data["seed"]),
+                          seats=seats, names=names)  # type: ignore[arg-type]
+            if len(setup.seats) != 2 or len(setup.names) != 2:
+                raise ValueError("a save needs two seats")
+            moves = [Move.parse(text) for text in data["moves"]]
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"the save misses or garbles {exc}") from None
+        session = cls(setup)
+        try:
+            session.game = session.replay(moves)
+        except IllegalMove as exc:
+            snapshot = data.get("snapshot")
+            if not snapshot:
+                raise ValueError(f"the saved moves do not replay: {exc}") from None
+            try:
+                session.game = Game.from_json(snapshot)
+            except Exception as exc2:
+                raise ValueError(f"the saved game cannot be rebuilt: {exc2}") from None
+        return session

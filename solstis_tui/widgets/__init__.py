@@ -1,0 +1,1 @@
+"""The board widgets of the game screen, one per module."""

@@ -1,0 +1,65 @@
+"""The hand: your tiles, numbered; the opponent's as a count (plus any Renard-revealed tiles)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from .tiles import tile_chip
+from .view import BoardView, palette_of
+
+
+class HandBar(Static):
+    """``Hand 1 3-5  2 4-7  3 1-2 │ Bot: 3 tiles``; the picked tile is reversed."""
+
+    DEFAULT_CSS = """
+    HandBar { height: auto; max-height: 2; padding: 0 1; }
+    """
+
+    view: BoardView | None = None
+
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.redraw())
+
+    def show(self, view: BoardView) -> None:
+        self.view = view
+        self.redraw()
+
+    def redraw(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        pal = palette_of(self)
+        me, them = view.me, 1 - view.me
+        out = Text()
+        out.append("Hand ", style=pal.bold)
+        mine_active = view.zone == "hand"
+        for i, tile in enumerate(view.my_hand):
+            picked = mine_active and view.selected == i
+            legal = not mine_active or (i < len(view.items) and view.items[i].legal)
+            out.append(f"{i + 1}:", style=pal.target if mine_active and legal else pal.dim)
+            chip = tile_chip(tile, pal, pal.cursor if picked else None)
+            if not legal:
+                chip.stylize(pal.illegal)
+            out.append_text(chip)
+            forced = view.obs.must_play[me]
+            if forced == tile:
+                out.append("!", style=pal.evil)
+            out.append(" ")
+        if not view.my_hand:
+            out.append("(empty) ", style=pal.dim)
+        out.append("│ " if not view.ascii else "| ", style=pal.dim)
+        out.append(f"{view.names[them]}: {view.their_count} tile"
+                   f"{'s' if view.their_count != 1 else ''}", style=pal.bold)
+        theirs_active = view.zone == "opp_hand"
+        if view.their_hand:
+            out.append(" ")
+            for i, tile in enumerate(view.their_hand):
+                picked = theirs_active and view.selected == i
+                if theirs_active:
+                    out.append(f"{i + 1}:", style=pal.target)
+                out.append_text(tile_chip(tile, pal, pal.cursor if picked else None))
+                out.append(" ")
+            if not theirs_active and view.obs.opponent_known and view.their_count:
+                out.append("(seen)", style=pal.dim)
+        self.update(out)

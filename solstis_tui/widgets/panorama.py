@@ -1,0 +1,199 @@
+"""A panorama grid: the 48-cell pyramid, row 6 at the top, with spirits at square centres.
+
+Each cell is two characters: the row letter (a cue besides the colour) and a fire mark, or
+a rainbow, or a dot when empty. Between the rows, a line carries each spirit's three-letter
+code at the centre of its square and the fireflies.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from ..core import PanoramaView, Spirit
+from ..core.board import (
+    FIRE_CELLS,
+    NAMES,
+    ROW1,
+    ROW_COLUMNS,
+    ROW_LETTERS,
+    SHARED_FIRE,
+    cell_index,
+    sections,
+)
+from .view import SPIRIT_CODES, BoardView, glyphs_of, palette_of
+
+WIDTH = 31
+LEFT = 2
+
+
+def cell_x(column: int) -> int:
+    """The first character of a column's cells on a grid line."""
+    return LEFT + (column - 1) * 3
+
+
+def grounded_cells(land: int, rain: int) -> int:
+    """Cells whose section touches row 1 (their fires are lit)."""
+    grounded = 0
+    for group in sections(land | rain):
+        if group & ROW1:
+            grounded |= group
+    return grounded
+
+
+class PanoramaGrid(Static):
+    """One player's panorama (``side`` 'mine' or 'theirs' relative to the view)."""
+
+    DEFAULT_CSS = """
+    PanoramaGrid { width: 33; height: 14; padding: 0 1; }
+    """
+
+    def __init__(self, side: str, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.side = side
+        self.view: BoardView | None = None
+
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.redraw())
+
+    def show(self, view: BoardView) -> None:
+        self.view = view
+        self.redraw()
+
+    def redraw(self) -> None:
+        if self.view is not None:
+            self.update(self.render_grid(self.view))
+
+    # ------------------------------------------------------------------ drawing
+    def player(self, view: BoardView) -> int:
+        return view.me if self.side == "mine" else 1 - view.me
+
+    def render_grid(self, view: BoardView) -> Text:
+        pal = palette_of(self)
+        g = glyphs_of(view)
+        p = self.player(view)
+        pano: PanoramaView = view.obs.panoramas[p]
+        land = sum(1 << t for t in pano.land)
+        rain = sum(1 << t for t in pano.rainbows)
+        lit = grounded_cells(land, rain)
+        active = view.zone == self.side
+        targets = view.targets if active else frozenset()
+        cursor = view.cursor if active else None
+        square_cells: set[int] = set()
+        if active and view.square_mode and cursor is not None:
+            square_cells = {cursor, cursor + 1, cursor + 10, cursor + 11}
+
+        out = Text(no_wrap=True, overflow="crop")
+        out.append_text(self._title(view, p, pano, pal, g))
+        out.append("\n")
+        squares: dict[int, tuple[str, object]] = {}
+        for spirit, sq in pano.spirits:
+            covered = pano.covered is not None and pano.covered == spirit
+            style = pal.dim if covered else (pal.spirit if spirit.is_plain else pal.blue_spirit)
+            if spirit == Spirit.EVIL:
+                style = pal.evil
+            squares[sq] = (SPIRIT_CODES[Spirit(spirit)], style)
+        fireflies = set(pano.fireflies)
+        for row in range(6, 0, -1):
+            line = Text(f"{row} ", style=pal.row_fg[row])
+            for column in range(1, 11):
+                if column not in ROW_COLUMNS[row]:
+                    line.append("   ")
+                    continue
+                cell = cell_index(row, column)
+                text, style = self._cell(cell, land, rain, lit, pano, g, pal)
+                if cell in targets:
+                    if active and view.square_mode:
+                        pass
+                    elif (land | rain) >> cell & 1:
+                        style = pal.target_bg
+                    else:
+                        text, style = g.target * 2, pal.target
+                if cell == cursor or cell in square_cells:
+                    style = style + pal.cursor
+                line.append(text, style=style)
+                line.append(self._gap(row, column, land, lit, g, pal))
+            out.append_text(line)
+            out.append("\n")
+            if row > 1:
+                out.append_text(self._between(row - 1, squares, fireflies, targets, cursor,
+                                              view.square_mode and active, g, pal))
+                out.append("\n")
+        header = [" "] * WIDTH
+        for column in range(1, 11):
+            label = f"{column:>2}"
+            x = cell_x(column)
+            header[x:x + 2] = list(label)
+        out.append("".join(header).rstrip(), style=pal.dim)
+        return out
+
+    def _title(self, view, p, pano, pal, g) -> Text:
+        score = view.scores[p]
+        title = Text()
+        title.append(view.names[p], style=pal.bold)
+        title.append(f" {g.star}{score.total}", style=pal.fire_lit)
+        extras = []
+        obs = view.obs
+        if not obs.options.firefly and obs.evil_player == p:
+            extras.append(("Evil", pal.evil))
+        if pano.fireflies:
+            extras.append((f"{g.firefly}{len(pano.fireflies)}", pal.firefly))
+        if pano.hand_size == 4:
+            extras.append(("hand 4", pal.dim))
+        if view.to_play == p and not obs.is_over:
+            extras.append(("◀" if not view.ascii else "<", pal.target))
+        for text, style in extras:
+            title.append(" ")
+            title.append(text, style=style)
+        return title
+
+    @staticmethod
+    def _cell(cell, land, rain, lit, pano, g, pal) -> tuple[str, object]:
+        row = cell // 10 + 1
+        fire = FIRE_CELLS >> cell & 1
+        if land >> cell & 1:
+            mark = " "
+            if fire:
+                mark = g.fire_lit if lit >> cell & 1 else g.fire_unlit
+            return ROW_LETTERS[row] + mark, pal.rows[row]
+        if rain >> cell & 1:
+            return g.rainbow, pal.rainbow
+        if pano.forbidden == cell:
+            return g.forbidden, pal.evil
+        if fire:
+            return g.empty + g.fire_unlit, pal.empty
+        return g.empty + " ", pal.empty
+
+    @staticmethod
+    def _gap(row, column, land, lit, g, pal) -> Text:
+        if row == 6 and column == 5:
+            if land & SHARED_FIRE == SHARED_FIRE:
+                mark = g.fire_lit if lit & SHARED_FIRE else g.fire_unlit
+                return Text(mark, style=pal.fire_lit if lit & SHARED_FIRE else pal.fire_unlit)
+            return Text(g.fire_unlit, style=pal.empty)
+        return Text(" ")
+
+    @staticmethod
+    def _between(row, squares, fireflies, targets, cursor, square_mode, g, pal) -> Text:
+        """The line between ``row`` and ``row + 1``: spirits and fireflies on squares."""
+        chars: list[tuple[str, object]] = [(" ", None)] * WIDTH
+        for column in range(1, 10):
+            sq = cell_index(row, column)
+            if sq not in NAMES:
+                continue
+            x = cell_x(column) + 2
+            if sq in squares:
+                code, style = squares[sq]
+                for k, ch in enumerate(code):
+                    chars[x - 1 + k] = (ch, style)
+            elif sq in fireflies:
+                chars[x] = (g.firefly, pal.firefly)
+            if square_mode and sq in targets:
+                style = pal.target + pal.cursor if sq == cursor else pal.target
+                mark = g.target
+                chars[x - 1], chars[x], chars[x + 1] = ("[", style), (mark, style), ("]", style)
+        line = Text()
+        for ch, style in chars:
+            line.append(ch, style=style)
+        line.rstrip()
+        return line

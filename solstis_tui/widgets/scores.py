@@ -1,0 +1,83 @@
+"""Live scores: a one-line summary for small terminals, a full sheet for big ones."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+from ..core import Score
+from .view import BoardView, glyphs_of, palette_of
+
+
+def score_rows(score: Score) -> list[tuple[str, int]]:
+    """The score sheet of one player, line by line (RULES.md §12)."""
+    rows = [("Biggest section", score.biggest_section), ("Lit fires", score.lit_fires),
+            ("Spirits (1 each)", score.spirits)]
+    rows += [(f"  {name} bonus", value) for name, value in score.bonuses.items()]
+    if score.fireflies:
+        rows.append(("Fireflies", score.fireflies))
+    if score.covered:
+        rows.append((f"  ({score.covered} covered)", 0))
+    return rows
+
+
+def score_table(names: tuple[str, str], scores: tuple[Score, Score], star: str) -> Table:
+    """Both breakdowns side by side; spirit bonuses line up by name."""
+    table = Table(box=None, pad_edge=False, show_header=True, expand=False)
+    table.add_column("")
+    table.add_column(names[0], justify="right")
+    table.add_column(names[1], justify="right")
+    base = [("Biggest section", "biggest_section"), ("Lit fires", "lit_fires"),
+            ("Spirits (1 each)", "spirits")]
+    for label, attr in base:
+        table.add_row(label, str(getattr(scores[0], attr)), str(getattr(scores[1], attr)))
+    bonus_names = list(dict.fromkeys([*scores[0].bonuses, *scores[1].bonuses]))
+    for name in bonus_names:
+        cells = [str(s.bonuses[name]) if name in s.bonuses else "" for s in scores]
+        table.add_row(f"  {name} bonus", *cells)
+    if any(s.fireflies for s in scores) or any(s.covered for s in scores):
+        table.add_row("Fireflies", *(str(s.fireflies) for s in scores))
+    if any(s.covered for s in scores):
+        table.add_row("Covered by Evil", *(s.covered or "" for s in scores))
+    table.add_row(Text(f"Total {star}", style="bold"),
+                  *(Text(str(s.total), style="bold") for s in scores))
+    return table
+
+
+class ScoreLine(Static):
+    """``You ★14 (8+2+3+1) │ Bot ★12 (...)`` in one line."""
+
+    DEFAULT_CSS = """
+    ScoreLine { height: 1; padding: 0 1; }
+    """
+
+    view: BoardView | None = None
+
+    def show(self, view: BoardView) -> None:
+        self.view = view
+        pal, g = palette_of(self), glyphs_of(view)
+        out = Text(no_wrap=True, overflow="ellipsis")
+        for p in (view.me, 1 - view.me):
+            s = view.scores[p]
+            out.append(f"{view.names[p]} {g.star}{s.total}", style=pal.bold)
+            bonus = sum(s.bonuses.values())
+            parts = f"sec {s.biggest_section} fire {s.lit_fires} spir {s.spirits}+{bonus}"
+            if s.fireflies:
+                parts += f" ffly {s.fireflies}"
+            out.append(f" ({parts})", style=pal.dim)
+            if p == view.me:
+                out.append("  │  " if not view.ascii else "  |  ", style=pal.dim)
+        self.update(out)
+
+
+class ScoreSheet(Static):
+    """The full live breakdown of both players (shown on big terminals)."""
+
+    DEFAULT_CSS = """
+    ScoreSheet { height: auto; padding: 0 1; }
+    """
+
+    def show(self, view: BoardView) -> None:
+        g = glyphs_of(view)
+        self.update(score_table(view.names, view.scores, g.star))

@@ -1,0 +1,17 @@
+"""Drawing a land tile as a small coloured chip: its name on its row colour."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+
+from ..core.board import NAMES, ROW_OF
+from .view import Palette
+
+
+def tile_chip(tile: int, pal: Palette, extra: Style | None = None) -> Text:
+    """``3-7`` on the row colour (the name itself repeats the row: a second cue)."""
+    style = pal.rows[ROW_OF[tile]]
+    if extra is not None:
+        style = style + extra
+    return Text(NAMES[tile], style=style)

@@ -1,0 +1,130 @@
+"""What the board widgets draw: one ``BoardView`` built by the game screen, plus glyphs and
+colours (Unicode or plain ASCII; colours from the theme's board variables)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rich.style import Style
+
+from ..core import Observation, Score, Spirit
+
+SPIRIT_CODES: dict[Spirit, str] = {
+    Spirit.FISH: "Fsh", Spirit.DEER: "Der", Spirit.EAGLE: "Egl", Spirit.BEAR: "Bea",
+    Spirit.FLY: "Fly", Spirit.BEETLE: "Btl", Spirit.MARMOT: "Mmt", Spirit.BEE: "Bee",
+    Spirit.LADYBUG: "Lbg", Spirit.WOLF: "Wlf", Spirit.SQUIRREL: "Sqr", Spirit.BIRD: "Brd",
+    Spirit.FROG: "Frg", Spirit.BUTTERFLY: "Bfl", Spirit.EVIL: "Evl", Spirit.COW: "Cow",
+    Spirit.PHOENIX: "Phx", Spirit.VIPER: "Vpr", Spirit.RENARD: "Ren",
+}
+
+
+@dataclass(frozen=True)
+class Glyphs:
+    """The symbols the board uses; ``ASCII`` for terminals without Unicode."""
+
+    empty: str
+    fire_lit: str
+    fire_unlit: str
+    rainbow: str
+    firefly: str
+    forbidden: str
+    face_down: str
+    star: str
+    target: str
+    bullet: str
+    arrow: str
+
+
+UNICODE = Glyphs(empty="·", fire_lit="▲", fire_unlit="△", rainbow="≈≈", firefly="✦",
+                 forbidden="✕✕", face_down="▪", star="★", target="◇", bullet="·", arrow="→")
+ASCII = Glyphs(empty=".", fire_lit="*", fire_unlit="^", rainbow="~~", firefly="f",
+               forbidden="XX", face_down="#", star="*", target="+", bullet="-", arrow="->")
+
+
+@dataclass
+class Item:
+    """One pickable thing of a list zone: a hand tile, a pile, a spirit, 'draw two'."""
+
+    label: str
+    move: object | None
+    legal: bool = True
+    value: int = -1
+
+
+@dataclass
+class BoardView:
+    """Everything the board widgets show at one moment, from one player's side."""
+
+    obs: Observation
+    me: int
+    names: tuple[str, str]
+    scores: tuple[Score, Score]
+    my_hand: tuple[int, ...]
+    their_hand: tuple[int, ...] | None
+    """The opponent's tiles a player may see (Renard reveal, watch mode) or None."""
+    their_count: int
+    zone: str | None = None
+    items: list[Item] = field(default_factory=list)
+    selected: int = -1
+    cursor: int | None = None
+    targets: frozenset[int] = frozenset()
+    capturable: frozenset[int] = frozenset()
+    square_mode: bool = False
+    ascii: bool = False
+    to_play: int = 0
+    deciding_is_human: bool = True
+    last_cells: frozenset[int] = frozenset()
+
+
+class Palette:
+    """Rich styles from the current theme's board variables."""
+
+    def __init__(self, variables: dict[str, str]) -> None:
+        from themes import BOARD_DEFAULTS
+
+        v = {**BOARD_DEFAULTS, **{k: x for k, x in variables.items() if k in BOARD_DEFAULTS}}
+        self.v = v
+        text = v["row-text"]
+        self.rows = {r: Style(color=text, bgcolor=v[f"row-{r}"], bold=True) for r in range(1, 7)}
+        self.row_fg = {r: Style(color=v[f"row-{r}"], bold=True) for r in range(1, 7)}
+        self.rainbow = Style(color=v["rainbow"], bold=True)
+        self.fire_lit = Style(color=v["fire-lit"], bold=True)
+        self.fire_unlit = Style(color=v["fire-unlit"])
+        self.target = Style(color=v["target"], bold=True)
+        self.target_bg = Style(bgcolor=v["target"], color=text, bold=True)
+        self.spirit = Style(color=v["spirit"], bold=True)
+        self.blue_spirit = Style(color=v["blue-spirit"], bold=True)
+        self.firefly = Style(color=v["firefly"], bold=True)
+        self.evil = Style(color=v["evil"], bold=True)
+        self.empty = Style(color=v["empty"])
+        self.cursor = Style(reverse=True, bold=True, underline=True)
+        self.dim = Style(dim=True)
+        self.bold = Style(bold=True)
+        self.illegal = Style(dim=True, strike=True)
+
+
+def palette_of(widget) -> Palette:
+    """The palette for ``widget``'s app (cached per theme)."""
+    app = widget.app
+    key = app.theme
+    cached = getattr(app, "_board_palette", None)
+    if cached is None or cached[0] != key:
+        cached = (key, Palette(app.theme_variables))
+        app._board_palette = cached
+    return cached[1]
+
+
+def glyphs_of(view: BoardView | None) -> Glyphs:
+    return ASCII if view is not None and view.ascii else UNICODE
+
+
+_ASCII_MAP = str.maketrans({
+    "·": "-", "←": "<", "→": ">", "—": "--", "★": "*", "◀": "<", "…": "...", "│": "|",
+    "×": "x", "✗": "x", "▲": "*", "△": "^", "≈": "~", "✦": "f", "✕": "X", "◇": "+", "▪": "#",
+    "–": "-", "§": "S",
+})
+
+
+def asciify(text: str) -> str:
+    """``text`` with the app's few non-ASCII symbols replaced by plain ASCII ones."""
+    return text.translate(_ASCII_MAP)

@@ -1,0 +1,83 @@
+"""Shared helpers for the Pilot tests: a fresh save directory and a key-pressing player."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solstis_tui.app import SolstisApp
+from solstis_tui.screens.game import GameScreen
+from solstis_tui.session import Setup
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch):
+    """Every test saves into its own empty directory."""
+    path = tmp_path / "data"
+    monkeypatch.setenv("SOLSTIS_DATA_DIR", str(path))
+    return path
+
+
+def make_app(seats=("human", "random"), seed=3, variant="base", **kwargs) -> SolstisApp:
+    kwargs.setdefault("pace", 0.0)
+    kwargs.setdefault("hint_spec", "random")
+    return SolstisApp(Setup(variant=variant, seed=seed, seats=seats), **kwargs)
+
+
+async def settle(pilot, app: SolstisApp) -> None:
+    """Wait until no bot is thinking and no worker runs."""
+    for _ in range(2000):
+        gs = app.game_screen
+        busy = gs is None or gs.thinking_since is not None or gs.pending_apply is not None \
+            or any(w.group == "bot" and not w.is_finished for w in app.workers)
+        if not busy:
+            return
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    raise AssertionError("the app never settled")
+
+
+def keys_for(screen: GameScreen, rng: random.Random) -> list[str]:
+    """The keys a person would press to make a random legal choice of the pending decision."""
+    view = screen.view
+    assert view is not None and view.zone is not None, "no decision of a person is pending"
+    if view.zone in ("mine", "theirs"):
+        targets = sorted(view.targets)
+        k = rng.randrange(len(targets))
+        start = targets.index(screen.cursor) if screen.cursor in targets else 0
+        forward = (k - start) % len(targets)
+        backward = len(targets) - forward
+        if forward <= backward:
+            return ["tab"] * forward + ["enter"]
+        return ["shift+tab"] * backward + ["enter"]
+    legal = [i for i, item in enumerate(view.items) if item.legal]
+    i = rng.choice(legal)
+    if view.zone == "display":
+        return [chr(ord("A") + i), "enter"]
+    if i < 9:
+        return [str(i + 1), "enter"]
+    return ["right"] * ((i - view.selected) % len(view.items)) + ["enter"]
+
+
+async def play_by_keys(pilot, app: SolstisApp, rng: random.Random, limit: int = 400,
+                       seen: set | None = None) -> None:
+    """Play the person's decisions with key presses until the game ends."""
+    from solstis_tui.screens.passkb import PassScreen
+
+    for _ in range(limit):
+        await settle(pilot, app)
+        gs = app.game_screen
+        if gs.game.is_over:
+            return
+        if isinstance(app.screen, PassScreen):
+            await pilot.press("enter")
+            continue
+        assert app.screen is gs, f"unexpected screen {app.screen!r}"
+        if seen is not None:
+            seen.add(gs.game.decision)
+        before = len(gs.game.history)
+        await pilot.press(*keys_for(gs, rng))
+        await settle(pilot, app)
+        assert len(gs.game.history) > before or gs.game.is_over or gs.error == "", gs.error
+    raise AssertionError("the game did not end")

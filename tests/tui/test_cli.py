@@ -1,0 +1,62 @@
+"""The ``solstis`` command line: flags, errors, the arena subcommand."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import types
+
+import pytest
+
+from solstis_tui import cli
+
+
+def test_version_prints_and_exits_zero(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["--version"])
+    assert exc.value.code == 0
+    assert "solstis" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [
+    ["--opponent", "grandmaster"],
+    ["--variant", "chess"],
+    ["--seed", "abc"],
+    ["--hotseat", "--watch"],
+    ["--theme", "neon"],
+    ["--frobnicate"],
+    ["--opponent", "nosuchmodule_xyz:Bot"],
+])
+def test_bad_flags_give_a_clear_error_and_exit_2(argv, capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(argv)
+    assert exc.value.code == 2
+    assert "error" in capsys.readouterr().err
+
+
+def test_flags_make_the_setup():
+    parse = cli.build_parser().parse_args
+    setup = cli.setup_from_args(parse(["--seed", "7", "--opponent", "greedy", "--first", "you"]))
+    assert setup.seed == 7 and setup.seats == ("human", "greedy") and setup.variant == "base"
+    setup = cli.setup_from_args(parse(["--hotseat", "--variant", "firefly"]))
+    assert setup.seats == ("human", "human") and setup.variant == "firefly"
+    setup = cli.setup_from_args(parse(["--watch", "--opponent", "random"]))
+    assert setup.seats == ("random", "random")
+    setup = cli.setup_from_args(parse([]))
+    assert "minimax" in setup.seats and "human" in setup.seats
+
+
+def test_arena_subcommand_forwards_the_rest(monkeypatch):
+    seen = {}
+    fake = types.ModuleType("ai.arena")
+    fake.main = lambda argv: seen.setdefault("argv", argv) and 0
+    monkeypatch.setitem(sys.modules, "ai.arena", fake)
+    assert cli.main(["arena", "--games", "2", "random", "greedy"]) == 0
+    assert seen["argv"] == ["--games", "2", "random", "greedy"]
+
+
+def test_opponent_spec_accepts_tiers_budgets_and_plugins():
+    assert cli.opponent_spec("mcts@0.5s") == "mcts@0.5s"
+    assert cli.opponent_spec("pkg.mod:Bot") == "pkg.mod:Bot"
+    with pytest.raises(argparse.ArgumentTypeError):
+        cli.opponent_spec("nope")

@@ -1,0 +1,58 @@
+"""The log in plain words."""
+
+from __future__ import annotations
+
+from solstis_tui.core import Spirit, parse_cell
+from solstis_tui.narrate import narrate
+
+
+def names(p: int) -> str:
+    return ("You", "Minimax bot")[p]
+
+
+def test_play_and_capture_read_as_one_sentence():
+    events = [("play", 0, parse_cell("3-5")), ("capture", 0, parse_cell("3-5"),
+                                               parse_cell("3-8"))]
+    assert narrate(events, names, viewer=0) == ["You played 3-5 and captured 3-8"]
+
+
+def test_drawing_two_spirits_and_keeping_one():
+    events = [("spirits_drawn", 1, (Spirit.BEE, Spirit.FROG)), ("to_line", Spirit.FROG),
+              ("keep", 1, Spirit.BEE)]
+    [line] = narrate(events, names, viewer=0)
+    assert line.startswith("Minimax bot drew two spirits") and "kept the Bee" in line
+
+
+def test_the_opponents_draw_stays_hidden():
+    events = [("draw", 1, parse_cell("2-2")), ("draw", 0, parse_cell("4-4"))]
+    assert narrate(events, names, viewer=0) == ["Minimax bot drew a tile", "You drew 4-4"]
+    assert narrate(events, names, viewer=None) == ["Minimax bot drew a tile", "You drew a tile"]
+
+
+def test_every_engine_event_kind_has_words():
+    from solstis_tui.core.events import EVENT_KINDS
+
+    samples = {
+        "turn": ("turn", 0, 3, False), "pass": ("pass", 0), "discard": ("discard", 0, 5),
+        "second": ("second", 0, 5), "flip": ("flip", 5), "place": ("place", 0, 5),
+        "rainbow": ("rainbow", 0, 5), "no_rainbow": ("no_rainbow", 0),
+        "shift": ("shift", 0, 5, 6), "rainbow_out": ("rainbow_out", 0, 5),
+        "removed": ("removed", 0, 5, "blocked"), "draw": ("draw", 0, 5),
+        "spirits_drawn": ("spirits_drawn", 0, (Spirit.BEE,)), "keep": ("keep", 0, Spirit.BEE),
+        "to_line": ("to_line", Spirit.BEE), "take": ("take", 0, Spirit.BEE),
+        "spirit": ("spirit", 0, Spirit.BEE, 0), "no_spirit": ("no_spirit", 0),
+        "firefly": ("firefly", 0, 0), "lost": ("lost", 0, Spirit.FLY),
+        "eagle": ("eagle", 0, 5), "fly": ("fly", 0, 5), "deer": ("deer", 0, 5),
+        "beetle": ("beetle", 0, 5), "viper": ("viper", 0, 5), "reveal": ("reveal", 0, (5, 6)),
+        "renard": ("renard", 0, 5), "marmot": ("marmot", 0), "evil_kept": ("evil_kept", 0),
+        "evil_given": ("evil_given", 0), "evil_placed": ("evil_placed", 0, 5),
+        "evil_out": ("evil_out", 0), "cover": ("cover", 1, 0, Spirit.BEE),
+        "squirrel": ("squirrel", 0, (5,)), "end": ("end", "normal", None),
+        "play": ("play", 0, 5), "capture": ("capture", 0, 5, 6),
+    }
+    assert set(samples) >= set(EVENT_KINDS)
+    for kind, event in samples.items():
+        lines = narrate([event], names, viewer=0)
+        if kind != "place":
+            assert lines and all(str(event[0]) not in ("", ) for _ in lines), kind
+            assert not lines[0].startswith(kind + " "), (kind, lines)

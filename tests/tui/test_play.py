@@ -1,0 +1,41 @@
+"""Complete games played by key presses only."""
+
+from __future__ import annotations
+
+import random
+
+from solstis_tui.screens.end import EndScreen
+
+from .conftest import make_app, play_by_keys, settle
+
+
+async def test_full_game_against_random_bot_by_keys():
+    app = make_app(seats=("human", "random"), seed=3)
+    seen: set = set()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_by_keys(pilot, app, random.Random(1), seen=seen)
+        await settle(pilot, app)
+        assert app.game_screen.game.is_over
+        assert isinstance(app.screen, EndScreen)
+        lines = app.game_screen.log_lines()
+        assert any(line.startswith("You played") for line in lines)
+        assert lines[-1].startswith("Game over")
+    assert len(seen) >= 3
+
+
+async def test_hotseat_games_by_keys_meet_every_decision_kind():
+    from solstis_tui.core import Decision
+    from solstis_tui.screens.passkb import PassScreen
+
+    from .coverage_scan import covering_games
+
+    seen: set = set()
+    for variant, seed in covering_games(rng_seed=1):
+        app = make_app(seats=("human", "human"), seed=seed, variant=variant)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            assert isinstance(app.screen, PassScreen)  # hands hidden until Enter
+            await play_by_keys(pilot, app, random.Random(1), seen=seen, limit=600)
+            await settle(pilot, app)
+            assert isinstance(app.screen, EndScreen)
+    assert seen == set(Decision)

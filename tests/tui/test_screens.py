@@ -1,0 +1,111 @@
+"""Watch mode, the new-game, end, review and help screens, themes, ASCII, too small."""
+
+from __future__ import annotations
+
+import random
+
+from solstis_tui.screens.end import EndScreen
+from solstis_tui.screens.help import HelpScreen
+from solstis_tui.screens.newgame import NewGameScreen
+from solstis_tui.screens.review import ReviewScreen
+
+from .conftest import make_app, play_by_keys, settle
+
+
+async def test_watch_mode_pause_and_step():
+    app = make_app(seats=("random", "random"), seed=4, pace=0.0)
+    async with app.run_test() as pilot:
+        await pilot.press("p")
+        await settle(pilot, app)
+        gs = app.game_screen
+        assert gs.paused
+        before = len(gs.game.history)
+        await pilot.press("full_stop")
+        await settle(pilot, app)
+        assert len(gs.game.history) > before
+        assert "Paused" in str(gs.query_one("#prompt").render())
+        await pilot.press("p")
+        for _ in range(300):
+            await settle(pilot, app)
+            if gs.game.is_over:
+                break
+            await pilot.pause()
+        assert gs.game.is_over
+        await settle(pilot, app)
+        assert isinstance(app.screen, EndScreen)
+
+
+async def test_end_screen_rematch_swaps_seats_and_review_lists_decisions():
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await play_by_keys(pilot, app, random.Random(1))
+        await settle(pilot, app)
+        assert isinstance(app.screen, EndScreen)
+        text = str(app.screen.query_one("#result").render())
+        assert "stars" in text or "firefly" in text
+        await pilot.press("v")
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        review = app.screen
+        assert review.rows and review.done == len(review.rows)
+        await pilot.press("escape")
+        old = app.game_screen.session.setup
+        app.show_end(app.game_screen.session)
+        await pilot.pause()
+        await pilot.press("r")
+        await settle(pilot, app)
+        new = app.game_screen.session.setup
+        assert new.seats == (old.seats[1], old.seats[0]) and new.seed == old.seed
+
+
+async def test_new_game_screen_starts_the_chosen_game():
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        # Tab to the seed field: mode, opponent, variant, starts, seed
+        app.screen.query_one("#seed").focus()
+        await pilot.press("4", "2", "enter")
+        await settle(pilot, app)
+        assert app.game_screen.session.setup.seed == 42
+        assert sorted(app.game_screen.session.setup.seats) == ["human", "random"]
+
+
+async def test_help_opens_with_keys_and_rules_sections():
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert 7 in app.screen.titles and "Encountering" in app.screen.titles[7]
+        await pilot.press("7")
+        await pilot.press("escape")
+        assert app.screen is app.game_screen
+
+
+async def test_too_small_terminal_says_how_big_to_make_it():
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot, app)
+        gs = app.game_screen
+        assert gs.has_class("-too-small")
+        assert "at least 80×24" in str(gs.query_one("#too-small").render())
+
+
+async def test_themes_switch_live_and_ascii_mode_draws_plain_ascii():
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test() as pilot:
+        await settle(pilot, app)
+        for name in ("light", "high-contrast", "ansi-16", "dark"):
+            app.theme = name
+            await pilot.pause()
+        app.toggle_ascii()
+        await pilot.pause()
+        gs = app.game_screen
+        for widget in ("#mine", "#theirs", "#display", "#hand", "#pool", "#prompt"):
+            assert str(gs.query_one(widget).render()).isascii(), widget

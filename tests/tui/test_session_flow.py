@@ -1,0 +1,121 @@
+"""Undo, hint, take-back, save and resume, played through the keyboard."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from solstis_tui import saves
+from solstis_tui.screens.message import MessageScreen
+from solstis_tui.screens.resume import ContinueScreen
+
+from .conftest import keys_for, make_app, play_by_keys, settle
+
+
+def prompt_of(app) -> str:
+    return str(app.game_screen.query_one("#prompt").render())
+
+
+async def play_some(pilot, app, n: int, rng: random.Random) -> None:
+    for _ in range(n):
+        await settle(pilot, app)
+        await pilot.press(*keys_for(app.game_screen, rng))
+    await settle(pilot, app)
+
+
+async def test_undo_goes_back_to_your_previous_decision():
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test() as pilot:
+        await play_some(pilot, app, 6, random.Random(2))
+        gs = app.game_screen
+        made = [(p, mv) for p, mv, auto in gs.game.history if not auto]
+        mine = [i for i, (p, _) in enumerate(made) if p == 0]
+        await pilot.press("u")
+        await settle(pilot, app)
+        after = [(p, mv) for p, mv, auto in gs.game.history if not auto]
+        assert after == made[: mine[-1]]
+        assert gs.game.to_play == 0 and gs.view.zone is not None
+        assert "took back" in prompt_of(app)
+
+
+async def test_escape_takes_back_a_tile_played_before_capturing():
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test() as pilot:
+        await settle(pilot, app)
+        gs = app.game_screen
+        hand = list(gs.game.hands[0])
+        await pilot.press("1", "enter")  # 1-2 captures: the capture decision is pending
+        assert gs.game.decision.name == "CAPTURE"
+        await pilot.press("escape")
+        assert gs.game.decision.name == "PLAY" and list(gs.game.hands[0]) == hand
+
+
+async def test_illegal_attempt_shows_the_reason_and_changes_nothing():
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test() as pilot:
+        await settle(pilot, app)
+        before = len(app.game_screen.game.history)
+        await pilot.press("B")  # a pile, while a hand tile is asked for
+        assert "piles are picked only" in prompt_of(app)
+        await pilot.press("1", "enter", "A")  # capture decision: pile A cannot be captured
+        await pilot.press("enter")
+        assert "cannot capture" in prompt_of(app)
+        assert len(app.game_screen.game.history) == before + 1
+
+
+async def test_hint_suggests_a_move_and_selects_it():
+    app = make_app(seats=("human", "random"), seed=3, hint_spec="greedy")
+    async with app.run_test() as pilot:
+        await settle(pilot, app)
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "Hint:" in prompt_of(app)
+        gs = app.game_screen
+        assert gs.view.items[gs.selected].move == gs.hint_move
+
+
+async def test_autosave_and_resume_continue_the_same_game(data_dir):
+    app = make_app(seats=("human", "random"), seed=11)
+    async with app.run_test() as pilot:
+        await play_some(pilot, app, 5, random.Random(4))
+        history = list(app.game_screen.game.history)
+    saved = json.loads((data_dir / "autosave.json").read_text())
+    assert saved["seed"] == 11 and saved["moves"]
+    again = make_app(seats=("human", "random"), seed=999, resume=True)
+    async with again.run_test() as pilot:
+        await settle(pilot, again)
+        assert list(again.game_screen.game.history) == history
+        await play_by_keys(pilot, again, random.Random(5))
+        assert again.game_screen.game.is_over
+    assert saves.peek() is None  # a finished game is not offered again
+
+
+async def test_continue_last_game_is_offered_at_start(data_dir):
+    app = make_app(seats=("human", "random"), seed=12)
+    async with app.run_test() as pilot:
+        await play_some(pilot, app, 3, random.Random(4))
+        turn = app.game_screen.game.turn
+    again = make_app(seats=("human", "random"), seed=5, offer_continue=True)
+    async with again.run_test() as pilot:
+        await pilot.pause()
+        assert isinstance(again.screen, ContinueScreen)
+        await pilot.press("c")
+        await settle(pilot, again)
+        assert again.game_screen.session.setup.seed == 12
+        assert again.game_screen.game.turn == turn
+
+
+async def test_corrupt_save_is_kept_aside_with_a_clear_message(data_dir):
+    data_dir.mkdir(parents=True)
+    (data_dir / "autosave.json").write_text("{ this is not json")
+    app = make_app(seats=("human", "random"), seed=3, resume=True)
+    async with app.run_test() as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, MessageScreen)
+        assert "kept as" in app.screen.text
+        await pilot.press("enter")
+        await play_some(pilot, app, 2, random.Random(1))  # the new game autosaves
+    kept = list(data_dir.glob("autosave.corrupt-*.json"))
+    assert len(kept) == 1 and kept[0].read_text() == "{ this is not json"
+    assert json.loads((data_dir / "autosave.json").read_text())["seed"] == 3
