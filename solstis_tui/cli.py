@@ -30,7 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="solstis",
         description="Play Solstis, the two-player tile game, in your terminal. "
                     "Without options: you against the minimax bot, base game, random seed "
-                    "and seats. 'solstis arena --help' runs bots against each other.",
+                    "and seats. 'solstis arena --help' runs bots against each other; "
+                    "'solstis host' and 'solstis online' play over a game host.",
     )
     parser.add_argument("--version", action="version", version=f"solstis {__version__}")
     parser.add_argument("--opponent", type=opponent_spec, default=None, metavar="BOT",
@@ -87,6 +88,14 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "arena":
         return run_arena(argv[1:])
+    if argv and argv[0] == "host":
+        from .online.serve import main as host_main
+
+        return host_main(argv[1:])
+    if argv and argv[0] in ("online", "web"):
+        from .online import launch
+
+        return (launch.online_main if argv[0] == "online" else launch.web_main)(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.pace < 0:

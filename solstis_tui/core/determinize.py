@@ -49,9 +49,12 @@ def determinize(obs: Observation, rand: random.Random) -> Game:
     g.rng = _rng.seed_state(rand.getrandbits(64))
     tiles = unseen_tiles(obs)
     rand.shuffle(tiles)
-    g.hands[me] = list(obs.hand)
-    n_hidden = obs.opponent_hand_count - len(obs.opponent_known)
-    g.hands[opp] = sorted(list(obs.opponent_known) + [tiles.pop() for _ in range(n_hidden)])
+    if obs.spectator:  # a watcher knows neither hand
+        g.hands = [sorted(tiles.pop() for _ in range(n)) for n in obs.hand_counts]
+    else:
+        g.hands[me] = list(obs.hand)
+        n_hidden = obs.opponent_hand_count - len(obs.opponent_known)
+        g.hands[opp] = sorted([*obs.opponent_known, *(tiles.pop() for _ in range(n_hidden))])
     for tile, has_down in obs.display:
         g.up.append(tile)
         g.upmask |= 1 << tile

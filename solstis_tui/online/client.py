@@ -18,9 +18,13 @@ def default_socket() -> Path:
     override = os.environ.get("SOLSTIS_SOCKET")
     if override:
         return Path(override)
+    import warnings
+
     from platformdirs import user_runtime_dir
 
-    return Path(user_runtime_dir("solstis", appauthor=False)) / "host.sock"
+    with warnings.catch_warnings():  # no XDG_RUNTIME_DIR: platformdirs picks /tmp/runtime-*
+        warnings.simplefilter("ignore")
+        return Path(user_runtime_dir("solstis", appauthor=False)) / "host.sock"
 
 
 class HostError(Exception):

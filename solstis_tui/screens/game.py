@@ -291,7 +291,7 @@ class GameScreen(GameKeys, Screen):
     def build_view(self) -> BoardView:
         s, game = self.session, self.game
         me = self.viewer()
-        obs = game.observation(me)
+        obs = s.observation(me)
         decider_human = s.human_to_play and (not s.is_hotseat or self.shown_player == game.to_play)
         zone = choices.zone_of(obs.decision) if decider_human and obs.legal_moves else None
         if s.is_watch:

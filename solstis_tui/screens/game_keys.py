@@ -197,7 +197,7 @@ class GameKeys:
         self.sapp.show_log(self.log_lines())
 
     def action_spirits(self) -> None:
-        self.sapp.show_spirits(self.game.observation(self.viewer()))
+        self.sapp.show_spirits(self.session.observation(self.viewer()))
 
     def action_review(self) -> None:
         if not self.game.is_over:

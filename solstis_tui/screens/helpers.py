@@ -60,7 +60,8 @@ def prompt_text(screen: GameScreen) -> tuple[str, str, bool]:
     """(headline, detail, thinking) for the prompt line."""
     s, game, view = screen.session, screen.game, screen.view
     assert view is not None
-    keys_tail = " · u undo · t hint · ? help" if not s.is_hotseat else " · ? help"
+    assists = not s.is_hotseat and getattr(s, "assists", True)
+    keys_tail = " · u undo · t hint · ? help" if assists else " · ? help"
     if game.is_over:
         if game.end_reason == "fireflies":
             result = f"{s.name(game.winner)} wins with a 4th firefly"

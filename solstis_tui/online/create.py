@@ -1,0 +1,69 @@
+"""Choosing a new table's variant, opponent and seat, all from the keyboard."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+VARIANTS = {"1": "base", "2": "beginner", "3": "firefly"}
+OPPONENTS = {"f": "friend", "r": "random", "g": "greedy", "m": "minimax", "t": "mcts",
+             "x": "expert"}
+SEATS = (None, 0, 1)
+
+
+class CreateTableScreen(ModalScreen[dict | None]):
+    """Enter creates the table as shown; keys change each choice; Esc cancels."""
+
+    BINDINGS = [
+        Binding("enter", "create", "Create"),
+        Binding("escape", "cancel", "Cancel"),
+        Binding("s", "seat", "Seat"),
+        *[Binding(k, f"variant('{v}')", v, show=False) for k, v in VARIANTS.items()],
+        *[Binding(k, f"opponent('{v}')", v, show=False) for k, v in OPPONENTS.items()],
+    ]
+    DEFAULT_CSS = """
+    CreateTableScreen { align: center middle; }
+    #create { width: 64; height: auto; border: round $accent; padding: 1 2;
+              background: $surface; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.variant, self.opponent, self.seat = "base", "friend", None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="create"):
+            yield Static(id="choices")
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def show(self) -> None:
+        seat = {None: "random", 0: "first", 1: "second"}[self.seat]
+        variants = "  ".join(f"{k} {v}" for k, v in VARIANTS.items())
+        opponents = "  ".join(f"{k} {v}" for k, v in OPPONENTS.items())
+        self.query_one("#choices", Static).update(
+            f"New table\n\nVariant:  {self.variant}    ({variants})\n"
+            f"Opponent: {self.opponent}    ({opponents})\n"
+            f"You play: {seat}    (s changes)\n\nEnter creates it · Esc goes back")
+
+    def action_variant(self, name: str) -> None:
+        self.variant = name
+        self.show()
+
+    def action_opponent(self, name: str) -> None:
+        self.opponent = name
+        self.show()
+
+    def action_seat(self) -> None:
+        self.seat = SEATS[(SEATS.index(self.seat) + 1) % len(SEATS)]
+        self.show()
+
+    def action_create(self) -> None:
+        self.dismiss({"variant": self.variant, "opponent": self.opponent, "seat": self.seat})
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,73 @@
+"""The game screen in online mode: moves go to the host, the other seat plays there."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..screens.game import GameScreen
+from .remote import RemoteSession
+
+
+class OnlineGameScreen(GameScreen):
+    """Like the local game screen, but nothing decides here except the person's keys."""
+
+    CSS_PATH = str(Path(__file__).resolve().parent.parent / "screens" / "game.tcss")
+    session: RemoteSession
+
+    def viewer(self) -> int:
+        return self.session.seat if self.session.seat is not None else 0
+
+    def start_bot(self) -> None:
+        """Bots and the other player decide at the host; this screen waits for states."""
+        self.thinking_since = None
+
+    def after_move(self) -> None:
+        self.error = ""
+        self.update_log()
+        self.refresh_board()
+
+    def host_update(self) -> None:
+        """A new state arrived from the host."""
+        self.decision_key = None
+        self.update_log()
+        self.advance()
+
+    def update_prompt(self) -> None:
+        s = self.session
+        game = s.game
+        if not self.is_mounted or self.view is None or game is None:
+            return
+        if game.is_over or s.human_to_play:
+            super().update_prompt()
+            return
+        from ..widgets.prompt import PromptLine
+
+        who = s.name(game.to_play)
+        prompt = game.decision.prompt if game.decision else ""
+        prompt = prompt.replace("your opponent", "the opponent").replace("your ", "their ")
+        if s.is_spectator:
+            headline = f"Watching: {who} is to {prompt}"
+        else:
+            headline = f"Waiting for {who}: {prompt}"
+        detail = "q leaves the table · v log · e spirits · ? help"
+        if not s.connected(game.to_play):
+            detail = f"{who} lost the connection; waiting for them to reconnect · " + detail
+        self.query_one(PromptLine).say(headline, detail, self.error, -1, self.sapp.ascii_mode)
+
+    def action_undo(self) -> None:
+        self.error = "online games have no undo"
+        self.update_prompt()
+
+    def action_hint(self) -> None:
+        self.error = "online games have no hints"
+        self.update_prompt()
+
+    def action_review(self) -> None:
+        self.error = "review your games offline"
+        self.update_prompt()
+
+    def action_new_game(self) -> None:
+        self.sapp.back_to_lobby()
+
+    def action_quit_game(self) -> None:
+        self.sapp.back_to_lobby()

@@ -1,0 +1,85 @@
+"""`solstis online`: two apps driven by Pilot play a whole game at a live host (issue 6)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from solstis_tui.online.app import OnlineApp
+from solstis_tui.online.game_screen import OnlineGameScreen
+from solstis_tui.online.lobby import LobbyScreen
+
+
+async def wait_for(predicate, pilot, timeout: float = 10.0) -> None:
+    for _ in range(int(timeout / 0.05)):
+        if predicate():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("timed out waiting")
+
+
+async def test_two_online_apps_play_a_game_by_keys(host):
+    ann_app = OnlineApp(socket=host.socket_path, name="Ann")
+    bob_app = OnlineApp(socket=host.socket_path)
+    async with ann_app.run_test(size=(80, 24)) as ann, bob_app.run_test(size=(80, 24)) as bob:
+        await wait_for(lambda: ann_app.player_name == "Ann", ann)
+        await ann.press("c", "s", "enter")  # a friend table, Ann in the first seat
+        await wait_for(lambda: isinstance(ann_app.screen, OnlineGameScreen), ann)
+        assert ann_app.remote.seat == 0
+        # Bob types his name in the lobby, then joins the open table with Enter.
+        assert isinstance(bob_app.screen, LobbyScreen)
+        await bob.press(*"Bob", "enter")
+        await wait_for(lambda: bob_app.lobby.rows, bob)
+        await bob.press("enter")
+        await wait_for(lambda: isinstance(bob_app.screen, OnlineGameScreen), bob)
+        assert bob_app.remote.seat == 1
+        table = ann_app.remote.table
+        game = host.tables[table].game
+        # Bob cannot move out of turn: the prompt says so and nothing changes.
+        await bob.press("enter")
+        await bob.pause(0.1)
+        assert len(game.history) == 0
+        assert "Waiting for Ann" in str(bob_app.screen.query_one("#prompt").render())
+        # Each presses Enter on their own turn (the first legal choice) to the end.
+        for _ in range(600):
+            if game.is_over:
+                break
+            pilot = ann if game.to_play == 0 else bob
+            app = ann_app if game.to_play == 0 else bob_app
+            before = len(game.history)
+            if app.remote.human_to_play and len(app.remote.obs.history) == before:
+                await pilot.press("enter")
+            await asyncio.sleep(0.02)
+            await ann.pause()
+            await bob.pause()
+        assert game.is_over
+        await wait_for(lambda: ann_app.remote.obs.is_over and bob_app.remote.obs.is_over, ann)
+        assert ann_app.remote.obs.history == tuple(game.history)
+
+
+async def test_a_dropped_online_player_comes_back_with_their_code(host, connect):
+    ann_app = OnlineApp(socket=host.socket_path, name="Ann")
+    async with ann_app.run_test(size=(80, 24)) as ann:
+        await wait_for(lambda: ann_app.player_name == "Ann", ann)
+        await ann.press("c", "s", "enter")
+        await wait_for(lambda: isinstance(ann_app.screen, OnlineGameScreen), ann)
+        table = ann_app.remote.table
+    bob = await connect("Bob")
+    await bob.send({"type": "join", "table": table})
+    await bob.receive_until("joined")
+    state = await bob.receive_until("state", table=table)
+    assert state["seats"][0]["connected"] is False  # Ann is away
+    codes = [c for c, n in host.players.items() if n == "Ann"]
+    again = OnlineApp(socket=host.socket_path, code=codes[0])
+    async with again.run_test(size=(80, 24)) as pilot:
+        await wait_for(lambda: again.player_name == "Ann", pilot)
+        await pilot.press("enter")  # rejoin her table from the lobby
+        await wait_for(lambda: isinstance(again.screen, OnlineGameScreen), pilot)
+        assert again.remote.seat == 0 and again.remote.human_to_play
+
+
+async def test_no_host_gives_a_clear_message(tmp_path):
+    app = OnlineApp(socket=tmp_path / "nothing.sock", name="Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.3)
+        text = str(app.lobby.query_one("#lobby-error").render())
+        assert "cannot reach the game host" in text and "solstis host" in text
