@@ -31,6 +31,9 @@ def online_parser() -> argparse.ArgumentParser:
 
 def online_main(argv: list[str]) -> int:
     args = online_parser().parse_args(argv)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("solstis online needs a terminal: connect with 'ssh -t'.", file=sys.stderr)
+        return 2
     if args.name is not None and not (0 < len(args.name.strip()) <= 24):
         online_parser().error("--name takes 1 to 24 characters")
     from .app import OnlineApp
