@@ -229,8 +229,9 @@ class Host:
             return await self._join(conn, table)
         if kind == "watch":
             conn.watching.add(table.id)
+            await conn.send({"type": "watching", "table": table.id})
             await self._send_state(conn, table, None)
-            return {"type": "watching", "table": table.id}
+            return None
         if kind == "leave":
             conn.seated.discard(table.id)
             conn.watching.discard(table.id)

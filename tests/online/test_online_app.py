@@ -83,3 +83,29 @@ async def test_no_host_gives_a_clear_message(tmp_path):
         await pilot.pause(0.3)
         text = str(app.lobby.query_one("#lobby-error").render())
         assert "cannot reach the game host" in text and "solstis host" in text
+
+
+async def test_watching_a_table_shows_no_hand(host, connect):
+    ann = await connect("Ann")
+    await ann.send({"type": "create", "opponent": "friend", "seat": 0})
+    table = (await ann.receive_until("joined"))["table"]
+    bob = await connect("Bob")
+    await bob.send({"type": "join", "table": table})
+    await bob.receive_until("joined")
+    eve_app = OnlineApp(socket=host.socket_path, name="Eve")
+    async with eve_app.run_test(size=(80, 24)) as eve:
+        await wait_for(lambda: eve_app.lobby.rows, eve)
+        await eve.press("w")
+        await wait_for(lambda: isinstance(eve_app.screen, OnlineGameScreen), eve)
+        assert eve_app.remote.is_spectator
+        prompt = str(eve_app.screen.query_one("#prompt").render())
+        assert "Watching: You" not in prompt and "Watching: Ann" in prompt
+        hand = str(eve_app.screen.query_one("#hand").render())
+        game = host.tables[table].game
+        for tile in game.hands[0] + game.hands[1]:
+            from solstis_tui.core.board import NAMES
+
+            assert NAMES[tile] not in hand
+        await eve.press("enter")  # a watcher's Enter changes nothing
+        await eve.pause(0.1)
+        assert len(game.history) == 0
