@@ -94,6 +94,9 @@ class SolstisApp(App[None]):
         result = saves.load()
         if result.session is not None:
             self.start_session(result.session)
+            if result.message:  # rebuilt, but the file disagreed with itself: kept aside
+                self.autosave(result.session)
+                self.show_message("The saved game did not load cleanly", result.message)
             return
         self.start_session(Session(fallback))
         self.show_message("No game to continue" if result.kept_as is None
@@ -153,10 +156,11 @@ class SolstisApp(App[None]):
 
         self.push_screen(BotErrorScreen(message, fallback), callback)
 
-    def show_help(self, decision: Decision | None = None) -> None:
+    def show_help(self, decision: Decision | None = None, keys: str = "") -> None:
+        """Keys and rules, opened at the rules section of ``decision`` (if any)."""
         from .screens.help import HelpScreen
 
-        self.push_screen(HelpScreen(decision, wide=self.size.width >= 100))
+        self.push_screen(HelpScreen(decision, wide=self.size.width >= 100, keys=keys))
 
     def show_log(self, lines: list[str]) -> None:
         from .screens.logview import LogScreen

@@ -2,7 +2,8 @@
 
 The directory is ``platformdirs.user_data_dir("solstis")``, or ``$SOLSTIS_DATA_DIR`` when set
 (tests use that). A save that cannot be read is renamed aside (``autosave.corrupt-*.json``),
-never overwritten, and the caller gets a message saying where it went.
+never overwritten, and the caller gets a message saying where it went. So is a save whose
+moves and snapshot disagree, though its game is still rebuilt from the moves.
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ def save(session: Session, path: Path | None = None) -> Path:
 
 @dataclass
 class LoadResult:
-    """What ``load`` found: a session, or a message (and where a bad file was put)."""
+    """What ``load`` found: a session, a message, or both (a save rebuilt with a warning),
+    and where a bad file was put."""
 
     session: Session | None = None
     message: str = ""
@@ -79,7 +81,11 @@ def keep_aside(path: Path) -> Path:
 
 
 def load(path: Path | None = None) -> LoadResult:
-    """Load the save at ``path``; a corrupt one is kept aside with a clear message."""
+    """Load the save at ``path``; a corrupt one is kept aside with a clear message.
+
+    A save that loads but not cleanly (its moves and snapshot disagree) is kept aside too,
+    and the session comes with a warning to show.
+    """
     path = path or autosave_path()
     if not path.exists():
         return LoadResult(message="There is no saved game to continue.")
@@ -91,6 +97,14 @@ def load(path: Path | None = None) -> LoadResult:
         return LoadResult(
             message=(f"The saved game could not be read ({exc}). It was kept as "
                      f"{kept} and a new game starts."),
+            kept_as=kept,
+        )
+    if session.load_warning:
+        kept = keep_aside(path)
+        return LoadResult(
+            session=session,
+            message=(f"{session.load_warning} The save was kept as {kept}; the game "
+                     "continues in a new autosave."),
             kept_as=kept,
         )
     return LoadResult(session=session)

@@ -8,6 +8,7 @@ session who decides next; for a person it waits for keys, for a bot it runs
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 from collections.abc import Callable
@@ -102,6 +103,8 @@ class Session:
     game: Game = field(default=None)  # type: ignore[assignment]
     on_change: Callable[[Session], None] | None = None
     bots: dict[int, Any] = field(default_factory=dict)
+    load_warning: str = ""
+    """Set by ``from_save`` when the save was not quite right (but a game could be rebuilt)."""
 
     def __post_init__(self) -> None:
         if self.game is None:
@@ -256,14 +259,31 @@ class Session:
         except (KeyError, TypeError) as exc:
             raise ValueError(f"the save misses or garbles {exc}") from None
         session = cls(setup)
+        snapshot = data.get("snapshot")
         try:
             session.game = session.replay(moves)
         except IllegalMove as exc:
-            snapshot = data.get("snapshot")
             if not snapshot:
                 raise ValueError(f"the saved moves do not replay: {exc}") from None
             try:
                 session.game = Game.from_json(snapshot)
             except Exception as exc2:
                 raise ValueError(f"the saved game cannot be rebuilt: {exc2}") from None
+            session.load_warning = (
+                f"The save's moves do not replay ({exc}): it may have been edited or made by "
+                "another version; continuing from its snapshot.")
+            return session
+        if snapshot and not same_position(session.game, snapshot):
+            session.load_warning = (
+                "The save's moves and its snapshot disagree: it may have been edited or made "
+                "by another version; continuing from the replayed moves.")
         return session
+
+
+def same_position(game: Game, snapshot: Any) -> bool:
+    """Whether ``snapshot`` (``Game.to_json`` text) describes exactly ``game``."""
+    try:
+        stored = json.loads(snapshot) if isinstance(snapshot, str) else snapshot
+        return bool(json.loads(game.to_json()) == stored)
+    except (ValueError, TypeError, AttributeError, NotImplementedError):
+        return False

@@ -34,6 +34,7 @@ from ..widgets.topbar import TopBar
 from ..widgets.view import BoardView, asciify
 from . import choices
 from .game_keys import GameKeys
+from .game_mouse import GameMouse
 from .helpers import describe_move, legend_text
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 _MERGEABLE = ("play", "second", "spirits_drawn")
 
 
-class GameScreen(GameKeys, Screen):
+class GameScreen(GameKeys, GameMouse, Screen):
     """One game in progress (``session``), from the seat of the person playing it."""
 
     CSS_PATH = "game.tcss"
@@ -96,6 +97,8 @@ class GameScreen(GameKeys, Screen):
         self.log_pos = 0
         self.view: BoardView | None = None
         self.hint_move: Move | None = None
+        self.hint_text = ""
+        self.last_click: tuple | None = None
         self.ended_shown = False
 
     @property
@@ -194,7 +197,7 @@ class GameScreen(GameKeys, Screen):
     def after_move(self) -> None:
         """Everything that follows a decision: autosave, the log, the next step."""
         self.error = ""
-        self.hint_move = None
+        self.clear_hint()
         self.sapp.autosave(self.session)
         self.update_log()
         self.advance()
@@ -352,8 +355,10 @@ class GameScreen(GameKeys, Screen):
         from .helpers import prompt_text
 
         headline, detail, thinking = prompt_text(self)
+        hint = self.hint_text if self.view.deciding_is_human and not self.game.is_over else ""
         self.query_one(PromptLine).say(headline, detail, self.error,
-                                       self.spin if thinking else -1, self.sapp.ascii_mode)
+                                       self.spin if thinking else -1, self.sapp.ascii_mode,
+                                       hint=hint)
 
     # ------------------------------------------------------------------ the log
     def reset_log(self) -> None:

@@ -11,7 +11,7 @@ from ..core import Decision, IllegalMove, Move
 from ..core.board import CELLS, COL_OF, NAMES, ROW_OF, SQUARES, cell_index
 from ..widgets.display import PILE_LETTERS
 from . import choices
-from .helpers import describe_move, hint_reason
+from .helpers import describe_move, hint_reason, zone_keys
 
 
 class GameKeys:
@@ -119,6 +119,8 @@ class GameKeys:
     def action_back(self) -> None:
         if self.error:
             self.error = ""
+        elif self.hint_text:
+            self.clear_hint()
         elif self.session.take_back_play():
             self.notice = "the tile is back in your hand"
             self.reset_log()
@@ -132,6 +134,7 @@ class GameKeys:
             self.update_prompt()
             return
         self.stop_bot()
+        self.clear_hint()
         self.session.undo()
         self.ended_shown = False
         self.sapp.autosave(self.session)
@@ -144,7 +147,8 @@ class GameKeys:
         if self._zone() is None:
             self._not_now()
             return
-        self.notice = "thinking about a hint…"
+        self.hint_move = None
+        self.hint_text = "Hint: thinking…"
         self.update_prompt()
         obs = self.game.observation(self.game.to_play)
         token = self.token
@@ -160,7 +164,7 @@ class GameKeys:
             return
         move = ranked[0][0]
         self.hint_move = move
-        self.notice = f"Hint: {describe_move(self.game, move)} — {hint_reason(obs, ranked)}"
+        self.hint_text = f"Hint: {describe_move(self.game, move)} — {hint_reason(obs, ranked)}"
         view = self.view
         if view is not None:
             for i, item in enumerate(view.items):
@@ -169,6 +173,11 @@ class GameKeys:
             if move.arg in view.targets and view.zone in ("mine", "theirs"):
                 self.cursor = move.arg
         self.refresh_board()
+
+    def clear_hint(self) -> None:
+        """Forget the hint (the person decided, undid or dismissed it with Esc)."""
+        self.hint_move = None
+        self.hint_text = ""
 
     def action_skip(self) -> None:
         self.skip_turn = True
@@ -191,7 +200,12 @@ class GameKeys:
             self.advance()
 
     def action_help(self) -> None:
-        self.sapp.show_help(self.view.obs.decision if self.view else None)
+        view = self.view
+        if view is None or view.obs.is_over:
+            self.sapp.show_help()
+            return
+        keys = zone_keys(view) if view.zone is not None else ""
+        self.sapp.show_help(view.obs.decision, keys)
 
     def action_show_log(self) -> None:
         self.sapp.show_log(self.log_lines())

@@ -8,7 +8,7 @@ from importlib import resources
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen
-from textual.widgets import Footer, MarkdownViewer
+from textual.widgets import Footer, Markdown, MarkdownViewer, Static
 
 from ..core import Decision
 
@@ -23,15 +23,20 @@ KEYS = """\
 | arrows / `h` `j` `k` `l` | move the cursor on a panorama (rainbow, square, Viper, Evil Spirit) |
 | `Tab` / `Shift+Tab` | jump to the next / previous legal target |
 | `Enter` | confirm the choice |
-| `Esc` | back out: clear an error, or take back a tile you played but have not captured with yet |
+| click | pick a hand tile, a pile, a spirit choice, a panorama cell or square \
+(yours, or the opponent's for the Viper and the Evil Spirit); click it again, \
+or press `Enter`, to confirm |
+| `Esc` | back out: clear an error or a hint, or take back a tile you played but have not \
+captured with yet |
 | `d` | draw two spirits (when a square formed) |
 | `u` | undo: back to your previous decision (against bots) |
-| `t` | hint: the strongest bot's suggestion, with a short why |
+| `t` | hint: the strongest bot's suggestion, with a short why; it stays until you decide |
 | `e` | every spirit and what it does |
 | `v` | the whole game log |
 | `Space` | skip ahead while a bot plays; `p` pause, `.` one step (watch mode) |
 | `n` | new game · `q` quit · `Ctrl+P` command palette (themes, ASCII mode...) |
-| `?` | this help; in it `1`–`9` jump to that rules section, `Esc` goes back |
+| `?` | this help, opened at the rules of the pending decision; in it `1`–`9`, `0` \
+jump to rules §1–§10, `k` back to these keys, `Esc` goes back |
 
 The board: each panorama is the 6-row pyramid, row 6 (S, purple summits) at the top and
 row 1 (V, red valley) at the bottom. Every tile shows its row letter — V valley, M meadow,
@@ -55,11 +60,6 @@ def rules_text() -> str:
     return resources.files("solstis_tui").joinpath("rules.md").read_text(encoding="utf-8")
 
 
-def slug(title: str) -> str:
-    text = re.sub(r"[^\w\- ]", "", title.strip().lower())
-    return text.replace(" ", "-")
-
-
 def section_titles(text: str) -> dict[int, str]:
     titles = {}
     for line in text.splitlines():
@@ -69,34 +69,85 @@ def section_titles(text: str) -> dict[int, str]:
     return titles
 
 
+class RulesViewer(MarkdownViewer):
+    """The keys and the rules; once the document is built it scrolls to ``start``."""
+
+    def __init__(self, markdown: str, start: str | None, **kwargs) -> None:
+        super().__init__(markdown, **kwargs)
+        self.start = start
+
+    def _on_markdown_table_of_contents_updated(
+            self, message: Markdown.TableOfContentsUpdated) -> None:
+        super()._on_markdown_table_of_contents_updated(message)
+        if self.start:
+            self.call_after_refresh(self.goto_title, self.start)
+
+    def goto_title(self, title: str) -> bool:
+        """Scroll so the heading ``title`` is at the top; False if there is none."""
+        for _level, text, block_id in self.document.table_of_contents:
+            if text.strip() == title and block_id:
+                block = self.document.query_one(f"#{block_id}")
+                self.scroll_to_widget(block, top=True, animate=False)
+                return True
+        return False
+
+
 class HelpScreen(ModalScreen[None]):
-    """Keys and rules; digits jump to a rules section."""
+    """Keys and rules, opened at the rules section of the pending decision.
+
+    A header line keeps the keys of that decision in view; digits jump to a section and
+    ``k`` back to the full key list.
+    """
 
     BINDINGS = [
         Binding("escape,q,question_mark", "app.pop_screen", "Back"),
+        Binding("k", "keys", "All keys"),
         *[Binding(str(n), f"section({n})", f"§{n}", show=False) for n in range(1, 10)],
         Binding("0", "section(10)", "§10", show=False),
     ]
     DEFAULT_CSS = """
     HelpScreen { background: $background; }
+    HelpScreen #now { height: auto; padding: 0 1; background: $boost;
+        border-bottom: solid $primary; }
     HelpScreen MarkdownViewer { height: 1fr; }
     """
 
-    def __init__(self, decision: Decision | None = None, wide: bool = True) -> None:
+    def __init__(self, decision: Decision | None = None, wide: bool = True,
+                 keys: str = "") -> None:
         super().__init__()
         self.rules = rules_text()
         self.titles = section_titles(self.rules)
+        self.decision = decision
         self.start_section = SECTION_OF.get(decision) if decision else None
+        self.keys = keys
         self.wide = wide
 
     def compose(self) -> ComposeResult:
-        yield MarkdownViewer(KEYS + self.rules, show_table_of_contents=self.wide)
+        yield Static(self.now_text(), id="now", markup=False)
+        start = self.titles.get(self.start_section) if self.start_section else None
+        yield RulesViewer(KEYS + self.rules, start, show_table_of_contents=self.wide)
         yield Footer()
 
+    def now_text(self) -> str:
+        """The header: the pending decision, its rules section and the keys answering it."""
+        lines = []
+        if self.decision is not None:
+            title = self.titles.get(self.start_section or 0, "")
+            where = f" (rules §{title.replace('. ', ' ', 1)}, below)" if title else ""
+            lines.append(f"Now: {self.decision.prompt}{where}")
+        if self.keys:
+            lines.append(f"Keys: {self.keys}")
+        lines.append("Click: pick, again: confirm · k: all keys · 1–9, 0: rules §1–§10 · "
+                     "Esc: back")
+        return "\n".join(lines)
+
     def on_mount(self) -> None:
-        self.query_one(MarkdownViewer).document.focus()
+        self.query_one(RulesViewer).document.focus()
 
     def action_section(self, number: int) -> None:
         title = self.titles.get(number)
         if title:
-            self.query_one(MarkdownViewer).document.goto_anchor(slug(title))
+            self.query_one(RulesViewer).goto_title(title)
+
+    def action_keys(self) -> None:
+        self.query_one(RulesViewer).scroll_home(animate=False)

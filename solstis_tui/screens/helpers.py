@@ -89,10 +89,8 @@ def prompt_text(screen: GameScreen) -> tuple[str, str, bool]:
         detail = screen.notice
         screen.notice = ""
         return headline, detail, False
-    zone = view.zone or ""
+    keys = zone_keys(view)
     n = len(view.items)
-    keys = choices.ZONE_KEYS.get(zone, "").format(
-        n=max(n, 1), L=chr(ord("A") + max(n - 1, 0)))
     extra = ""
     if 0 <= view.selected < n:
         item = view.items[view.selected]
@@ -110,6 +108,13 @@ def prompt_text(screen: GameScreen) -> tuple[str, str, bool]:
             extra = f"square at {NAMES.get(view.cursor, '')}"
     detail = f"{extra} · {keys}{keys_tail}" if extra else f"{keys}{keys_tail}"
     return headline, detail, False
+
+
+def zone_keys(view) -> str:
+    """The keys that answer the pending decision of ``view`` ('' when none is asked)."""
+    n = len(view.items)
+    return choices.ZONE_KEYS.get(view.zone or "", "").format(
+        n=max(n, 1), L=chr(ord("A") + max(n - 1, 0)))
 
 
 def legend_text(ascii_only: bool) -> str:

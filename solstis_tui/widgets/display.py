@@ -5,13 +5,14 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from .clicks import Clickable, tag
 from .tiles import tile_chip
 from .view import BoardView, glyphs_of, palette_of
 
 PILE_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
-class DisplayPiles(Static):
+class DisplayPiles(Clickable, Static):
     """Piles labelled A, B, C...; capturable ones highlighted, the picked one reversed."""
 
     DEFAULT_CSS = """
@@ -38,6 +39,7 @@ class DisplayPiles(Static):
             label = PILE_LETTERS[i] if i < len(PILE_LETTERS) else "?"
             picked = active and view.selected == i
             lit = tile in view.capturable or (active and tile in view.targets)
+            start = len(out)
             out.append(label + ":", style=pal.target if lit else pal.dim)
             extra = pal.cursor if picked else None
             chip = tile_chip(tile, pal, extra)
@@ -45,6 +47,7 @@ class DisplayPiles(Static):
                 chip.stylize(pal.target_bg)
             out.append_text(chip)
             out.append(g.face_down if down else " ", style=pal.dim)
+            tag(out, start, ("item", "display", i))
             out.append(" ")
         if not view.obs.display:
             out.append("(empty)", style=pal.dim)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from .clicks import Clickable, tag
 from .tiles import tile_chip
 from .view import BoardView, palette_of
 
 
-class HandBar(Static):
-    """``Hand 1 3-5  2 4-7  3 1-2 │ Bot: 3 tiles``; the picked tile is reversed."""
+class HandBar(Clickable, Static):
+    """``Hand 1:3-5 2:4-7 3:1-2 │ Bot: 3 tiles``; the picked tile is reversed, tiles clickable."""
 
     DEFAULT_CSS = """
     HandBar { height: auto; max-height: 2; padding: 0 1; }
@@ -36,6 +37,7 @@ class HandBar(Static):
         mine_active = view.zone == "hand"
         for i, tile in enumerate(view.my_hand):
             picked = mine_active and view.selected == i
+            start = len(out)
             legal = not mine_active or (i < len(view.items) and view.items[i].legal)
             out.append(f"{i + 1}:", style=pal.target if mine_active and legal else pal.dim)
             chip = tile_chip(tile, pal, pal.cursor if picked else None)
@@ -45,6 +47,7 @@ class HandBar(Static):
             forced = view.obs.must_play[me]
             if forced == tile:
                 out.append("!", style=pal.evil)
+            tag(out, start, ("item", "hand", i))
             out.append(" ")
         if not view.my_hand:
             out.append("(empty) ", style=pal.dim)
@@ -56,9 +59,12 @@ class HandBar(Static):
             out.append(" ")
             for i, tile in enumerate(view.their_hand):
                 picked = theirs_active and view.selected == i
+                start = len(out)
                 if theirs_active:
                     out.append(f"{i + 1}:", style=pal.target)
                 out.append_text(tile_chip(tile, pal, pal.cursor if picked else None))
+                if theirs_active:
+                    tag(out, start, ("item", "opp_hand", i))
                 out.append(" ")
             if not theirs_active and view.obs.opponent_known and view.their_count:
                 out.append("(seen)", style=pal.dim)

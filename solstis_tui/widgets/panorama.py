@@ -18,9 +18,11 @@ from ..core.board import (
     ROW_COLUMNS,
     ROW_LETTERS,
     SHARED_FIRE,
+    SQUARES,
     cell_index,
     sections,
 )
+from .clicks import Clickable, tag
 from .view import SPIRIT_CODES, BoardView, glyphs_of, palette_of
 
 WIDTH = 31
@@ -32,6 +34,18 @@ def cell_x(column: int) -> int:
     return LEFT + (column - 1) * 3
 
 
+def cell_offset(cell: int) -> tuple[int, int]:
+    """Where ``cell`` is drawn in a grid's content: (x, y) of its first character."""
+    row, column = cell // 10 + 1, cell % 10 + 1
+    return cell_x(column), 1 + 2 * (6 - row)
+
+
+def square_offset(square: int) -> tuple[int, int]:
+    """Where the centre mark of the square with lower-left cell ``square`` is drawn."""
+    x, y = cell_offset(square)
+    return x + 2, y - 1
+
+
 def grounded_cells(land: int, rain: int) -> int:
     """Cells whose section touches row 1 (their fires are lit)."""
     grounded = 0
@@ -41,8 +55,11 @@ def grounded_cells(land: int, rain: int) -> int:
     return grounded
 
 
-class PanoramaGrid(Static):
-    """One player's panorama (``side`` 'mine' or 'theirs' relative to the view)."""
+class PanoramaGrid(Clickable, Static):
+    """One player's panorama (``side`` 'mine' or 'theirs' relative to the view).
+
+    Cells and square centres answer clicks (``BoardClick`` with ``cell`` or ``square``).
+    """
 
     DEFAULT_CSS = """
     PanoramaGrid { width: 33; height: 14; padding: 0 1; }
@@ -111,13 +128,17 @@ class PanoramaGrid(Static):
                         text, style = g.target * 2, pal.target
                 if cell == cursor or cell in square_cells:
                     style = style + pal.cursor
+                start = len(line)
                 line.append(text, style=style)
+                tag(line, start, ("cell", self.side, cell))
                 line.append(self._gap(row, column, land, lit, g, pal))
             out.append_text(line)
             out.append("\n")
             if row > 1:
-                out.append_text(self._between(row - 1, squares, fireflies, targets, cursor,
-                                              view.square_mode and active, g, pal))
+                between = self._between(row - 1, squares, fireflies, targets, cursor,
+                                        view.square_mode and active, g, pal)
+                self._tag_squares(between, row - 1)
+                out.append_text(between)
                 out.append("\n")
         header = [" "] * WIDTH
         for column in range(1, 11):
@@ -172,6 +193,14 @@ class PanoramaGrid(Static):
                 return Text(mark, style=pal.fire_lit if lit & SHARED_FIRE else pal.fire_unlit)
             return Text(g.fire_unlit, style=pal.empty)
         return Text(" ")
+
+    def _tag_squares(self, line: Text, row: int) -> None:
+        """Let the three characters at each square's centre answer clicks."""
+        for column in range(1, 10):
+            sq = cell_index(row, column)
+            if sq in SQUARES:
+                x = cell_x(column) + 2
+                tag(line, x - 1, ("square", self.side, sq), x + 2)
 
     @staticmethod
     def _between(row, squares, fireflies, targets, cursor, square_mode, g, pal) -> Text:

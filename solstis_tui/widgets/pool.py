@@ -6,10 +6,11 @@ from rich.text import Text
 from textual.widgets import Static
 
 from ..core import Spirit
+from .clicks import Clickable, tag
 from .view import BoardView, glyphs_of, palette_of
 
 
-class SpiritPool(Static):
+class SpiritPool(Clickable, Static):
     """One line of supplies; while a spirit is to be chosen, the numbered choices."""
 
     DEFAULT_CSS = """
@@ -37,9 +38,11 @@ class SpiritPool(Static):
             out.append("Choose ", style=pal.bold)
             for i, item in enumerate(view.items):
                 picked = view.selected == i
+                start = len(out)
                 out.append(f"{i + 1}:", style=pal.target if item.legal else pal.dim)
                 style = pal.cursor if picked else (pal.bold if item.legal else pal.illegal)
                 out.append(item.label, style=style)
+                tag(out, start, ("item", "spirits", i))
                 out.append("  ")
             out.append("\n")
         out.append("Spirits ", style=pal.bold)

@@ -119,3 +119,61 @@ async def test_corrupt_save_is_kept_aside_with_a_clear_message(data_dir):
     kept = list(data_dir.glob("autosave.corrupt-*.json"))
     assert len(kept) == 1 and kept[0].read_text() == "{ this is not json"
     assert json.loads((data_dir / "autosave.json").read_text())["seed"] == 3
+
+
+async def _save_a_few_moves(pilot, app) -> dict:
+    await play_some(pilot, app, 4, random.Random(4))
+    return json.loads(saves.autosave_path().read_text())
+
+
+async def test_save_whose_moves_and_snapshot_disagree_warns_and_is_kept_aside(data_dir):
+    app = make_app(seats=("human", "random"), seed=11)
+    async with app.run_test() as pilot:
+        saved = await _save_a_few_moves(pilot, app)
+    edited = dict(saved, moves=saved["moves"][:-2])  # hand-edited: two moves dropped
+    original = json.dumps(edited, indent=1)
+    (data_dir / "autosave.json").write_text(original)
+    again = make_app(seats=("human", "random"), seed=999, resume=True)
+    async with again.run_test() as pilot:
+        await settle(pilot, again)
+        assert isinstance(again.screen, MessageScreen)
+        text = again.screen.text
+        assert "the save's moves and its snapshot disagree" in text.lower()
+        assert "continuing from the replayed moves" in text and "kept as" in text
+        gs = again.game_screen
+        n = len(edited["moves"])  # a bot may have moved since
+        assert [str(mv) for mv in gs.session.moves()][:n] == edited["moves"]
+        await pilot.press("enter")
+        assert again.screen is gs
+    kept = list(data_dir.glob("autosave.corrupt-*.json"))
+    assert len(kept) == 1 and kept[0].read_text() == original
+    fresh = json.loads((data_dir / "autosave.json").read_text())  # saved again, consistent
+    assert fresh["moves"][:n] == edited["moves"] and fresh["snapshot"] != saved["snapshot"]
+    assert fresh["snapshot"] is None or json.loads(fresh["snapshot"])["history"]
+
+
+async def test_save_whose_moves_do_not_replay_continues_from_its_snapshot(data_dir):
+    app = make_app(seats=("human", "random"), seed=11)
+    async with app.run_test() as pilot:
+        saved = await _save_a_few_moves(pilot, app)
+        history = list(app.game_screen.game.history)
+    edited = dict(saved, moves=["capture 6-6", *saved["moves"][1:]])  # not legal at move 1
+    (data_dir / "autosave.json").write_text(json.dumps(edited))
+    again = make_app(seats=("human", "random"), seed=999, resume=True)
+    async with again.run_test() as pilot:
+        await settle(pilot, again)
+        assert isinstance(again.screen, MessageScreen)
+        assert "do not replay" in again.screen.text and "snapshot" in again.screen.text
+        assert list(again.game_screen.game.history) == history
+    assert len(list(data_dir.glob("autosave.corrupt-*.json"))) == 1
+
+
+async def test_an_untouched_save_resumes_without_a_warning(data_dir):
+    app = make_app(seats=("human", "random"), seed=11)
+    async with app.run_test() as pilot:
+        await _save_a_few_moves(pilot, app)
+    again = make_app(seats=("human", "random"), seed=999, resume=True)
+    async with again.run_test() as pilot:
+        await settle(pilot, again)
+        assert again.screen is again.game_screen
+    assert not list(data_dir.glob("autosave.corrupt-*.json"))

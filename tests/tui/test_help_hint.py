@@ -1,0 +1,104 @@
+"""Help opens at the rules of the pending decision; a hint is whole and stays until you decide."""
+
+from __future__ import annotations
+
+from solstis_tui.core import Decision
+from solstis_tui.screens.help import HelpScreen, RulesViewer
+
+from .conftest import make_app, settle
+from .positions import save_position
+
+
+async def open_help(pilot) -> HelpScreen:
+    await pilot.press("question_mark")
+    screen = pilot.app.screen
+    assert isinstance(screen, HelpScreen)
+    for _ in range(100):  # the document is parsed and laid out in the background
+        await pilot.pause()
+        if screen.query_one(RulesViewer).scroll_y > 0:
+            break
+    return screen
+
+
+def heading_at_top(screen: HelpScreen) -> str:
+    """The text of the first heading in view, if it is at the top of the viewer."""
+    viewer = screen.query_one(RulesViewer)
+    top = viewer.content_region.y
+    shown = [b for b in viewer.document.query("MarkdownH1, MarkdownH2")
+             if b.region.height and b.region.y >= top]
+    first = min(shown, key=lambda b: b.region.y)
+    return str(first.render()).strip() if first.region.y <= top + 2 else ""
+
+
+async def test_help_opens_at_the_rules_of_the_pending_decision_with_its_keys():
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = await open_help(pilot)
+        assert screen.start_section == 3
+        assert "A turn" in heading_at_top(screen)
+        now = str(screen.query_one("#now").render())
+        assert "play a tile from your hand" in now and "§3 A turn" in now
+        assert "Keys: 1-3 or ←→ pick a tile · Enter plays it" in now
+        assert "Click: pick, again: confirm" in now
+        await pilot.press("k")  # the full key list
+        await pilot.pause()
+        assert screen.query_one(RulesViewer).scroll_y == 0
+        assert heading_at_top(screen) == "Keys"
+        await pilot.press("5")
+        await pilot.pause()
+        assert "Rainbows" in heading_at_top(screen)
+        await pilot.press("escape")
+        assert app.screen is app.game_screen
+
+
+async def test_help_for_a_rainbow_opens_at_the_rainbow_rules():
+    save_position({Decision.PLACE_RAINBOW})
+    app = make_app(resume=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        screen = await open_help(pilot)
+        assert "Rainbows" in heading_at_top(screen)
+        assert "Keys: arrows/hjkl move" in str(screen.query_one("#now").render())
+
+
+def prompt_lines(app) -> list[str]:
+    return str(app.game_screen.query_one("#prompt").render()).splitlines()
+
+
+async def test_hint_is_shown_whole_at_80_columns_and_stays_until_you_decide():
+    app = make_app(seats=("human", "random"), seed=3, hint_spec="greedy")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        gs = app.game_screen
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        hint = gs.hint_text
+        assert hint.startswith("Hint: ") and "—" in hint and len(hint) > 78  # must wrap
+        prompt = gs.query_one("#prompt")
+        lines = prompt_lines(app)  # headline, the hint (wrapped), the keys
+        assert prompt.size.width == 78 and prompt.size.height == len(lines)
+        hint_lines = lines[1:-1]
+        assert len(hint_lines) >= 1 and all(len(line) <= 78 for line in hint_lines)
+        assert " ".join(hint_lines) == " ".join(hint.split())
+        await pilot.press("right", "right", "tab", "2")  # moving about keeps the hint
+        assert " ".join(hint.split()) in " ".join(" ".join(prompt_lines(app)).split())
+        await pilot.press("question_mark", "escape")  # so does a look at the help
+        assert "Hint:" in " ".join(prompt_lines(app))
+        await pilot.press("1", "enter")  # deciding clears it
+        await settle(pilot, app)
+        assert "Hint:" not in " ".join(prompt_lines(app)) and gs.hint_text == ""
+
+
+async def test_escape_dismisses_a_hint():
+    app = make_app(seats=("human", "random"), seed=3, hint_spec="greedy")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "Hint:" in " ".join(prompt_lines(app))
+        await pilot.press("escape")
+        assert "Hint:" not in " ".join(prompt_lines(app))
+        assert app.game_screen.game.decision is Decision.PLAY
