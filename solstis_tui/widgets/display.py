@@ -3,35 +3,23 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
 
-from .clicks import Clickable, tag
+from .board_widget import BoardWidget
+from .clicks import tag
 from .tiles import tile_chip
 from .view import BoardView, glyphs_of, palette_of
 
 PILE_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
-class DisplayPiles(Clickable, Static):
+class DisplayPiles(BoardWidget):
     """Piles labelled A, B, C...; capturable ones highlighted, the picked one reversed."""
 
     DEFAULT_CSS = """
     DisplayPiles { height: auto; max-height: 3; padding: 0 1; }
     """
 
-    view: BoardView | None = None
-
-    def on_mount(self) -> None:
-        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.redraw())
-
-    def show(self, view: BoardView) -> None:
-        self.view = view
-        self.redraw()
-
-    def redraw(self) -> None:
-        view = self.view
-        if view is None:
-            return
+    def draw(self, view: BoardView) -> Text:
         pal, g = palette_of(self), glyphs_of(view)
         out = Text("Display ", style=pal.bold)
         active = view.zone == "display"
@@ -51,4 +39,4 @@ class DisplayPiles(Clickable, Static):
             out.append(" ")
         if not view.obs.display:
             out.append("(empty)", style=pal.dim)
-        self.update(out)
+        return out

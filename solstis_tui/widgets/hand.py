@@ -3,33 +3,21 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
 
-from .clicks import Clickable, tag
+from .board_widget import BoardWidget
+from .clicks import tag
 from .tiles import tile_chip
 from .view import BoardView, palette_of
 
 
-class HandBar(Clickable, Static):
+class HandBar(BoardWidget):
     """``Hand 1:3-5 2:4-7 3:1-2 │ Bot: 3 tiles``; the picked tile is reversed, tiles clickable."""
 
     DEFAULT_CSS = """
     HandBar { height: auto; max-height: 2; padding: 0 1; }
     """
 
-    view: BoardView | None = None
-
-    def on_mount(self) -> None:
-        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.redraw())
-
-    def show(self, view: BoardView) -> None:
-        self.view = view
-        self.redraw()
-
-    def redraw(self) -> None:
-        view = self.view
-        if view is None:
-            return
+    def draw(self, view: BoardView) -> Text:
         pal = palette_of(self)
         me, them = view.me, 1 - view.me
         out = Text()
@@ -68,4 +56,4 @@ class HandBar(Clickable, Static):
                 out.append(" ")
             if not theirs_active and view.obs.opponent_known and view.their_count:
                 out.append("(seen)", style=pal.dim)
-        self.update(out)
+        return out

@@ -8,7 +8,6 @@ code at the centre of its square and the fireflies.
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
 
 from ..core import PanoramaView, Spirit
 from ..core.board import (
@@ -22,7 +21,8 @@ from ..core.board import (
     cell_index,
     sections,
 )
-from .clicks import Clickable, tag
+from .board_widget import BoardWidget
+from .clicks import tag
 from .view import SPIRIT_CODES, BoardView, glyphs_of, palette_of
 
 WIDTH = 31
@@ -55,7 +55,7 @@ def grounded_cells(land: int, rain: int) -> int:
     return grounded
 
 
-class PanoramaGrid(Clickable, Static):
+class PanoramaGrid(BoardWidget):
     """One player's panorama (``side`` 'mine' or 'theirs' relative to the view).
 
     Cells and square centres answer clicks (``BoardClick`` with ``cell`` or ``square``).
@@ -68,18 +68,9 @@ class PanoramaGrid(Clickable, Static):
     def __init__(self, side: str, **kwargs) -> None:
         super().__init__(**kwargs)
         self.side = side
-        self.view: BoardView | None = None
 
-    def on_mount(self) -> None:
-        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.redraw())
-
-    def show(self, view: BoardView) -> None:
-        self.view = view
-        self.redraw()
-
-    def redraw(self) -> None:
-        if self.view is not None:
-            self.update(self.render_grid(self.view))
+    def draw(self, view: BoardView) -> Text:
+        return self.render_grid(view)
 
     # ------------------------------------------------------------------ drawing
     def player(self, view: BoardView) -> int:

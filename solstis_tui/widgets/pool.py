@@ -3,34 +3,23 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
 
 from ..core import Spirit
-from .clicks import Clickable, tag
+from .board_widget import BoardWidget
+from .clicks import tag
 from .view import BoardView, glyphs_of, palette_of
 
 
-class SpiritPool(Clickable, Static):
+class SpiritPool(BoardWidget):
     """One line of supplies; while a spirit is to be chosen, the numbered choices."""
 
     DEFAULT_CSS = """
     SpiritPool { height: auto; max-height: 3; padding: 0 1; }
     """
 
-    view: BoardView | None = None
     show_effects: bool = False
 
-    def on_mount(self) -> None:
-        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.redraw())
-
-    def show(self, view: BoardView) -> None:
-        self.view = view
-        self.redraw()
-
-    def redraw(self) -> None:
-        view = self.view
-        if view is None:
-            return
+    def draw(self, view: BoardView) -> Text:
         pal, g = palette_of(self), glyphs_of(view)
         obs = view.obs
         out = Text()
@@ -62,7 +51,7 @@ class SpiritPool(Clickable, Static):
         out.append(f" {g.bullet} land pile {obs.land_pile}", style=pal.bold)
         if obs.options.firefly:
             out.append(f" {g.bullet} fireflies {obs.firefly_supply}", style=pal.firefly)
-        self.update(out)
+        return out
 
 
 def spirit_label(spirit: Spirit) -> str:
