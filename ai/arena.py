@@ -1,0 +1,255 @@
+"""The arena: seeded round-robins between bots, with seat swapping, Elo and move times.
+
+``python -m ai.arena --bots random,greedy,mcts --games 20 --seed 1`` (or ``solstis arena``).
+Every deal is played twice, once from each seat. Ctrl-C prints what finished so far.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import multiprocessing
+import signal
+import sys
+import time
+import zlib
+from collections.abc import Iterator
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from solstis_tui.core import Game, Options
+
+from .arena_stats import GameRecord, as_data, elo_ratings, latencies, pair_results
+from .base import Budget
+from .registry import describe, make_bot, split_spec
+
+Task = dict
+
+
+def stable_seed(*parts: object) -> int:
+    """A seed from ``parts`` that is the same on every run and machine."""
+    return zlib.crc32(":".join(map(str, parts)).encode())
+
+
+def play_game(task: Task) -> GameRecord:
+    """Play one arena game; a bot's illegal move or crash loses the game for it."""
+    specs = task["bots"]
+    game = Game.new(seed=task["game_seed"], options=Options.for_variant(task["variant"]))
+    bots = [make_bot(spec, seed) for spec, seed in zip(specs, task["bot_seeds"], strict=True)]
+    budgets = [None if split_spec(s)[1] else task["budget"] for s in specs]
+    times: list[list[float]] = [[], []]
+    error = None
+    while not game.is_over:
+        p = game.to_play
+        legal = game.legal_moves()
+        if len(legal) == 1:
+            game.play(legal[0])
+            continue
+        obs = game.observation(p)
+        start = time.perf_counter()
+        try:
+            move = bots[p].choose(obs, budgets[p])
+            times[p].append(time.perf_counter() - start)
+            game.play(move)
+        except Exception as exc:  # a broken bot (illegal move, crash) forfeits
+            error = f"{specs[p]}: {exc}"
+            break
+    if error is None:
+        winner, scores = game.winner, [game.score(0).total, game.score(1).total]
+        reason = game.end_reason
+    else:
+        winner, scores, reason = 1 - game.to_play, [0, 0], f"forfeit ({error})"
+    for bot in bots:
+        close = getattr(bot, "close", None)
+        if close:
+            close()
+    return {
+        "pair": task["pair"], "deal": task["deal"], "bots": list(specs),
+        "game_seed": task["game_seed"], "winner": winner, "scores": scores,
+        "end": reason, "times": times,
+    }
+
+
+def tasks_for(bots: list[str], games: int, seed: int, variant: str,
+              budget: Budget | None) -> Iterator[Task]:
+    """Every game of the round-robin: each pair plays ``games`` games (rounded up to an
+    even number), deal by deal, each deal from both seats."""
+    for pair, (a, b) in enumerate(itertools.combinations(bots, 2)):
+        for deal in range((games + 1) // 2):
+            game_seed = stable_seed("deal", seed, variant, deal)
+            for seats in ((a, b), (b, a)):
+                yield {
+                    "pair": pair, "deal": deal, "bots": seats, "variant": variant,
+                    "game_seed": game_seed, "budget": budget,
+                    "bot_seeds": [stable_seed("bot", seed, deal, i, s)
+                                  for i, s in enumerate(seats)],
+                }
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run(tasks: list[Task], jobs: int, console: Console) -> tuple[list[GameRecord], bool]:
+    """Play the tasks with a progress bar; (finished games, whether interrupted)."""
+    done: list[GameRecord] = []
+    columns = (TextColumn("[bold]arena"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn(), TextColumn("{task.description}"))
+    pool = None
+    try:
+        with Progress(*columns, console=console, transient=False) as progress:
+            bar = progress.add_task("", total=len(tasks))
+            if jobs > 1:
+                pool = multiprocessing.get_context("spawn").Pool(jobs, _ignore_sigint)
+                results = pool.imap_unordered(play_game, tasks)
+            else:
+                results = map(play_game, tasks)
+            step = max(1, len(tasks) // 20)
+            for record in results:
+                done.append(record)
+                progress.update(bar, advance=1, description=" vs ".join(record["bots"]))
+                if not console.is_terminal and len(done) % step == 0:
+                    console.print(f"{len(done)}/{len(tasks)} games", highlight=False)
+    except KeyboardInterrupt:
+        if pool is not None:
+            pool.terminate()
+        console.print(f"[yellow]Interrupted: {len(done)} of {len(tasks)} games finished.")
+        return done, True
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    return done, False
+
+
+def report(bots: list[str], games: list[GameRecord], settings: dict, interrupted: bool,
+           planned: int) -> dict:
+    """All the figures as plain data (what ``--json`` writes)."""
+    pairs = list(itertools.combinations(bots, 2))
+    games = sorted(games, key=lambda g: (g["pair"], g["deal"], g["bots"][0]))
+    return {
+        "settings": settings,
+        "planned": planned,
+        "completed": len(games),
+        "interrupted": interrupted,
+        "pairs": [as_data(r) for r in pair_results(games, pairs)],
+        "elo": {b: as_data(r) for b, r in elo_ratings(bots, games).items()},
+        "latency": {b: as_data(r) for b, r in latencies(bots, games).items()},
+        "games": games,
+    }
+
+
+def print_report(data: dict, console: Console) -> None:
+    pairs = Table(title="Results per pair (first bot's view; draws count half)")
+    for col in ("pair", "games", "W-D-L", "score", "margin", "95% CI"):
+        pairs.add_column(col, justify="left" if col == "pair" else "right")
+    for r in data["pairs"]:
+        lo, hi = r["margin_ci95"]
+        pairs.add_row(f"{r['a']} vs {r['b']}", str(r["games"]),
+                      f"{r['a_wins']}-{r['draws']}-{r['b_wins']}", f"{100 * r['a_score']:.1f}%",
+                      f"{r['margin_mean']:+.2f}", f"[{lo:+.2f}, {hi:+.2f}]")
+    elo = Table(title="Elo (mean 1500, bootstrap 95% CI)")
+    lat = Table(title="Move time per decision with a real choice (ms)")
+    for col in ("bot", "Elo", "95% CI", "games"):
+        elo.add_column(col, justify="left" if col == "bot" else "right")
+    for col in ("bot", "decisions", "p50", "p95", "max"):
+        lat.add_column(col, justify="left" if col == "bot" else "right")
+    for b, r in sorted(data["elo"].items(), key=lambda kv: -kv[1]["elo"]):
+        lo, hi = r["ci95"]
+        elo.add_row(b, f"{r['elo']:.0f}", f"[{lo:.0f}, {hi:.0f}]", str(r["games"]))
+    for b, r in data["latency"].items():
+        lat.add_row(b, str(r["decisions"]), f"{r['p50_ms']:.1f}", f"{r['p95_ms']:.1f}",
+                    f"{r['max_ms']:.1f}")
+    for table in (pairs, elo, lat):
+        console.print(table)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    tiers = "\n".join(f"  {name:8} {text}" for name, text in describe())
+    parser = argparse.ArgumentParser(
+        prog="solstis arena",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Play a seeded round-robin between bots; every deal is played from "
+        "both seats.\n\nbots:\n" + tiers + "\n  or package.module:Class (your own Bot)."
+        "\n\nAdd @N (iterations) or @Ns (seconds) to a bot for its own budget, "
+        "e.g. mcts@0.5s.",
+    )
+    parser.add_argument("--bots", default="random,greedy,minimax,mcts",
+                        help="comma-separated bots (default: %(default)s)")
+    parser.add_argument("--games", type=_positive_int, default=20,
+                        help="games per pair, rounded up to even (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals and bots")
+    parser.add_argument("--variant", choices=("base", "beginner", "firefly"), default="base")
+    parser.add_argument("--time", type=_positive_float, metavar="SECONDS",
+                        help="search budget per decision in seconds")
+    parser.add_argument("--iterations", type=_positive_int, metavar="N",
+                        help="search budget per decision in iterations: playouts for mcts, sampled "
+                        "deals for minimax (deterministic)")
+    parser.add_argument("--jobs", type=_positive_int, default=1,
+                        help="games played in parallel processes (default: %(default)s)")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    return parser
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    return value
+
+
+def parse_bots(parser: argparse.ArgumentParser, text: str) -> list[str]:
+    bots = [b.strip() for b in text.split(",") if b.strip()]
+    if len(bots) < 2:
+        parser.error("--bots needs at least two bots, e.g. --bots random,greedy")
+    if len(set(bots)) != len(bots):
+        parser.error("--bots lists a bot twice; give each bot once (use @budget to vary)")
+    for spec in bots:
+        try:
+            make_bot(spec, 0)
+        except ValueError as exc:
+            parser.error(str(exc))
+    return bots
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``solstis arena`` with ``argv`` (without the program name); returns the exit
+    status (0 done, 130 interrupted)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    bots = parse_bots(parser, args.bots)
+    budget = (Budget(seconds=args.time, iterations=args.iterations)
+              if args.time or args.iterations else None)
+    settings = {"bots": bots, "games_per_pair": args.games + args.games % 2,
+                "seed": args.seed, "variant": args.variant, "time": args.time,
+                "iterations": args.iterations, "jobs": args.jobs}
+    console = Console()
+    tasks = list(tasks_for(bots, args.games, args.seed, args.variant, budget))
+    games, interrupted = run(tasks, args.jobs, console)
+    data = report(bots, games, settings, interrupted, len(tasks))
+    print_report(data, console)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(data, out, indent=1)
+        console.print(f"Figures written to {args.json}")
+    return 130 if interrupted else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,212 @@
+"""Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012).
+
+Every iteration deals the unseen tiles and spirits afresh with ``determinize``, walks one
+shared tree of *moves* (a node stands for everything the bot cannot tell apart), and plays
+the rest of the game out with the epsilon-greedy heuristic. Children are keyed by
+(player to move, move); a child's UCB uses how often it was *available*, since the moves
+on offer differ from one deal to the next. Rewards mix the win (80%) and the star margin.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+from dataclasses import dataclass
+
+from solstis_tui.core import Game, Move, Observation, determinize
+from solstis_tui.core.scoring import score
+
+from .base import Bot, Budget, Stopwatch
+from .evaluate import evaluate
+from .policy import best_move, move_value, playout
+
+
+class Node:
+    """Statistics of one move (the edge into this node) and the moves after it."""
+
+    __slots__ = ("avail", "children", "margin", "move", "n", "player", "w")
+
+    def __init__(self, player: int, move: Move | None) -> None:
+        self.player, self.move = player, move
+        self.n = 0
+        self.avail = 1
+        self.w = 0.0
+        self.margin = 0.0
+        self.children: dict[tuple[int, Move], Node] = {}
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A root move's search statistics, from the searching player's side."""
+
+    move: Move
+    visits: int
+    win_rate: float
+    """Mean reward in [0, 1] (mostly the win probability)."""
+    margin: float
+    """Mean final star margin."""
+
+
+def reward(g: Game) -> tuple[float, float]:
+    """(reward for player 0 in [0, 1], star margin of player 0) of a finished game."""
+    margin = score(g, 0).total - score(g, 1).total
+    win = 0.5 if g.winner is None else float(g.winner == 0)
+    return 0.8 * win + 0.1 * (1.0 + math.tanh(margin / 10.0)), float(margin)
+
+
+def estimate(g: Game) -> tuple[float, float]:
+    """Like ``reward`` for an unfinished game, from the evaluation function."""
+    margin = evaluate(g, 0)
+    return 0.5 + 0.5 * math.tanh(margin / 8.0), margin
+
+
+class Search:
+    """One ISMCTS search from an observation; call ``run`` then read ``estimates``."""
+
+    def __init__(
+        self,
+        obs: Observation,
+        rand: random.Random,
+        exploration: float = 0.7,
+        epsilon: float = 0.1,
+        bias: float = 0.05,
+        horizon: int | None = None,
+    ) -> None:
+        self.obs, self.rand = obs, rand
+        self.c, self.epsilon, self.bias = exploration, epsilon, bias
+        self.horizon = horizon
+        self.root = Node(1 - obs.player, None)
+        self.iterations = 0
+
+    def run(self, clock: Stopwatch) -> None:
+        """Iterate until the clock says stop (budget spent or cancel set)."""
+        while not clock.done():
+            self.iterate()
+            clock.iterations += 1
+
+    def iterate(self) -> None:
+        rand = self.rand
+        g = determinize(self.obs, rand)
+        node, path = self.root, []
+        c, bias = self.c, self.bias
+        while not g.is_over:
+            legal = g._legal
+            p = g.to_play
+            children = node.children
+            fresh = None
+            best, best_u = None, -1e9
+            for mv in legal:
+                child = children.get((p, mv))
+                if child is None:
+                    value = move_value(g, mv) + rand.random() * 0.01
+                    if fresh is None or value > fresh[0]:
+                        fresh = (value, mv)
+                    continue
+                child.avail += 1
+                if fresh is None:
+                    u = (child.w / child.n + c * math.sqrt(math.log(child.avail) / child.n)
+                         + bias * move_value(g, mv) / child.n)
+                    if u > best_u:
+                        best, best_u = child, u
+            if fresh is not None:
+                child = Node(p, fresh[1])
+                children[(p, fresh[1])] = child
+                g.play(fresh[1])
+                path.append(child)
+                break
+            g.play(best.move)
+            path.append(best)
+            node = best
+        if self.horizon is None:
+            playout(g, rand, self.epsilon)
+            r0, m0 = reward(g)
+        else:
+            for _ in range(self.horizon):
+                if g.is_over:
+                    break
+                g.play(best_move(g, rand, self.epsilon))
+            r0, m0 = reward(g) if g.is_over else estimate(g)
+        for child in path:
+            child.n += 1
+            if child.player == 0:
+                child.w += r0
+                child.margin += m0
+            else:
+                child.w += 1.0 - r0
+                child.margin -= m0
+        self.iterations += 1
+
+    def estimates(self) -> list[Estimate]:
+        """Root moves, most visited first; unvisited moves last with neutral values."""
+        me = self.obs.player
+        out = []
+        for mv in self.obs.legal_moves:
+            child = self.root.children.get((me, mv))
+            if child is None or not child.n:
+                out.append(Estimate(mv, 0, 0.5, 0.0))
+            else:
+                out.append(Estimate(mv, child.n, child.w / child.n, child.margin / child.n))
+        out.sort(key=lambda e: (-e.visits, -e.win_rate))
+        return out
+
+
+def fallback(obs: Observation, rand: random.Random) -> Move:
+    """The heuristic's move on one sampled deal: used when a search had no time at all."""
+    return best_move(determinize(obs, rand), rand)
+
+
+class MCTSBot(Bot):
+    """Information-set MCTS with heuristic playouts."""
+
+    name = "mcts"
+    description = "plays out hundreds of imagined games before each move: hard"
+    default_budget = Budget(seconds=1.0)
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        exploration: float = 0.7,
+        epsilon: float = 0.1,
+        bias: float = 0.05,
+        horizon: int | None = None,
+    ) -> None:
+        super().__init__(seed)
+        self.exploration, self.epsilon, self.bias = exploration, epsilon, bias
+        self.horizon = horizon
+        self.last_iterations = 0
+
+    def params(self) -> tuple:
+        """The search settings, in ``Search``'s argument order after ``rand``."""
+        return (self.exploration, self.epsilon, self.bias, self.horizon)
+
+    def search(
+        self, obs: Observation, budget: Budget | None, cancel: threading.Event | None
+    ) -> Search:
+        search = Search(obs, self.rand, *self.params())
+        search.run(Stopwatch(budget, self.default_budget, cancel))
+        self.last_iterations = search.iterations
+        return search
+
+    def analyse(
+        self,
+        obs: Observation,
+        budget: Budget | None = None,
+        cancel: threading.Event | None = None,
+    ) -> list[Estimate]:
+        """Root moves with visits, win rate and mean margin, most visited first."""
+        return self.search(obs, budget, cancel).estimates()
+
+    def rank(self, obs, budget=None, cancel=None) -> list[tuple[Move, float]]:
+        """Legal moves, best first, each with its expected star margin."""
+        if len(obs.legal_moves) == 1:
+            return [(obs.legal_moves[0], 0.0)]
+        return [(e.move, e.margin) for e in self.analyse(obs, budget, cancel)]
+
+    def choose(self, obs, budget=None, cancel=None) -> Move:
+        if len(obs.legal_moves) == 1:
+            return obs.legal_moves[0]
+        estimates = self.analyse(obs, budget, cancel)
+        if not estimates[0].visits:
+            return fallback(obs, self.rand)
+        return estimates[0].move

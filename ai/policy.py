@@ -1,0 +1,233 @@
+"""A cheap move heuristic on a full game: used by greedy, for move ordering and playouts.
+
+Every function here looks at a *full* game (a determinization, never the real one) and
+returns rough star values; they are quick bit-mask sums, not searches.
+"""
+
+from __future__ import annotations
+
+import random
+
+from solstis_tui.core import Decision, Game, Move, MoveKind, Spirit
+from solstis_tui.core.board import (
+    CELL_SQUARES,
+    FIRE_CELLS,
+    MATCH,
+    NEIGHBOURS,
+    ROW1,
+    SQUARE_CELLS,
+    bits,
+    sections,
+)
+
+K = MoveKind
+
+#: Rough worth in stars of a plain spirit's effect (the spirit's own star not included).
+PLAIN_WORTH: dict[Spirit, float] = {
+    Spirit.FISH: 0.8, Spirit.DEER: 1.6, Spirit.EAGLE: 1.3, Spirit.BEAR: 1.5,
+    Spirit.FLY: 1.6, Spirit.BEETLE: 1.6, Spirit.MARMOT: 2.0, Spirit.VIPER: 1.4,
+    Spirit.RENARD: 1.0,
+}
+DRAW_WORTH = 2.7
+SQUARE_WORTH = 2.2
+
+
+def filled(g: Game, p: int) -> int:
+    return g.land[p] | g.rain[p]
+
+
+#: For each cell, (square bit, square cells) of the squares containing it.
+_SQUARES_OF: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((1 << sq, SQUARE_CELLS[sq]) for sq in bits(CELL_SQUARES[c])) for c in range(60)
+)
+
+
+def squares_closed(g: Game, p: int, cell: int, full: int) -> int:
+    """How many empty squares of ``p`` the cell completes, given ``full`` already has it."""
+    occ = g.occ[p]
+    n = 0
+    for sq_bit, cells in _SQUARES_OF[cell]:
+        if full & cells == cells and not occ & sq_bit:
+            n += 1
+    return n
+
+
+_GROUPS: dict[int, tuple[int, ...]] = {}
+
+
+def groups(have: int) -> tuple[int, ...]:
+    """Sections of ``have``, biggest first (cached: playouts ask again and again)."""
+    found = _GROUPS.get(have)
+    if found is None:
+        if len(_GROUPS) > 50_000:
+            _GROUPS.clear()
+        found = tuple(sorted(sections(have), key=int.bit_count, reverse=True))
+        _GROUPS[have] = found
+    return found
+
+
+def link_value(have: int, cell: int) -> float:
+    """Worth of filling ``cell`` for the shape of the panorama: joining the biggest
+    section, merging sections, or starting a lone tile."""
+    near = NEIGHBOURS[cell] & have
+    if not near:
+        return 0.0 if have else 0.6
+    parts = groups(have)
+    merged = 0
+    joins_big = False
+    for i, part in enumerate(parts):
+        if part & near:
+            merged += part.bit_count()
+            joins_big = joins_big or i == 0
+    grow = max(0, merged + 1 - parts[0].bit_count())
+    return 0.5 + (0.6 if joins_big else 0.2) + 0.25 * grow + 0.1 * near.bit_count()
+
+
+def land_gain(g: Game, p: int, cell: int, extra: int = 0) -> float:
+    """Rough worth of a land tile going to ``cell`` of ``p``'s panorama."""
+    bit = 1 << cell
+    if g.evil_at == p and g.evil_cell == cell:
+        return -0.5
+    have = filled(g, p) | extra
+    if g.rain[p] & bit:
+        return 0.0 if g.blocked[p] & bit else 1.2
+    value = 0.4 + link_value(have, cell) + SQUARE_WORTH * squares_closed(g, p, cell, have | bit)
+    if FIRE_CELLS & bit:
+        value += 0.6
+    if ROW1 & bit:
+        value += 0.2
+    return value
+
+
+def deny_value(g: Game, p: int, tile: int) -> float:
+    """Worth of keeping ``tile`` from ``p``'s opponent."""
+    o = 1 - p
+    have = g.land[o] | g.rain[o]
+    bit = 1 << tile
+    if have & bit:
+        return 0.5
+    return 0.5 * (link_value(have, tile) + SQUARE_WORTH * squares_closed(g, o, tile, have | bit))
+
+
+def rainbow_gain(g: Game, p: int, cell: int) -> float:
+    """Rough worth of a rainbow placed on ``cell``."""
+    have = filled(g, p)
+    bit = 1 << cell
+    value = 0.6 * link_value(have, cell) + SQUARE_WORTH * squares_closed(g, p, cell, have | bit)
+    if FIRE_CELLS & bit:
+        value -= 0.4  # the fire's land tile could still come here
+    return value
+
+
+def spirit_worth(g: Game, p: int, s: int) -> float:
+    """Rough stars that spirit ``s`` brings to ``p`` (its own star included)."""
+    s = Spirit(s)
+    if s in PLAIN_WORTH:
+        worth = PLAIN_WORTH[s]
+        if s is Spirit.VIPER and not g._isolated(1 - p):
+            worth = 0.0
+        return 1.0 + worth
+    mine = [x for x, _ in g.spirits[p]]
+    land = g.land[p]
+    if s is Spirit.BEE:
+        return 1.5 + sum(x.is_plain for x in mine)
+    if s is Spirit.BIRD:
+        return 1.5 + sum(x.is_blue for x in mine)
+    if s is Spirit.LADYBUG:
+        return 1.2 + 0.5 * (FIRE_CELLS & land).bit_count()
+    if s is Spirit.BUTTERFLY:
+        return 1.8 + 0.6 * (FIRE_CELLS & land).bit_count()
+    if s is Spirit.FROG:
+        return 1.5 + g.rain[p].bit_count()
+    if s is Spirit.WOLF:
+        return 2.0
+    if s is Spirit.SQUIRREL:
+        return 2.2
+    if s is Spirit.COW:
+        return 2.0
+    if s is Spirit.PHOENIX:
+        return 1.5 + g.fireflies[p].bit_count()
+    return 1.0
+
+
+def capture_value(g: Game, p: int, source: int, target: int) -> float:
+    """Worth of source and target both going into ``p``'s panorama."""
+    return (land_gain(g, p, source) + land_gain(g, p, target, 1 << source)
+            + deny_value(g, p, target))
+
+
+def play_value(g: Game, p: int, tile: int) -> float:
+    """Worth of playing ``tile``: its best capture, or a modest second chance."""
+    targets = MATCH[tile] & g.upmask
+    if targets:
+        return 1.5 + max(capture_value(g, p, tile, t) for t in g.up if targets >> t & 1)
+    return 1.0 - deny_value(g, p, tile) if g.pile else -1.0
+
+
+def move_value(g: Game, mv: Move) -> float:
+    """Rough stars ``mv`` is worth to the player who must decide in ``g``."""
+    p = g.to_play
+    kind, arg = mv
+    if kind == K.PLAY:
+        return play_value(g, p, arg)
+    if kind == K.CAPTURE:
+        return capture_value(g, p, g.ctx[0], arg)
+    if kind == K.RAINBOW or kind == K.SHIFT:
+        return rainbow_gain(g, p, arg)
+    if kind == K.DRAW:
+        return DRAW_WORTH
+    if kind == K.TAKE or kind == K.KEEP:
+        return spirit_worth(g, p, arg)
+    if kind == K.SQUARE:
+        return -0.5 * (SQUARE_CELLS[arg] & g.rain[p]).bit_count()
+    if kind == K.DEER:
+        return land_gain(g, p, arg)
+    if kind == K.BEETLE:
+        return land_gain(g, p, arg) + deny_value(g, p, arg)
+    if kind == K.VIPER:
+        return land_gain(g, p, arg) + 1.0
+    if kind == K.RENARD:
+        o = 1 - p
+        return -(3.0 if MATCH[arg] & g.upmask else 0.0) - land_gain(g, o, arg)
+    if kind == K.EVIL:
+        o = 1 - p
+        return land_gain(g, o, arg)
+    if kind == K.COVER:
+        return spirit_worth(g, g.ctx[0], arg)
+    return 0.0
+
+
+def best_move(g: Game, rand: random.Random, epsilon: float = 0.0) -> Move:
+    """The heuristic's favourite legal move (ties broken at random); with probability
+    ``epsilon`` a uniformly random one instead."""
+    legal = g._legal
+    if len(legal) == 1:
+        return legal[0]
+    if epsilon and rand.random() < epsilon:
+        return legal[rand.randrange(len(legal))]
+    best, best_v = legal[0], -1e9
+    for mv in legal:
+        v = move_value(g, mv) + rand.random() * 0.01
+        if v > best_v:
+            best, best_v = mv, v
+    return best
+
+
+def ordered_moves(g: Game) -> list[Move]:
+    """Legal moves, the heuristic's favourites first (stable, no randomness)."""
+    return sorted(g._legal, key=lambda mv: -move_value(g, mv))
+
+
+def finish_turn(g: Game, rand: random.Random, limit: int = 16) -> None:
+    """Let the player to move finish their own chain of decisions with the heuristic."""
+    p = g.to_play
+    for _ in range(limit):
+        if g.is_over or g.to_play != p or g.decision is Decision.PLAY:
+            return
+        g.play(best_move(g, rand))
+
+
+def playout(g: Game, rand: random.Random, epsilon: float = 0.1) -> None:
+    """Play ``g`` to its end with the epsilon-greedy heuristic."""
+    while not g.is_over:
+        g.play(best_move(g, rand, epsilon))

@@ -1,0 +1,153 @@
+"""Bot latency: time per decision, time to stop after a cancel, and peak memory.
+
+    .venv/bin/python benchmarks/bot_latency.py --games 4 --time 0.25
+
+Each tier plays ``--games`` whole games against the random bot (search bots with a
+``--time`` budget; only decisions with a real choice are timed). Then each search bot is
+started with a 30 s budget and cancelled after a random delay, ``--cancels`` times, and the
+time from the cancel to the returned move is measured. Peak memory is the maximum resident
+set size of a fresh process that imports the bot and plays one game with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import random
+import resource
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rich.console import Console
+from rich.table import Table
+
+from ai.arena_stats import percentile
+from ai.base import Budget, RandomBot
+from ai.registry import make_bot
+from solstis_tui.core import Game, Options
+
+TIERS = ("random", "greedy", "minimax", "mcts", "expert")
+SEARCH = ("minimax", "mcts", "expert")
+
+
+def budget_for(tier: str, seconds: float) -> Budget | None:
+    return Budget(seconds=seconds) if tier in SEARCH else None
+
+
+def decision_times(tier: str, games: int, seconds: float, variant: str, seed: int) -> list[float]:
+    times = []
+    for i in range(games):
+        g = Game.new(seed=seed + i, options=Options.for_variant(variant))
+        bot, other = make_bot(tier, seed + i), RandomBot(seed + i)
+        seat = i % 2
+        while not g.is_over:
+            legal = g.legal_moves()
+            if len(legal) == 1:
+                g.play(legal[0])
+                continue
+            obs = g.observation(g.to_play)
+            if g.to_play == seat:
+                start = time.perf_counter()
+                move = bot.choose(obs, budget_for(tier, seconds))
+                times.append(time.perf_counter() - start)
+            else:
+                move = other.choose(obs)
+            g.play(move)
+    return sorted(times)
+
+
+def cancel_times(tier: str, count: int, variant: str, seed: int) -> list[float]:
+    rand = random.Random(seed)
+    out = []
+    for i in range(count):
+        g = Game.new(seed=seed + i, options=Options.for_variant(variant))
+        for _ in range(rand.randrange(0, 30)):
+            if g.is_over:
+                break
+            g.play(rand.choice(g.legal_moves()))
+        if g.is_over or len(g.legal_moves()) < 2:
+            continue
+        stop = threading.Event()
+        delay = rand.uniform(0.05, 0.3)
+        stamp: list[float] = []
+
+        def fire(stamp=stamp, stop=stop) -> None:
+            stamp.append(time.perf_counter())
+            stop.set()
+
+        timer = threading.Timer(delay, fire)
+        timer.start()
+        make_bot(tier, i).choose(g.observation(g.to_play), Budget(seconds=30), stop)
+        out.append(time.perf_counter() - stamp[0])
+        timer.cancel()
+    return sorted(out)
+
+
+def peak_memory_mb(tier: str, seconds: float, variant: str) -> float:
+    """Max RSS of a fresh process playing one game with ``tier`` (MB)."""
+    code = (
+        "import resource, sys; sys.path.insert(0, '.');"
+        "from benchmarks.bot_latency import decision_times;"
+        f"decision_times({tier!r}, 1, {seconds}, {variant!r}, 7);"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    )
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                          text=True, check=True)
+    return int(done.stdout.split()[-1]) / 1024
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--time", type=float, default=0.25)
+    parser.add_argument("--cancels", type=int, default=20)
+    parser.add_argument("--tiers", default=",".join(TIERS))
+    parser.add_argument("--variant", default="base", choices=("base", "beginner", "firefly"))
+    parser.add_argument("--seed", type=int, default=100)
+    parser.add_argument("--json")
+    args = parser.parse_args(argv)
+    console = Console(width=max(120, Console().width))
+    table = Table(title=f"Bot latency, {args.variant} game, search budget {args.time}s, "
+                  f"{datetime.date.today()}")
+    for col in ("bot", "decisions", "p50 ms", "p95 ms", "max ms", "cancels", "cancel p95 ms",
+                "cancel max ms", "peak MB"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    rows = {}
+    for tier in args.tiers.split(","):
+        times = decision_times(tier, args.games, args.time, args.variant, args.seed)
+        cancels = cancel_times(tier, args.cancels, args.variant, args.seed) \
+            if tier in SEARCH else []
+        memory = peak_memory_mb(tier, args.time, args.variant)
+        row = {
+            "decisions": len(times),
+            "p50_ms": 1000 * percentile(times, 50), "p95_ms": 1000 * percentile(times, 95),
+            "max_ms": 1000 * (times[-1] if times else 0),
+            "cancels": len(cancels),
+            "cancel_p95_ms": 1000 * percentile(cancels, 95) if cancels else None,
+            "cancel_max_ms": 1000 * cancels[-1] if cancels else None,
+            "peak_mb": memory,
+        }
+        rows[tier] = row
+        table.add_row(tier, str(row["decisions"]), f"{row['p50_ms']:.1f}",
+                      f"{row['p95_ms']:.1f}", f"{row['max_ms']:.1f}", str(len(cancels)),
+                      "-" if not cancels else f"{row['cancel_p95_ms']:.1f}",
+                      "-" if not cancels else f"{row['cancel_max_ms']:.1f}",
+                      f"{memory:.0f}")
+        console.print(f"{tier}: done")
+    console.print(table)
+    console.print(f"(this process peak RSS: "
+                  f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB)")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"args": vars(args), "bots": rows}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,107 @@
+"""The arena: a tiny seeded round-robin, its JSON, its errors and its statistics."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ai import arena
+from ai.arena_stats import elo_ratings, mean_ci, percentile
+
+
+def run_json(tmp_path, *flags: str) -> dict:
+    out = tmp_path / "arena.json"
+    assert arena.main([*flags, "--json", str(out)]) == 0
+    return json.loads(out.read_text())
+
+
+def test_round_robin_plays_each_deal_from_both_seats(tmp_path) -> None:
+    data = run_json(tmp_path, "--bots", "random,greedy,mcts@10", "--games", "2",
+                    "--seed", "4", "--variant", "beginner")
+    assert set(data) >= {"settings", "pairs", "elo", "latency", "games", "completed"}
+    assert data["completed"] == data["planned"] == 6
+    assert not data["interrupted"]
+    assert [(p["a"], p["b"]) for p in data["pairs"]] == [
+        ("random", "greedy"), ("random", "mcts@10"), ("greedy", "mcts@10")]
+    for pair in data["pairs"]:
+        assert pair["games"] == pair["a_wins"] + pair["draws"] + pair["b_wins"] == 2
+        lo, hi = pair["margin_ci95"]
+        assert lo <= pair["margin_mean"] <= hi
+    seats = {(g["deal"], tuple(g["bots"])) for g in data["games"] if g["pair"] == 0}
+    assert seats == {(0, ("random", "greedy")), (0, ("greedy", "random"))}
+    for bot in ("random", "greedy", "mcts@10"):
+        rating = data["elo"][bot]
+        assert rating["ci95"][0] <= rating["elo"] <= rating["ci95"][1]
+        lat = data["latency"][bot]
+        assert lat["decisions"] > 0 and lat["p50_ms"] <= lat["p95_ms"] <= lat["max_ms"]
+
+
+def test_same_seed_same_results(tmp_path) -> None:
+    flags = ("--bots", "random,greedy", "--games", "2", "--seed", "9", "--variant", "firefly")
+    first = run_json(tmp_path, *flags)["games"]
+    second = run_json(tmp_path, *flags)["games"]
+    strip = [{k: v for k, v in g.items() if k != "times"} for g in first]
+    assert strip == [{k: v for k, v in g.items() if k != "times"} for g in second]
+
+
+def test_parallel_jobs_give_the_same_games(tmp_path) -> None:
+    flags = ("--bots", "random,greedy", "--games", "2", "--seed", "2")
+    one = run_json(tmp_path, *flags)["games"]
+    two = run_json(tmp_path, *flags, "--jobs", "2")["games"]
+    assert [g["scores"] for g in one] == [g["scores"] for g in two]
+
+
+@pytest.mark.parametrize(
+    ("flags", "words"),
+    [
+        (["--games", "0"], "at least 1"),
+        (["--bots", "random"], "at least two"),
+        (["--bots", "random,random"], "twice"),
+        (["--bots", "random,wizard"], "unknown bot"),
+        (["--variant", "chess"], "invalid choice"),
+        (["--time", "-1"], "more than 0"),
+        (["--jobs", "two"], "whole number"),
+    ],
+)
+def test_bad_flags_give_a_clear_error(flags, words, capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        arena.main(flags)
+    assert exit_info.value.code == 2
+    assert words in capsys.readouterr().err
+
+
+def test_elo_orders_a_clear_winner_first() -> None:
+    games = [{"bots": ["a", "b"], "winner": 0} for _ in range(8)]
+    games += [{"bots": ["b", "a"], "winner": 1} for _ in range(8)]
+    games += [{"bots": ["b", "c"], "winner": None} for _ in range(4)]
+    ratings = elo_ratings(["a", "b", "c"], games, resamples=50)
+    assert ratings["a"].elo > ratings["b"].elo
+    assert abs(ratings["b"].elo - ratings["c"].elo) < 60
+    assert ratings["a"].games == 16
+
+
+def test_small_statistics() -> None:
+    assert mean_ci([1.0, 3.0])[0] == 2.0
+    assert percentile([1, 2, 3, 4], 50) == 2
+    assert percentile([1, 2, 3, 4], 95) == 4
+    assert percentile([], 95) == 0.0
+
+
+def test_interrupt_reports_what_finished(tmp_path, monkeypatch) -> None:
+    real = arena.play_game
+    calls = []
+
+    def flaky(task):
+        calls.append(task)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(task)
+
+    monkeypatch.setattr(arena, "play_game", flaky)
+    out = tmp_path / "partial.json"
+    code = arena.main(["--bots", "random,greedy", "--games", "4", "--json", str(out)])
+    data = json.loads(out.read_text())
+    assert code == 130
+    assert data["interrupted"] and data["completed"] == 2 and data["planned"] == 4
+    assert data["pairs"][0]["games"] == 2

@@ -1,0 +1,80 @@
+"""Every tier plays legal moves, ranks them, and gives the same answer for the same seed."""
+
+from __future__ import annotations
+
+import pytest
+
+from ai.base import Budget
+from ai.registry import TIERS, make_bot
+
+from .conftest import positions
+
+SMALL = {
+    "random": None,
+    "greedy": None,
+    "minimax": Budget(iterations=2),
+    "mcts": Budget(iterations=25),
+    "expert": Budget(iterations=25),
+}
+COUNT = {"random": 40, "greedy": 40, "minimax": 10, "mcts": 12, "expert": 6}
+
+
+@pytest.mark.parametrize("tier", list(TIERS))
+def test_every_tier_returns_a_legal_move(tier: str, variant: str) -> None:
+    bot = make_bot(tier, seed=5)
+    for g in positions(variant, COUNT[tier], seed=len(tier)):
+        obs = g.observation(g.to_play)
+        move = bot.choose(obs, SMALL[tier])
+        assert move in g.legal_moves(), (tier, str(move), g.decision)
+        g.play(move)
+
+
+@pytest.mark.parametrize("tier", ["greedy", "minimax", "mcts"])
+def test_rank_lists_every_legal_move_best_first(tier: str) -> None:
+    g = positions("base", 3, seed=11)[2]
+    obs = g.observation(g.to_play)
+    ranked = make_bot(tier, seed=1).rank(obs, SMALL[tier])
+    assert sorted(m for m, _ in ranked) == sorted(obs.legal_moves)
+    assert all(isinstance(v, float) for _, v in ranked)
+    assert ranked[0][0] == make_bot(tier, seed=1).choose(obs, SMALL[tier])
+
+
+@pytest.mark.parametrize("tier", list(TIERS))
+def test_same_seed_and_iterations_give_the_same_choices(tier: str) -> None:
+    games = positions("firefly", 6, seed=3)
+    first, second = make_bot(tier, seed=42), make_bot(tier, seed=42)
+    for g in games:
+        obs = g.observation(g.to_play)
+        assert first.choose(obs, SMALL[tier]) == second.choose(obs, SMALL[tier])
+
+
+def test_search_rank_values_repeat_for_the_same_seed() -> None:
+    g = positions("base", 5, seed=8)[4]
+    obs = g.observation(g.to_play)
+    budget = Budget(iterations=40)
+    assert make_bot("mcts", 9).rank(obs, budget) == make_bot("mcts", 9).rank(obs, budget)
+
+
+def test_mcts_analyse_reports_visits_and_win_rates() -> None:
+    g = positions("beginner", 2, seed=4)[1]
+    obs = g.observation(g.to_play)
+    estimates = make_bot("mcts", 2).analyse(obs, Budget(iterations=60))
+    assert sum(e.visits for e in estimates) == 60
+    assert all(0.0 <= e.win_rate <= 1.0 for e in estimates)
+    assert estimates == sorted(estimates, key=lambda e: (-e.visits, -e.win_rate))
+
+
+def test_expert_root_parallel_is_legal_and_repeatable() -> None:
+    g = positions("base", 3, seed=12)[2]
+    obs = g.observation(g.to_play)
+    budget = Budget(iterations=30)
+    moves = []
+    for _ in range(2):
+        bot = make_bot("expert", 3, workers=2)
+        try:
+            estimates = bot.analyse(obs, budget)
+        finally:
+            bot.close()
+        assert sum(e.visits for e in estimates) == 60
+        moves.append(estimates[0].move)
+    assert moves[0] == moves[1] and moves[0] in g.legal_moves()

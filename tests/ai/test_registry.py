@@ -1,0 +1,50 @@
+"""Tiers by name, and loading a person's own bot by import path."""
+
+from __future__ import annotations
+
+import pytest
+
+from ai.base import Budget, RandomBot
+from ai.expert import ExpertBot
+from ai.mcts import MCTSBot
+from ai.registry import TIERS, describe, make_bot, parse_budget
+
+
+def test_tiers_are_ordered_and_described() -> None:
+    assert list(TIERS) == ["random", "greedy", "minimax", "mcts", "expert"]
+    for name, text in describe():
+        assert text and len(text) < 100, name
+
+
+def test_make_bot_by_tier_and_by_path() -> None:
+    assert isinstance(make_bot("mcts", 1), MCTSBot)
+    assert isinstance(make_bot("ai.base:RandomBot", 1), RandomBot)
+    assert make_bot("expert", 1, workers=2).workers == 2
+    assert isinstance(make_bot("MCTS", None), MCTSBot)
+
+
+def test_budget_suffix_sets_the_default_budget() -> None:
+    assert make_bot("mcts@500", 1).default_budget == Budget(iterations=500)
+    assert make_bot("expert@1.5s", 1).default_budget == Budget(seconds=1.5)
+    assert isinstance(make_bot("expert@1.5s", 1), ExpertBot)
+    assert parse_budget("0.25s") == Budget(seconds=0.25)
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("wizard", "unknown bot"),
+        ("no_such_module_xyz:Bot", "cannot import module"),
+        ("ai.base:NoSuchBot", "has no"),
+        ("ai.base:Budget", "not a bot class"),
+        ("ai.base:Bot", "does not implement"),
+        ("ai.base:", "unknown bot"),
+        ("mcts@fast", "bad budget"),
+        ("mcts@0s", "bad budget"),
+        ("mcts@1.5", "bad budget"),
+        ("@100", "bad bot"),
+    ],
+)
+def test_bad_specs_say_what_is_wrong(spec: str, words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        make_bot(spec, 1)
