@@ -222,11 +222,6 @@ class Game(SpiritSteps):
         return game_from_json(text)
 
     @property
-    def pending_player(self) -> int:
-        """Alias of ``to_play``."""
-        return self.to_play
-
-    @property
     def history(self) -> list[tuple[int, Move, bool]]:
         """Every move so far as (player, move, automatic), automatic ones included."""
         return self._hist[: self._nhist]
