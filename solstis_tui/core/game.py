@@ -25,7 +25,8 @@ from .board import (
 )
 from .encounter import SpiritSteps
 from .errors import IllegalMove
-from .moves import MOVES, Decision, Move, MoveKind, move
+from .legal import compute_legal
+from .moves import Decision, Move, MoveKind
 from .options import Options
 from .spirits import Spirit, spirit_set
 from .steps import (
@@ -49,9 +50,6 @@ from .steps import (
 )
 
 _K = MoveKind
-_MOVES = MOVES
-_PASS = move(_K.PASS)
-_DRAW = move(_K.DRAW)
 
 
 class Game(SpiritSteps):
@@ -282,51 +280,7 @@ class Game(SpiritSteps):
 
     def _compute_legal(self) -> list[Move]:
         """The legal moves of the pending decision, from the state alone."""
-        d = self.decision
-        p = self.to_play
-        if d is None:
-            return []
-        if d is Decision.PLAY:
-            hand = self.hands[p]
-            forced = self.must_play[p]
-            tiles = [forced] if forced in hand else hand
-            if self.end_phase:
-                up = self.upmask
-                tiles = [t for t in tiles if MATCH[t] & up]
-            ms = _MOVES[_K.PLAY]
-            return [ms[t] for t in tiles] or [_PASS]
-        if d is Decision.CAPTURE:
-            return _cell_moves(_K.CAPTURE, MATCH[self.ctx[0]] & self.upmask)
-        if d is Decision.PLACE_RAINBOW:
-            return _cell_moves(_K.RAINBOW, self._rainbow_cells(p))
-        if d is Decision.MOVE_RAINBOW:
-            return _cell_moves(_K.SHIFT, self._rainbow_cells(p))
-        if d is Decision.ENCOUNTER:
-            ms = _MOVES[_K.TAKE]
-            takes = [ms[s] for s in sorted(self.sline)]
-            return [_DRAW, *takes] if self.spile and not self.evil_new else takes
-        if d is Decision.KEEP:
-            ms = _MOVES[_K.KEEP]
-            return [ms[s] for s in sorted(self.ctx) if s != Spirit.EVIL]
-        if d is Decision.SQUARE:
-            return _cell_moves(_K.SQUARE, self.formed)
-        if d is Decision.DEER:
-            ms = _MOVES[_K.DEER]
-            return [ms[t] for t in self.hands[p]]
-        if d is Decision.BEETLE:
-            return _cell_moves(_K.BEETLE, self.upmask)
-        if d is Decision.VIPER:
-            return _cell_moves(_K.VIPER, self._isolated(1 - p))
-        if d is Decision.RENARD:
-            ms = _MOVES[_K.RENARD]
-            return [ms[t] for t in self.hands[1 - p]]
-        if d is Decision.EVIL:
-            return _cell_moves(_K.EVIL, self._rainbow_cells(1 - p))
-        if d is Decision.COVER:
-            holder = self.ctx[0]
-            ms = _MOVES[_K.COVER]
-            return [ms[s] for s in sorted(s for s, _ in self.spirits[holder])]
-        raise AssertionError(d)
+        return compute_legal(self)
 
     # ----------------------------------------------------------------- turn steps
     def _begin_turn(self) -> None:
@@ -526,11 +480,6 @@ class Game(SpiritSteps):
         from .explain import why_illegal
 
         return why_illegal(self, mv)
-
-
-def _cell_moves(kind: MoveKind, mask: int) -> list[Move]:
-    ms = _MOVES[kind]
-    return [ms[c] for c in bits(mask)]
 
 
 _OPS = {
