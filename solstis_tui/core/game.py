@@ -278,9 +278,8 @@ class Game(SpiritSteps):
         self.ctx = ctx
         self._legal = self._compute_legal()
 
-    def _compute_legal(self) -> list[Move]:
-        """The legal moves of the pending decision, from the state alone."""
-        return compute_legal(self)
+    #: The legal moves of the pending decision, from the state alone.
+    _compute_legal = compute_legal
 
     # ----------------------------------------------------------------- turn steps
     def _begin_turn(self) -> None:
