@@ -15,44 +15,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ai.registry import TIERS, make_bot
+
 from .core import Game, IllegalMove, Move, Observation, Options
 
 HUMAN = "human"
-BOT_TIERS = ("random", "greedy", "minimax", "mcts", "expert")
+#: The built-in bot tiers, weakest first (``make_bot`` also loads ``package.module:Class``).
+BOT_TIERS = tuple(TIERS)
 #: The tier asked for hints and the post-game review.
 STRONGEST = "expert"
 TIER_TITLES = {
     "random": "Random bot", "greedy": "Greedy bot", "minimax": "Minimax bot",
     "mcts": "MCTS bot", "expert": "Expert bot",
 }
-
-
-def make_bot(spec: str, seed: int | None = None) -> Any:
-    """A bot for ``spec`` from ``ai.registry``; the random bot while the registry is missing.
-
-    ValueError (with a message a person understands) for a spec that names no bot.
-    """
-    try:
-        from ai.registry import make_bot as registry_make_bot
-    except ImportError:
-        registry_make_bot = None
-    if registry_make_bot is not None:
-        return registry_make_bot(spec, seed)
-    if spec not in BOT_TIERS and ":" not in spec:
-        raise ValueError(
-            f"unknown opponent {spec!r}: choose {', '.join(BOT_TIERS)} or module:Class")
-    if ":" in spec:
-        import importlib
-
-        module_name, _, class_name = spec.partition(":")
-        try:
-            cls = getattr(importlib.import_module(module_name), class_name)
-        except (ImportError, AttributeError) as exc:
-            raise ValueError(f"cannot load the bot {spec!r}: {exc}") from None
-        return cls(seed)
-    from ai.base import RandomBot
-
-    return RandomBot(seed)
 
 
 def bot_title(spec: str) -> str:

@@ -8,6 +8,7 @@ from .board import bits
 from .moves import Decision, Move
 from .options import Options
 from .spirits import Spirit
+from .steps import PUT
 
 #: Log events whose last field is a tile only the event's player sees.
 PRIVATE_EVENTS = frozenset({"draw"})
@@ -84,7 +85,7 @@ class Observation:
 
 def in_transit(game) -> tuple[int, ...]:
     """Tiles held by the pending decision or queued to enter a panorama."""
-    tiles = [task[2] for task in game.tasks if task[0] == 0]  # PUT tasks
+    tiles = [task[2] for task in game.tasks if task[0] == PUT]
     if game.decision in (Decision.CAPTURE, Decision.MOVE_RAINBOW):
         tiles.append(game.ctx[0])
     return tuple(sorted(tiles))

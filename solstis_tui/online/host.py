@@ -19,10 +19,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ai.registry import make_bot
+
 from ..core import IllegalMove, Move, Options
 from ..core.observation import observe
 from ..core.observation_json import observation_to_dict
 from ..saves import write_atomic
+from ..session import BOT_TIERS
 from .protocol import (
     MAX_CHAT,
     MAX_NAME,
@@ -35,19 +38,7 @@ from .protocol import (
 )
 from .tables import Seat, Table, TableStore, new_table
 
-BOT_TIERS = ("random", "greedy", "minimax", "mcts", "expert")
 MAX_TABLES_PER_PLAYER = 5
-
-
-def default_bot_factory(tier: str, seed: int):
-    """A bot for a tier name (from ``ai.registry`` when it is there)."""
-    try:
-        from ai.registry import make_bot
-    except ImportError:  # pragma: no cover - the registry ships with the package
-        from ai.base import RandomBot
-
-        return RandomBot(seed)
-    return make_bot(tier, seed)
 
 
 class Connection:
@@ -92,7 +83,7 @@ class Host:
         expire_seconds: float = 24 * 3600,
         rate: float = 20.0,
         burst: float = 60.0,
-        bot_factory: Callable[[str, int], Any] = default_bot_factory,
+        bot_factory: Callable[[str, int], Any] = make_bot,
     ) -> None:
         self.data_dir = data_dir
         self.store = TableStore(data_dir / "tables")
