@@ -80,6 +80,9 @@ class Session:
     bots: dict[int, Any] = field(default_factory=dict)
     load_warning: str = ""
     """Set by ``from_save`` when the save was not quite right (but a game could be rebuilt)."""
+    replayable: bool = True
+    """False once the game was rebuilt from a save's snapshot because its moves did not
+    replay from the seed: undo (which replays from the seed) is then off."""
 
     def __post_init__(self) -> None:
         if self.game is None:
@@ -136,7 +139,8 @@ class Session:
         return game
 
     def can_undo(self) -> bool:
-        return not self.is_hotseat and bool(self.humans) and self._undo_index() is not None
+        return (self.replayable and not self.is_hotseat and bool(self.humans)
+                and self._undo_index() is not None)
 
     def _undo_index(self) -> int | None:
         made = [(p, auto) for p, _, auto in self.game.history if not auto]
@@ -147,11 +151,10 @@ class Session:
 
     def undo(self) -> bool:
         """Back to the person's previous decision (replayed from the seed); False if none."""
-        if self.is_hotseat:
+        if not self.can_undo():
             return False
         index = self._undo_index()
-        if index is None:
-            return False
+        assert index is not None  # can_undo checked it
         self.game = self.replay(self.moves()[:index])
         if self.on_change is not None:
             self.on_change(self)
@@ -160,7 +163,7 @@ class Session:
     def take_back_play(self) -> bool:
         """Esc after playing a capturing tile: return it to the hand (nothing was revealed)."""
         game = self.game
-        if not game.history or game.decision is None or game.decision.name != "CAPTURE":
+        if not self.replayable or not game.history or game.decision is None or game.decision.name != "CAPTURE":
             return False
         player, mv, auto = game.history[-1]
         if auto or mv.kind.name != "PLAY" or not self.is_human(player):
@@ -241,9 +244,10 @@ class Session:
                 session.game = Game.from_json(snapshot)
             except Exception as exc2:
                 raise ValueError(f"the saved game cannot be rebuilt: {exc2}") from None
+            session.replayable = False
             session.load_warning = (
                 f"The save's moves do not replay ({exc}): it may have been edited or made by "
-                "another version; continuing from its snapshot.")
+                "another version; continuing from its snapshot (without undo).")
             return session
         if snapshot and not same_position(session.game, snapshot):
             session.load_warning = (

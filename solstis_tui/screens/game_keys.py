@@ -129,8 +129,12 @@ class GameKeys:
 
     def action_undo(self) -> None:
         if not self.session.can_undo():
-            self.error = ("undo is for games against bots" if self.session.is_hotseat
-                          else "there is no decision of yours to take back")
+            if self.session.is_hotseat:
+                self.error = "undo is for games against bots"
+            elif not self.session.replayable:
+                self.error = "no undo in a game rebuilt from its save's snapshot"
+            else:
+                self.error = "there is no decision of yours to take back"
             self.update_prompt()
             return
         self.stop_bot()

@@ -165,6 +165,12 @@ async def test_save_whose_moves_do_not_replay_continues_from_its_snapshot(data_d
         assert isinstance(again.screen, MessageScreen)
         assert "do not replay" in again.screen.text and "snapshot" in again.screen.text
         assert list(again.game_screen.game.history) == history
+        await pilot.press("escape")  # close the message, then try to undo
+        await settle(pilot, again)
+        await pilot.press("u")
+        await settle(pilot, again)
+        assert list(again.game_screen.game.history) == history
+        assert "no undo in a game rebuilt" in prompt_of(again)
     assert len(list(data_dir.glob("autosave.corrupt-*.json"))) == 1
 
 
