@@ -163,7 +163,9 @@ class Session:
     def take_back_play(self) -> bool:
         """Esc after playing a capturing tile: return it to the hand (nothing was revealed)."""
         game = self.game
-        if not self.replayable or not game.history or game.decision is None or game.decision.name != "CAPTURE":
+        if not self.replayable or not game.history or game.decision is None:
+            return False
+        if game.decision.name != "CAPTURE":
             return False
         player, mv, auto = game.history[-1]
         if auto or mv.kind.name != "PLAY" or not self.is_human(player):

@@ -106,6 +106,10 @@ class OnlineApp(SolstisApp):
             self.send({"type": "move", "table": self.remote.table, "move": str(move),
                        "seq": seq})
 
+    def send_chat(self, text: str) -> None:
+        if self.remote is not None:
+            self.send({"type": "chat", "table": self.remote.table, "text": text})
+
     # ------------------------------------------------------------------ receiving
     def on_host_message(self, message: dict[str, Any]) -> None:
         kind = message.get("type")

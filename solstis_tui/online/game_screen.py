@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.binding import Binding
+
 from ..screens.game import GameScreen
+from .chat import ChatScreen
 from .remote import RemoteSession
 
 
@@ -12,6 +15,7 @@ class OnlineGameScreen(GameScreen):
     """Like the local game screen, but nothing decides here except the person's keys."""
 
     CSS_PATH = str(Path(__file__).resolve().parent.parent / "screens" / "game.tcss")
+    BINDINGS = [Binding("c", "chat", "Chat")]
     session: RemoteSession
 
     def viewer(self) -> int:
@@ -49,10 +53,18 @@ class OnlineGameScreen(GameScreen):
             headline = f"Watching: {who} is to {prompt}"
         else:
             headline = f"Waiting for {who}: {prompt}"
-        detail = "q leaves the table · v log · e spirits · ? help"
+        detail = "c chat · q leaves the table · v log · e spirits · ? help"
         if not s.connected(game.to_play):
             detail = f"{who} lost the connection; waiting for them to reconnect · " + detail
         self.query_one(PromptLine).say(headline, detail, self.error, -1, self.sapp.ascii_mode)
+
+    def action_chat(self) -> None:
+        """Type a line for everyone at the table; the host sends it round."""
+        self.app.push_screen(ChatScreen(), self._send_chat)
+
+    def _send_chat(self, text: str | None) -> None:
+        if text:
+            self.sapp.send_chat(text)
 
     def action_undo(self) -> None:
         self.error = "online games have no undo"

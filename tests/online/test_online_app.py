@@ -109,3 +109,28 @@ async def test_watching_a_table_shows_no_hand(host, connect):
         await eve.press("enter")  # a watcher's Enter changes nothing
         await eve.pause(0.1)
         assert len(game.history) == 0
+
+
+async def test_chat_typed_at_the_table_reaches_the_other_player(host, connect):
+    ann_app = OnlineApp(socket=host.socket_path, name="Ann")
+    async with ann_app.run_test(size=(80, 24)) as ann:
+        await wait_for(lambda: ann_app.player_name == "Ann", ann)
+        await ann.press("c", "s", "enter")
+        await wait_for(lambda: isinstance(ann_app.screen, OnlineGameScreen), ann)
+        bob = await connect("Bob")
+        await bob.send({"type": "join", "table": ann_app.remote.table})
+        await bob.receive_until("joined")
+        history = list(host.tables[ann_app.remote.table].game.history)
+        await ann.press("c", *"hi Bob", "enter")
+        said = await bob.receive_until("chat")
+        assert (said["name"], said["text"]) == ("Ann", "hi Bob")
+        await wait_for(lambda: isinstance(ann_app.screen, OnlineGameScreen), ann)
+        await ann.press("c", *"never mind", "escape")  # Esc sends nothing
+        await ann.pause(0.2)
+        assert isinstance(ann_app.screen, OnlineGameScreen)
+        assert list(host.tables[ann_app.remote.table].game.history) == history
+    await bob.send({"type": "ping"})
+    kinds = []
+    while not kinds or kinds[-1] != "pong":
+        kinds.append((await bob.receive())["type"])
+    assert "chat" not in kinds  # the cancelled line never went out
