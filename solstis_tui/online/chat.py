@@ -19,7 +19,6 @@ class ChatScreen(ModalScreen[str | None]):
     ChatScreen { align: center bottom; }
     ChatScreen Vertical { width: 76; height: auto; border: round $accent;
         background: $surface; padding: 0 1; margin-bottom: 2; }
-    ChatScreen Input { border: none; height: 1; padding: 0; }
     """
 
     def compose(self) -> ComposeResult:

@@ -15,7 +15,13 @@ class OnlineGameScreen(GameScreen):
     """Like the local game screen, but nothing decides here except the person's keys."""
 
     CSS_PATH = str(Path(__file__).resolve().parent.parent / "screens" / "game.tcss")
-    BINDINGS = [Binding("c", "chat", "Chat")]
+    BINDINGS = [
+        Binding("c", "chat", "Chat"),
+        # Offline-only keys stay (they explain themselves) but leave the footer.
+        Binding("u", "undo", "Undo", show=False),
+        Binding("t", "hint", "Hint", show=False),
+        Binding("n", "new_game", "New", show=False),
+    ]
     session: RemoteSession
 
     def viewer(self) -> int:
