@@ -2,9 +2,14 @@
 
 Every iteration deals the unseen tiles and spirits afresh with ``determinize``, walks one
 shared tree of *moves* (a node stands for everything the bot cannot tell apart), and plays
-the rest of the game out with the epsilon-greedy heuristic. Children are keyed by
-(player to move, move); a child's UCB uses how often it was *available*, since the moves
-on offer differ from one deal to the next. Rewards mix the win (80%) and the star margin.
+on from the new leaf with the epsilon-greedy heuristic for a few decisions (``horizon``),
+then to the start of the next turn, where the evaluation function judges the position.
+Cutting playouts short trades the luck of a whole game's draws for several times more
+iterations and less noise. Children are keyed by (player to move, move); a child's UCB
+uses how often it was *available*, since the moves on offer differ from one deal to the
+next. Rewards mix the win (80%) and the star margin; a cut-off position's reward comes
+from its evaluated margin. The bot keeps its tree between the decisions of one game, so
+the capture, square and spirit choices after a play start from what it already learnt.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import random
 import threading
 from dataclasses import dataclass
 
-from solstis_tui.core import Game, Move, Observation, determinize
+from solstis_tui.core import Decision, Game, Move, Observation, determinize
 from solstis_tui.core.scoring import score
 
 from .base import Bot, Budget, Stopwatch
@@ -56,9 +61,12 @@ def reward(g: Game) -> tuple[float, float]:
 
 
 def estimate(g: Game) -> tuple[float, float]:
-    """Like ``reward`` for an unfinished game, from the evaluation function."""
+    """Like ``reward`` for an unfinished game: the evaluated margin stands in for the final
+    one, and the win becomes a chance (normal, wider the more land tiles are to come)."""
     margin = evaluate(g, 0)
-    return 0.5 + 0.5 * math.tanh(margin / 8.0), margin
+    spread = 2.0 + 0.3 * len(g.pile)
+    win = 0.5 * (1.0 + math.erf(margin / (spread * math.sqrt(2.0))))
+    return 0.8 * win + 0.1 * (1.0 + math.tanh(margin / 10.0)), margin
 
 
 class Search:
@@ -71,12 +79,14 @@ class Search:
         exploration: float = 0.7,
         epsilon: float = 0.1,
         bias: float = 0.05,
-        horizon: int | None = None,
+        horizon: int | None = 8,
+        settle: bool = True,
+        root: Node | None = None,
     ) -> None:
         self.obs, self.rand = obs, rand
         self.c, self.epsilon, self.bias = exploration, epsilon, bias
-        self.horizon = horizon
-        self.root = Node(1 - obs.player, None)
+        self.horizon, self.settle = horizon, settle
+        self.root = root if root is not None else Node(1 - obs.player, None)
         self.iterations = 0
 
     def run(self, clock: Stopwatch) -> None:
@@ -118,15 +128,7 @@ class Search:
             g.play(best.move)
             path.append(best)
             node = best
-        if self.horizon is None:
-            playout(g, rand, self.epsilon)
-            r0, m0 = reward(g)
-        else:
-            for _ in range(self.horizon):
-                if g.is_over:
-                    break
-                g.play(best_move(g, rand, self.epsilon))
-            r0, m0 = reward(g) if g.is_over else estimate(g)
+        r0, m0 = self.rollout(g)
         for child in path:
             child.n += 1
             if child.player == 0:
@@ -136,6 +138,24 @@ class Search:
                 child.w += 1.0 - r0
                 child.margin -= m0
         self.iterations += 1
+
+    def rollout(self, g: Game) -> tuple[float, float]:
+        """Play on from a new leaf: to the end, or ``horizon`` decisions and then on to the
+        next turn's start, where the evaluation takes over. (reward, margin) for player 0."""
+        if self.horizon is None:
+            playout(g, self.rand, self.epsilon)
+            return reward(g)
+        rand, epsilon = self.rand, self.epsilon
+        for _ in range(self.horizon):
+            if g.is_over:
+                return reward(g)
+            g.play(best_move(g, rand, epsilon))
+        if self.settle:
+            for _ in range(16):
+                if g.is_over or g.decision is Decision.PLAY:
+                    break
+                g.play(best_move(g, rand, epsilon))
+        return reward(g) if g.is_over else estimate(g)
 
     def estimates(self) -> list[Estimate]:
         """Root moves, most visited first; unvisited moves last with neutral values."""
@@ -160,7 +180,7 @@ class MCTSBot(Bot):
     """Information-set MCTS with heuristic playouts."""
 
     name = "mcts"
-    description = "plays out hundreds of imagined games before each move: hard"
+    description = "imagines hundreds of ways the next turns could go before each move: hard"
     default_budget = Budget(seconds=1.0)
 
     def __init__(
@@ -169,24 +189,50 @@ class MCTSBot(Bot):
         exploration: float = 0.7,
         epsilon: float = 0.1,
         bias: float = 0.05,
-        horizon: int | None = None,
+        horizon: int | None = 8,
+        settle: bool = True,
+        reuse: bool = True,
     ) -> None:
         super().__init__(seed)
         self.exploration, self.epsilon, self.bias = exploration, epsilon, bias
-        self.horizon = horizon
+        self.horizon, self.settle = horizon, settle
+        self.reuse = reuse
         self.last_iterations = 0
+        self._kept: tuple[int, tuple, Node] | None = None
 
     def params(self) -> tuple:
         """The search settings, in ``Search``'s argument order after ``rand``."""
-        return (self.exploration, self.epsilon, self.bias, self.horizon)
+        return (self.exploration, self.epsilon, self.bias, self.horizon, self.settle)
 
     def search(
         self, obs: Observation, budget: Budget | None, cancel: threading.Event | None
     ) -> Search:
-        search = Search(obs, self.rand, *self.params())
+        search = Search(obs, self.rand, *self.params(), root=self.subtree(obs))
         search.run(Stopwatch(budget, self.default_budget, cancel))
         self.last_iterations = search.iterations
+        if self.reuse:
+            self._kept = (obs.player, obs.history, search.root)
         return search
+
+    def subtree(self, obs: Observation) -> Node | None:
+        """The part of the last search's tree that ``obs`` has reached, if it was the same
+        player in the same game and every move since is in the tree; else None.
+
+        The later decisions of a turn (capture, square, spirit...) start from what the
+        search for the first one already learnt about them.
+        """
+        if self._kept is None:
+            return None
+        player, history, node = self._kept
+        if player != obs.player or obs.history[: len(history)] != history:
+            return None
+        for p, mv, auto in obs.history[len(history):]:
+            if auto:
+                continue
+            node = node.children.get((p, mv))
+            if node is None:
+                return None
+        return node
 
     def analyse(
         self,

@@ -66,21 +66,29 @@ def groups(have: int) -> tuple[int, ...]:
     return found
 
 
-def link_value(have: int, cell: int) -> float:
+def link_value(have: int, cell: int, extra: int = 0) -> float:
     """Worth of filling ``cell`` for the shape of the panorama: joining the biggest
-    section, merging sections, or starting a lone tile."""
-    near = NEIGHBOURS[cell] & have
-    if not near:
-        return 0.0 if have else 0.6
-    parts = groups(have)
+    section, merging sections, or starting a lone tile. ``extra`` is one more tile (as a
+    bit) going in at the same time, e.g. the other half of a capture."""
+    touch = NEIGHBOURS[cell]
+    near = touch & have
     merged = 0
+    if touch & extra:
+        merged = 1
+        near |= NEIGHBOURS[extra.bit_length() - 1] & have
+    if not near:
+        if merged:
+            return 0.8
+        return 0.0 if have | extra else 0.6
+    parts = groups(have)
     joins_big = False
     for i, part in enumerate(parts):
         if part & near:
             merged += part.bit_count()
             joins_big = joins_big or i == 0
     grow = max(0, merged + 1 - parts[0].bit_count())
-    return 0.5 + (0.6 if joins_big else 0.2) + 0.25 * grow + 0.1 * near.bit_count()
+    return (0.5 + (0.6 if joins_big else 0.2) + 0.25 * grow
+            + 0.1 * (touch & (have | extra)).bit_count())
 
 
 def land_gain(g: Game, p: int, cell: int, extra: int = 0) -> float:
@@ -88,10 +96,11 @@ def land_gain(g: Game, p: int, cell: int, extra: int = 0) -> float:
     bit = 1 << cell
     if g.evil_at == p and g.evil_cell == cell:
         return -0.5
-    have = filled(g, p) | extra
+    have = filled(g, p)
     if g.rain[p] & bit:
         return 0.0 if g.blocked[p] & bit else 1.2
-    value = 0.4 + link_value(have, cell) + SQUARE_WORTH * squares_closed(g, p, cell, have | bit)
+    value = (0.4 + link_value(have, cell, extra)
+             + SQUARE_WORTH * squares_closed(g, p, cell, have | extra | bit))
     if FIRE_CELLS & bit:
         value += 0.6
     if ROW1 & bit:

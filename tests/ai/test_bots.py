@@ -78,3 +78,24 @@ def test_expert_root_parallel_is_legal_and_repeatable() -> None:
         assert sum(e.visits for e in estimates) == 60
         moves.append(estimates[0].move)
     assert moves[0] == moves[1] and moves[0] in g.legal_moves()
+
+
+def test_mcts_keeps_its_tree_for_the_rest_of_a_turn() -> None:
+    """After a play, the same player's next decision (a capture, a square, a spirit...)
+    starts from the visits the first search already gave it; another game starts afresh."""
+    budget = Budget(iterations=30)
+    elsewhere = positions("base", 1, seed=99)[0]
+    for g in positions("base", 40, seed=21):
+        me = g.to_play
+        bot = make_bot("mcts", seed=4)
+        g.play(bot.choose(g.observation(me), budget))
+        if g.is_over or g.to_play != me or len(g.legal_moves()) < 2:
+            continue
+        follow_up = bot.analyse(g.observation(me), Budget(iterations=10))
+        assert sum(e.visits for e in follow_up) > 10
+        other = make_bot("mcts", seed=4)
+        other.choose(elsewhere.observation(elsewhere.to_play), budget)
+        fresh = other.analyse(g.observation(me), Budget(iterations=10))
+        assert sum(e.visits for e in fresh) == 10
+        return
+    pytest.fail("no position where one player decides twice in a row")
