@@ -1,13 +1,18 @@
 """Bot tiers by name, and loading a person's own bot from ``package.module:Class``.
 
-A spec is a tier name (``mcts``) or an import path (``mybots.clever:CleverBot``), either
-optionally followed by ``@BUDGET``: ``@2000`` for 2000 iterations, ``@0.5s`` for half a
-second per decision. The budget becomes the bot's ``default_budget``.
+A spec is a tier name (``mcts``), an import path (``mybots.clever:CleverBot``) or the name
+of an installed package's entry point in the ``solstis.bots`` group, each optionally
+followed by ``@BUDGET``: ``@2000`` for 2000 iterations, ``@0.5s`` for half a second per
+decision. The budget becomes the bot's ``default_budget``. A package offers a bot with::
+
+    [project.entry-points."solstis.bots"]
+    clever = "mybots.clever:CleverBot"
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import re
 from dataclasses import dataclass
 
@@ -62,9 +67,12 @@ def split_spec(spec: str) -> tuple[str, Budget | None]:
 def load_class(path: str) -> type[Bot]:
     """The Bot subclass named by ``package.module:Class``; ValueError with the reason."""
     module_name, sep, class_name = path.partition(":")
+    if not sep and module_name and (found := entry_point(module_name)) is not None:
+        module_name, sep, class_name = found.partition(":")
     if not sep or not module_name or not class_name:
         raise ValueError(
-            f"unknown bot {path!r}: use a tier ({', '.join(TIERS)}) or package.module:Class"
+            f"unknown bot {path!r}: use a tier ({', '.join(TIERS)}), package.module:Class "
+            "or the name of an installed bot (entry point group 'solstis.bots')"
         )
     try:
         module = importlib.import_module(module_name)
@@ -84,6 +92,16 @@ def load_class(path: str) -> type[Bot]:
         missing = ", ".join(sorted(obj.__abstractmethods__))
         raise ValueError(f"{path!r} does not implement {missing}")
     return obj
+
+
+ENTRY_POINTS = "solstis.bots"
+
+
+def entry_point(name: str) -> str | None:
+    """The ``module:Class`` an installed package registers as bot ``name``, if any."""
+    for ep in importlib.metadata.entry_points(group=ENTRY_POINTS, name=name):
+        return ep.value
+    return None
 
 
 def bot_class(spec: str) -> type[Bot]:

@@ -16,13 +16,16 @@ _PLUGIN = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 
 
 def opponent_spec(text: str) -> str:
-    """argparse type: a bot tier or ``package.module:Class``."""
+    """argparse type: a bot tier, ``package.module:Class`` or an installed bot's name."""
+    from ai.registry import entry_point
+
     text = text.strip()
     name = text.partition("@")[0]
-    if name in BOT_TIERS or _PLUGIN.match(name):
+    if name in BOT_TIERS or _PLUGIN.match(name) or entry_point(name):
         return text
     raise argparse.ArgumentTypeError(
-        f"{text!r} is not an opponent: choose {', '.join(BOT_TIERS)} or package.module:Class")
+        f"{text!r} is not an opponent: choose {', '.join(BOT_TIERS)}, package.module:Class "
+        "or an installed bot (entry point group 'solstis.bots')")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,9 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"solstis {__version__}")
     parser.add_argument("--opponent", type=opponent_spec, default=None, metavar="BOT",
-                        help=f"the bot to play: {', '.join(BOT_TIERS)} or "
-                             "package.module:Class, optionally with @SECONDSs or "
-                             "@ITERATIONS (default: minimax)")
+                        help=f"the bot to play: {', '.join(BOT_TIERS)}, "
+                             "package.module:Class or an installed bot's name, "
+                             "optionally with @SECONDSs or @ITERATIONS (default: minimax)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--hotseat", action="store_true",
                       help="two people on one keyboard, hands hidden between turns")

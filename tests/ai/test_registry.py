@@ -48,3 +48,18 @@ def test_budget_suffix_sets_the_default_budget() -> None:
 def test_bad_specs_say_what_is_wrong(spec: str, words: str) -> None:
     with pytest.raises(ValueError, match=words):
         make_bot(spec, 1)
+
+
+def test_an_installed_package_offers_a_bot_by_entry_point(tmp_path, monkeypatch) -> None:
+    """A package declaring ``[project.entry-points."solstis.bots"]`` is loaded by name."""
+    (tmp_path / "calm_bots.py").write_text(
+        "from ai.base import RandomBot\n\nclass CalmBot(RandomBot):\n    name = 'calm'\n")
+    info = tmp_path / "calm_bots-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: calm-bots\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[solstis.bots]\ncalm = calm_bots:CalmBot\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    bot = make_bot("calm@0.5s", 3)
+    assert type(bot).__name__ == "CalmBot" and bot.default_budget == Budget(seconds=0.5)
+    with pytest.raises(ValueError, match=r"entry point group 'solstis\.bots'"):
+        make_bot("not-installed-anywhere", 3)
