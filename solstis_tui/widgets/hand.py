@@ -21,6 +21,12 @@ class HandBar(BoardWidget):
         pal = palette_of(self)
         me, them = view.me, 1 - view.me
         out = Text()
+        if view.obs.spectator:  # a watcher sees neither hand, only how many tiles each holds
+            sep = " │ " if not view.ascii else " | "
+            counts = [f"{view.names[p]}: {n} tile{'s' if n != 1 else ''}"
+                      for p, n in enumerate(view.obs.hand_counts)]
+            out.append(sep.join(counts), style=pal.bold)
+            return out
         out.append("Hand ", style=pal.bold)
         mine_active = view.zone == "hand"
         for i, tile in enumerate(view.my_hand):

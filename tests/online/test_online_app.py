@@ -101,6 +101,7 @@ async def test_watching_a_table_shows_no_hand(host, connect):
         prompt = str(eve_app.screen.query_one("#prompt").render())
         assert "Watching: You" not in prompt and "Watching: Ann" in prompt
         hand = str(eve_app.screen.query_one("#hand").render())
+        assert "Ann: 3 tiles" in hand and "Bob: 3 tiles" in hand and "Hand" not in hand
         game = host.tables[table].game
         for tile in game.hands[0] + game.hands[1]:
             from solstis_tui.core.board import NAMES
