@@ -26,7 +26,7 @@ from ..session import Session
 from ..widgets.display import PILE_LETTERS, DisplayPiles
 from ..widgets.gamelog import GameLog
 from ..widgets.hand import HandBar
-from ..widgets.panorama import PanoramaGrid
+from ..widgets.panorama import LARGE, SMALL, PanoramaGrid
 from ..widgets.pool import SpiritPool
 from ..widgets.prompt import PromptLine
 from ..widgets.scores import ScoreLine, ScoreSheet
@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     from ..app import SolstisApp
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
+LARGE_WIDTH, LARGE_HEIGHT = 150, 36
+"""From this size on, the panoramas are drawn with tiles twice as big."""
 _MERGEABLE = ("play", "second", "spirits_drawn")
 
 
@@ -140,6 +142,10 @@ class GameScreen(GameKeys, GameMouse, Screen):
         width, height = self.app.size
         small = width < MIN_WIDTH or height < MIN_HEIGHT
         self.set_class(small, "-too-small")
+        large = width >= LARGE_WIDTH and height >= LARGE_HEIGHT
+        self.set_class(large, "-large")
+        for grid in self.query(PanoramaGrid):
+            grid.set_geometry(LARGE if large else SMALL)
         if small:
             cross = "x" if self.sapp.ascii_mode else "×"
             self.query_one("#too-small", Static).update(

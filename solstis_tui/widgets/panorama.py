@@ -7,6 +7,8 @@ code at the centre of its square and the fireflies.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from rich.text import Text
 
 from ..core import PanoramaView, Spirit
@@ -25,25 +27,48 @@ from .board_widget import BoardWidget
 from .clicks import tag
 from .view import SPIRIT_CODES, BoardView, glyphs_of, palette_of
 
-WIDTH = 31
 LEFT = 2
 
 
-def cell_x(column: int) -> int:
+class Geometry(NamedTuple):
+    """How big a grid draws its cells: ``width`` characters and ``height`` lines each,
+    ``pitch`` characters from one column to the next; one line between rows."""
+
+    width: int
+    height: int
+    pitch: int
+
+    @property
+    def line_width(self) -> int:
+        return LEFT + 10 * self.pitch
+
+    @property
+    def lines(self) -> int:
+        """Lines of the whole grid: title, six rows with lines between, column numbers."""
+        return 1 + 6 * self.height + 5 + 1
+
+
+SMALL = Geometry(width=2, height=1, pitch=3)
+"""Fits two panoramas side by side in 80 columns."""
+LARGE = Geometry(width=4, height=2, pitch=5)
+"""Tiles twice the size, for big terminals."""
+
+
+def cell_x(column: int, geo: Geometry = SMALL) -> int:
     """The first character of a column's cells on a grid line."""
-    return LEFT + (column - 1) * 3
+    return LEFT + (column - 1) * geo.pitch
 
 
-def cell_offset(cell: int) -> tuple[int, int]:
+def cell_offset(cell: int, geo: Geometry = SMALL) -> tuple[int, int]:
     """Where ``cell`` is drawn in a grid's content: (x, y) of its first character."""
     row, column = cell // 10 + 1, cell % 10 + 1
-    return cell_x(column), 1 + 2 * (6 - row)
+    return cell_x(column, geo), 1 + (geo.height + 1) * (6 - row)
 
 
-def square_offset(square: int) -> tuple[int, int]:
+def square_offset(square: int, geo: Geometry = SMALL) -> tuple[int, int]:
     """Where the centre mark of the square with lower-left cell ``square`` is drawn."""
-    x, y = cell_offset(square)
-    return x + 2, y - 1
+    x, y = cell_offset(square, geo)
+    return x + geo.width, y - 1
 
 
 def grounded_cells(land: int, rain: int) -> int:
@@ -68,6 +93,13 @@ class PanoramaGrid(BoardWidget):
     def __init__(self, side: str, **kwargs) -> None:
         super().__init__(**kwargs)
         self.side = side
+        self.geo = SMALL
+
+    def set_geometry(self, geo: Geometry) -> None:
+        """Draw with bigger or smaller tiles from now on (the screen sizes the widget)."""
+        if geo != self.geo:
+            self.geo = geo
+            self.redraw()
 
     def draw(self, view: BoardView) -> Text:
         return self.render_grid(view)
@@ -102,11 +134,14 @@ class PanoramaGrid(BoardWidget):
                 style = pal.evil
             squares[sq] = (SPIRIT_CODES[Spirit(spirit)], style)
         fireflies = set(pano.fireflies)
+        geo = self.geo
         for row in range(6, 0, -1):
-            line = Text(f"{row} ", style=pal.row_fg[row])
+            lines = [Text(f"{row} ", style=pal.row_fg[row])]
+            lines += [Text("  ") for _ in range(geo.height - 1)]
             for column in range(1, 11):
                 if column not in ROW_COLUMNS[row]:
-                    line.append("   ")
+                    for line in lines:
+                        line.append(" " * geo.pitch)
                     continue
                 cell = cell_index(row, column)
                 text, style = self._cell(cell, land, rain, lit, pano, g, pal)
@@ -119,25 +154,43 @@ class PanoramaGrid(BoardWidget):
                         text, style = g.target * 2, pal.target
                 if cell == cursor or cell in square_cells:
                     style = style + pal.cursor
-                start = len(line)
-                line.append(text, style=style)
-                tag(line, start, ("cell", self.side, cell))
-                line.append(self._gap(row, column, land, lit, g, pal))
-            out.append_text(line)
-            out.append("\n")
+                for k, (line, part) in enumerate(zip(lines, self._cell_lines(text, geo),
+                                                     strict=True)):
+                    start = len(line)
+                    line.append(part, style=style)
+                    tag(line, start, ("cell", self.side, cell))
+                    gap = self._gap(row, column, land, lit, g, pal) if k == 0 else Text(" ")
+                    line.append_text(gap)
+                    if geo.pitch > geo.width + 1:
+                        line.append(" " * (geo.pitch - geo.width - 1))
+            for line in lines:
+                out.append_text(line)
+                out.append("\n")
             if row > 1:
                 between = self._between(row - 1, squares, fireflies, targets, cursor,
-                                        view.square_mode and active, g, pal)
+                                        view.square_mode and active, g, pal, geo)
                 self._tag_squares(between, row - 1)
                 out.append_text(between)
                 out.append("\n")
-        header = [" "] * WIDTH
+        header = [" "] * geo.line_width
         for column in range(1, 11):
             label = f"{column:>2}"
-            x = cell_x(column)
+            x = cell_x(column, geo) + (geo.width - 2) // 2
             header[x:x + 2] = list(label)
         out.append("".join(header).rstrip(), style=pal.dim)
         return out
+
+    @staticmethod
+    def _cell_lines(text: str, geo: Geometry) -> list[str]:
+        """A cell's two-character mark spread over a cell of ``geo``'s size: on a large
+        cell the mark's halves sit at the left and right of the first line."""
+        if geo.width == 2:
+            return [text]
+        first = text[0] + " " * (geo.width - 2) + text[1]
+        if text[0] == text[1]:  # rainbows, forbidden cells, targets: fill the whole tile
+            first = text[0] * geo.width
+            return [first] * geo.height
+        return [first] + [" " * geo.width] * (geo.height - 1)
 
     def _title(self, view, p, pano, pal, g) -> Text:
         score = view.scores[p]
@@ -190,18 +243,19 @@ class PanoramaGrid(BoardWidget):
         for column in range(1, 10):
             sq = cell_index(row, column)
             if sq in SQUARES:
-                x = cell_x(column) + 2
+                x = cell_x(column, self.geo) + self.geo.width
                 tag(line, x - 1, ("square", self.side, sq), x + 2)
 
     @staticmethod
-    def _between(row, squares, fireflies, targets, cursor, square_mode, g, pal) -> Text:
+    def _between(row, squares, fireflies, targets, cursor, square_mode, g, pal,
+                 geo: Geometry = SMALL) -> Text:
         """The line between ``row`` and ``row + 1``: spirits and fireflies on squares."""
-        chars: list[tuple[str, object]] = [(" ", None)] * WIDTH
+        chars: list[tuple[str, object]] = [(" ", None)] * geo.line_width
         for column in range(1, 10):
             sq = cell_index(row, column)
             if sq not in NAMES:
                 continue
-            x = cell_x(column) + 2
+            x = cell_x(column, geo) + geo.width
             if sq in squares:
                 code, style = squares[sq]
                 for k, ch in enumerate(code):

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from solstis_tui.core import Decision, Move, MoveKind
-from solstis_tui.widgets.panorama import cell_offset, square_offset
+import pytest
+
+from solstis_tui.widgets.panorama import LARGE, SMALL, Geometry, cell_offset, square_offset
 
 from .conftest import make_app, settle
 from .positions import save_position
@@ -27,16 +29,21 @@ async def click_text(pilot, selector: str, needle: str, line: int = 0) -> None:
     await pilot.pause()
 
 
-async def click_cell(pilot, side: str, cell: int) -> None:
-    x, y = cell_offset(cell)
+async def click_cell(pilot, side: str, cell: int, geo: Geometry = SMALL, line: int = 0) -> None:
+    """Click ``cell`` (on ``line`` of a tile more than one line tall)."""
+    x, y = cell_offset(cell, geo)
+    assert await pilot.click(f"#{side}", offset=(1 + x, y + line))
+    await pilot.pause()
+
+
+async def click_square(pilot, side: str, square: int, geo: Geometry = SMALL) -> None:
+    x, y = square_offset(square, geo)
     assert await pilot.click(f"#{side}", offset=(1 + x, y))
     await pilot.pause()
 
 
-async def click_square(pilot, side: str, square: int) -> None:
-    x, y = square_offset(square)
-    assert await pilot.click(f"#{side}", offset=(1 + x, y))
-    await pilot.pause()
+#: (terminal size, tile size the board should draw at it)
+SIZES = [((80, 24), SMALL), ((160, 48), LARGE)]
 
 
 async def resumed(pilot, app):
@@ -108,35 +115,38 @@ async def test_click_a_spirit_choice():
     assert session.game.decision is Decision.ENCOUNTER
 
 
-async def test_click_a_cell_of_your_panorama_for_a_rainbow():
+@pytest.mark.parametrize(("size", "geo"), SIZES)
+async def test_click_a_cell_of_your_panorama_for_a_rainbow(size, geo):
     session = save_position({Decision.PLACE_RAINBOW},
                             check=lambda s: len(s.game.legal_moves()) > 1)
     app = make_app(resume=True)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=size) as pilot:
         gs = await resumed(pilot, app)
+        assert gs.query_one("#mine").geo == geo
         target = max(gs.view.targets)
         assert gs.cursor != target
         before = len(made(app))
-        await click_cell(pilot, "theirs", target)
+        await click_cell(pilot, "theirs", target, geo)
         assert "your own panorama" in prompt_of(app)
-        await click_cell(pilot, "mine", target)
+        await click_cell(pilot, "mine", target, geo, line=geo.height - 1)
         assert gs.cursor == target and len(made(app)) == before
-        await click_cell(pilot, "mine", target)
+        await click_cell(pilot, "mine", target, geo)
         await settle(pilot, app)
         assert made(app)[before] == Move(MoveKind.RAINBOW, target)
     assert session.game.decision is Decision.PLACE_RAINBOW
 
 
-async def test_click_a_square_for_the_spirit():
+@pytest.mark.parametrize(("size", "geo"), SIZES)
+async def test_click_a_square_for_the_spirit(size, geo):
     save_position({Decision.SQUARE}, check=lambda s: len(s.game.legal_moves()) > 1)
     app = make_app(resume=True)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=size) as pilot:
         gs = await resumed(pilot, app)
         square = max(gs.view.targets)
         before = len(made(app))
-        await click_square(pilot, "mine", square)
+        await click_square(pilot, "mine", square, geo)
         assert gs.cursor == square and len(made(app)) == before
-        await click_square(pilot, "mine", square)
+        await click_square(pilot, "mine", square, geo)
         await settle(pilot, app)
         assert made(app)[before] == Move(MoveKind.SQUARE, square)
 

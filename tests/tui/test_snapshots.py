@@ -24,6 +24,10 @@ def test_main_screen_120x40(snap_compare):
     assert snap_compare(make_app(seed=3), terminal_size=(120, 40), run_before=_a_few_moves)
 
 
+def test_main_screen_160x48_large_tiles(snap_compare):
+    assert snap_compare(make_app(seed=3), terminal_size=(160, 48), run_before=_a_few_moves)
+
+
 def test_main_screen_ascii_ansi16(snap_compare):
     app = make_app(seed=3, ascii_mode=True, theme_name="ansi-16")
     assert snap_compare(app, terminal_size=(80, 24), run_before=_a_few_moves)
