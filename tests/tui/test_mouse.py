@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from solstis_tui.core import Decision, Move, MoveKind
 import pytest
 
+from solstis_tui.core import Decision, Move, MoveKind
 from solstis_tui.widgets.panorama import LARGE, SMALL, Geometry, cell_offset, square_offset
 
 from .conftest import make_app, settle
