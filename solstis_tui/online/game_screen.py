@@ -27,6 +27,10 @@ class OnlineGameScreen(GameScreen):
     def viewer(self) -> int:
         return self.session.seat if self.session.seat is not None else 0
 
+    def game_label(self) -> str:
+        """The host's table id (the seed stays at the host: it would reveal the deal)."""
+        return f"table {self.session.table}"
+
     def start_bot(self) -> None:
         """Bots and the other player decide at the host; this screen waits for states."""
         self.thinking_since = None

@@ -348,12 +348,16 @@ class GameScreen(GameKeys, GameMouse, Screen):
         seats = f"{s.name(0)} vs {s.name(1)}"
         mode = " · watching" if s.is_watch else " · hot-seat" if s.is_hotseat else ""
         paused = "PAUSED · " if self.paused else ""
-        bar = (f"{paused}Solstis · {g.options.variant} · seed {s.setup.seed} · turn {g.turn} · "
+        bar = (f"{paused}Solstis · {g.options.variant} · {self.game_label()} · turn {g.turn} · "
                f"{seats}{mode}")
         self.query_one(TopBar).say(asciify(bar) if self.sapp.ascii_mode else bar)
         self.query_one("#legend", Static).update(legend_text(self.sapp.ascii_mode))
         self.query_one(SpiritPool).show_effects = self.has_class("-wide")
         self.update_prompt()
+
+    def game_label(self) -> str:
+        """What names this game in the top bar: its seed (replays the same deal)."""
+        return f"seed {self.session.setup.seed}"
 
     def update_prompt(self) -> None:
         if not self.is_mounted or self.view is None:

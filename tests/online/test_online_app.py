@@ -98,6 +98,8 @@ async def test_watching_a_table_shows_no_hand(host, connect):
         await eve.press("w")
         await wait_for(lambda: isinstance(eve_app.screen, OnlineGameScreen), eve)
         assert eve_app.remote.is_spectator
+        bar = str(eve_app.screen.query_one("#topbar").render())
+        assert f"table {table}" in bar and "seed" not in bar
         prompt = str(eve_app.screen.query_one("#prompt").render())
         assert "Watching: You" not in prompt and "Watching: Ann" in prompt
         hand = str(eve_app.screen.query_one("#hand").render())
