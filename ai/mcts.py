@@ -69,6 +69,10 @@ def estimate(g: Game) -> tuple[float, float]:
     return 0.8 * win + 0.1 * (1.0 + math.tanh(margin / 10.0)), margin
 
 
+#: At most this many decisions finish a cut-off playout's turn before it is evaluated.
+SETTLE_LIMIT = 16
+
+
 class Search:
     """One ISMCTS search from an observation; call ``run`` then read ``estimates``."""
 
@@ -80,12 +84,11 @@ class Search:
         epsilon: float = 0.1,
         bias: float = 0.05,
         horizon: int | None = 8,
-        settle: bool = True,
         root: Node | None = None,
     ) -> None:
         self.obs, self.rand = obs, rand
         self.c, self.epsilon, self.bias = exploration, epsilon, bias
-        self.horizon, self.settle = horizon, settle
+        self.horizon = horizon
         self.root = root if root is not None else Node(1 - obs.player, None)
         self.iterations = 0
 
@@ -150,11 +153,10 @@ class Search:
             if g.is_over:
                 return reward(g)
             g.play(best_move(g, rand, epsilon))
-        if self.settle:
-            for _ in range(16):
-                if g.is_over or g.decision is Decision.PLAY:
-                    break
-                g.play(best_move(g, rand, epsilon))
+        for _ in range(SETTLE_LIMIT):
+            if g.is_over or g.decision is Decision.PLAY:
+                break
+            g.play(best_move(g, rand, epsilon))
         return reward(g) if g.is_over else estimate(g)
 
     def estimates(self) -> list[Estimate]:
@@ -190,19 +192,18 @@ class MCTSBot(Bot):
         epsilon: float = 0.1,
         bias: float = 0.05,
         horizon: int | None = 8,
-        settle: bool = True,
         reuse: bool = True,
     ) -> None:
         super().__init__(seed)
         self.exploration, self.epsilon, self.bias = exploration, epsilon, bias
-        self.horizon, self.settle = horizon, settle
+        self.horizon = horizon
         self.reuse = reuse
         self.last_iterations = 0
         self._kept: tuple[int, tuple, Node] | None = None
 
     def params(self) -> tuple:
         """The search settings, in ``Search``'s argument order after ``rand``."""
-        return (self.exploration, self.epsilon, self.bias, self.horizon, self.settle)
+        return (self.exploration, self.epsilon, self.bias, self.horizon)
 
     def search(
         self, obs: Observation, budget: Budget | None, cancel: threading.Event | None
