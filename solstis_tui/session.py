@@ -139,10 +139,13 @@ class Session:
         return game
 
     def can_undo(self) -> bool:
-        return (self.replayable and not self.is_hotseat and bool(self.humans)
-                and self._undo_index() is not None)
+        return self._undo_index() is not None
 
     def _undo_index(self) -> int | None:
+        """How many decisions to keep to undo the person's last one; None if undo is off
+        (hot-seat, watching, a game rebuilt from a snapshot) or they made none yet."""
+        if not self.replayable or self.is_hotseat or not self.humans:
+            return None
         made = [(p, auto) for p, _, auto in self.game.history if not auto]
         for i in range(len(made) - 1, -1, -1):
             if self.is_human(made[i][0]):
@@ -151,10 +154,9 @@ class Session:
 
     def undo(self) -> bool:
         """Back to the person's previous decision (replayed from the seed); False if none."""
-        if not self.can_undo():
-            return False
         index = self._undo_index()
-        assert index is not None  # can_undo checked it
+        if index is None:
+            return False
         self.game = self.replay(self.moves()[:index])
         if self.on_change is not None:
             self.on_change(self)
