@@ -17,13 +17,19 @@ async def wait_for(predicate, pilot, timeout: float = 10.0) -> None:
     raise AssertionError("timed out waiting")
 
 
+async def open_friend_table(app: OnlineApp, pilot, name: str = "Ann") -> None:
+    """Once the host has welcomed ``app`` as ``name``, create a friend table and sit in
+    the first seat."""
+    await wait_for(lambda: app.player_name == name, pilot)
+    await pilot.press("c", "s", "enter")
+    await wait_for(lambda: isinstance(app.screen, OnlineGameScreen), pilot)
+
+
 async def test_two_online_apps_play_a_game_by_keys(host):
     ann_app = OnlineApp(socket=host.socket_path, name="Ann")
     bob_app = OnlineApp(socket=host.socket_path)
     async with ann_app.run_test(size=(80, 24)) as ann, bob_app.run_test(size=(80, 24)) as bob:
-        await wait_for(lambda: ann_app.player_name == "Ann", ann)
-        await ann.press("c", "s", "enter")  # a friend table, Ann in the first seat
-        await wait_for(lambda: isinstance(ann_app.screen, OnlineGameScreen), ann)
+        await open_friend_table(ann_app, ann)
         assert ann_app.remote.seat == 0
         # Bob types his name in the lobby, then joins the open table with Enter.
         assert isinstance(bob_app.screen, LobbyScreen)
@@ -59,9 +65,7 @@ async def test_two_online_apps_play_a_game_by_keys(host):
 async def test_a_dropped_online_player_comes_back_with_their_code(host, connect):
     ann_app = OnlineApp(socket=host.socket_path, name="Ann")
     async with ann_app.run_test(size=(80, 24)) as ann:
-        await wait_for(lambda: ann_app.player_name == "Ann", ann)
-        await ann.press("c", "s", "enter")
-        await wait_for(lambda: isinstance(ann_app.screen, OnlineGameScreen), ann)
+        await open_friend_table(ann_app, ann)
         table = ann_app.remote.table
     bob = await connect("Bob")
     await bob.send({"type": "join", "table": table})
@@ -117,9 +121,7 @@ async def test_watching_a_table_shows_no_hand(host, connect):
 async def test_chat_typed_at_the_table_reaches_the_other_player(host, connect):
     ann_app = OnlineApp(socket=host.socket_path, name="Ann")
     async with ann_app.run_test(size=(80, 24)) as ann:
-        await wait_for(lambda: ann_app.player_name == "Ann", ann)
-        await ann.press("c", "s", "enter")
-        await wait_for(lambda: isinstance(ann_app.screen, OnlineGameScreen), ann)
+        await open_friend_table(ann_app, ann)
         bob = await connect("Bob")
         await bob.send({"type": "join", "table": ann_app.remote.table})
         await bob.receive_until("joined")
