@@ -3,13 +3,14 @@
 Every iteration deals the unseen tiles and spirits afresh with ``determinize``, walks one
 shared tree of *moves* (a node stands for everything the bot cannot tell apart), and plays
 on from the new leaf with the epsilon-greedy heuristic for a few decisions (``horizon``),
-then to the start of the next turn, where the evaluation function judges the position.
+then to the start of the next turn, where the learned value (value.py) judges the position.
 Cutting playouts short trades the luck of a whole game's draws for several times more
 iterations and less noise. Children are keyed by (player to move, move); a child's UCB
 uses how often it was *available*, since the moves on offer differ from one deal to the
 next. Rewards mix the win (80%) and the star margin; a cut-off position's reward comes
-from its evaluated margin. The bot keeps its tree between the decisions of one game, so
-the capture, square and spirit choices after a play start from what it already learnt.
+from its learned win chance and expected margin. The bot keeps its tree between the
+decisions of one game, so the capture, square and spirit choices after a play start from
+what it already learnt.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from solstis_tui.core import Decision, Game, Move, Observation, determinize
 from solstis_tui.core.scoring import score
 
 from .base import Bot, Budget, Stopwatch
-from .evaluate import evaluate
 from .policy import best_move, move_value, playout
+from .value import value
 
 
 class Node:
@@ -61,11 +62,9 @@ def reward(g: Game) -> tuple[float, float]:
 
 
 def estimate(g: Game) -> tuple[float, float]:
-    """Like ``reward`` for an unfinished game: the evaluated margin stands in for the final
-    one, and the win becomes a chance (normal, wider the more land tiles are to come)."""
-    margin = evaluate(g, 0)
-    spread = 2.0 + 0.3 * len(g.pile)
-    win = 0.5 * (1.0 + math.erf(margin / (spread * math.sqrt(2.0))))
+    """Like ``reward`` for an unfinished game: the learned value's expected margin and
+    win chance (value.py) stand in for the final ones."""
+    margin, win = value(g, 0)
     return 0.8 * win + 0.1 * (1.0 + math.tanh(margin / 10.0)), margin
 
 

@@ -1,0 +1,83 @@
+"""Numbers that describe one player's position, the inputs of the learned value (value.py).
+
+``features(g, p)`` reads a *full* game (a determinization, never the real one) and returns
+one float per name in ``FEATURES``, in that order. They are the live score's parts plus
+what is about to come: squares one or two tiles short, hand tiles that can capture now.
+"""
+
+from __future__ import annotations
+
+from solstis_tui.core import Game
+from solstis_tui.core.board import ALL_SQUARES, MATCH, SQUARE_CELLS, bits
+from solstis_tui.core.scoring import score
+
+from .policy import groups, play_value
+
+FEATURES: tuple[str, ...] = (
+    "biggest_section",      # stars for the biggest section (its land tiles)
+    "lit_fires",
+    "spirits",              # uncovered spirits, one star each
+    "bonuses",              # the blue spirits' bonuses
+    "unlit_fires",          # fires on own land not yet joined to row 1
+    "sections",
+    "rainbows",
+    "land_tiles",           # every land tile in the panorama, in any section
+    "second_section",       # land tiles of the second-biggest section
+    "near_squares",         # empty squares one tile short, that tile still to be had
+    "blocked_near_squares", # one tile short, but that tile is gone: only a rainbow fills it
+    "half_squares",         # empty squares with two of four cells filled
+    "plain_spirits",
+    "blue_spirits",
+    "evil_spirit",          # holds the base game's Evil Spirit
+    "fireflies",
+    "hand_size",            # 3, or 4 with the Bear
+    "hand_tiles",
+    "capturing_hand_tiles", # hand tiles that could capture from the display right now
+    "best_play",            # the heuristic's worth of the best tile in hand (policy.py)
+)
+
+
+def features(g: Game, p: int) -> list[float]:
+    """``p``'s features in ``FEATURES`` order."""
+    s = score(g, p)
+    land = g.land[p]
+    have = land | g.rain[p]
+    gone = g.land[1 - p] | g.removed
+    near = blocked = half = 0
+    for sq in bits(ALL_SQUARES & ~g.occ[p]):
+        cells = SQUARE_CELLS[sq]
+        filled = (cells & have).bit_count()
+        if filled == 3:
+            if cells & ~have & gone:
+                blocked += 1
+            else:
+                near += 1
+        elif filled == 2:
+            half += 1
+    parts = groups(have)
+    second = (parts[1] & land).bit_count() if len(parts) > 1 else 0
+    spirits = [spirit for spirit, _ in g.spirits[p]]
+    hand = g.hands[p]
+    up = g.upmask
+    return [
+        s.biggest_section,
+        s.lit_fires,
+        s.spirits,
+        sum(s.bonuses.values()),
+        s.unlit_fires,
+        s.sections,
+        g.rain[p].bit_count(),
+        land.bit_count(),
+        second,
+        near,
+        blocked,
+        half,
+        sum(x.is_plain for x in spirits),
+        sum(x.is_blue for x in spirits),
+        1.0 if g.evil_at == p and not g.options.firefly else 0.0,
+        g.fireflies[p].bit_count(),
+        g.hand_size[p],
+        len(hand),
+        sum(1 for t in hand if MATCH[t] & up),
+        max((play_value(g, p, t) for t in hand), default=0.0),
+    ]

@@ -1,0 +1,89 @@
+"""The learned value of a position: the expected star margin and the chance to win.
+
+Both are linear in the difference between the two players' ``features`` (features.py),
+seen from the player to move, plus a tempo term for having the move. Every weight slides
+linearly with the share of the land pile still to come, so that, say, a square one tile
+short counts for more early than late. The weights, one set per variant, live in
+``value_weights.json``; ``tools/fit_value.py`` fits them to the final margins and winners
+of heuristic self-play games and writes that file.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from solstis_tui.core import Game
+
+from .features import FEATURES, features
+
+WEIGHTS_FILE = Path(__file__).with_name("value_weights.json")
+#: Land tiles in the pile at the start of a game (48 minus the display and two hands).
+FULL_PILE = 30
+
+
+@dataclass(frozen=True)
+class Linear:
+    """Weights of one target: ``late[i] + early[i] * pile_share`` per feature, and tempo."""
+
+    late: tuple[float, ...]
+    early: tuple[float, ...]
+    tempo: tuple[float, float]
+
+    @classmethod
+    def from_json(cls, data: dict) -> Linear:
+        weights = data["weights"]
+        missing = set(FEATURES) - set(weights)
+        if missing:
+            raise ValueError(f"value weights lack features: {', '.join(sorted(missing))}")
+        late, early = zip(*(weights[name] for name in FEATURES), strict=True)
+        return cls(tuple(late), tuple(early), tuple(data["tempo"]))
+
+    def to_json(self) -> dict:
+        return {
+            "tempo": list(self.tempo),
+            "weights": {n: [a, b] for n, a, b in zip(FEATURES, self.late, self.early,
+                                                     strict=True)},
+        }
+
+    def of(self, mover: list[float], other: list[float], share: float) -> float:
+        """The value for the player to move, given both players' features."""
+        v = self.tempo[0] + self.tempo[1] * share
+        for a, b, x, y in zip(self.late, self.early, mover, other, strict=True):
+            if x != y:
+                v += (x - y) * (a + b * share)
+        return v
+
+
+@dataclass(frozen=True)
+class Model:
+    """The margin and win-logit weights of one variant."""
+
+    margin: Linear
+    win: Linear
+
+
+@cache
+def models() -> dict[str, Model]:
+    """Every variant's model, read once from ``value_weights.json``."""
+    data = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
+    return {
+        variant: Model(Linear.from_json(m["margin"]), Linear.from_json(m["win"]))
+        for variant, m in data["variants"].items()
+    }
+
+
+def value(g: Game, p: int) -> tuple[float, float]:
+    """(expected final star margin, chance to win) for ``p`` in an unfinished game."""
+    model = models()[g.options.variant]
+    mover = g.to_play
+    a, b = features(g, mover), features(g, 1 - mover)
+    share = len(g.pile) / FULL_PILE
+    margin = model.margin.of(a, b, share)
+    logit = model.win.of(a, b, share)
+    if mover != p:
+        margin, logit = -margin, -logit
+    return margin, 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, logit))))
