@@ -1,8 +1,9 @@
 """Numbers that describe one player's position, the inputs of the learned value (value.py).
 
-``features(g, p)`` reads a *full* game (a determinization, never the real one) and returns
-one float per name in ``FEATURES``, in that order. They are the live score's parts plus
-what is about to come: squares one or two tiles short, hand tiles that can capture now.
+``features(g, p)`` reads a game with every hand known (the bots pass a determinization,
+never the real game) and returns one float per name in ``FEATURES``, in that order. They
+are the live score's parts plus what is about to come: squares one or two tiles short,
+hand tiles that can capture now, a Firefly player one firefly from winning.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from .policy import groups, play_value
 FEATURES: tuple[str, ...] = (
     "biggest_section",      # stars for the biggest section (its land tiles)
     "lit_fires",
-    "spirits",              # uncovered spirits, one star each
     "bonuses",              # the blue spirits' bonuses
     "unlit_fires",          # fires on own land not yet joined to row 1
     "sections",
@@ -26,10 +26,12 @@ FEATURES: tuple[str, ...] = (
     "near_squares",         # empty squares one tile short, that tile still to be had
     "blocked_near_squares", # one tile short, but that tile is gone: only a rainbow fills it
     "half_squares",         # empty squares with two of four cells filled
-    "plain_spirits",
-    "blue_spirits",
+    "plain_spirits",        # with blue_spirits: the spirits, a star each (none is covered
+    "blue_spirits",         # before the game ends)
     "evil_spirit",          # holds the base game's Evil Spirit
     "fireflies",
+    "firefly_stars",        # fireflies whose square is joined to row 1
+    "three_fireflies",      # 1 with three fireflies: one more square wins (Firefly §10)
     "hand_size",            # 3, or 4 with the Bear
     "hand_tiles",
     "capturing_hand_tiles", # hand tiles that could capture from the display right now
@@ -43,9 +45,13 @@ def features(g: Game, p: int) -> list[float]:
     land = g.land[p]
     have = land | g.rain[p]
     gone = g.land[1 - p] | g.removed
+    # The Firefly Evil Spirit's cell takes neither land nor rainbow: its squares are dead.
+    forbidden = 1 << g.evil_cell if g.evil_at == p and g.evil_cell >= 0 else 0
     near = blocked = half = 0
     for sq in bits(ALL_SQUARES & ~g.occ[p]):
         cells = SQUARE_CELLS[sq]
+        if cells & forbidden:
+            continue
         filled = (cells & have).bit_count()
         if filled == 3:
             if cells & ~have & gone:
@@ -54,7 +60,8 @@ def features(g: Game, p: int) -> list[float]:
                 near += 1
         elif filled == 2:
             half += 1
-    parts = groups(have)
+    parts = sorted(groups(have), key=lambda part: (part.bit_count(), (part & land).bit_count()),
+                   reverse=True)  # as scoring ranks them (RULES.md §12)
     second = (parts[1] & land).bit_count() if len(parts) > 1 else 0
     spirits = [spirit for spirit, _ in g.spirits[p]]
     hand = g.hands[p]
@@ -62,7 +69,6 @@ def features(g: Game, p: int) -> list[float]:
     return [
         s.biggest_section,
         s.lit_fires,
-        s.spirits,
         sum(s.bonuses.values()),
         s.unlit_fires,
         s.sections,
@@ -76,6 +82,8 @@ def features(g: Game, p: int) -> list[float]:
         sum(x.is_blue for x in spirits),
         1.0 if g.evil_at == p and not g.options.firefly else 0.0,
         g.fireflies[p].bit_count(),
+        s.fireflies,
+        1.0 if g.fireflies[p].bit_count() == 3 else 0.0,
         g.hand_size[p],
         len(hand),
         sum(1 for t in hand if MATCH[t] & up),

@@ -27,32 +27,35 @@ FULL_PILE = 30
 
 @dataclass(frozen=True)
 class Linear:
-    """Weights of one target: ``late[i] + early[i] * pile_share`` per feature, and tempo."""
+    """Weights of one target. Feature i weighs ``base[i] + per_pile[i] * share``, where
+    ``share`` is the part of a full land pile still to come (1 at the start, 0 at the
+    end); ``tempo`` is (base, per_pile) for having the move."""
 
-    late: tuple[float, ...]
-    early: tuple[float, ...]
+    base: tuple[float, ...]
+    per_pile: tuple[float, ...]
     tempo: tuple[float, float]
 
     @classmethod
     def from_json(cls, data: dict) -> Linear:
         weights = data["weights"]
-        missing = set(FEATURES) - set(weights)
-        if missing:
-            raise ValueError(f"value weights lack features: {', '.join(sorted(missing))}")
-        late, early = zip(*(weights[name] for name in FEATURES), strict=True)
-        return cls(tuple(late), tuple(early), tuple(data["tempo"]))
+        if set(weights) != set(FEATURES):
+            odd = sorted(set(weights) ^ set(FEATURES))
+            raise ValueError(f"value weights do not match the features ({', '.join(odd)}): "
+                             "fit them again with tools/fit_value.py")
+        base, per_pile = zip(*(weights[name] for name in FEATURES), strict=True)
+        return cls(tuple(base), tuple(per_pile), tuple(data["tempo"]))
 
     def to_json(self) -> dict:
         return {
             "tempo": list(self.tempo),
-            "weights": {n: [a, b] for n, a, b in zip(FEATURES, self.late, self.early,
+            "weights": {n: [a, b] for n, a, b in zip(FEATURES, self.base, self.per_pile,
                                                      strict=True)},
         }
 
     def of(self, mover: list[float], other: list[float], share: float) -> float:
         """The value for the player to move, given both players' features."""
         v = self.tempo[0] + self.tempo[1] * share
-        for a, b, x, y in zip(self.late, self.early, mover, other, strict=True):
+        for a, b, x, y in zip(self.base, self.per_pile, mover, other, strict=True):
             if x != y:
                 v += (x - y) * (a + b * share)
         return v
@@ -70,6 +73,9 @@ class Model:
 def models() -> dict[str, Model]:
     """Every variant's model, read once from ``value_weights.json``."""
     data = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
+    if data.get("features") != list(FEATURES):
+        raise ValueError(f"{WEIGHTS_FILE.name} was fitted to other features: "
+                         "fit it again with tools/fit_value.py")
     return {
         variant: Model(Linear.from_json(m["margin"]), Linear.from_json(m["win"]))
         for variant, m in data["variants"].items()
@@ -77,7 +83,9 @@ def models() -> dict[str, Model]:
 
 
 def value(g: Game, p: int) -> tuple[float, float]:
-    """(expected final star margin, chance to win) for ``p`` in an unfinished game."""
+    """(expected final star margin, chance to win) for ``p`` in an unfinished game.
+
+    Fitted at turn starts; a position in the middle of a turn is judged all the same."""
     model = models()[g.options.variant]
     mover = g.to_play
     a, b = features(g, mover), features(g, 1 - mover)

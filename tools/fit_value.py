@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import math
 import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -105,18 +106,24 @@ def log_loss(p: np.ndarray, y: np.ndarray) -> float:
 
 
 def measure(rows: np.ndarray, wm: np.ndarray, ww: np.ndarray) -> dict:
-    """Held-out figures of the fitted model and of the hand-written evaluation."""
+    """Held-out figures of the fitted model and of the hand-written evaluation (whose
+    margin is first rescaled by least squares on these same rows, to be fair to it)."""
     x, k = design(rows), len(FEATURES)
     hand, margin, win = rows[:, 2 * k + 1], rows[:, -2], rows[:, -1]
     hand_scale = fit_margin(np.column_stack([hand, np.ones_like(hand)]), margin)
     hand_pred = hand_scale[0] * hand + hand_scale[1]
     p_win = 1.0 / (1.0 + np.exp(-np.clip(x @ ww, -40, 40)))
+    # Before the learned value, MCTS made the hand-written margin a win chance this way.
+    spread = 2.0 + 0.3 * rows[:, 2 * k] * FULL_PILE
+    hand_win = 0.5 * (1.0 + np.vectorize(math.erf)(hand / (spread * math.sqrt(2.0))))
     return {
         "positions": len(rows),
         "margin_r2": round(r_squared(x @ wm, margin), 4),
         "hand_written_margin_r2": round(r_squared(hand_pred, margin), 4),
         "win_log_loss": round(log_loss(p_win, win), 4),
+        "hand_written_win_log_loss": round(log_loss(hand_win, win), 4),
         "win_accuracy": round(float(((p_win > 0.5) == (win > 0.5)).mean()), 4),
+        "hand_written_win_accuracy": round(float(((hand > 0) == (win > 0.5)).mean()), 4),
     }
 
 
@@ -153,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     out = {"fitted": {"date": datetime.date.today().isoformat(), "games": args.games,
                       "held_out_games": held_out, "seed": args.seed, "epsilons": EPSILONS,
                       "command": "tools/fit_value.py " + " ".join(argv or sys.argv[1:])},
-           "variants": {}}
+           "features": list(FEATURES), "variants": {}}
     with Progress(console=console) as progress:
         for variant in variants:
             train = gather(variant, args.seed, range(args.games), args.jobs, progress)

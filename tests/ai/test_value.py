@@ -1,5 +1,5 @@
-"""The learned value: one story from both seats, it favours who is ahead, and the tool
-that fits it writes weights the bots can read."""
+"""The learned value: it calls winners better than the hand-written evaluation, favours
+who is far ahead, and the tool that fits it writes weights the bots can read."""
 
 from __future__ import annotations
 
@@ -8,56 +8,78 @@ import random
 
 import pytest
 
+from ai.evaluate import evaluate
 from ai.features import FEATURES
 from ai.policy import best_move
 from ai.value import Linear, models, value
 from solstis_tui.core import Decision, Game, Options
 from solstis_tui.core.scoring import score
 
-from .conftest import VARIANTS, positions
+from .conftest import VARIANTS
 
 
-def test_every_variant_has_weights_for_every_feature() -> None:
+def turn_starts(variant: str, deals: range, epsilon: tuple[float, float], seed: int):
+    """(game at a turn start, final winner) from heuristic self-play of ``deals``."""
+    rand = random.Random(seed)
+    for deal in deals:
+        g = Game.new(seed=deal, options=Options.for_variant(variant))
+        starts = []
+        while not g.is_over:
+            if g.decision is Decision.PLAY:
+                starts.append(g.copy())
+            g.play(best_move(g, rand, epsilon[g.to_play]))
+        yield from ((start, g.winner) for start in starts)
+
+
+def test_every_variant_has_a_model() -> None:
     assert set(models()) == set(VARIANTS)
-    for model in models().values():
-        assert len(model.margin.late) == len(model.win.early) == len(FEATURES)
 
 
-def test_both_seats_read_the_same_position_the_same_way(variant: str) -> None:
-    for g in positions(variant, 30, seed=3):
-        if g.is_over:
+@pytest.mark.parametrize("variant", ["base", "firefly"])
+def test_it_calls_the_winner_more_often_than_the_hand_written_evaluation(
+        variant: str) -> None:
+    """Mid-game turn starts of games never used for fitting: whose margin is positive."""
+    learned = hand = total = 0
+    for g, winner in turn_starts(variant, range(7_000_000, 7_000_150), (0.1, 0.1), 4):
+        if winner is None or not 6 <= len(g.pile) <= 20:
             continue
-        margin0, win0 = value(g, 0)
-        margin1, win1 = value(g, 1)
-        assert margin0 == pytest.approx(-margin1)
-        assert win0 + win1 == pytest.approx(1.0)
-        assert 0.0 < win0 < 1.0
+        total += 1
+        learned += (value(g, winner)[0] > 0)
+        hand += (evaluate(g, winner) > 0)
+    assert total > 1000
+    assert learned > hand + 0.01 * total, (learned, hand, total)
 
 
 def test_the_player_far_ahead_late_in_the_game_is_the_favourite() -> None:
     """Greedy against random: at turn starts near the end, whoever leads by 8 stars or
     more is expected to win, on margin and on chance."""
-    rand = random.Random(1)
     seen = 0
-    for deal in range(12):
-        g = Game.new(seed=deal, options=Options.for_variant("base"))
-        while not g.is_over:
-            p = g.to_play
-            if g.decision is Decision.PLAY and len(g.pile) < 10:
-                lead = score(g, p).total - score(g, 1 - p).total
-                if abs(lead) >= 8:
-                    leader = p if lead > 0 else 1 - p
-                    margin, win = value(g, leader)
-                    assert margin > 0 and win > 0.5, (deal, lead, margin, win)
-                    seen += 1
-            g.play(best_move(g, rand) if p == 0 else rand.choice(g.legal_moves()))
+    for g, _ in turn_starts("base", range(12), (0.0, 1.0), 1):
+        p = g.to_play
+        lead = score(g, p).total - score(g, 1 - p).total
+        if len(g.pile) < 10 and abs(lead) >= 8:
+            margin, win = value(g, p if lead > 0 else 1 - p)
+            assert margin > 0 and win > 0.5, (lead, margin, win)
+            seen += 1
     assert seen >= 10
 
 
-def test_weights_without_a_feature_are_refused_by_name() -> None:
+def test_three_fireflies_make_a_firefly_player_the_favourite() -> None:
+    """One more square ends the game in their favour (RULES.md §10)."""
+    chances = []
+    for g, _ in turn_starts("firefly", range(60), (0.1, 0.1), 2):
+        counts = [g.fireflies[p].bit_count() for p in (0, 1)]
+        if sorted(counts) == [0, 3] or sorted(counts) == [1, 3]:
+            chances.append(value(g, counts.index(3))[1])
+    assert len(chances) >= 5
+    assert sum(chances) / len(chances) > 0.6
+
+
+def test_weights_for_other_features_are_refused_by_name() -> None:
     data = models()["base"].margin.to_json()
     del data["weights"]["near_squares"]
-    with pytest.raises(ValueError, match="near_squares"):
+    data["weights"]["old_feature"] = [1.0, 0.0]
+    with pytest.raises(ValueError, match="near_squares, old_feature"):
         Linear.from_json(data)
 
 
@@ -65,11 +87,12 @@ def test_the_fitting_tool_writes_weights_that_load_and_predict(tmp_path) -> None
     from tools import fit_value
 
     out = tmp_path / "weights.json"
-    assert fit_value.main(["--games", "80", "--variants", "base", "--out", str(out)]) == 0
+    assert fit_value.main(["--games", "400", "--variants", "base", "--out", str(out)]) == 0
     data = json.loads(out.read_text())
+    assert data["features"] == list(FEATURES)
     base = data["variants"]["base"]
     margin = Linear.from_json(base["margin"])
-    assert margin.late[FEATURES.index("biggest_section")] > 0
-    assert base["held_out"]["margin_r2"] > 0
-    assert 0.5 < base["held_out"]["win_accuracy"] <= 1.0
+    assert margin.base[FEATURES.index("biggest_section")] > 0
+    assert base["held_out"]["margin_r2"] > 0.1
+    assert base["held_out"]["win_accuracy"] > 0.55
     assert not list(tmp_path.glob("*.tmp"))
