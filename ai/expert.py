@@ -48,7 +48,8 @@ def _merge(shares: list[Stats]) -> list[Estimate]:
 
 
 class ExpertBot(MCTSBot):
-    """ISMCTS with a large default budget; ``workers`` processes search in parallel."""
+    """ISMCTS with four times mcts's default budget; ``workers`` processes search in
+    parallel."""
 
     name = "expert"
     description = "the longest search, optionally on several processes: hardest"

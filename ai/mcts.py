@@ -182,7 +182,7 @@ class MCTSBot(Bot):
 
     name = "mcts"
     description = "imagines hundreds of ways the next turns could go before each move: hard"
-    default_budget = Budget(seconds=1.0)
+    default_budget = Budget(seconds=0.5)
 
     def __init__(
         self,
