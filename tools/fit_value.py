@@ -73,6 +73,10 @@ def design(rows: np.ndarray) -> np.ndarray:
     return np.hstack([diff, diff * share, np.ones_like(share), share])
 
 
+def sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
+
+
 def fit_margin(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.linalg.lstsq(x, y, rcond=None)[0]
 
@@ -82,7 +86,7 @@ def fit_win(x: np.ndarray, y: np.ndarray, rounds: int = 25) -> np.ndarray:
     w = np.zeros(x.shape[1])
     ridge = 1e-6 * np.eye(x.shape[1])
     for _ in range(rounds):
-        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -40, 40)))
+        p = sigmoid(x @ w)
         step = np.linalg.solve((x * (p * (1 - p))[:, None]).T @ x + ridge, x.T @ (y - p))
         w += step
         if np.abs(step).max() < 1e-8:
@@ -112,7 +116,7 @@ def measure(rows: np.ndarray, wm: np.ndarray, ww: np.ndarray) -> dict:
     hand, margin, win = rows[:, 2 * k + 1], rows[:, -2], rows[:, -1]
     hand_scale = fit_margin(np.column_stack([hand, np.ones_like(hand)]), margin)
     hand_pred = hand_scale[0] * hand + hand_scale[1]
-    p_win = 1.0 / (1.0 + np.exp(-np.clip(x @ ww, -40, 40)))
+    p_win = sigmoid(x @ ww)
     # Before the learned value, MCTS made the hand-written margin a win chance this way.
     spread = 2.0 + 0.3 * rows[:, 2 * k] * FULL_PILE
     hand_win = 0.5 * (1.0 + np.vectorize(math.erf)(hand / (spread * math.sqrt(2.0))))
