@@ -12,7 +12,7 @@ from solstis_tui.core import Game
 from solstis_tui.core.board import ALL_SQUARES, MATCH, SQUARE_CELLS, bits
 from solstis_tui.core.scoring import score
 
-from .policy import groups, play_value
+from .policy import play_value
 
 FEATURES: tuple[str, ...] = (
     "biggest_section",      # stars for the biggest section (its land tiles)
@@ -60,9 +60,6 @@ def features(g: Game, p: int) -> list[float]:
                 near += 1
         elif filled == 2:
             half += 1
-    parts = sorted(groups(have), key=lambda part: (part.bit_count(), (part & land).bit_count()),
-                   reverse=True)  # as scoring ranks them (RULES.md §12)
-    second = (parts[1] & land).bit_count() if len(parts) > 1 else 0
     spirits = [spirit for spirit, _ in g.spirits[p]]
     hand = g.hands[p]
     up = g.upmask
@@ -74,7 +71,7 @@ def features(g: Game, p: int) -> list[float]:
         s.sections,
         g.rain[p].bit_count(),
         land.bit_count(),
-        second,
+        s.second_section,
         near,
         blocked,
         half,

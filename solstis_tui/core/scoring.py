@@ -23,6 +23,8 @@ class Score:
     fireflies: int = 0
     """Stars for fireflies whose square is connected to row 1 (Firefly)."""
     sections: int = 0
+    second_section: int = 0
+    """Land tiles of the second-biggest section (what the Cow counts)."""
     unlit_fires: int = 0
     covered: str | None = None
     """The spirit the Evil Spirit covers, if any (base game end)."""
@@ -77,6 +79,7 @@ def score(game, player: int) -> Score:
         bonuses=bonuses,
         fireflies=firefly_stars,
         sections=len(groups),
+        second_section=second,
         unlit_fires=owned - lit,
         covered=Spirit(covered).title if covered >= 0 else None,
     )
