@@ -6,7 +6,7 @@
 """
 
 from .board import cell_name, parse_cell
-from .determinize import determinize
+from .determinize import Dealer, determinize
 from .errors import IllegalMove, InvalidPosition
 from .game import Game
 from .moves import Decision, Move, MoveKind
@@ -19,6 +19,7 @@ from .steps import END_FIREFLIES, END_NORMAL
 __all__ = [
     "END_FIREFLIES",
     "END_NORMAL",
+    "Dealer",
     "Decision",
     "Game",
     "IllegalMove",

@@ -44,26 +44,52 @@ def _drawn_pending(obs: Observation) -> tuple[int, ...]:
 
 def determinize(obs: Observation, rand: random.Random) -> Game:
     """A full game consistent with ``obs``: unseen tiles and spirits dealt at random."""
+    return Dealer(obs).deal(rand)
+
+
+class Dealer:
+    """Deals many games consistent with one observation (a search deals one per
+    iteration): the seen part is built once, each ``deal`` copies it and deals the unseen
+    tiles and spirits afresh. ``Dealer(obs).deal(rand)`` is ``determinize(obs, rand)``."""
+
+    def __init__(self, obs: Observation) -> None:
+        self.obs = obs
+        self.tiles = unseen_tiles(obs)
+        self.spirits = unseen_spirits(obs)
+        self.template = _seen_part(obs)
+
+    def deal(self, rand: random.Random) -> Game:
+        """A fresh deal of the unseen tiles and spirits."""
+        obs = self.obs
+        g = self.template.copy()
+        g.rng = _rng.seed_state(rand.getrandbits(64))
+        tiles = self.tiles[:]
+        rand.shuffle(tiles)
+        if obs.spectator:  # a watcher knows neither hand
+            g.hands = [sorted(tiles.pop() for _ in range(n)) for n in obs.hand_counts]
+        else:
+            opp = 1 - obs.player
+            n_hidden = obs.opponent_hand_count - len(obs.opponent_known)
+            g.hands[opp] = sorted([*obs.opponent_known, *(tiles.pop() for _ in range(n_hidden))])
+        g.down = [tiles.pop() if has_down else -1 for _, has_down in obs.display]
+        g.pile = tiles
+        assert len(tiles) == obs.land_pile, "observation and unseen tiles disagree"
+        spirits = self.spirits[:]
+        rand.shuffle(spirits)
+        g.spile = spirits
+        g._legal = g._compute_legal()
+        return g
+
+
+def _seen_part(obs: Observation) -> Game:
+    """A game holding everything ``obs`` shows; the unseen tiles and spirits are left out."""
     me, opp = obs.player, 1 - obs.player
     g = Game._empty(obs.options, seed=0)
-    g.rng = _rng.seed_state(rand.getrandbits(64))
-    tiles = unseen_tiles(obs)
-    rand.shuffle(tiles)
-    if obs.spectator:  # a watcher knows neither hand
-        g.hands = [sorted(tiles.pop() for _ in range(n)) for n in obs.hand_counts]
-    else:
+    if not obs.spectator:
         g.hands[me] = list(obs.hand)
-        n_hidden = obs.opponent_hand_count - len(obs.opponent_known)
-        g.hands[opp] = sorted([*obs.opponent_known, *(tiles.pop() for _ in range(n_hidden))])
-    for tile, has_down in obs.display:
+    for tile, _ in obs.display:
         g.up.append(tile)
         g.upmask |= 1 << tile
-        g.down.append(tiles.pop() if has_down else -1)
-    g.pile = tiles
-    assert len(tiles) == obs.land_pile, "observation and unseen tiles disagree"
-    spirits = unseen_spirits(obs)
-    rand.shuffle(spirits)
-    g.spile = spirits
     g.sline = list(obs.spirit_line)
     views = obs.panoramas
     for p, view in enumerate(views):
@@ -94,5 +120,4 @@ def determinize(obs: Observation, rand: random.Random) -> Game:
     g.history = list(obs.history)
     g.log = list(obs.log)
     g.is_over, g.winner, g.end_reason = obs.is_over, obs.winner, obs.end_reason
-    g._legal = g._compute_legal()
     return g

@@ -7,7 +7,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solstis_tui.core import Game, Options, determinize
+from solstis_tui.core import Dealer, Game, Options, determinize
 
 from .invariants import check_invariants
 
@@ -102,6 +102,29 @@ def test_observations_leak_nothing_hidden(case):
             check_invariants(other)
 
     _play_out(game, rand, check)
+
+
+@quick
+@given(games)
+def test_a_dealer_deals_each_game_afresh(case):
+    """A search deals thousands of games from one observation and plays each to its end:
+    no deal may leak into the next, so one dealer deals what a new one would."""
+    seed, options, choice_seed = case
+    rand = random.Random(choice_seed)
+    game = Game.new(seed=seed, options=options)
+    for _ in range(rand.randrange(40)):
+        if game.is_over:
+            break
+        game.play(rand.choice(game.legal_moves()))
+    obs = game.observation(game.to_play)
+    dealer = Dealer(obs)
+    for i in range(3):
+        dealt = dealer.deal(random.Random(i))
+        assert dealt.observation(obs.player) == obs
+        _play_out(dealt, rand)
+    again = dealer.deal(random.Random(0))
+    assert again.to_json() == Dealer(obs).deal(random.Random(0)).to_json()
+    assert again.to_json() != dealer.deal(random.Random(1)).to_json() or not obs.land_pile
 
 
 def test_same_seed_and_moves_give_the_same_game():
