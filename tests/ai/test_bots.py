@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ai.base import Budget
+from ai.mcts import MARGIN_SCALE, mix
 from ai.registry import TIERS, make_bot
 
 from .conftest import positions
@@ -53,6 +54,18 @@ def test_search_rank_values_repeat_for_the_same_seed() -> None:
     obs = g.observation(g.to_play)
     budget = Budget(iterations=40)
     assert make_bot("mcts", 9).rank(obs, budget) == make_bot("mcts", 9).rank(obs, budget)
+
+
+def test_mcts_far_ahead_still_plays_for_stars() -> None:
+    """Against a weak opponent the game is often won by mid-game: the reward must still
+    tell 20 stars ahead from 15 ahead (with a flatter one mcts lost more to random), yet
+    never rate a big loss above a narrow win."""
+    def gain(a: float, b: float) -> float:
+        return mix(1.0, b, MARGIN_SCALE) - mix(1.0, a, MARGIN_SCALE)
+
+    assert gain(15, 20) >= 0.5 * gain(0, 5)
+    assert mix(1.0, 1, MARGIN_SCALE) > mix(0.0, 60, MARGIN_SCALE) + 0.5
+    assert mix(0.5, 0, MARGIN_SCALE) == 0.5
 
 
 def test_mcts_analyse_reports_visits_and_win_rates() -> None:
