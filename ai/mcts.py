@@ -160,19 +160,18 @@ class Search:
     def rollout(self, g: Game) -> tuple[float, float]:
         """Play on from a new leaf: to the end, or ``horizon`` decisions and then on to the
         next turn's start, where the evaluation takes over. (reward, margin) for player 0."""
+        rand, epsilon, scale = self.rand, self.epsilon, self.margin_scale
         if self.horizon is None:
-            playout(g, self.rand, self.epsilon)
-            return reward(g, self.margin_scale)
-        rand, epsilon = self.rand, self.epsilon
+            playout(g, rand, epsilon)
+            return reward(g, scale)
         for _ in range(self.horizon):
             if g.is_over:
-                return reward(g, self.margin_scale)
+                return reward(g, scale)
             g.play(best_move(g, rand, epsilon))
         for _ in range(SETTLE_LIMIT):
             if g.is_over or g.decision is Decision.PLAY:
                 break
             g.play(best_move(g, rand, epsilon))
-        scale = self.margin_scale
         return reward(g, scale) if g.is_over else estimate(g, scale)
 
     def estimates(self) -> list[Estimate]:
