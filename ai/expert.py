@@ -25,8 +25,9 @@ def _run_share(
     obs: Observation, seed: int, budget: Budget, params: tuple
 ) -> Stats:
     """One worker's search: (move, visits, reward sum, margin sum) per root move."""
+    clock = Stopwatch(budget, budget, None)
     search = Search(obs, random.Random(seed), *params)
-    search.run(Stopwatch(budget, budget, None))
+    search.run(clock)
     return [(e.move, e.visits, e.win_rate * e.visits, e.margin * e.visits)
             for e in search.estimates()]
 
@@ -88,8 +89,9 @@ class ExpertBot(MCTSBot):
         futures: list[Future] = [
             self.pool().submit(_run_share, obs, seed, budget, params) for seed in seeds[1:]
         ]
+        clock = Stopwatch(budget, budget, cancel)
         local = Search(obs, random.Random(seeds[0]), *params)
-        local.run(Stopwatch(budget, budget, cancel))
+        local.run(clock)
         mine = [(e.move, e.visits, e.win_rate * e.visits, e.margin * e.visits)
                 for e in local.estimates()]
         pending = set(futures)
