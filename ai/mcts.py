@@ -7,9 +7,8 @@ then to the start of the next turn, where the learned value (value.py) judges th
 Cutting playouts short trades the luck of a whole game's draws for several times more
 iterations and less noise. Children are keyed by (player to move, move); a child's UCB
 uses how often it was *available*, since the moves on offer differ from one deal to the
-next. Rewards mix the win (80% in a close game, down to 50% once the learned value expects
-a lead of 12 stars either way) and the star margin; a cut-off position's reward comes from
-its learned win chance and expected margin. The bot keeps its tree between the
+next. Rewards mix the win (80%) and the star margin; a cut-off position's reward comes
+from its learned win chance and expected margin. The bot keeps its tree between the
 decisions of one game, so the capture, square and spirit choices after a play start from
 what it already learnt.
 """
@@ -60,48 +59,26 @@ class Estimate:
 #: stars from noise. Against random, 25 scored 95.3% where 10 scored 94.3% (the same 600
 #: deals; docs/bots.md).
 MARGIN_SCALE = 25.0
-#: The win's share of the reward in a close game; the squashed margin has the rest.
-WIN_WEIGHT = 0.8
-#: The win's share once the game looks decided, one way or the other: the win part then
-#: hardly moves from move to move, and the stars are what is still to play for. (At 300
-#: iterations, on the same 400 games against random: mean margin +14.8 against +14.1, and
-#: 51% head to head against a fixed 80%; a fixed 60% gained more stars but lost head to
-#: head, 44%. docs/bots.md.)
-DECIDED_WIN_WEIGHT = 0.5
-#: Expected leads (stars, either way) between which the win's share slides from
-#: ``WIN_WEIGHT`` down to ``DECIDED_WIN_WEIGHT``.
-LEAD_RAMP = (4.0, 12.0)
-#: Deals the expected lead is averaged over before a search.
-LEAD_DEALS = 16
 
 
-def mix(win: float, margin: float, scale: float, win_weight: float = WIN_WEIGHT) -> float:
-    """A reward in [0, 1]: ``win_weight`` the win, the rest the star margin squashed by
-    ``tanh(margin / scale)``. A large scale keeps a bot that is far ahead playing for more
-    stars."""
-    return win_weight * win + 0.5 * (1.0 - win_weight) * (1.0 + math.tanh(margin / scale))
+def mix(win: float, margin: float, scale: float) -> float:
+    """A reward in [0, 1]: 80% the win, 20% the star margin squashed by ``tanh(margin /
+    scale)``. A large scale keeps a bot that is far ahead playing for more stars."""
+    return 0.8 * win + 0.1 * (1.0 + math.tanh(margin / scale))
 
 
-def win_weight_for(lead: float) -> float:
-    """The win's share of the reward when the searching player expects to end ``lead``
-    stars ahead (or behind, if negative)."""
-    low, high = LEAD_RAMP
-    t = min(1.0, max(0.0, (abs(lead) - low) / (high - low)))
-    return WIN_WEIGHT - (WIN_WEIGHT - DECIDED_WIN_WEIGHT) * t
-
-
-def reward(g: Game, scale: float, win_weight: float) -> tuple[float, float]:
+def reward(g: Game, scale: float) -> tuple[float, float]:
     """(reward for player 0 in [0, 1], star margin of player 0) of a finished game."""
     margin = score(g, 0).total - score(g, 1).total
     win = 0.5 if g.winner is None else float(g.winner == 0)
-    return mix(win, margin, scale, win_weight), float(margin)
+    return mix(win, margin, scale), float(margin)
 
 
-def estimate(g: Game, scale: float, win_weight: float) -> tuple[float, float]:
+def estimate(g: Game, scale: float) -> tuple[float, float]:
     """Like ``reward`` for an unfinished game: the learned value's expected margin and
     win chance (value.py) stand in for the final ones."""
     margin, win = value(g, 0)
-    return mix(win, margin, scale, win_weight), margin
+    return mix(win, margin, scale), margin
 
 
 #: At most this many decisions finish a cut-off playout's turn before it is evaluated.
@@ -120,7 +97,6 @@ class Search:
         bias: float = 0.05,
         horizon: int | None = 8,
         margin_scale: float = MARGIN_SCALE,
-        win_weight: float | None = None,
         root: Node | None = None,
     ) -> None:
         self.obs, self.rand = obs, rand
@@ -128,16 +104,8 @@ class Search:
         self.c, self.epsilon, self.bias = exploration, epsilon, bias
         self.horizon = horizon
         self.margin_scale = margin_scale
-        self.win_weight = win_weight if win_weight is not None else win_weight_for(self.lead())
         self.root = root if root is not None else Node(1 - obs.player, None)
         self.iterations = 0
-
-    def lead(self) -> float:
-        """The searching player's expected final margin: the learned value's, averaged
-        over ``LEAD_DEALS`` deals."""
-        me = self.obs.player
-        deals = (self.dealer.deal(self.rand) for _ in range(LEAD_DEALS))
-        return sum(value(g, me)[0] for g in deals) / LEAD_DEALS
 
     def run(self, clock: Stopwatch) -> None:
         """Iterate until the clock says stop (budget spent or cancel set)."""
@@ -192,22 +160,19 @@ class Search:
     def rollout(self, g: Game) -> tuple[float, float]:
         """Play on from a new leaf: to the end, or ``horizon`` decisions and then on to the
         next turn's start, where the evaluation takes over. (reward, margin) for player 0."""
-        rand, epsilon = self.rand, self.epsilon
-        scale, win_weight = self.margin_scale, self.win_weight
+        rand, epsilon, scale = self.rand, self.epsilon, self.margin_scale
         if self.horizon is None:
             playout(g, rand, epsilon)
-            return reward(g, scale, win_weight)
+            return reward(g, scale)
         for _ in range(self.horizon):
             if g.is_over:
-                return reward(g, scale, win_weight)
+                return reward(g, scale)
             g.play(best_move(g, rand, epsilon))
         for _ in range(SETTLE_LIMIT):
             if g.is_over or g.decision is Decision.PLAY:
                 break
             g.play(best_move(g, rand, epsilon))
-        if g.is_over:
-            return reward(g, scale, win_weight)
-        return estimate(g, scale, win_weight)
+        return reward(g, scale) if g.is_over else estimate(g, scale)
 
     def estimates(self) -> list[Estimate]:
         """Root moves, most visited first; unvisited moves last with neutral values."""
@@ -243,20 +208,18 @@ class MCTSBot(Bot):
         bias: float = 0.05,
         horizon: int | None = 8,
         margin_scale: float = MARGIN_SCALE,
-        win_weight: float | None = None,
         reuse: bool = True,
     ) -> None:
         super().__init__(seed)
         self.exploration, self.epsilon, self.bias = exploration, epsilon, bias
-        self.horizon, self.margin_scale, self.win_weight = horizon, margin_scale, win_weight
+        self.horizon, self.margin_scale = horizon, margin_scale
         self.reuse = reuse
         self.last_iterations = 0
         self._kept: tuple[int, tuple, Node] | None = None
 
     def params(self) -> tuple:
         """The search settings, in ``Search``'s argument order after ``rand``."""
-        return (self.exploration, self.epsilon, self.bias, self.horizon, self.margin_scale,
-                self.win_weight)
+        return (self.exploration, self.epsilon, self.bias, self.horizon, self.margin_scale)
 
     def search(
         self, obs: Observation, budget: Budget | None, cancel: threading.Event | None
