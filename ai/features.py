@@ -3,16 +3,25 @@
 ``features(g, p)`` reads a game with every hand known (the bots pass a determinization,
 never the real game) and returns one float per name in ``FEATURES``, in that order. They
 are the live score's parts plus what is about to come: squares one or two tiles short,
-hand tiles that can capture now, a Firefly player one firefly from winning.
+hand tiles that can capture now, a Firefly player one firefly from winning, and how much
+room the biggest section has left to grow (cells whose land tile can still come).
 """
 
 from __future__ import annotations
 
 from solstis_tui.core import Game
-from solstis_tui.core.board import ALL_SQUARES, MATCH, SQUARE_CELLS, bits
+from solstis_tui.core.board import (
+    ALL,
+    ALL_SQUARES,
+    MATCH,
+    NEIGHBOURS,
+    SQUARE_CELLS,
+    bits,
+    spread,
+)
 from solstis_tui.core.scoring import score
 
-from .policy import play_value
+from .policy import groups, play_value
 
 FEATURES: tuple[str, ...] = (
     "biggest_section",      # stars for the biggest section (its land tiles)
@@ -36,7 +45,28 @@ FEATURES: tuple[str, ...] = (
     "hand_tiles",
     "capturing_hand_tiles", # hand tiles that could capture from the display right now
     "best_play",            # the heuristic's worth of the best tile in hand (policy.py)
+    "frontier",             # open cells next to the biggest section: its room to grow
+    "bridges",              # open cells that would join the biggest section to another
+    "reach",                # cells the biggest section could still grow to, through open cells
 )
+
+
+def room_to_grow(have: int, open_cells: int) -> tuple[int, int, int]:
+    """(open cells next to the biggest section of ``have``, open cells among those that
+    touch another section too, cells of ``have`` and ``open_cells`` it could still reach)."""
+    parts = groups(have)
+    if not parts:
+        return 0, 0, 0
+    big = parts[0]
+    edge = spread(big) & open_cells
+    rest = have & ~big
+    bridges = sum(1 for c in bits(edge) if NEIGHBOURS[c] & rest)
+    reach, room = big, have | open_cells
+    while True:
+        grown = (reach | spread(reach)) & room
+        if grown == reach:
+            return edge.bit_count(), bridges, reach.bit_count()
+        reach = grown
 
 
 def features(g: Game, p: int) -> list[float]:
@@ -60,6 +90,8 @@ def features(g: Game, p: int) -> list[float]:
                 near += 1
         elif filled == 2:
             half += 1
+    # Open cells: empty, and their land tile can still come (not the opponent's, not gone).
+    frontier, bridges, reach = room_to_grow(have, ALL & ~have & ~gone & ~forbidden)
     spirits = [spirit for spirit, _ in g.spirits[p]]
     hand = g.hands[p]
     up = g.upmask
@@ -85,4 +117,7 @@ def features(g: Game, p: int) -> list[float]:
         len(hand),
         sum(1 for t in hand if MATCH[t] & up),
         max((play_value(g, p, t) for t in hand), default=0.0),
+        frontier,
+        bridges,
+        reach,
     ]

@@ -9,12 +9,13 @@ import random
 import pytest
 
 from ai.evaluate import evaluate
-from ai.features import FEATURES
+from ai.features import FEATURES, features
 from ai.policy import best_move
 from ai.value import Linear, models, value
 from solstis_tui.core import Decision, Game, Options
 from solstis_tui.core.scoring import score
 
+from ..core.positions import position
 from .conftest import VARIANTS
 
 
@@ -52,16 +53,20 @@ def test_it_calls_the_winner_more_often_than_the_hand_written_evaluation(
 
 def test_the_player_far_ahead_late_in_the_game_is_the_favourite() -> None:
     """Greedy against random: at turn starts near the end, whoever leads by 8 stars or
-    more is expected to win, on margin and on chance."""
-    seen = 0
+    more is expected to win, on margin and on chance. Not always: a rival about to
+    capture tiles that join their sections can be the favourite (one of these positions
+    is such an end phase), but nearly always, and with a high chance on average."""
+    chances = []
     for g, _ in turn_starts("base", range(12), (0.0, 1.0), 1):
         p = g.to_play
         lead = score(g, p).total - score(g, 1 - p).total
         if len(g.pile) < 10 and abs(lead) >= 8:
             margin, win = value(g, p if lead > 0 else 1 - p)
-            assert margin > 0 and win > 0.5, (lead, margin, win)
-            seen += 1
-    assert seen >= 10
+            chances.append((margin, win))
+    assert len(chances) >= 10
+    favourite = sum(margin > 0 and win > 0.5 for margin, win in chances)
+    assert favourite >= 0.9 * len(chances), chances
+    assert sum(win for _, win in chances) / len(chances) > 0.8
 
 
 def test_three_fireflies_make_a_firefly_player_the_favourite() -> None:
@@ -96,3 +101,21 @@ def test_the_fitting_tool_writes_weights_that_load_and_predict(tmp_path) -> None
     assert base["held_out"]["margin_r2"] > 0.1
     assert base["held_out"]["win_accuracy"] > 0.55
     assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_shape_features_see_room_to_grow_and_the_cells_that_join_sections() -> None:
+    """Row 1, columns 1-2 and a lone 1-4: open 1-3 would join them (a bridge). When the
+    opponent holds 2-1, 2-2 and 1-3, the biggest section is hemmed in and cannot reach
+    1-4 any more."""
+    def shape(opponent: list[str]) -> dict[str, float]:
+        g = position(p0={"hand": ["6-4"], "land": ["1-1", "1-2", "1-4"]},
+                     p1={"hand": ["6-5"], "land": opponent})
+        named = dict(zip(FEATURES, features(g, 0), strict=True))
+        return {k: named[k] for k in ("frontier", "bridges", "reach")}
+
+    free = shape(["6-7"])
+    assert free["frontier"] == 3  # 2-1, 2-2, 1-3
+    assert free["bridges"] == 1   # 1-3 joins 1-4
+    assert free["reach"] == 47    # every cell but the opponent's 6-7
+    hemmed = shape(["2-1", "2-2", "1-3"])
+    assert hemmed == {"frontier": 0, "bridges": 0, "reach": 2}
