@@ -17,6 +17,7 @@ from solstis_tui.core.board import (
     NEIGHBOURS,
     SQUARE_CELLS,
     bits,
+    sections,
     spread,
 )
 from solstis_tui.core.scoring import score
@@ -61,12 +62,8 @@ def room_to_grow(have: int, open_cells: int) -> tuple[int, int, int]:
     edge = spread(big) & open_cells
     rest = have & ~big
     bridges = sum(1 for c in bits(edge) if NEIGHBOURS[c] & rest)
-    reach, room = big, have | open_cells
-    while True:
-        grown = (reach | spread(reach)) & room
-        if grown == reach:
-            return edge.bit_count(), bridges, reach.bit_count()
-        reach = grown
+    reach = next(part for part in sections(have | open_cells) if part & big)
+    return edge.bit_count(), bridges, reach.bit_count()
 
 
 def features(g: Game, p: int) -> list[float]:
