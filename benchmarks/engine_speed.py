@@ -1,4 +1,4 @@
-"""Engine speed: random full games per second on one core, copy() cost, copy memory.
+"""Engine speed: random full games per second on one core, copy() cost, copy memory, deals.
 
 Run: python benchmarks/engine_speed.py [--games N] [--runs K]
 Every decision is taken uniformly at random from legal_moves(); figures are medians of K
@@ -14,7 +14,8 @@ import statistics
 import time
 import tracemalloc
 
-from solstis_tui.core import Game, Options
+from solstis_tui.core import Dealer, Game, Options
+from solstis_tui.core.rng import Keyed
 
 VARIANTS = {"base": Options(), "beginner": Options(beginner=True),
             "firefly": Options(firefly=True)}
@@ -34,9 +35,11 @@ def random_games(options: Options, n: int, seed: int, observe: bool = False) -> 
 
 
 def midgame(seed: int = 1) -> Game:
+    """A game played at random until the land pile holds 4 tiles (late in the game, as the
+    figures before secret deals measured: 30 decisions into the old seed 1 deal)."""
     game = Game.new(seed=seed)
     rand = random.Random(seed)
-    for _ in range(30):
+    while len(game.pile) > 4:
         game.play(rand.choice(game.legal_moves()))
     return game
 
@@ -61,6 +64,34 @@ def copy_memory(n: int = 100_000) -> float:
     return size / 1e6
 
 
+def deal_costs(n: int = 2_000) -> dict[str, float]:
+    """Microseconds per deal: a real game's (keyed BLAKE2b), a format-1 game's (SplitMix64),
+    and a bot's imaginary world (determinization) with its SplitMix draws or a keyed
+    generator with a random key instead."""
+    rand = random.Random(1)
+    game = midgame()
+    dealer = Dealer(game.observation(game.to_play))
+
+    def keyed_world() -> None:
+        world = dealer.deal(rand)
+        world._draws, world.rng = Keyed(rand.getrandbits(128)), 0
+
+    jobs = {
+        "Game.new (keyed)": lambda: Game.new(seed=rand.getrandbits(128)),
+        "Game.new (legacy SplitMix64)": lambda: Game.new(seed=rand.getrandbits(32),
+                                                         legacy=True),
+        "bot world (SplitMix64 draws)": lambda: dealer.deal(rand),
+        "bot world (keyed draws)": keyed_world,
+    }
+    out = {}
+    for name, job in jobs.items():
+        start = time.perf_counter()
+        for _ in range(n):
+            job()
+        out[name] = (time.perf_counter() - start) / n * 1e6
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=500, help="games per run")
@@ -80,6 +111,8 @@ def main() -> None:
     costs = [copy_cost(20_000) for _ in range(args.runs)]
     print(f"copy(): {statistics.median(costs) * 1e6:.2f} µs per copy (mid-game)")
     print(f"memory: 100,000 mid-game copies hold {copy_memory():.0f} MB")
+    for name, cost in deal_costs().items():
+        print(f"deal: {name}: {cost:.1f} µs")
 
 
 if __name__ == "__main__":

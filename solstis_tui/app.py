@@ -87,7 +87,8 @@ class SolstisApp(App[None]):
     @staticmethod
     def _save_summary(data: dict) -> str:
         seats = data.get("seats", ["?", "?"])
-        return (f"{data.get('variant', 'base')} game, seed {data.get('seed')}, turn "
+        seed = "" if data.get("secret", True) else f"seed {data.get('seed')}, "
+        return (f"{data.get('variant', 'base')} game, {seed}turn "
                 f"{data.get('turn', '?')}: {seats[0]} vs {seats[1]}")
 
     def resume_saved(self, fallback: Setup) -> None:
@@ -121,7 +122,7 @@ class SolstisApp(App[None]):
             self.last_save_error = ""
         except OSError as exc:
             self.last_save_error = f"autosave failed: {exc}"
-            self.notify(self.last_save_error, severity="warning")
+            self.notify(self.last_save_error, severity="warning", markup=False)
 
     # ------------------------------------------------------------------ screens
     def show_message(self, title: str, text: str) -> None:

@@ -9,6 +9,7 @@ import re
 import sys
 
 from . import __version__
+from .core.rng import new_secret
 from .session import BOT_TIERS, HUMAN, Setup
 
 THEME_NAMES = ("dark", "light", "high-contrast", "ansi-16")
@@ -49,7 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--resume", action="store_true", help="continue the last saved game")
     parser.add_argument("--variant", choices=("base", "beginner", "firefly"), default=None,
                         help="base game (default), beginner (no Evil Spirit) or firefly")
-    parser.add_argument("--seed", type=int, default=None, help="deal this game (an integer)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="deal this game (an integer); a chosen seed is not secret, "
+                             "it is for replays and tests (default: a secret random deal)")
     parser.add_argument("--first", choices=("you", "bot", "random"), default="random",
                         help="who sits in seat 1 and starts (default: random)")
     parser.add_argument("--theme", choices=THEME_NAMES, default="dark",
@@ -65,7 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
 def setup_from_args(args: argparse.Namespace, rng: random.Random | None = None) -> Setup:
     """The Setup the options describe."""
     rng = rng or random.Random()
-    seed = args.seed if args.seed is not None else rng.randrange(2**31)
+    secret = args.seed is None  # a seed nobody chose is secret: 128 bits from the OS
+    seed = new_secret() if secret else args.seed
     opponent = args.opponent or "minimax"
     variant = args.variant or "base"
     if args.hotseat:
@@ -75,7 +79,7 @@ def setup_from_args(args: argparse.Namespace, rng: random.Random | None = None) 
     else:
         first = {"you": True, "bot": False}.get(args.first, rng.random() < 0.5)
         seats = (HUMAN, opponent) if first else (opponent, HUMAN)
-    return Setup(variant=variant, seed=seed, seats=seats)
+    return Setup(variant=variant, seed=seed, seats=seats, secret=secret)
 
 
 def run_arena(argv: list[str]) -> int:

@@ -18,6 +18,7 @@ from typing import Any
 from ai.registry import TIERS, make_bot
 
 from .core import Game, IllegalMove, Move, Observation, Options
+from .core.rng import derive, new_secret
 
 HUMAN = "human"
 #: The built-in bot tiers, weakest first (``make_bot`` also loads ``package.module:Class``).
@@ -46,6 +47,11 @@ class Setup:
     seed: int = 0
     seats: tuple[str, str] = (HUMAN, "minimax")
     names: tuple[str, str] = ("", "")
+    secret: bool = False
+    """The seed was drawn by the program (128 bits from the OS): never shown while playing,
+    since it gives the whole deal away. False for a seed the person chose."""
+    legacy: bool = False
+    """Dealt the way games saved in save version 1 were (SplitMix64): only for those."""
 
     @property
     def options(self) -> Options:
@@ -58,15 +64,17 @@ class Setup:
             seats=(self.seats[1], self.seats[0]),
             names=(self.names[1], self.names[0]),
             seed=self.seed if new_seed is None else new_seed,
+            legacy=self.legacy and new_seed is None,
         )
 
 
 def random_setup(opponent: str = "minimax", variant: str = "base",
                  seed: int | None = None, rng: random.Random | None = None) -> Setup:
-    """A person against ``opponent`` with a random seed and random seats."""
+    """A person against ``opponent`` with random seats and ``seed`` (None: a secret one)."""
     rng = rng or random.Random()
-    seed = rng.randrange(2**31) if seed is None else seed
     seats = (HUMAN, opponent) if rng.random() < 0.5 else (opponent, HUMAN)
+    if seed is None:
+        return Setup(variant=variant, seed=new_secret(), seats=seats, secret=True)
     return Setup(variant=variant, seed=seed, seats=seats)
 
 
@@ -86,7 +94,7 @@ class Session:
 
     def __post_init__(self) -> None:
         if self.game is None:
-            self.game = Game.new(self.setup.seed, self.setup.options)
+            self.game = self.replay([])
 
     # -------------------------------------------------------------- seats and names
     def is_human(self, player: int) -> bool:
@@ -133,7 +141,7 @@ class Session:
 
     def replay(self, moves: list[Move]) -> Game:
         """A new game from the seed with ``moves`` made in order (IllegalMove if one fails)."""
-        game = Game.new(self.setup.seed, self.setup.options)
+        game = Game.new(self.setup.seed, self.setup.options, legacy=self.setup.legacy)
         for mv in moves:
             game.play(mv)
         return game
@@ -183,7 +191,8 @@ class Session:
     def bot(self, player: int) -> Any:
         """The bot sitting in ``player``'s seat (made once, seeded from the game seed)."""
         if player not in self.bots:
-            self.bots[player] = make_bot(self.setup.seats[player], self.setup.seed + player)
+            seed = derive(self.setup.seed, b"bot", player)  # the bot cannot leak the seed
+            self.bots[player] = make_bot(self.setup.seats[player], seed)
         return self.bots[player]
 
     def observation(self, player: int) -> Observation:
@@ -201,16 +210,19 @@ class Session:
     def fallback_move(self) -> Move:
         """A legal move to continue with when a bot fails (random, from the game seed)."""
         legal = self.game.legal_moves()
-        return random.Random(self.setup.seed + len(self.game.history)).choice(legal)
+        seed = derive(self.setup.seed, b"fallback", len(self.game.history))
+        return random.Random(seed).choice(legal)
 
     # -------------------------------------------------------------- save data
     def to_save(self) -> dict[str, Any]:
-        """Save data: the setup and the move list (replayable), plus a state snapshot."""
+        """Save data: the setup and the move list (replayable), plus a state snapshot.
+        Version 2 games are dealt by the keyed generator; version 1 by SplitMix64."""
         data: dict[str, Any] = {
             "format": "solstis-save",
-            "version": 1,
+            "version": 1 if self.setup.legacy else 2,
             "variant": self.setup.variant,
             "seed": self.setup.seed,
+            "secret": self.setup.secret,
             "seats": list(self.setup.seats),
             "names": list(self.setup.names),
             "moves": [str(mv) for mv in self.moves()],
@@ -225,13 +237,19 @@ class Session:
         """Rebuild a session from ``to_save`` data; ValueError says what is wrong."""
         if not isinstance(data, dict) or data.get("format") != "solstis-save":
             raise ValueError("this is not a Solstis save file")
-        if data.get("version") != 1:
-            raise ValueError(f"unknown save version {data.get('version')!r}")
+        version = data.get("version")
+        if version not in (1, 2):
+            raise ValueError(f"unknown save version {version!r}")
         try:
             seats = tuple(str(s) for s in data["seats"])
             names = tuple(str(s) for s in data.get("names", ["", ""]))
+            # A version 1 save does not say whether its seed was chosen: never show it.
+            secret = data.get("secret", True) if version == 2 else True
+            if not isinstance(secret, bool):
+                raise ValueError("the save's 'secret' must be true or false")
             setup = Setup(variant=str(data["variant"]), seed=int(data["seed"]),
-                          seats=seats, names=names)  # type: ignore[arg-type]
+                          seats=seats, names=names,  # type: ignore[arg-type]
+                          secret=secret, legacy=version == 1)
             if len(setup.seats) != 2 or len(setup.names) != 2:
                 raise ValueError("a save needs two seats")
             moves = [Move.parse(text) for text in data["moves"]]

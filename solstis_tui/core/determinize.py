@@ -62,7 +62,7 @@ class Dealer:
         """A fresh deal of the unseen tiles and spirits."""
         obs = self.obs
         g = self.template.copy()
-        g.rng = _rng.seed_state(rand.getrandbits(64))
+        g.rng = _rng.seed_state(rand.getrandbits(64))  # SplitMix: an imaginary world
         tiles = self.tiles[:]
         rand.shuffle(tiles)
         if obs.spectator:  # a watcher knows neither hand
@@ -84,7 +84,7 @@ class Dealer:
 def _seen_part(obs: Observation) -> Game:
     """A game holding everything ``obs`` shows; the unseen tiles and spirits are left out."""
     me, opp = obs.player, 1 - obs.player
-    g = Game._empty(obs.options, seed=0)
+    g = Game._empty(obs.options, 0, _rng.SPLITMIX)
     if not obs.spectator:
         g.hands[me] = list(obs.hand)
     for tile, _ in obs.display:

@@ -5,7 +5,6 @@ RULES.md §6, §7, §9, §10 and §11. ``Game`` inherits these steps; they only 
 
 from __future__ import annotations
 
-from . import rng as _rng
 from .board import CELL_SQUARES, SQUARE_CELLS, bits
 from .moves import Decision
 from .spirits import Spirit
@@ -138,7 +137,7 @@ class SpiritSteps:
                 self._draw_to_hand(p)
             return
         elif spirit == Spirit.FLY and self.hands[opp]:
-            self.rng, i = _rng.below(self.rng, len(self.hands[opp]))
+            self.rng, i = self._draws.below(self.rng, len(self.hands[opp]))
             tile = self.hands[opp].pop(i)
             self._note(("fly", p, tile))
             if self.pile:

@@ -8,7 +8,6 @@ single legal move is applied at once and recorded in ``history`` as automatic.
 
 from __future__ import annotations
 
-import secrets
 from bisect import insort
 
 from . import rng as _rng
@@ -56,6 +55,7 @@ class Game(SpiritSteps):
     """A whole game of Solstis, hidden parts included. See the package docstring."""
 
     __slots__ = (
+        "_draws",
         "_hist",
         "_legal",
         "_log",
@@ -104,17 +104,27 @@ class Game(SpiritSteps):
 
     # ----------------------------------------------------------------- construction
     @classmethod
-    def new(cls, seed: int | None = None, options: Options | None = None) -> Game:
-        """A freshly dealt game (RULES.md §2); ``seed`` None picks one at random."""
+    def new(cls, seed: int | None = None, options: Options | None = None, *,
+            legacy: bool = False) -> Game:
+        """A freshly dealt game (RULES.md §2). ``seed`` None draws a secret one (128 bits
+        from the OS). The deal comes from a generator keyed with the seed, so what players
+        see reveals nothing of it. ``legacy`` deals as game format 1 did (SplitMix64 from
+        the seed): only for replaying games saved in that format."""
         options = options or Options()
         if seed is None:
-            seed = secrets.randbits(32)
-        state = _rng.seed_state(seed)
+            seed = _rng.new_secret()
         tiles = list(CELLS)
-        state = _rng.shuffle(state, tiles)
         spirits = list(spirit_set(options.firefly, options.beginner))
-        state = _rng.shuffle(state, spirits)
-        game = cls._empty(options, seed)
+        if legacy:
+            draws: _rng.Draws = _rng.SPLITMIX
+            state = _rng.shuffle(_rng.seed_state(seed), tiles)
+            state = _rng.shuffle(state, spirits)
+        else:
+            draws = _rng.Keyed(seed)
+            draws.shuffle(b"tiles", tiles)
+            draws.shuffle(b"spirits", spirits)
+            state = 0
+        game = cls._empty(options, seed, draws)
         game.rng = state
         for _ in range(6):
             game.down.append(tiles.pop())
@@ -130,9 +140,12 @@ class Game(SpiritSteps):
         return game
 
     @classmethod
-    def _empty(cls, options: Options, seed: int) -> Game:
+    def _empty(cls, options: Options, seed: int, draws: _rng.Draws) -> Game:
+        """A game with nothing dealt. ``draws`` is the generator of its later random draws
+        (the Fly); ``rng`` starts at 0 for a keyed one, at the seed's state for SplitMix."""
         game = cls.__new__(cls)
-        game.options, game.seed, game.rng = options, seed, _rng.seed_state(seed)
+        game.options, game.seed, game._draws = options, seed, draws
+        game.rng = 0 if draws.keyed else _rng.seed_state(seed)
         game.pile, game.up, game.down, game.upmask = [], [], [], 0
         game.hands, game.hand_size = [[], []], (HAND_SIZE, HAND_SIZE)
         game.land, game.rain, game.occ, game.blocked = [0, 0], [0, 0], [0, 0], [0, 0]
@@ -152,7 +165,7 @@ class Game(SpiritSteps):
     def copy(self) -> Game:
         """An independent copy (cheap: bots make thousands)."""
         g = Game.__new__(Game)
-        g.options, g.seed, g.rng = self.options, self.seed, self.rng
+        g.options, g.seed, g.rng, g._draws = self.options, self.seed, self.rng, self._draws
         g.pile, g.up, g.down, g.upmask = self.pile[:], self.up[:], self.down[:], self.upmask
         g.hands = [self.hands[0][:], self.hands[1][:]]
         g.hand_size = self.hand_size

@@ -1,13 +1,36 @@
-"""A tiny deterministic random generator (SplitMix64), the same on every machine.
+"""The engine's random generators: a keyed one for real deals, SplitMix64 for bots' worlds.
 
-The game's random state is one int, so copying a game copies it for free.
+``Keyed`` deals real games: BLAKE2b keyed with a key derived from the game's seed, in
+counter mode. Its outputs (the order of the tiles, the Fly's pick) reveal nothing about the
+key, so a player cannot work back from what they see to the hidden tiles; the same seed
+still deals the same game on every machine. A seed nobody chose comes from ``new_secret``.
+
+``SPLITMIX`` (SplitMix64) is fast but not secret: bots' imaginary worlds use it, and games
+saved in game format 1 (before secret deals) were dealt by it and continue with it.
+
+Either way a game's random state is one int (the Fly's draw counter, or the SplitMix
+state), so copying a game copies it for free; ``below(state, n)`` advances it.
 """
 
 from __future__ import annotations
 
+import secrets
+import struct
+from collections.abc import Iterator
+from hashlib import blake2b
+
 _MASK = (1 << 64) - 1
+_WORD = 1 << 64
+#: How many bits of the OS's randomness a seed nobody chose has.
+SECRET_BITS = 128
 
 
+def new_secret() -> int:
+    """A fresh seed nobody chose: ``SECRET_BITS`` bits from the OS's CSPRNG."""
+    return secrets.randbits(SECRET_BITS)
+
+
+# ---------------------------------------------------------------------- SplitMix64
 def next_state(state: int) -> tuple[int, int]:
     """Advance ``state``; returns (new state, 64-bit output)."""
     state = (state + 0x9E3779B97F4A7C15) & _MASK
@@ -34,3 +57,71 @@ def shuffle(state: int, items: list) -> int:
 def seed_state(seed: int) -> int:
     """The generator state for a seed (any int)."""
     return seed & _MASK
+
+
+class SplitMix64:
+    """The fast generator as a game's draw source (the state is the SplitMix state)."""
+
+    keyed = False
+    below = staticmethod(below)
+
+
+SPLITMIX = SplitMix64()
+
+
+# ---------------------------------------------------------------------- keyed BLAKE2b
+class Keyed:
+    """BLAKE2b keyed with a key derived from ``seed``, in counter mode. Each use (the land
+    tiles, the spirits, the Fly...) reads its own stream, named by a short domain."""
+
+    keyed = True
+    __slots__ = ("_key",)
+
+    def __init__(self, seed: int) -> None:
+        raw = seed.to_bytes(seed.bit_length() // 8 + 1, "little", signed=True)
+        self._key = blake2b(raw, digest_size=32, person=b"solstis-seed").digest()
+
+    def block(self, domain: bytes, counter: int) -> bytes:
+        """64 bytes of output: block ``counter`` (0 <= counter < 2**64) of ``domain``."""
+        return blake2b(counter.to_bytes(8, "little"), key=self._key, digest_size=64,
+                       person=domain).digest()
+
+    def words(self, domain: bytes) -> Iterator[int]:
+        """The stream of ``domain`` as 64-bit numbers."""
+        counter = 0
+        while True:
+            yield from struct.unpack("<8Q", self.block(domain, counter))
+            counter += 1
+
+    def shuffle(self, domain: bytes, items: list) -> None:
+        """Shuffle ``items`` in place (Fisher-Yates, unbiased) from ``domain``'s stream."""
+        words = self.words(domain)
+        for i in range(len(items) - 1, 0, -1):
+            n = i + 1
+            limit = _WORD - _WORD % n
+            x = next(words)
+            while x >= limit:
+                x = next(words)
+            j = x % n
+            items[i], items[j] = items[j], items[i]
+
+    def below(self, state: int, n: int) -> tuple[int, int]:
+        """A number in ``range(n)`` from the draw stream (the Fly); ``state`` counts the
+        blocks used. Returns (new state, number)."""
+        top = 1 << 512
+        limit = top - top % n
+        while True:
+            x = int.from_bytes(self.block(b"draw", state), "little")
+            state += 1
+            if x < limit:
+                return state, x % n
+
+
+def derive(seed: int, purpose: bytes, index: int = 0) -> int:
+    """A 64-bit number made from ``seed`` for ``purpose`` (at most 16 bytes), such as a
+    bot's own seed: the same every time, and it reveals nothing of ``seed``."""
+    return int.from_bytes(Keyed(seed).block(purpose, index)[:8], "little")
+
+
+#: What a game's random draws come from.
+Draws = Keyed | SplitMix64

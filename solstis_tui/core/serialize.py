@@ -1,9 +1,13 @@
 """Games to and from JSON: versioned, human-readable, and strict about what it accepts.
 
-The format (version 1) names tiles and cells ``"row-column"``, squares by their lower-left
-cell and spirits by their lower-case names. Piles list their top first. A hand-made position
-may leave out ``land_pile`` / ``spirit_pile`` (the rest, shuffled from ``seed``), the
-supplies (derived from what is on the table) and ``state`` (the start of ``to_play``'s turn).
+The format names tiles and cells ``"row-column"``, squares by their lower-left cell and
+spirits by their lower-case names. Piles list their top first. A hand-made position may leave
+out ``land_pile`` / ``spirit_pile`` (the rest, shuffled from ``seed``), the supplies (derived
+from what is on the table) and ``state`` (the start of ``to_play``'s turn).
+
+Version 2 games draw at random (the Fly) from a generator keyed with ``seed``; ``rng`` counts
+its draws. Version 1 (games saved before secret deals, and bots' imaginary worlds) used
+SplitMix64, whose state is ``rng``: such games are still read and written as version 1.
 """
 
 from __future__ import annotations
@@ -21,7 +25,9 @@ from .spirits import Spirit, parse_spirit, spirit_set
 from .steps import FIREFLIES, MODE_NAMES, OP_NAMES, PUT, RAINBOWS
 
 FORMAT = "solstis-game"
-VERSION = 1
+VERSION = 2
+#: The format of games whose draws come from SplitMix64 (saved before secret deals).
+SPLITMIX_VERSION = 1
 
 _SPIRIT_OPS = {"effect"}
 
@@ -57,7 +63,7 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         })
     return {
         "format": FORMAT,
-        "version": VERSION,
+        "version": VERSION if game._draws.keyed else SPLITMIX_VERSION,
         "options": {"beginner": game.options.beginner, "firefly": game.options.firefly},
         "seed": game.seed,
         "rng": game.rng,
@@ -183,18 +189,20 @@ class _Reader:
         if d.get("format") != FORMAT:
             raise InvalidPosition(f"not a Solstis game (format should be {FORMAT!r})")
         version = d.get("version")
-        if version != VERSION:
-            raise InvalidPosition(
-                f"version {version!r} is not supported (this program reads version {VERSION})")
+        if version not in (SPLITMIX_VERSION, VERSION):
+            raise InvalidPosition(f"version {version!r} is not supported (this program reads "
+                                  f"versions {SPLITMIX_VERSION} and {VERSION})")
         opts = self.get("options", dict, {})
         options = Options(beginner=self.get("beginner", bool, False, opts),
                           firefly=self.get("firefly", bool, False, opts))
         seed = self.get("seed", int, 0)
-        g = Game._empty(options, seed)
+        g = Game._empty(options, seed, _rng.Keyed(seed) if version == VERSION else _rng.SPLITMIX)
         # Per-player pairs are tuples in a game; build them as lists here.
         g.hand_size, g.covered, g.fireflies = [3, 3], [-1, -1], [0, 0]
         g.must_play, g.seen, g.spirits = [-1, -1], [0, 0], [[], []]
-        g.rng = self.get("rng", int, _rng.seed_state(seed))
+        g.rng = self.get("rng", int, g.rng)
+        if version == VERSION and not 0 <= g.rng < 1 << 64:
+            raise InvalidPosition(f"'rng' must be between 0 and 2**64 - 1, not {g.rng}")
         g.turn = self.get("turn", int, 1)
         g.to_play = self._player(self.get("to_play", int, 0), "to_play")
         g.marmot = self.get("marmot", bool, False)
@@ -343,17 +351,25 @@ class _Reader:
             self.spirit("evil", "the Evil Spirit in play", allowed)
 
     def _fill_piles(self, g: Game) -> None:
+        """Shuffle the tiles and spirits a hand-made position left out into the piles."""
+        draws = g._draws
         state = _rng.seed_state(g.seed ^ 0x5EED)
         rest = [t for t in CELLS if t not in self.where]
         if g.pile is None:
-            state = _rng.shuffle(state, rest)
+            if isinstance(draws, _rng.Keyed):
+                draws.shuffle(b"fill-tiles", rest)
+            else:
+                state = _rng.shuffle(state, rest)
             g.pile = rest
         elif rest:
             raise InvalidPosition(f"tile {NAMES[rest[0]]} is nowhere ({len(rest)} missing)")
         allowed = spirit_set(g.options.firefly, g.options.beginner)
         spare = [s for s in allowed if s not in self.spirit_where]
         if g.spile is None:
-            _rng.shuffle(state, spare)
+            if isinstance(draws, _rng.Keyed):
+                draws.shuffle(b"fill-spirits", spare)
+            else:
+                _rng.shuffle(state, spare)
             g.spile = spare
         elif spare and not self.data.get("over"):
             raise InvalidPosition(f"spirit {spare[0].title} is nowhere")

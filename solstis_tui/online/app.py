@@ -8,11 +8,13 @@ from typing import Any
 
 from textual import events
 from textual.app import SystemCommand
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from ..app import SolstisApp
 from ..core import Move
-from .client import HostClient, HostError
+from .client import KEEP_ALIVE_SECONDS, HostClient, HostError
+from .names import without_controls
 from .protocol import VERSION, encode
 from .remote import RemoteSession
 
@@ -21,6 +23,7 @@ class OnlineApp(SolstisApp):
     """Play at a game host. Nothing here opens a shell or writes files on the host machine."""
 
     CSS_PATH = str(Path(__file__).resolve().parent.parent / "app.tcss")
+    keep_alive_seconds = KEEP_ALIVE_SECONDS
 
     def __init__(self, *, socket: Path | None = None, tcp: tuple[str, int] | None = None,
                  name: str | None = None, code: str | None = None, **kwargs: Any) -> None:
@@ -44,17 +47,27 @@ class OnlineApp(SolstisApp):
             DEFAULT_THEME
         self.lobby = LobbyScreen(name_known=bool(self.wanted_name or self.wanted_code))
         self.push_screen(self.lobby)
+        if self.wanted_name or self.wanted_code:
+            self._connect()
+
+    def _connect(self) -> None:
+        """Connect once a name or code is known: the host wants hello soon after."""
         self.run_worker(self._network(), name="host", group="host", exclusive=True)
 
     async def _network(self) -> None:
+        last: dict[str, Any] = {}  # the host's last word: why it closed, if it said
         try:
             self.client = await HostClient.connect(self.socket, self.tcp)
+            self.run_worker(self.client.keep_alive(self.keep_alive_seconds), name="keep-alive",
+                            group="keep-alive", exclusive=True)
             if self.wanted_name or self.wanted_code:
                 self.hello(self.wanted_name, self.wanted_code)
             while True:
-                self.on_host_message(await self.client.receive())
+                last = await self.client.receive()
+                self.on_host_message(last)
         except HostError as exc:
-            self.lost(str(exc))
+            said = last.get("message") if last.get("type") == "error" else None
+            self.lost(f"{exc}: {said}" if isinstance(said, str) else str(exc))
         except (OSError, ValueError) as exc:
             self.lost(f"the connection to the game host failed ({exc})")
 
@@ -65,6 +78,8 @@ class OnlineApp(SolstisApp):
 
     def lost(self, why: str) -> None:
         """The host is gone or was never there: say so (once the lobby is up)."""
+        if self.client is not None:
+            self.client.writer.close()  # hang up too: the host waits for it
         self.client = None
         self.call_after_refresh(self._say_lost, why)
 
@@ -74,6 +89,12 @@ class OnlineApp(SolstisApp):
         self.show_message("Disconnected", f"{why}\nYour seats are kept at the host: come "
                           "back with your resume code.")
 
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """A toast. Its text (chat, names, the host's words) is shown as written: unlike
+        Textual's default, never read as markup."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
     # ------------------------------------------------------------------ sending
     def send(self, message: dict[str, Any]) -> None:
         if self.client is None:
@@ -82,11 +103,17 @@ class OnlineApp(SolstisApp):
         self.client.writer.write(encode(message))
 
     def hello(self, name: str | None = None, code: str | None = None) -> None:
+        if self.client is None and self.player_name is None:  # connect first, then say it
+            self.wanted_name, self.wanted_code = name, code
+            self._connect()
+            return
         message: dict[str, Any] = {"type": "hello", "version": VERSION}
         if code:
             message["code"] = code
         else:
             message["name"] = name
+        if self.client is not None and self.client.token:  # a TCP host asks for its token
+            message["token"] = self.client.token
         self.send(message)
 
     def create(self, variant: str, opponent: str, seat: int | None) -> None:
@@ -112,6 +139,7 @@ class OnlineApp(SolstisApp):
 
     # ------------------------------------------------------------------ receiving
     def on_host_message(self, message: dict[str, Any]) -> None:
+        message = without_controls(message)  # no escape code from the wire reaches the screen
         kind = message.get("type")
         if kind == "welcome":
             self.player_name = message["name"]
@@ -127,6 +155,8 @@ class OnlineApp(SolstisApp):
             self.notify(f"{message.get('name')}: {message.get('text')}")
         elif kind == "error":
             self._error(message.get("message", "error"))
+        elif kind == "closed":
+            self._error(message.get("message", "the host closed the table"))
 
     def _state(self, message: dict[str, Any]) -> None:
         remote = self.remote
@@ -148,7 +178,9 @@ class OnlineApp(SolstisApp):
         if screen is not None and screen.is_mounted and self.screen is screen:
             screen.error = text
             screen.update_prompt()
-        elif self.lobby is not None and self.lobby.is_mounted:
+        elif self.lobby is not None:
+            if self.player_name is None:  # hello refused (name taken, unknown code...)
+                self.lobby.ask_name()
             self.lobby.say(text)
 
     # ------------------------------------------------------------------ navigation

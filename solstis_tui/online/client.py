@@ -11,10 +11,15 @@ from typing import Any
 
 from .protocol import MAX_MESSAGE, VERSION, encode
 
+KEEP_ALIVE_SECONDS = 60.0  # well inside the host's idle limit (see docs/protocol.md)
+READ_LIMIT = 4 * MAX_MESSAGE  # the longest line a client reads from the host
+CONNECT_TRIES = 5  # while the host's queue of waiting connects is full (about 3 s)
+
 
 def default_socket() -> Path:
     """The host's socket: ``$SOLSTIS_SOCKET``, else ``solstis/host.sock`` in the user's
-    runtime directory."""
+    runtime directory; HostError if that directory is missing and the fallback one is not
+    safe (e.g. ``/tmp/runtime-<uid>`` made by another user)."""
     override = os.environ.get("SOLSTIS_SOCKET")
     if override:
         return Path(override)
@@ -24,7 +29,36 @@ def default_socket() -> Path:
 
     with warnings.catch_warnings():  # no XDG_RUNTIME_DIR: platformdirs picks /tmp/runtime-*
         warnings.simplefilter("ignore")
-        return Path(user_runtime_dir("solstis", appauthor=False)) / "host.sock"
+        try:
+            return Path(user_runtime_dir("solstis", appauthor=False)) / "host.sock"
+        except OSError as exc:
+            raise HostError(f"there is no safe folder for the host's socket ({exc}); set "
+                            "XDG_RUNTIME_DIR or SOLSTIS_SOCKET, or give --socket") from None
+
+
+def describe_default_socket() -> str:
+    """``default_socket()`` for a help text: never fails."""
+    try:
+        return str(default_socket())
+    except HostError:
+        return "$SOLSTIS_SOCKET or the runtime folder (none is usable now)"
+
+
+def read_token(path: Path | None = None) -> str | None:
+    """The host's TCP token: ``$SOLSTIS_TOKEN``, else the first line of ``path`` (default
+    ``$SOLSTIS_TOKEN_FILE``, else ``tcp-token`` in the host's default data folder)."""
+    if os.environ.get("SOLSTIS_TOKEN"):
+        return os.environ["SOLSTIS_TOKEN"].strip()
+    if path is None and os.environ.get("SOLSTIS_TOKEN_FILE"):
+        path = Path(os.environ["SOLSTIS_TOKEN_FILE"])
+    if path is None:
+        from .serve import TOKEN_FILE, default_data_dir
+
+        path = default_data_dir() / TOKEN_FILE
+    try:
+        return path.read_text(encoding="utf-8").strip() or None
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 class HostError(Exception):
@@ -38,22 +72,38 @@ class HostClient:
         self.reader, self.writer = reader, writer
         self.name: str | None = None
         self.code: str | None = None
+        self.token: str | None = None  # sent in hello; a TCP host asks for it
 
     @classmethod
-    async def connect(cls, socket: Path | None = None, tcp: tuple[str, int] | None = None
-                      ) -> HostClient:
+    async def connect(cls, socket: Path | None = None, tcp: tuple[str, int] | None = None,
+                      token: str | None = None) -> HostClient:
+        """Connect over ``tcp`` (with ``token``, else ``read_token()``) or the Unix socket."""
+        where = f"{tcp[0]}:{tcp[1]}" if tcp else str(socket or default_socket())
         try:
             if tcp is not None:
-                reader, writer = await asyncio.open_connection(*tcp, limit=MAX_MESSAGE * 4)
+                reader, writer = await asyncio.open_connection(*tcp, limit=READ_LIMIT)
             else:
-                path = socket or default_socket()
-                reader, writer = await asyncio.open_unix_connection(
-                    str(path), limit=MAX_MESSAGE * 4)
+                reader, writer = await cls._unix(where)
         except OSError as exc:
-            where = f"{tcp[0]}:{tcp[1]}" if tcp else str(socket or default_socket())
             raise HostError(f"cannot reach the game host at {where} ({exc.strerror or exc}); "
                             "is `solstis host` running?") from None
-        return cls(reader, writer)
+        client = cls(reader, writer)
+        if tcp is not None:
+            client.token = token or read_token()
+        return client
+
+    @staticmethod
+    async def _unix(path: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """Connect to a Unix socket, waiting a little while the host's queue of waiting
+        connects is full (asyncio takes that refusal for a connection without a peer)."""
+        for attempt in range(CONNECT_TRIES):
+            reader, writer = await asyncio.open_unix_connection(path, limit=READ_LIMIT)
+            if writer.get_extra_info("peername") is not None:
+                return reader, writer
+            writer.close()
+            await asyncio.sleep(0.1 * 2 ** attempt)
+        raise HostError(f"the game host at {path} is too busy to answer; try again in a "
+                        "minute")
 
     async def send(self, message: dict[str, Any]) -> None:
         self.writer.write(encode(message))
@@ -81,10 +131,21 @@ class HostClient:
             message["code"] = code
         else:
             message["name"] = name
+        if self.token:
+            message["token"] = self.token
         await self.send(message)
         welcome = await self.receive_until("welcome")
         self.name, self.code = welcome["name"], welcome["code"]
         return welcome
+
+    async def keep_alive(self, every: float = KEEP_ALIVE_SECONDS) -> None:
+        """Ping the host every ``every`` seconds until the connection closes, so that its
+        idle limit never drops a player who is only thinking (or waiting)."""
+        while not self.writer.is_closing():
+            await asyncio.sleep(every)
+            if self.writer.is_closing():
+                return
+            self.writer.write(encode({"type": "ping"}))
 
     async def close(self) -> None:
         self.writer.close()

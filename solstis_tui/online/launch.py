@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -23,6 +24,9 @@ def online_parser() -> argparse.ArgumentParser:
                         help="reach the host on loopback TCP instead")
     parser.add_argument("--name", default=None, help="your name (asked in the lobby if absent)")
     parser.add_argument("--code", default=None, help="your resume code, to get your seats back")
+    parser.add_argument("--token-file", type=Path, default=None,
+                        help="with --tcp: the host's token file (default: $SOLSTIS_TOKEN, "
+                             "else tcp-token in the host's default data folder)")
     parser.add_argument("--theme", choices=sorted(THEMES), default="dark")
     parser.add_argument("--ascii", action="store_true", help="plain ASCII drawing")
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
@@ -36,6 +40,8 @@ def online_main(argv: list[str]) -> int:
         return 2
     if args.name is not None and not (0 < len(args.name.strip()) <= 24):
         online_parser().error("--name takes 1 to 24 characters")
+    if args.token_file is not None:  # read by HostClient.connect (client.read_token)
+        os.environ["SOLSTIS_TOKEN_FILE"] = str(args.token_file)
     from .app import OnlineApp
 
     app = OnlineApp(socket=args.socket, tcp=args.tcp, name=args.name, code=args.code,
@@ -47,19 +53,39 @@ def online_main(argv: list[str]) -> int:
 def web_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="solstis web",
-        description="Serve the game to a browser on localhost (needs the 'web' extra: "
-                    "pip install 'solstis-tui[web]').")
+        description="Serve the game to a browser on localhost (needs textual-serve, the "
+                    "'web' extra: pip install -e '.[web]' in the checkout).")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("game_args", nargs=argparse.REMAINDER,
                         help="arguments for the game, e.g. -- --opponent greedy")
     args = parser.parse_args(argv)
     try:
-        from textual_serve.server import Server
+        import textual_serve  # noqa: F401
     except ImportError:
-        print("solstis web: textual-serve is not installed; run "
-              "pip install 'solstis-tui[web]'", file=sys.stderr)
+        print("solstis web: textual-serve is not installed; in the checkout run "
+              "pip install -e '.[web]'", file=sys.stderr)
         return 2
     extra = [a for a in args.game_args if a != "--"]
     command = shlex.join([sys.executable, "-m", "solstis_tui.cli", *extra])
-    Server(command, host="localhost", port=args.port, title="Solstis").serve()
+    web_server(command, args.port).serve()
     return 0
+
+
+def local_origins(port: int) -> frozenset[str]:
+    """The pages allowed to open the game's WebSocket: the ones this server serves."""
+    return frozenset(f"http://{host}:{port}" for host in ("localhost", "127.0.0.1", "[::1]"))
+
+
+def web_server(command: str, port: int):
+    """A textual-serve server on localhost whose WebSocket refuses any other page's Origin
+    (so a web site open in the same browser cannot drive the game)."""
+    from aiohttp import web
+    from textual_serve.server import Server
+
+    class LocalServer(Server):
+        async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+            if request.headers.get("Origin") not in local_origins(self.port):
+                raise web.HTTPForbidden(text="the game only talks to the page it served")
+            return await super().handle_websocket(request)
+
+    return LocalServer(command, host="localhost", port=port, title="Solstis")

@@ -13,6 +13,7 @@ VERSION = 1
 MAX_MESSAGE = 64 * 1024
 MAX_NAME = 24
 MAX_CHAT = 200
+MAX_DIGITS = 30  # an integer in a message has at most this many digits
 
 CLIENT_TYPES = frozenset(
     {"hello", "list", "create", "join", "watch", "move", "leave", "chat", "ping"}
@@ -20,12 +21,14 @@ CLIENT_TYPES = frozenset(
 
 
 class ProtocolError(Exception):
-    """A message the host refuses; ``code`` is machine-readable, the text is for people."""
+    """A message the host refuses; ``code`` is machine-readable, the text is for people.
+    With ``close`` the host closes the connection after sending the error."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, close: bool = False) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.close = close
 
 
 def encode(message: dict[str, Any]) -> bytes:
@@ -33,12 +36,21 @@ def encode(message: dict[str, Any]) -> bytes:
     return json.dumps(message, separators=(",", ":")).encode() + b"\n"
 
 
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ProtocolError("bad_message", f"a number in a message has at most {MAX_DIGITS} "
+                            "digits")
+    return int(text)
+
+
 def decode(line: bytes) -> dict[str, Any]:
     """A client message from one line; ProtocolError if it is not a valid one."""
     try:
-        message = json.loads(line.decode("utf-8"))
+        message = json.loads(line.decode("utf-8"), parse_int=_integer)
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise ProtocolError("bad_json", "a message must be one line of JSON") from None
+    except RecursionError:
+        raise ProtocolError("bad_message", "a message may not be nested that deeply") from None
     if not isinstance(message, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
     kind = message.get("type")

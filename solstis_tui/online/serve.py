@@ -6,11 +6,15 @@ import argparse
 import asyncio
 import grp
 import os
+import secrets
 import signal
+import sys
 from pathlib import Path
 
-from .client import default_socket
+from .client import HostError, default_socket, describe_default_socket
 from .host import Host
+from .hostlock import StartRefused, unreachable_for_group
+from .limits import Limits
 
 
 def default_data_dir() -> Path:
@@ -22,6 +26,26 @@ def default_data_dir() -> Path:
     return Path(user_state_dir("solstis", appauthor=False)) / "host"
 
 
+TOKEN_FILE = "tcp-token"
+
+
+def ensure_token(data_dir: Path) -> tuple[str, Path]:
+    """The TCP token in ``data_dir/tcp-token`` (made, mode 0600, if missing) and its path."""
+    path = data_dir / TOKEN_FILE
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        os.chmod(path, 0o600)
+        token = path.read_text(encoding="utf-8").strip()
+        if len(token) >= 22:
+            return token, path
+        fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
+    token = secrets.token_urlsafe(32)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(token + "\n")
+    return token, path
+
+
 def _tcp(text: str) -> tuple[str, int]:
     host, _, port = text.rpartition(":")
     if not host or not port.isdigit():
@@ -31,41 +55,106 @@ def _tcp(text: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
+def _workers(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError("give a whole number of at least 1")
+    return int(text)
+
+
+def _at_least(low: float, kind: type = float):
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or value < low:
+            raise argparse.ArgumentTypeError(f"give a number of at least {low:g}")
+        return value
+    return parse
+
+
+def limits_from(args: argparse.Namespace) -> Limits:
+    """The host's limits from the command line (the rest keep their defaults)."""
+    return Limits(max_connections=args.max_connections, idle_seconds=args.idle_minutes * 60,
+                  max_open_tables=args.max_open_tables,
+                  open_table_seconds=args.open_table_minutes * 60,
+                  new_names_per_minute=args.new_names_per_minute)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="solstis host",
         description="Run the Solstis game host: it owns the online tables.")
     parser.add_argument("--socket", type=Path, default=None,
-                        help=f"Unix socket path (default: {default_socket()})")
+                        help=f"Unix socket path (default: {describe_default_socket()})")
     parser.add_argument("--tcp", type=_tcp, default=None, metavar="HOST:PORT",
-                        help="also listen on loopback TCP, e.g. 127.0.0.1:7017")
+                        help="also listen on loopback TCP, e.g. 127.0.0.1:7017; every local "
+                             "user can reach it, so clients must send the token kept in "
+                             f"{TOKEN_FILE} in the data folder")
     parser.add_argument("--data", type=Path, default=None,
                         help=f"where tables are saved (default: {default_data_dir()})")
     parser.add_argument("--group", default=None,
-                        help="let this Unix group use the socket (mode 0660)")
+                        help="let this Unix group use the socket (mode 0660; a socket folder "
+                             "the host makes is 0750 for the group)")
     parser.add_argument("--expire-hours", type=float, default=24.0,
                         help="drop tables idle this long with nobody connected (default 24)")
     parser.add_argument("--bot-seconds", type=float, default=1.0,
                         help="thinking time of bots at the host (default 1.0)")
+    parser.add_argument("--bot-workers", type=_workers, default=None, metavar="N",
+                        help="processes that run bots (default: cores - 1, at least 1)")
+    limits = parser.add_argument_group("limits (see docs/protocol.md)")
+    limits.add_argument("--max-connections", type=_at_least(1, int),
+                        default=Limits.max_connections, metavar="N",
+                        help="players connected at once; more are told the host is full "
+                             "(default %(default)s, lowered to keep 192 of the open-file "
+                             "limit free)")
+    limits.add_argument("--idle-minutes", type=_at_least(2), default=Limits.idle_seconds / 60,
+                        metavar="M", help="close connections silent this long (default "
+                                          "%(default)g; the app pings every minute)")
+    limits.add_argument("--max-open-tables", type=_at_least(1, int),
+                        default=Limits.max_open_tables, metavar="N",
+                        help="tables waiting for a second player, host-wide (default "
+                             "%(default)s)")
+    limits.add_argument("--open-table-minutes", type=_at_least(1),
+                        default=Limits.open_table_seconds / 60, metavar="M",
+                        help="close a table nobody joined after this long (default %(default)g)")
+    limits.add_argument("--new-names-per-minute", type=_at_least(1),
+                        default=Limits.new_names_per_minute, metavar="N",
+                        help="new players accepted a minute, host-wide (default %(default)g)")
     return parser
 
 
-async def run(args: argparse.Namespace, ready: asyncio.Event | None = None) -> None:
-    host = Host(args.data or default_data_dir(), bot_seconds=args.bot_seconds,
+async def run(args: argparse.Namespace, ready: asyncio.Event | None = None) -> int:
+    """Serve until SIGINT/SIGTERM; 1 (said on stderr) if the host cannot start."""
+    data = args.data or default_data_dir()
+    host = Host(data, bot_seconds=args.bot_seconds,
+                bot_workers=args.bot_workers, limits=limits_from(args),
                 expire_seconds=args.expire_hours * 3600)
-    host.load()
-    for problem in host.problems:
-        print(f"solstis host: could not read a table: {problem}")
-    sock = args.socket or default_socket()
-    await host.serve_unix(sock, mode=0o660 if args.group else 0o600)
-    if args.group:
-        os.chown(sock, -1, grp.getgrnam(args.group).gr_gid)
-    where = [str(sock)]
-    if args.tcp:
-        port = await host.serve_tcp(*args.tcp)
-        where.append(f"{args.tcp[0]}:{port}")
-    print(f"solstis host: {len(host.tables)} tables; listening on {', '.join(where)}",
-          flush=True)
+    gid = grp.getgrnam(args.group).gr_gid if args.group else None
+    try:
+        host.load()
+        for problem in host.problems:
+            print(f"solstis host: could not read {problem}", flush=True)
+        sock = args.socket or default_socket()
+        await host.serve_unix(sock, mode=0o660 if gid is not None else 0o600, group=gid)
+        where = [str(sock)]
+        if args.tcp:
+            token, token_path = ensure_token(data)
+            port = await host.serve_tcp(*args.tcp, token=token)
+            where.append(f"{args.tcp[0]}:{port}")
+            print(f"solstis host: TCP clients must send the token in {token_path} (only "
+                  "this user can read it; `solstis online --tcp` reads it from there or "
+                  "from $SOLSTIS_TOKEN)", flush=True)
+    except (StartRefused, HostError, OSError) as exc:
+        print(f"solstis host: not started: {exc}", file=sys.stderr, flush=True)
+        await host.close()
+        return 1
+    if gid is not None and (closed := unreachable_for_group(sock, gid)) is not None:
+        print(f"solstis host: warning: members of group {args.group} cannot enter {closed}, "
+              "so they cannot reach the socket; choose a --socket in a folder they can "
+              "enter", flush=True)
+    print(f"solstis host: {len(host.tables)} tables; listening on {', '.join(where)} "
+          f"(at most {host.max_connections} connections)", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -75,6 +164,7 @@ async def run(args: argparse.Namespace, ready: asyncio.Event | None = None) -> N
     await stop.wait()
     await host.close()
     print("solstis host: stopped; every table is saved", flush=True)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,5 +174,4 @@ def main(argv: list[str] | None = None) -> int:
             grp.getgrnam(args.group)
         except KeyError:
             build_parser().error(f"no such group: {args.group}")
-    asyncio.run(run(args))
-    return 0
+    return asyncio.run(run(args))

@@ -78,9 +78,9 @@ class Table:
         return table
 
 
-def new_table(options: Options, seats: list[Seat], seed: int | None = None) -> Table:
-    """A fresh table with a newly dealt game."""
-    return Table("t" + secrets.token_hex(3), Game.new(seed=seed, options=options), seats)
+def new_table(options: Options, seats: list[Seat]) -> Table:
+    """A fresh table with a newly dealt game: its seed is a secret nobody chose (never sent)."""
+    return Table("t" + secrets.token_hex(3), Game.new(options=options), seats)
 
 
 class TableStore:
@@ -88,7 +88,7 @@ class TableStore:
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.problems: list[str] = []
 
     def path(self, table_id: str) -> Path:
         return self.directory / f"{table_id}.json"
@@ -105,13 +105,20 @@ class TableStore:
         """Write a snapshot atomically (temporary file, fsync, rename)."""
         write_atomic(self.path(table_id), text)
 
-    def delete(self, table_id: str) -> None:
-        self.path(table_id).unlink(missing_ok=True)
+    def delete(self, table_id: str) -> bool:
+        """Remove a table's file; False (and a note in ``problems``) if the disk refuses."""
+        try:
+            self.path(table_id).unlink(missing_ok=True)
+        except OSError as exc:
+            self.problems.append(f"could not remove {self.path(table_id)}: {exc}")
+            return False
+        return True
 
     def load_all(self) -> tuple[list[Table], list[str]]:
         """Every readable table, and a message for each file that could not be read
         (such a file is renamed aside, never overwritten)."""
         tables, problems = [], []
+        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
         for path in sorted(self.directory.glob("t*.json")):
             try:
                 tables.append(Table.from_dict(json.loads(path.read_text())))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -27,10 +28,10 @@ class BotErrorScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"[b]The bot ran into a problem.[/b]\n\n{self.message}",
-                         markup=True)
+            yield Static(Text.assemble(("The bot ran into a problem.", "bold"), "\n\n",
+                                       self.message))
             yield Static(f"\nEnter: continue with a fallback move ({self.fallback})\n"
-                         "r: ask the bot again")
+                         "r: ask the bot again", markup=False)
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)

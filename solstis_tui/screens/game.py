@@ -356,8 +356,10 @@ class GameScreen(GameKeys, GameMouse, Screen):
         self.update_prompt()
 
     def game_label(self) -> str:
-        """What names this game in the top bar: its seed (replays the same deal)."""
-        return f"seed {self.session.setup.seed}"
+        """What names this game in the top bar: a chosen seed (which replays the same deal,
+        so it is no secret); a secret seed is never shown (it gives the deal away)."""
+        setup = self.session.setup
+        return "secret deal" if setup.secret else f"seed {setup.seed} (chosen, not secret)"
 
     def update_prompt(self) -> None:
         if not self.is_mounted or self.view is None:

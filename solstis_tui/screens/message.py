@@ -25,9 +25,9 @@ class MessageScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.title_text, id="title")
+            yield Static(self.title_text, id="title", markup=False)
             yield Static(self.text, markup=False)
-            yield Static("\nEnter: OK")
+            yield Static("\nEnter: OK", markup=False)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -10,6 +10,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
+from ..core.rng import new_secret
 from ..session import BOT_TIERS, HUMAN, TIER_TITLES, Setup
 
 MODES = [("Play against a bot", "bot"), ("Two people, one keyboard (hot-seat)", "hotseat"),
@@ -24,13 +25,14 @@ def build_setup(mode: str, opponent: str, variant: str, starts: str, seed_text: 
     """The Setup the form describes; ValueError for a bad seed."""
     rng = rng or random.Random()
     seed_text = seed_text.strip()
+    secret = not seed_text  # a seed nobody chose is secret: 128 bits from the OS
     if seed_text:
         try:
             seed = int(seed_text)
         except ValueError:
             raise ValueError(f"the seed must be a whole number, not {seed_text!r}") from None
     else:
-        seed = rng.randrange(2**31)
+        seed = new_secret()
     if mode == "hotseat":
         seats = (HUMAN, HUMAN)
     elif mode == "watch":
@@ -38,7 +40,7 @@ def build_setup(mode: str, opponent: str, variant: str, starts: str, seed_text: 
     else:
         first = starts == "first" or (starts == "random" and rng.random() < 0.5)
         seats = (HUMAN, opponent) if first else (opponent, HUMAN)
-    return Setup(variant=variant, seed=seed, seats=seats)
+    return Setup(variant=variant, seed=seed, seats=seats, secret=secret)
 
 
 class NewGameScreen(ModalScreen[object]):
@@ -81,8 +83,8 @@ class NewGameScreen(ModalScreen[object]):
                 yield Label("Who starts")
                 yield Select(STARTS, value="random", allow_blank=False, id="starts")
                 yield Label("Seed")
-                yield Input(placeholder="blank: a random seed", id="seed")
-            yield Static("", id="error")
+                yield Input(placeholder="blank: a secret random deal", id="seed")
+            yield Static("", id="error", markup=False)  # quotes what was typed
             with Horizontal():
                 yield Button("Start", variant="primary", id="start")
                 if self.can_continue:

@@ -24,7 +24,8 @@ class PassScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(f"Pass the keyboard to {self.player_name}.\n\n"
-                     f"{self.player_name}: press Enter when the other player looks away.")
+                     f"{self.player_name}: press Enter when the other player looks away.",
+                     markup=False)
 
     def action_ready(self) -> None:
         self.dismiss(None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -27,8 +28,9 @@ class ContinueScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"[b]Continue your last game?[/b]\n\n{self.summary}\n\n"
-                         "c / Enter: continue   n: new game   q: quit", markup=True)
+            yield Static(Text.assemble(("Continue your last game?", "bold"), "\n\n",
+                                       self.summary,
+                                       "\n\nc / Enter: continue   n: new game   q: quit"))
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from functools import partial
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -37,18 +38,37 @@ class ReviewScreen(Screen[None]):
         self.done = 0
 
     def compose(self) -> ComposeResult:
-        yield Static("Review: your decisions and the strongest bot's view", id="head")
+        # Names are people's text: every widget here shows text as written, never markup.
+        yield Static(self.heading(), id="head", markup=False)
         yield DataTable(cursor_type="row", zebra_stripes=True, id="table")
-        yield Static("", id="detail")
+        yield Static("", id="detail", markup=False)
         yield Footer()
+
+    @property
+    def several(self) -> bool:
+        """Whether the decisions of two people are listed (hot-seat)."""
+        return len(self.session.humans) > 1
+
+    def heading(self) -> str:
+        s = self.session
+        names = [s.name(p) for p in s.humans]
+        if names == ["You"] or not names:
+            return "Review: your decisions and the strongest bot's view"
+        return f"Review: decisions of {' and '.join(names)}, and the strongest bot's view"
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("#", "turn", "decision", "you chose", "bot prefers", "cost")
+        table.add_columns("#", "turn")
+        if self.several:
+            table.add_column("who", key="who")
+        table.add_columns("decision", "chosen" if self.several else "you chose")
+        table.add_column("bot prefers", key="best")
+        table.add_column("cost", key="cost")
         self.rows = self.decisions()
         for i, row in enumerate(self.rows):
-            table.add_row(str(i + 1), str(row["turn"]), row["prompt"], row["yours"], "…", "",
-                          key=str(i))
+            who = [self.session.name(row["player"])] if self.several else []
+            cells = [str(i + 1), str(row["turn"]), *who, row["prompt"], row["yours"], "…", ""]
+            table.add_row(*map(Text, cells), key=str(i))
         if not self.rows:
             self.query_one("#detail", Static).update("No decisions of yours to review.")
         table.focus()
@@ -91,10 +111,8 @@ class ReviewScreen(Screen[None]):
         row["cost"] = cost
         row["agree"] = best == row["move"] or cost <= 0
         table = self.query_one(DataTable)
-        table.update_cell(str(i), table.ordered_columns[4].key,
-                          "same" if row["agree"] else row["best"])
-        table.update_cell(str(i), table.ordered_columns[5].key,
-                          "" if row["agree"] else f"{cost:.1f}★")
+        table.update_cell(str(i), "best", Text("same" if row["agree"] else row["best"]))
+        table.update_cell(str(i), "cost", Text("" if row["agree"] else f"{cost:.1f}★"))
         self.done += 1
         if i == table.cursor_row:
             self._show(i)
@@ -106,13 +124,14 @@ class ReviewScreen(Screen[None]):
         if not 0 <= i < len(self.rows):
             return
         row = self.rows[i]
+        who = self.session.name(row["player"]) if self.several else "You"
         if "best" not in row:
-            text = f"Turn {row['turn']}: {row['prompt']}. You: {row['yours']}. (bot thinking…)"
+            text = f"Turn {row['turn']}: {row['prompt']}. {who}: {row['yours']}. (bot thinking…)"
         elif row["agree"]:
-            text = (f"Turn {row['turn']}: {row['prompt']}. You: {row['yours']}. "
+            text = (f"Turn {row['turn']}: {row['prompt']}. {who}: {row['yours']}. "
                     "The bot agrees.")
         else:
-            text = (f"Turn {row['turn']}: {row['prompt']}. You: {row['yours']}. The bot "
+            text = (f"Turn {row['turn']}: {row['prompt']}. {who}: {row['yours']}. The bot "
                     f"preferred {row['best']}: about {row['cost']:.1f} stars better by its "
                     "estimate.")
         self.query_one("#detail", Static).update(text)

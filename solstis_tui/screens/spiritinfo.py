@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -41,7 +42,7 @@ class SpiritsScreen(ModalScreen[None]):
         table.add_column("Effect", ratio=1)
         for spirit in spirit_set(obs.options.firefly, obs.options.beginner):
             kind = "evil" if spirit == Spirit.EVIL else "plain" if spirit.is_plain else "blue"
-            table.add_row(spirit.title, kind, where.get(spirit, "pile"), spirit.effect)
+            table.add_row(spirit.title, kind, Text(where.get(spirit, "pile")), spirit.effect)
         with VerticalScroll():
             yield Static(f"Spirits (pile: {obs.spirit_pile} face down) — Esc: back")
             yield Static(table)

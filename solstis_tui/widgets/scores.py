@@ -26,8 +26,8 @@ def score_table(names: tuple[str, str], scores: tuple[Score, Score], star: str) 
     """Both breakdowns side by side; spirit bonuses line up by name."""
     table = Table(box=None, pad_edge=False, show_header=True, expand=False)
     table.add_column("")
-    table.add_column(names[0], justify="right")
-    table.add_column(names[1], justify="right")
+    for name in names:  # a person's name: text, never markup
+        table.add_column(Text(name), justify="right")
     base = [("Biggest section", "biggest_section"), ("Lit fires", "lit_fires"),
             ("Spirits (1 each)", "spirits")]
     for label, attr in base:

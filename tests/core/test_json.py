@@ -32,7 +32,7 @@ def test_a_hand_made_position_loads_and_plays():
 
 def test_to_json_is_versioned_and_readable():
     data = json.loads(Game.new(seed=3).to_json())
-    assert data["format"] == "solstis-game" and data["version"] == 1
+    assert data["format"] == "solstis-game" and data["version"] == 2
     assert all(isinstance(t, str) and "-" in t for t in data["players"][0]["hand"])
     assert len(data["land_pile"]) == 30 and len(data["display"]) == 6
 
@@ -43,7 +43,7 @@ def test_to_json_is_versioned_and_readable():
         ("{", "not valid JSON"),
         ("[]", "must be a JSON object"),
         ('{"format": "chess"}', "not a Solstis game"),
-        ('{"format": "solstis-game", "version": 2}', "version 2 is not supported"),
+        ('{"format": "solstis-game", "version": 3}', "version 3 is not supported"),
         ('{"format": "solstis-game", "version": 1}', "missing field 'players'"),
     ],
 )

@@ -32,3 +32,12 @@ class SlowBot(Bot):
                 CANCELLED.set()
                 return obs.legal_moves[0]
         return obs.legal_moves[0]
+
+
+class MarkupBot(Bot):
+    """Raises with brackets in its message (shown as written, never as markup)."""
+
+    name = "markup"
+
+    def choose(self, obs, budget=None, cancel=None):
+        raise RuntimeError("[/x] [bold]blew[@click=app.quit] up")

@@ -39,19 +39,19 @@ async def test_undo_goes_back_to_your_previous_decision():
 
 
 async def test_escape_takes_back_a_tile_played_before_capturing():
-    app = make_app(seats=("human", "random"), seed=3)
+    app = make_app(seats=("human", "random"), seed=312)
     async with app.run_test() as pilot:
         await settle(pilot, app)
         gs = app.game_screen
         hand = list(gs.game.hands[0])
-        await pilot.press("1", "enter")  # 1-2 captures: the capture decision is pending
+        await pilot.press("1", "enter")  # 2-2 captures: the capture decision is pending
         assert gs.game.decision.name == "CAPTURE"
         await pilot.press("escape")
         assert gs.game.decision.name == "PLAY" and list(gs.game.hands[0]) == hand
 
 
 async def test_illegal_attempt_shows_the_reason_and_changes_nothing():
-    app = make_app(seats=("human", "random"), seed=3)
+    app = make_app(seats=("human", "random"), seed=312)
     async with app.run_test() as pilot:
         await settle(pilot, app)
         before = len(app.game_screen.game.history)

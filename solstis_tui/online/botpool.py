@@ -1,0 +1,269 @@
+"""Bot decisions for the host, made in a bounded pool of worker processes.
+
+The event loop never runs a bot. It sends a worker only the bot's tier, a seed, the seat's
+observation (never the game) and the thinking time, and gets back the move's text.
+Decisions wait in one first-in-first-out queue per table and the tables take turns (round
+robin), so a table where bots play each other cannot starve the rest. A worker that dies or
+overruns its time is replaced; its decision fails with ``WorkerLost``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import signal
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any
+
+from ai.registry import make_bot
+
+from ..core.observation import Observation
+
+MAX_BOT_TABLES_PER_PLAYER = 2
+"""Unfinished tables against a bot that one player may have at a time."""
+WORKER_NICE = 5
+"""Workers run at a lower priority than the host, so bots yield the CPU to people."""
+
+
+def default_workers() -> int:
+    """One worker per core the host may use, less one for the event loop; at least one."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    return max(1, cores - 1)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Everything a worker learns for one decision."""
+
+    tier: str
+    seed: int
+    observation: Observation
+    seconds: float
+
+
+class WorkerLost(Exception):
+    """The worker making a decision died, overran or was shut down: no answer."""
+
+
+class BotFailed(Exception):
+    """The bot raised an error while choosing (its worker is fine)."""
+
+
+def _work(conn: Connection, factory: Callable[[str, int], Any]) -> None:
+    """A worker process: answer decisions until the host closes the pipe."""
+    from ai.base import Budget
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the host; it stops us
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICE)
+    pid = os.getpid()
+    while True:
+        try:
+            decision: Decision = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            bot = factory(decision.tier, decision.seed)
+            move = bot.choose(decision.observation, Budget(seconds=decision.seconds))
+            reply = (pid, str(move), None)
+        except Exception as exc:  # the host plays on; it needs the reason, not the trace
+            reply = (pid, None, f"{type(exc).__name__}: {exc}")
+        try:
+            conn.send(reply)
+        except OSError:
+            return
+
+
+@dataclass
+class _Job:
+    decision: Decision
+    future: asyncio.Future[str]
+
+
+class _Worker:
+    def __init__(self, process: BaseProcess, conn: Connection) -> None:
+        self.process, self.conn = process, conn
+        self.job: _Job | None = None
+        self.timer: asyncio.TimerHandle | None = None
+        self.overdue = False
+
+
+class BotPool:
+    """At most ``workers`` processes (started when first needed) answer ``decide``."""
+
+    def __init__(self, workers: int | None = None,
+                 factory: Callable[[str, int], Any] = make_bot, *, grace: float = 30.0) -> None:
+        self.size = default_workers() if workers is None else workers
+        if self.size < 1:
+            raise ValueError("the host needs at least one bot worker")
+        self.factory = factory
+        self.grace = grace
+        """Seconds past its thinking time before a silent worker is killed."""
+        self.context = multiprocessing.get_context("spawn")  # never fork a threaded loop
+        self.queues: dict[str, deque[_Job]] = {}  # insertion order is the round robin
+        self.workers: list[_Worker] = []
+        self.served: Counter[int] = Counter()
+        """Decisions answered, by worker process id."""
+        self.lost = 0
+        self.closed = False
+        self._reaping: dict[BaseProcess, asyncio.Future[None]] = {}
+
+    # ------------------------------------------------------------------ asking
+    async def decide(self, key: str, decision: Decision) -> str:
+        """The move text a worker chose for ``decision``, queued behind table ``key``'s
+        earlier ones. Raises ``WorkerLost`` or ``BotFailed`` when there is no answer."""
+        if self.closed:
+            raise WorkerLost("the bot workers are shut down")
+        future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self.queues.setdefault(key, deque()).append(_Job(decision, future))
+        self._pump()
+        return await future
+
+    def stats(self) -> dict[str, Any]:
+        """Workers alive, decisions waiting and running, answers by process id, workers lost."""
+        return {
+            "workers": [w.process.pid for w in self.workers],
+            "running": sum(w.job is not None for w in self.workers),
+            "queued": sum(len(q) for q in self.queues.values()),
+            "served": dict(self.served),
+            "lost": self.lost,
+        }
+
+    # ------------------------------------------------------------------ dispatch
+    def _next_job(self) -> _Job | None:
+        """The oldest live decision of the table whose turn it is; that table goes last."""
+        while self.queues:
+            key = next(iter(self.queues))
+            queue = self.queues.pop(key)
+            job = queue.popleft()
+            if queue:
+                self.queues[key] = queue
+            if not job.future.done():  # a caller that gave up is skipped
+                return job
+        return None
+
+    def _pump(self) -> None:
+        while not self.closed:
+            idle = next((w for w in self.workers if w.job is None), None)
+            if idle is None and len(self.workers) >= self.size:
+                return
+            job = self._next_job()
+            if job is None:
+                return
+            if idle is None:
+                try:
+                    idle = self._spawn()
+                except OSError as exc:
+                    job.future.set_exception(WorkerLost(f"cannot start a bot worker: {exc}"))
+                    continue
+            self._start(idle, job)
+
+    def _spawn(self) -> _Worker:
+        parent, child = self.context.Pipe()
+        process = self.context.Process(target=_work, args=(child, self.factory),
+                                       name="solstis-bot", daemon=True)
+        try:
+            process.start()
+        finally:
+            child.close()  # so the worker's death reads as end-of-file here
+        worker = _Worker(process, parent)
+        asyncio.get_running_loop().add_reader(parent.fileno(), self._on_reply, worker)
+        self.workers.append(worker)
+        return worker
+
+    def _start(self, worker: _Worker, job: _Job) -> None:
+        worker.job = job
+        try:
+            worker.conn.send(job.decision)
+        except (OSError, ValueError):
+            self._lose(worker)
+            return
+        worker.timer = asyncio.get_running_loop().call_later(
+            job.decision.seconds + self.grace, self._overrun, worker)
+
+    def _on_reply(self, worker: _Worker) -> None:
+        try:
+            pid, move, error = worker.conn.recv()
+        except (EOFError, OSError):
+            self._lose(worker)
+            return
+        if worker.timer:
+            worker.timer.cancel()
+        job, worker.job = worker.job, None
+        self.served[pid] += 1
+        if job is not None and not job.future.done():
+            if error is None:
+                job.future.set_result(move)
+            else:
+                job.future.set_exception(BotFailed(error))
+        self._pump()
+
+    def _overrun(self, worker: _Worker) -> None:
+        worker.overdue = True
+        worker.process.kill()  # its pipe then reads end-of-file: _lose follows
+
+    def _lose(self, worker: _Worker) -> None:
+        """Forget a dead or stuck worker, fail its decision, reap it; others carry on."""
+        self._drop(worker)
+        self.lost += 1
+        job = worker.job
+        if job is not None and not job.future.done():
+            why = "overran its time" if worker.overdue else "stopped"
+            job.future.set_exception(WorkerLost(f"the bot worker {why}"))
+        worker.process.kill()
+        asyncio.get_running_loop().call_soon(self._pump)
+
+    def _drop(self, worker: _Worker) -> None:
+        loop = asyncio.get_running_loop()
+        loop.remove_reader(worker.conn.fileno())
+        worker.conn.close()
+        if worker.timer:
+            worker.timer.cancel()
+        self.workers.remove(worker)
+        self._reap(worker.process)
+
+    def _reap(self, process: BaseProcess) -> None:
+        """Join ``process`` as soon as it exits (no zombies), without blocking the loop."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._reaping[process] = done
+
+        def joined() -> None:
+            loop.remove_reader(process.sentinel)
+            process.join()
+            self._reaping.pop(process, None)
+            done.set_result(None)
+
+        loop.add_reader(process.sentinel, joined)
+
+    # ------------------------------------------------------------------ closing
+    async def close(self, timeout: float = 5.0) -> None:
+        """Fail every waiting decision, stop every worker and wait until they are gone."""
+        self.closed = True
+        for queue in self.queues.values():
+            for job in queue:
+                if not job.future.done():
+                    job.future.set_exception(WorkerLost("the host is closing"))
+        self.queues.clear()
+        for worker in list(self.workers):
+            if worker.job is not None:
+                if not worker.job.future.done():
+                    worker.job.future.set_exception(WorkerLost("the host is closing"))
+                worker.process.terminate()  # mid-decision: stop now
+            self._drop(worker)  # an idle worker exits on end-of-file by itself
+        if not self._reaping:
+            return
+        _, late = await asyncio.wait(list(self._reaping.values()), timeout=timeout)
+        if late:
+            for process in list(self._reaping):
+                process.kill()
+            await asyncio.wait(list(self._reaping.values()), timeout=timeout)

@@ -1,0 +1,122 @@
+"""One client of the game host: who it is, where it sits, and what it may cost the host.
+
+Sending never waits for the client: messages go to the connection's buffer, and a client
+that leaves more than ``send_buffer`` bytes unread is dropped, so a client that does not
+read never slows anyone else. Only the client's own request loop waits for it to read its
+own replies (``drained``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+from typing import Any
+
+from .limits import ACCEPT_BURST, Limits, TokenBucket
+from .protocol import encode
+
+LINGER_SECONDS = 2.0  # a closing connection waits this long for the client to hang up
+
+
+async def start_server(start: Any, backlog: int, **where: Any) -> asyncio.AbstractServer:
+    """``start(**where)`` (``asyncio.start_unix_server`` or ``start_server``) with
+    ``backlog`` connects allowed to wait in the kernel's queue. asyncio accepts as many
+    connections per wake-up as the backlog it is given, so it gets ``ACCEPT_BURST`` (the
+    host never holds many more descriptors than its cap) and the queue is deepened after."""
+    server = await start(backlog=ACCEPT_BURST, **where)
+    for sock in server.sockets:
+        with socket.socket(fileno=os.dup(sock.fileno())) as same:
+            same.listen(backlog)
+    return server
+
+
+class Connection:
+    """One client: its name and code once it said hello, its tables, and its allowances."""
+
+    def __init__(self, writer: asyncio.StreamWriter, rate: float, burst: float,
+                 limits: Limits | None = None) -> None:
+        limits = limits or Limits()
+        self.writer = writer
+        self.code: str | None = None
+        self.name: str | None = None
+        self.seated: set[str] = set()
+        self.watching: set[str] = set()
+        self.allowance = TokenBucket(rate, burst)
+        self.send_buffer = limits.send_buffer
+        # drain() waits while more than half the allowance is unread
+        writer.transport.set_write_buffer_limits(high=max(1024, self.send_buffer // 2))
+        self.idle_seconds = limits.idle_seconds
+        now = asyncio.get_running_loop().time()
+        self.hello_by = now + limits.hello_seconds
+        self.last_message = now
+        self.code_failures = 0
+        self.closed = False
+
+    def allow(self) -> bool:
+        """Spend one message of the allowance; False once the client floods."""
+        return self.allowance.take()
+
+    def heard(self) -> None:
+        """A whole message arrived: the idle clock starts again."""
+        self.last_message = asyncio.get_running_loop().time()
+
+    def deadline(self) -> tuple[float, str]:
+        """When (event loop time) the connection closes if no message comes, and why."""
+        idle = self.last_message + self.idle_seconds
+        if self.code is None and self.hello_by < idle:
+            return self.hello_by, "no hello in time; disconnected"
+        return idle, f"nothing heard for {self.idle_seconds:g} seconds; disconnected"
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Queue ``message`` without waiting for the client to read it."""
+        self.push(message)
+
+    def push(self, message: dict[str, Any]) -> None:
+        """Queue ``message``; a client already holding ``send_buffer`` unread bytes is
+        dropped instead."""
+        if self.closed:
+            return
+        transport = self.writer.transport
+        if transport.is_closing():
+            self.closed = True
+        elif transport.get_write_buffer_size() > self.send_buffer:
+            self.drop()
+        else:
+            self.writer.write(encode(message))
+
+    async def hang_up(self, reader: asyncio.StreamReader, linger: float = LINGER_SECONDS) -> None:
+        """Close so that the client still reads its last messages: end the host's side,
+        read and drop what the client still sends for up to ``linger`` seconds (closing
+        on unread input would reset the connection and lose them), then close."""
+        writer = self.writer
+        if writer.transport.is_closing():
+            return
+        if linger > 0 and writer.can_write_eof():
+            with contextlib.suppress(OSError, RuntimeError, TimeoutError):
+                writer.write_eof()
+                async with asyncio.timeout(linger):
+                    while await reader.read(65536):
+                        pass
+        writer.close()
+
+    def drop(self) -> None:
+        """Close at once, discarding what the client did not read."""
+        self.closed = True
+        self.writer.transport.abort()
+
+    async def drained(self) -> None:
+        """Wait while more than half of ``send_buffer`` is unread (the client's own replies
+        pile up: its next request waits); a client that reads nothing for ``idle_seconds``
+        is dropped."""
+        if self.closed or self.writer.transport.get_write_buffer_size() <= \
+                self.send_buffer // 2:
+            return
+        try:
+            async with asyncio.timeout(self.idle_seconds):
+                await self.writer.drain()
+        except TimeoutError:
+            self.drop()
+        except (OSError, RuntimeError):
+            self.closed = True

@@ -1,0 +1,86 @@
+"""Player names: one normal form, a clear refusal for unprintable ones, and a uniqueness key
+(plus ``without_controls`` for any text that comes over the wire).
+
+``normalize_name`` turns what a person typed into the name everybody sees: NFC, no invisible
+or format characters (zero-width joiners, direction overrides, soft hyphens...), every kind of
+space as one plain space, no padding. ``name_key`` is what two names must not share: it
+ignores case, invisible characters and compatibility look-alikes (full-width letters).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from .protocol import MAX_NAME
+
+#: Characters that draw nothing but are not in category Cf (Unicode default-ignorables and
+#: blank fillers): combining grapheme joiner, Hangul and Khmer fillers, Mongolian variation
+#: selectors, the blank Braille pattern, variation selectors.
+_INVISIBLE = frozenset(
+    [0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0,
+     *range(0x180B, 0x1810), *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)]
+)
+_RUNS = re.compile(r" {2,}")
+_CONTROLS = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+_SPACES = re.compile(r"\s+")
+_REFUSED = {
+    "Cc": "control characters (line breaks, tabs, escape codes)",
+    "Zl": "line or paragraph separators",
+    "Zp": "line or paragraph separators",
+    "Cs": "unpaired surrogate characters",
+    "Co": "private-use characters",
+    "Cn": "unassigned characters",
+}
+
+
+class BadName(ValueError):
+    """A name that cannot be used; the message says why, for the person who typed it."""
+
+
+def _visible(text: str) -> str:
+    """``text`` without invisible and format characters, every space (Zs) as one plain
+    space, no padding, in NFC. Controls stay, for ``normalize_name`` to refuse by name."""
+    kept = []
+    for ch in text:
+        category = unicodedata.category(ch)
+        if category == "Cf" or ord(ch) in _INVISIBLE:
+            continue
+        kept.append(" " if category == "Zs" else ch)
+    text = unicodedata.normalize("NFC", "".join(kept))
+    return _RUNS.sub(" ", text).strip(" ")
+
+
+def normalize_name(raw: str) -> str:
+    """The name to show for ``raw``; BadName with a reason when it cannot be a name."""
+    name = _visible(raw)
+    for ch in name:
+        reason = _REFUSED.get(unicodedata.category(ch))
+        if reason is not None:
+            raise BadName(f"a name cannot contain {reason}")
+    if not name:
+        raise BadName("a name needs at least one visible character")
+    if len(name) > MAX_NAME:
+        raise BadName(f"a name has at most {MAX_NAME} characters")
+    return name
+
+
+def name_key(name: str) -> str:
+    """What must differ between two players' names: case, invisible characters, spacing
+    and compatibility forms (full-width letters, ligatures) do not count."""
+    text = _SPACES.sub(" ", _visible(name)).strip()
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+
+
+def without_controls(value: Any) -> Any:
+    """``value`` (decoded JSON) with every control character in its strings, line breaks
+    aside, replaced by U+FFFD: shown even as plain text, an escape code would drive the
+    terminal. The host refuses them in names and chat; this guards the screen regardless."""
+    if isinstance(value, str):
+        return _CONTROLS.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [without_controls(v) for v in value]
+    if isinstance(value, dict):
+        return {k: without_controls(v) for k, v in value.items()}
+    return value

@@ -1,0 +1,344 @@
+"""The host's player registry: which name each secret resume code belongs to.
+
+Codes are 128-bit secrets (``secrets.token_urlsafe(16)``), forgotten after ``expire_seconds``
+(30 days) without a hello. The registry lives in ``players.json`` (a snapshot) plus
+``players.journal`` (one JSON line per change since the snapshot). New names are appended in a
+worker thread, many names per fsync, and ``register`` returns only once its line is on disk;
+the journal is folded into the snapshot once it outgrows it. A file that cannot be read is
+renamed aside (``*.corrupt-<time>*``) and reported, never replaced.
+
+Codes from before this format (32-bit ``token_hex(4)``) are still accepted for
+``legacy_seconds`` (7 days) after the upgrade and only once: the player gets a new long code,
+which keeps the old one as the identity their table seats know them by.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import secrets
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..saves import keep_aside, write_atomic
+from .names import name_key
+
+CODE_BYTES = 16
+EXPIRE_SECONDS = 30 * 24 * 3600.0
+LEGACY_SECONDS = 7 * 24 * 3600.0
+TOUCH_EVERY = 3600.0  # a hello writes "last seen" at most this often per player
+COMPACT_MIN = 1000  # journal lines before the journal is folded into the snapshot
+
+
+@dataclass
+class Player:
+    """One registered player: the name, when last seen, and the identity tables know them by
+    (``seat``: None means the code itself)."""
+
+    name: str
+    seen: float
+    seat: str | None = None
+    legacy: bool = False
+
+    def to_dict(self) -> dict:
+        data: dict = {"name": self.name, "seen": self.seen}
+        if self.seat is not None:
+            data["seat"] = self.seat
+        if self.legacy:
+            data["legacy"] = True
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Player:
+        if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+            raise ValueError(f"not a player: {data!r}")
+        seat = data.get("seat")
+        return cls(data["name"], float(data["seen"]),
+                   seat if isinstance(seat, str) else None, bool(data.get("legacy")))
+
+
+class PlayerRegistry(Mapping[str, str]):
+    """Resume code -> name (a read-only mapping), with registration, expiry and storage."""
+
+    def __init__(self, directory: Path, *, expire_seconds: float = EXPIRE_SECONDS,
+                 legacy_seconds: float = LEGACY_SECONDS,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.path = directory / "players.json"
+        self.journal = directory / "players.journal"
+        self.expire_seconds, self.legacy_seconds = expire_seconds, legacy_seconds
+        self.clock = clock
+        self.problems: list[str] = []
+        self.write_errors: list[str] = []
+        self._players: dict[str, Player] = {}
+        self._keys: Counter[str] = Counter()
+        self._written: dict[str, float] = {}  # code -> "seen" last put on disk
+        self._pending: list[tuple[str, set[str], asyncio.Future | None]] = []
+        self._unsaved: set[str] = set()
+        self._writer: asyncio.Task | None = None
+        self._journal_lines = 0
+        self._snapshot_size = 0  # players in players.json when it was last written
+        self._needs_compact = False
+
+    # ------------------------------------------------------------------ the mapping
+    def __getitem__(self, code: str) -> str:
+        return self._players[code].name
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._players)
+
+    def __len__(self) -> int:
+        return len(self._players)
+
+    def lookup(self, code: str) -> str | None:
+        """The name of ``code``'s player, or None if the code is not known (or expired)."""
+        player = self._players.get(code)
+        return None if player is None or self._expired(player, self.clock()) else player.name
+
+    def seat_code(self, code: str) -> str:
+        """The identity ``code``'s player has at tables (the code itself for new players)."""
+        player = self._players.get(code)
+        return player.seat if player is not None and player.seat else code
+
+    def key_taken(self, key: str) -> bool:
+        """True if a registered player's name has this ``name_key``."""
+        return self._keys[key] > 0
+
+    def is_legacy(self, code: str) -> bool:
+        player = self._players.get(code)
+        return player is not None and player.legacy
+
+    # ------------------------------------------------------------------ changes
+    async def register(self, name: str) -> str:
+        """A new player called ``name``; returns their code once it is stored (OSError, and
+        nothing registered, if it could not be)."""
+        code = secrets.token_urlsafe(CODE_BYTES)
+        player = Player(name, self.clock())
+        self._add(code, player)
+        try:
+            await self._store([(code, player)])
+        except BaseException:
+            self._drop(code)
+            self._unsaved.discard(code)
+            raise
+        return code
+
+    async def exchange(self, old: str) -> str:
+        """A new long code for the legacy code ``old``, which stops working; the player keeps
+        ``old`` as their identity at tables. OSError, and nothing changed, if not stored."""
+        player = self._players[old]
+        new = secrets.token_urlsafe(CODE_BYTES)
+        fresh = Player(player.name, self.clock(), seat=player.seat or old)
+        self._drop(old)
+        self._add(new, fresh)
+        try:
+            await self._store([(new, fresh), (old, None)])
+        except BaseException:
+            self._drop(new)
+            self._add(old, player)
+            self._unsaved -= {new, old}
+            raise
+        return new
+
+    def touch(self, code: str) -> None:
+        """Note that ``code``'s player said hello now (written at most hourly)."""
+        player = self._players.get(code)
+        if player is None:
+            return
+        player.seen = self.clock()
+        if player.seen - self._written.get(code, 0.0) >= TOUCH_EVERY:
+            self._queue_nowait(code, player)
+
+    def prune(self, now: float | None = None, keep: Iterable[str] = ()) -> list[str]:
+        """Forget players unseen for too long (except codes or seat identities in ``keep``);
+        returns the codes forgotten."""
+        now = self.clock() if now is None else now
+        keep = set(keep)
+        gone = [code for code, p in self._players.items()
+                if self._expired(p, now) and code not in keep and p.seat not in keep]
+        for code in gone:
+            self._drop(code)
+            self._queue_nowait(code, None)
+        return gone
+
+    def _expired(self, player: Player, now: float) -> bool:
+        limit = self.legacy_seconds if player.legacy else self.expire_seconds
+        return now - player.seen > limit
+
+    def _add(self, code: str, player: Player) -> None:
+        self._drop(code)
+        self._players[code] = player
+        self._keys[name_key(player.name)] += 1
+
+    def _drop(self, code: str) -> None:
+        player = self._players.pop(code, None)
+        if player is not None:
+            key = name_key(player.name)
+            self._keys[key] -= 1
+            if self._keys[key] <= 0:
+                del self._keys[key]
+
+    # ------------------------------------------------------------------ the journal
+    @staticmethod
+    def _line(code: str, player: Player | None) -> str:
+        entry = {"code": code, **(player.to_dict() if player else {"gone": True})}
+        return json.dumps(entry) + "\n"
+
+    def _queue_nowait(self, code: str, player: Player | None) -> None:
+        self._pending.append((self._line(code, player), set(), None))
+        self._written[code] = player.seen if player else 0.0
+        self._start_writer()
+
+    async def _store(self, entries: list[tuple[str, Player | None]]) -> None:
+        """Append ``entries`` to the journal (with whatever else is pending) and wait until
+        they are on disk."""
+        future = asyncio.get_running_loop().create_future()
+        codes = {code for code, _ in entries}
+        self._pending.append(("".join(self._line(c, p) for c, p in entries), codes, future))
+        self._unsaved |= codes  # until written (the writer) or given up (the caller)
+        self._start_writer()
+        await future
+        for code, player in entries:
+            self._written[code] = player.seen if player else 0.0
+
+    def _start_writer(self) -> None:
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+
+    async def _write_loop(self) -> None:
+        """Append every pending line, one fsync per batch; fold the journal in when big."""
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                await asyncio.to_thread(self._append, "".join(line for line, _, _ in batch))
+            except Exception as exc:
+                self.write_errors.append(f"{self.journal.name}: {exc}")
+                self._needs_compact = True  # unawaited lines (touches) are in memory only
+                for _, _, future in batch:
+                    if future is not None and not future.done():
+                        future.set_exception(exc if isinstance(exc, OSError) else OSError(
+                            f"the player registry could not be written: {exc}"))
+                continue
+            for _, codes, future in batch:
+                self._unsaved -= codes
+                if future is not None and not future.done():
+                    future.set_result(None)
+            self._journal_lines += len(batch)
+            if self._needs_compact or self._journal_lines > max(COMPACT_MIN,
+                                                                 self._snapshot_size):
+                snapshot = self._snapshot()
+                try:
+                    await asyncio.to_thread(self._compact, snapshot)
+                except OSError as exc:
+                    self.write_errors.append(f"{self.path.name}: {exc}")
+                else:
+                    self._needs_compact = False
+
+    def _append(self, text: str) -> None:
+        fd = os.open(self.journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            size = os.fstat(fd).st_size
+            try:
+                data = text.encode("utf-8")
+                while data:
+                    data = data[os.write(fd, data):]
+                os.fsync(fd)
+            except OSError:
+                with contextlib.suppress(OSError):  # no half line left for the next append
+                    os.ftruncate(fd, size)
+                raise
+        finally:
+            os.close(fd)
+
+    def _snapshot(self) -> tuple[str, int]:
+        """The registry as stored (registrations still being written are left out), and
+        how many players that is."""
+        players = {code: p.to_dict() for code, p in self._players.items()
+                   if code not in self._unsaved}
+        return json.dumps({"version": 2, "players": players}), len(players)
+
+    def _compact(self, snapshot: tuple[str, int]) -> None:
+        """Write the snapshot (atomically), then empty the journal it includes."""
+        write_atomic(self.path, snapshot[0])
+        fd = os.open(self.journal, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        self._journal_lines, self._snapshot_size = 0, snapshot[1]
+
+    async def close(self) -> None:
+        """Wait until every pending line is written (and retry lines that failed)."""
+        while self._writer is not None and not self._writer.done():
+            await asyncio.shield(self._writer)
+        if self._needs_compact:
+            with contextlib.suppress(OSError):
+                await asyncio.to_thread(self._compact, self._snapshot())
+
+    # ------------------------------------------------------------------ loading
+    def load(self) -> None:
+        """Read the snapshot and the journal, keep unreadable files aside (reported in
+        ``problems``), and fold everything into a fresh snapshot."""
+        self._players.clear()
+        self._keys.clear()
+        now = self.clock()
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            text = None
+        except OSError as exc:
+            raise OSError(exc.errno, f"cannot read {self.path}: {exc.strerror}") from None
+        if text is not None:
+            try:
+                for code, player in self._parse(json.loads(text), now):
+                    self._add(code, player)
+            except (ValueError, TypeError, AttributeError) as exc:
+                kept = keep_aside(self.path)
+                self.problems.append(f"{self.path.name} could not be read ({exc}); it was "
+                                     f"kept as {kept.name} and its players start afresh")
+                self._players.clear()
+                self._keys.clear()
+        self._replay_journal()
+        self._written = {code: p.seen for code, p in self._players.items()}
+        self._compact(self._snapshot())
+
+    @staticmethod
+    def _parse(data: object, now: float) -> list[tuple[str, Player]]:
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        if "version" not in data:  # the old format, {code: name}: codes of 32 bits
+            bad = [c for c, n in data.items() if not isinstance(n, str)]
+            if bad:
+                raise ValueError(f"bad entry for {bad[0]!r}")
+            return [(code, Player(name, now, legacy=True)) for code, name in data.items()]
+        players = data.get("players")
+        if data["version"] != 2 or not isinstance(players, dict):
+            raise ValueError(f"unknown players format {data['version']!r}")
+        return [(code, Player.from_dict(p)) for code, p in players.items()]
+
+    def _replay_journal(self) -> None:
+        try:
+            raw = self.journal.read_bytes()
+        except FileNotFoundError:
+            return
+        lines = raw.split(b"\n")
+        lines.pop()  # an unterminated last line is a write that was never acknowledged
+        bad = 0
+        for line in lines:
+            try:
+                entry = json.loads(line)
+                code = entry["code"]
+                if entry.get("gone"):
+                    self._drop(code)
+                else:
+                    self._add(code, Player.from_dict(entry))
+            except (ValueError, TypeError, KeyError, AttributeError):
+                bad += 1
+        if bad:
+            kept = keep_aside(self.journal)
+            self.problems.append(f"{self.journal.name}: {bad} unreadable lines were skipped; "
+                                 f"it was kept as {kept.name}")

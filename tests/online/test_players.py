@@ -1,0 +1,236 @@
+"""The player registry: long resume codes that expire, kept safely on disk (issue 14 §4, §6)."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import time
+
+import pytest
+
+from solstis_tui.core import Options
+from solstis_tui.online import players as players_module
+from solstis_tui.online.client import HostClient, HostError
+from solstis_tui.online.host import Host
+from solstis_tui.online.players import PlayerRegistry
+from solstis_tui.online.tables import Seat, TableStore, new_table
+
+from .conftest import quick_bot
+
+DAY = 24 * 3600.0
+
+
+@pytest.fixture(autouse=True)
+def replies_come_or_the_test_fails(monkeypatch):
+    """A safety net: a reply that never comes fails the test instead of hanging it."""
+    receive = HostClient.receive
+
+    async def receive_within(self: HostClient) -> dict:
+        return await asyncio.wait_for(receive(self), 30)
+
+    monkeypatch.setattr(HostClient, "receive", receive_within)
+
+
+async def gone(host: Host, *clients: HostClient) -> None:
+    """Close ``clients`` and wait until the host has noticed."""
+    for client in clients:
+        await client.close()
+    async with asyncio.timeout(10):
+        while host.conns:
+            await asyncio.sleep(0.01)
+
+
+async def hello_error(host: Host, **hello) -> dict:
+    client = await HostClient.connect(host.socket_path)
+    try:
+        await client.send({"type": "hello", "version": 1, **hello})
+        return await client.receive_until("error")
+    finally:
+        await client.close()
+
+
+def later(host: Host, days: float) -> None:
+    """Move the registry's clock ``days`` ahead."""
+    start = time.time()
+    host.players.clock = lambda: start + days * DAY
+
+
+async def test_resume_codes_have_128_bits(connect):
+    codes = {(await connect(f"P{i}")).code for i in range(5)}
+    assert len(codes) == 5
+    for code in codes:
+        assert len(base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))) >= 16
+
+
+async def test_a_code_unused_for_thirty_days_stops_working(host, connect):
+    ann = await connect("Ann")
+    code = ann.code
+    await ann.close()
+    later(host, 29)
+    again = await connect(None, code=code)  # 29 days: still hers, and the clock restarts
+    await again.close()
+    later(host, 29 + 31)
+    assert (await hello_error(host, code=code))["code"] == "unknown_code"
+    assert host.prune_players(now=time.time() + 61 * DAY) == [code]
+    assert code not in host.players
+
+
+async def test_pruning_keeps_players_who_sit_at_a_table(host, connect):
+    ann, bob = await connect("Ann"), await connect("Bob")
+    await ann.send({"type": "create", "variant": "base", "opponent": "friend", "seat": 0})
+    await ann.receive_until("joined")
+    await gone(host, ann, bob)
+    forgotten = host.prune_players(now=time.time() + 40 * DAY)
+    assert forgotten == [bob.code] and ann.code in host.players
+
+
+async def test_names_of_forgotten_players_are_free_again(host, connect):
+    await gone(host, await connect("Ann"))
+    host.prune_players(now=time.time() + 40 * DAY)
+    assert (await connect("Ann")).name == "Ann"
+
+
+async def test_an_old_short_code_is_exchanged_once_for_a_long_one(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "players.json").write_text(json.dumps({"0a1b2c3d": "Ann", "99aa88bb": "Bob"}))
+    store = TableStore(data / "tables")
+    store.directory.mkdir()
+    table = new_table(Options(), [Seat("Ann", "0a1b2c3d"), Seat()])
+    store.save(table)
+    host = Host(data, bot_factory=quick_bot)
+    host.load()
+    host.socket_path = tmp_path / "host.sock"
+    await host.serve_unix(host.socket_path)
+    try:
+        client = await HostClient.connect(host.socket_path)
+        welcome = await client.hello(code="0a1b2c3d")
+        new = welcome["code"]
+        assert new != "0a1b2c3d" and len(new) >= 22
+        assert welcome["name"] == "Ann" and welcome["seated"] == [table.id]
+        await client.close()
+        assert (await hello_error(host, code="0a1b2c3d"))["code"] == "unknown_code"
+        later(host, 8)  # a short code nobody used in a week is gone; the new one is not
+        assert (await hello_error(host, code="99aa88bb"))["code"] == "unknown_code"
+    finally:
+        await host.close()
+    again = Host(data, bot_factory=quick_bot)
+    again.load()
+    again.socket_path = tmp_path / "again.sock"
+    await again.serve_unix(again.socket_path)
+    try:
+        client = await HostClient.connect(again.socket_path)
+        welcome = await client.hello(code=new)
+        assert welcome["seated"] == [table.id] and welcome["code"] == new
+        await client.close()
+    finally:
+        await again.close()
+
+
+async def test_an_unreadable_players_file_is_kept_aside(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    broken = '{"0a1b2c3d": "Ann", '
+    (data / "players.json").write_text(broken)
+    host = Host(data, bot_factory=quick_bot)
+    host.load()
+    try:
+        kept = list(data.glob("players.corrupt-*.json"))
+        assert len(kept) == 1 and kept[0].read_text() == broken
+        assert any("players.json could not be read" in p and kept[0].name in p
+                   for p in host.problems)
+        code = await host.players.register("Bob")
+        assert host.players.lookup(code) == "Bob"
+    finally:
+        await host.close()
+    assert kept[0].read_text() == broken
+
+
+async def test_a_new_name_does_not_rewrite_players_json(host, connect):
+    before = (host.data_dir / "players.json").read_bytes()
+    names = [await connect(name) for name in ("Ann", "Bob", "Cid")]
+    assert (host.data_dir / "players.json").read_bytes() == before
+    journal = (host.data_dir / "players.journal").read_text().splitlines()
+    assert [json.loads(line)["name"] for line in journal] == ["Ann", "Bob", "Cid"]
+    await host.close()
+    again = Host(host.data_dir, bot_factory=quick_bot)
+    again.load()
+    assert [again.players.lookup(c.code) for c in names] == ["Ann", "Bob", "Cid"]
+    await again.close()
+
+
+async def test_many_names_share_one_fsync(tmp_path, monkeypatch):
+    registry = PlayerRegistry(tmp_path)
+    registry.load()
+    syncs = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: syncs.append(fd) or real_fsync(fd))
+    codes = await asyncio.gather(*(registry.register(f"P{i}") for i in range(50)))
+    assert len(set(codes)) == 50 and len(syncs) <= 2
+    await registry.close()
+
+
+async def test_the_journal_is_folded_into_the_snapshot(tmp_path, monkeypatch):
+    monkeypatch.setattr(players_module, "COMPACT_MIN", 5)
+    registry = PlayerRegistry(tmp_path)
+    registry.load()
+    for i in range(12):
+        await registry.register(f"P{i}")
+    await registry.close()
+    journal = (tmp_path / "players.journal").read_text().splitlines()
+    snapshot = json.loads((tmp_path / "players.json").read_text())["players"]
+    assert len(journal) <= 6 and len(snapshot) + len(journal) >= 12
+    again = PlayerRegistry(tmp_path)
+    again.load()
+    assert sorted(again.values()) == sorted(f"P{i}" for i in range(12))
+
+
+async def test_a_name_the_disk_refuses_is_not_registered(host, connect):
+    journal = host.data_dir / "players.journal"
+    journal.unlink(missing_ok=True)
+    journal.mkdir()  # a real failure: the journal cannot be opened for writing
+    try:
+        error = await hello_error(host, name="Ann")
+        assert error["code"] == "storage" and "could not save your name" in error["message"]
+        assert "Ann" not in host.players.values()
+    finally:
+        journal.rmdir()
+    assert (await connect("Ann")).name == "Ann"  # the name was never taken
+
+
+async def test_a_torn_last_line_is_dropped_and_bad_lines_are_kept_aside(tmp_path):
+    registry = PlayerRegistry(tmp_path)
+    registry.load()
+    code = await registry.register("Ann")
+    await registry.close()
+    journal = tmp_path / "players.journal"
+    with journal.open("a") as handle:  # a crash in the middle of an append
+        handle.write('{"code": "x", "na')
+    again = PlayerRegistry(tmp_path)
+    again.load()
+    assert again.lookup(code) == "Ann" and again.problems == []
+    with journal.open("a") as handle:
+        handle.write("not json\n")
+    third = PlayerRegistry(tmp_path)
+    third.load()
+    assert third.lookup(code) == "Ann"
+    assert len(third.problems) == 1 and "kept as" in third.problems[0]
+    assert list(tmp_path.glob("players.corrupt-*"))
+
+
+async def test_an_expired_code_cannot_resume(host, connect):
+    ann = await connect("Ann")
+    await ann.close()
+    later(host, 31)
+    client = await HostClient.connect(host.socket_path)
+    try:
+        try:
+            await client.hello(code=ann.code)
+        except HostError as exc:
+            assert "not known" in str(exc)
+        else:
+            raise AssertionError("an expired code was accepted")
+    finally:
+        await client.close()
