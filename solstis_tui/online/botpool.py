@@ -25,8 +25,6 @@ from ai.registry import make_bot
 
 from ..core.observation import Observation
 
-MAX_BOT_TABLES_PER_PLAYER = 2
-"""Unfinished tables against a bot that one player may have at a time."""
 WORKER_NICE = 5
 """Workers run at a lower priority than the host, so bots yield the CPU to people."""
 

@@ -35,15 +35,13 @@ async def start_server(start: Any, backlog: int, **where: Any) -> asyncio.Abstra
 class Connection:
     """One client: its name and code once it said hello, its tables, and its allowances."""
 
-    def __init__(self, writer: asyncio.StreamWriter, rate: float, burst: float,
-                 limits: Limits | None = None) -> None:
-        limits = limits or Limits()
+    def __init__(self, writer: asyncio.StreamWriter, limits: Limits) -> None:
         self.writer = writer
         self.code: str | None = None
         self.name: str | None = None
         self.seated: set[str] = set()
         self.watching: set[str] = set()
-        self.allowance = TokenBucket(rate, burst)
+        self.allowance = TokenBucket(limits.message_rate, limits.message_burst)
         self.send_buffer = limits.send_buffer
         # drain() waits while more than half the allowance is unread
         writer.transport.set_write_buffer_limits(high=max(1024, self.send_buffer // 2))

@@ -11,8 +11,6 @@ import asyncio
 import os
 import random
 import secrets
-import socket
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -22,19 +20,16 @@ from typing import Any
 from ai.registry import make_bot
 
 from ..core import IllegalMove, Move, Options
-from ..core.observation import observe
-from ..core.observation_json import observation_to_dict
+from ..core.rng import derive
 from ..session import BOT_TIERS
-from .botpool import MAX_BOT_TABLES_PER_PLAYER, BotFailed, BotPool, Decision, WorkerLost
+from .admission import Door
+from .botpool import BotFailed, BotPool, Decision, WorkerLost
 from .connection import Connection, start_server
 from .hostlock import FileLock, StartRefused, claim_data_dir, claim_socket
-from .limits import ACCEPT_BURST, Limits, per_minute
-from .listing import lobby_page
-from .names import BadName, name_key, normalize_name
-from .players import EXPIRE_SECONDS, PlayerRegistry
+from .limits import ACCEPT_BURST, Limits
+from .players import PlayerRegistry
 from .protocol import (
     MAX_CHAT,
-    MAX_NAME,
     VERSION,
     LineReader,
     ProtocolError,
@@ -42,6 +37,7 @@ from .protocol import (
     field,
 )
 from .tables import Seat, Table, TableStore, new_table
+from .views import LobbyOrder, connected, lobby_page, presence, state_message
 
 
 class Host:
@@ -52,41 +48,36 @@ class Host:
         data_dir: Path,
         *,
         bot_seconds: float = 1.0,
-        expire_seconds: float = 24 * 3600,
-        rate: float = 20.0,
-        burst: float = 60.0,
         limits: Limits | None = None,
         bot_factory: Callable[[str, int], Any] = make_bot,
         bot_workers: int | None = None,
-        max_bot_tables: int = MAX_BOT_TABLES_PER_PLAYER,
-        player_expire_seconds: float = EXPIRE_SECONDS,
     ) -> None:
+        """``bot_factory`` makes a bot from a tier and a seed in the worker processes: a
+        module-level function, since it is sent to them by reference."""
         self.data_dir = data_dir
-        self.store = TableStore(data_dir / "tables")
-        self.players = PlayerRegistry(data_dir, expire_seconds=player_expire_seconds)
-        self.storage_errors: list[str] = []
-        self.storage_retry = 5.0  # seconds before a bot's refused move is tried again
-        self.locks: list[FileLock] = []
-        self.tcp_token: str | None = None
-        self.bot_seconds, self.expire_seconds = bot_seconds, expire_seconds
-        self.rate, self.burst = rate, burst
         self.limits = limits or Limits()
+        self.store = TableStore(data_dir / "tables")
+        self.players = PlayerRegistry(data_dir,
+                                      expire_seconds=self.limits.player_expire_seconds)
+        self.storage_errors: list[str] = []
+        self.storage_retry = 5.0  # seconds before a bot whose move was refused decides again
+        self.locks: list[FileLock] = []
+        self.bot_seconds = bot_seconds
+        self.door = Door(self.players, self.limits, self.storage_errors)
         self.max_connections = self.limits.connection_cap()
         self.refusing = 0  # connections being refused right now
         self.closing = 0  # connections hanging up (see Connection.hang_up)
-        self.new_names = per_minute(self.limits.new_names_per_minute)
-        self.code_failures = per_minute(self.limits.code_failures_per_minute)
-        self.bot_factory = bot_factory
-        self.bots = BotPool(bot_workers, bot_factory)  # module-level factory: it is pickled
-        self.max_bot_tables = max_bot_tables
+        self.bots = BotPool(bot_workers, bot_factory)
         self.tables: dict[str, Table] = {}
         self.conns: set[Connection] = set()
         self.bot_tasks: dict[str, asyncio.Task] = {}
-        self.cancel = threading.Event()
+        self.closed = False
+        self.create_lock = asyncio.Lock()  # a table's caps are checked and it is added as one
         self.servers: list[asyncio.AbstractServer] = []
         self.problems: list[str] = []
         self.internal_errors: list[str] = []
         self.save_locks: dict[str, asyncio.Lock] = {}
+        self._lobby: LobbyOrder | None = None  # the lobby's order (see lobby_page)
         self._expiry: asyncio.Task | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -97,6 +88,7 @@ class Host:
             self.locks.append(claim_data_dir(self.data_dir))
         tables, self.problems = self.store.load_all()
         self.tables = {t.id: t for t in tables}
+        self._lobby = None
         try:
             self.players.load()
         except OSError as exc:
@@ -122,12 +114,12 @@ class Host:
 
     async def serve_tcp(self, host: str, port: int, token: str | None = None) -> int:
         """Listen on loopback TCP; every hello there must carry ``token`` (a new secret one
-        if not given: see ``tcp_token``), since any local user can connect."""
+        if not given: see ``door.tcp_token``), since any local user can connect."""
         if host not in ("127.0.0.1", "localhost", "::1"):
             raise ValueError("the host listens on loopback only (127.0.0.1 or ::1)")
         if not self.locks:
             self.load()
-        self.tcp_token = token or self.tcp_token or secrets.token_urlsafe(32)
+        self.door.tcp_token = token or self.door.tcp_token or secrets.token_urlsafe(32)
         server = await start_server(asyncio.start_server, self.limits.backlog,
                                     client_connected_cb=self._client, host=host, port=port)
         self._started(server)
@@ -141,7 +133,7 @@ class Host:
             self._schedule_bot(table)
 
     async def close(self) -> None:
-        self.cancel.set()
+        self.closed = True
         for server in self.servers:
             server.close()
         for conn in list(self.conns):
@@ -159,7 +151,7 @@ class Host:
 
     # ------------------------------------------------------------------ connections
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        conn = Connection(writer, self.rate, self.burst, self.limits)
+        conn = Connection(writer, self.limits)
         if len(self.conns) + self.closing >= self.max_connections:
             await conn.send({"type": "error", "code": "busy", "message":
                              f"the host is full ({self.max_connections} players connected); "
@@ -257,7 +249,7 @@ class Host:
         if kind == "watch":
             conn.watching.add(table.id)
             await conn.send({"type": "watching", "table": table.id})
-            await self._send_state(conn, table, None)
+            await conn.send(state_message(table, None, presence(self.conns)))
             return None
         if kind == "leave":
             conn.seated.discard(table.id)
@@ -268,88 +260,25 @@ class Host:
             return await self._chat(conn, table, msg)
         return await self._move(conn, table, msg)
 
-    async def _hello(self, conn: Connection, msg: dict[str, Any]) -> dict:
-        if field(msg, "version", int) != VERSION:
-            raise ProtocolError("version", f"this host speaks protocol version {VERSION}")
-        if conn.code is not None:
-            raise ProtocolError("bad_message", "hello was already said")
-        self._check_token(conn, msg)
-        code = field(msg, "code", str, default=None, max_len=32)
-        if code is not None:
-            self._check_code_budget()
-            if self.players.lookup(code) is None:  # unknown, or expired
-                raise self._wrong_code(conn)
-            name = self.players[code]
-            if self.players.is_legacy(code):  # an old 32-bit code: exchanged once, for good
-                try:
-                    code = await self.players.exchange(code)
-                except OSError as exc:
-                    raise self._storage_error(exc, "your new resume code") from None
-            self.players.touch(code)
-        else:
-            try:  # padding and invisible characters may make the raw text longer
-                name = normalize_name(field(msg, "name", str, max_len=4 * MAX_NAME))
-            except BadName as exc:
-                raise ProtocolError("bad_name", str(exc)) from None
-            if self.players.key_taken(name_key(name)):
-                raise ProtocolError("name_taken", f"the name {name} is taken: choose another "
-                                    "(or type your #code to come back as yourself)")
-            if not self.new_names.take():
-                raise ProtocolError("busy", "many new players arrived just now: try again in "
-                                    "a minute (or type your #code to come back as yourself)")
-            try:
-                code = await self.players.register(name)
-            except OSError as exc:
-                raise self._storage_error(exc, "your name") from None
-        conn.code, conn.name = self.players.seat_code(code), name  # code: what seats know
+    async def _hello(self, conn: Connection, msg: dict[str, Any]) -> None:
+        code = await self.door.admit(conn, msg)
         seated = [t for t in self.tables.values() if t.seat_of(conn.code) is not None]
-        await conn.send({"type": "welcome", "name": name, "code": code,
+        await conn.send({"type": "welcome", "name": conn.name, "code": code,
                          "version": VERSION, **self.lobby_page(conn.code),
                          "seated": [t.id for t in seated]})
         for table in seated:
             conn.seated.add(table.id)
             await self._broadcast(table)
             await conn.drained()
-        return None
-
-    def _check_code_budget(self) -> None:
-        """Refuse every resume code while too many wrong ones were tried host-wide."""
-        if not self.code_failures.ready():
-            raise ProtocolError("busy", "too many wrong resume codes were tried here just now: "
-                                "try again in a minute", close=True)
-
-    def _wrong_code(self, conn: Connection) -> ProtocolError:
-        """Count a wrong resume code against the connection and the host."""
-        self.code_failures.take()
-        conn.code_failures += 1
-        if conn.code_failures >= self.limits.code_failures_per_connection:
-            return ProtocolError("unknown_code", "that resume code is not known here; too many "
-                                 "wrong codes, disconnected", close=True)
-        return ProtocolError("unknown_code", "that resume code is not known here")
 
     async def _create(self, conn: Connection, msg: dict[str, Any]) -> dict | None:
-        mine = [t for t in self.tables.values()
-                if t.seat_of(conn.code) is not None and not t.game.is_over]
-        if len(mine) >= self.limits.tables_per_player:
-            raise ProtocolError("too_many", f"you already sit at {len(mine)} unfinished "
-                                "tables here: finish one first")
         try:
             options = Options.for_variant(field(msg, "variant", str, default="base", max_len=12))
         except ValueError as exc:
             raise ProtocolError("bad_message", str(exc)) from None
         opponent = field(msg, "opponent", str, default="friend", max_len=12)
-        if opponent != "friend" and opponent not in BOT_TIERS:
+        if opponent != "friend" and opponent not in BOT_TIERS:  # the host's own tiers only
             raise ProtocolError("bad_message", f"opponent is 'friend' or one of {BOT_TIERS}")
-        if opponent == "friend" and sum(t.status() == "open" for t in self.tables.values()
-                                        ) >= self.limits.max_open_tables:
-            raise ProtocolError("busy", f"{self.limits.max_open_tables} tables are already "
-                                "waiting for a player here: join one of them, or try later")
-        if opponent != "friend" and sum(
-                t.seat_of(conn.code) is not None and not t.game.is_over
-                and any(s.bot for s in t.seats) for t in self.tables.values()
-        ) >= self.max_bot_tables:
-            raise ProtocolError("too_many", f"you already have {self.max_bot_tables} unfinished "
-                                "games against bots here: finish one first")
         seat = field(msg, "seat", int, default=random.randrange(2))
         if seat not in (0, 1):
             raise ProtocolError("bad_message", "seat is 0 or 1")
@@ -357,16 +286,36 @@ class Host:
         seats[seat] = Seat(conn.name, conn.code)
         if opponent != "friend":
             seats[1 - seat] = Seat(opponent.capitalize(), None, opponent)
-        table = new_table(options, seats)
-        while table.id in self.tables:  # table ids are short: never reuse one
+        async with self.create_lock:  # no second create can pass the caps during the save
+            self._check_caps(conn, against_bot=opponent != "friend")
             table = new_table(options, seats)
-        await self._save(table, "the new table")  # listed only once it is stored
-        self.tables[table.id] = table
+            while table.id in self.tables:  # table ids are short: never reuse one
+                table = new_table(options, seats)
+            await self._save(table, "the new table")  # listed only once it is stored
+            self.tables[table.id] = table
+            self._lobby = None
         conn.seated.add(table.id)
         await conn.send({"type": "joined", "table": table.id, "seat": seat})
         await self._broadcast(table)
         self._schedule_bot(table)
         return None
+
+    def _check_caps(self, conn: Connection, *, against_bot: bool | None) -> None:
+        """Refuse one more table for this player (``against_bot`` None: a seat taken at an
+        open table, which adds no open table) beyond the limits."""
+        mine = [t for t in self.tables.values()
+                if t.seat_of(conn.code) is not None and not t.game.is_over]
+        if len(mine) >= self.limits.tables_per_player:
+            raise ProtocolError("too_many", f"you already sit at {len(mine)} unfinished "
+                                "tables here: finish one first")
+        cap = self.limits.bot_tables_per_player
+        if against_bot and sum(any(s.bot for s in t.seats) for t in mine) >= cap:
+            raise ProtocolError("too_many", f"you already have {cap} unfinished games against "
+                                "bots here: finish one first")
+        waiting = sum(t.status() == "open" for t in self.tables.values())
+        if against_bot is False and waiting >= self.limits.max_open_tables:
+            raise ProtocolError("busy", f"{self.limits.max_open_tables} tables are already "
+                                "waiting for a player here: join one of them, or try later")
 
     async def _join(self, conn: Connection, table: Table) -> dict | None:
         seat = table.seat_of(conn.code)
@@ -377,7 +326,9 @@ class Host:
                     raise ProtocolError("table_full", "both seats are taken; you can watch")
                 t.seats[free[0]] = Seat(conn.name, conn.code)
 
-            await self._commit(table, sit, "your seat")
+            async with self.create_lock:
+                self._check_caps(conn, against_bot=None)
+                await self._commit(table, sit, "your seat")
             seat = table.seat_of(conn.code)
         conn.seated.add(table.id)
         await conn.send({"type": "joined", "table": table.id, "seat": seat})
@@ -432,12 +383,17 @@ class Host:
         as it was, in memory and on disk. The lock keeps a table's changes in order."""
         lock = self.save_locks.setdefault(table.id, asyncio.Lock())
         async with lock:
+            if self.tables.get(table.id) is not table:  # closed while this change waited
+                raise ProtocolError("no_table", f"table {table.id} was closed")
             trial = Table(table.id, table.game.copy(), [replace(s) for s in table.seats],
                           table.created, time.time())
             change(trial)
             await self._save(trial, what)
+            status = table.status()
             change(table)
             table.last_active = trial.last_active
+            if table.status() != status:
+                self._lobby = None
 
     async def _save(self, table: Table, what: str) -> None:
         """Save in a worker thread so the disk never stalls other tables; ``storage``
@@ -445,22 +401,7 @@ class Host:
         try:
             await asyncio.to_thread(self.store.write, table.id, self.store.snapshot(table))
         except OSError as exc:
-            raise self._storage_error(exc, what) from None
-
-    def _storage_error(self, exc: OSError, what: str) -> ProtocolError:
-        self.storage_errors.append(f"{what}: {exc}")
-        return ProtocolError("storage", f"the host could not save {what} (its disk refused: "
-                             f"{exc.strerror or exc}); nothing changed")
-
-    def _check_token(self, conn: Connection, msg: dict[str, Any]) -> None:
-        """Over TCP (open to every local user) a hello must carry the host's token."""
-        sock = conn.writer.get_extra_info("socket")
-        if sock is None or sock.family == socket.AF_UNIX:
-            return
-        token = field(msg, "token", str, default="", max_len=128)
-        if not self.tcp_token or not secrets.compare_digest(token, self.tcp_token):
-            raise ProtocolError("bad_token", "this host needs its token on TCP (see the file "
-                                "'tcp-token' in its data folder)")
+            raise self.door.refused(exc, what) from None
 
     async def _bot_play(self, table: Table, move: Move) -> None:
         """Play a bot's move once it is stored; if the disk refuses, wait and let the bot
@@ -483,35 +424,19 @@ class Host:
     def _audience(self, table: Table) -> list[Connection]:
         return [c for c in self.conns if table.id in c.seated | c.watching and not c.closed]
 
-    def _connected(self, table: Table) -> list[bool]:
-        seated = [c for c in self.conns if table.id in c.seated and not c.closed]
-        return [seat.bot is not None or any(c.code == seat.code for c in seated)
-                for seat in table.seats]
-
     async def _broadcast(self, table: Table) -> None:
+        present = presence(self.conns)
         for conn in self._audience(table):
             seat = table.seat_of(conn.code) if table.id in conn.seated else None
-            await self._send_state(conn, table, seat)
-
-    async def _send_state(self, conn: Connection, table: Table, seat: int | None) -> None:
-        game = table.game
-        obs = observe(game, seat, spectator=False) if seat is not None else observe(
-            game, 0, spectator=True)
-        connected = self._connected(table)
-        await conn.send({
-            "type": "state",
-            "table": table.id,
-            "seat": seat,
-            "seats": [{"name": s.name, "bot": s.bot, "connected": connected[i]}
-                      for i, s in enumerate(table.seats)],
-            "scores": [game.score(0).total, game.score(1).total],
-            "observation": observation_to_dict(obs),
-        })
+            await conn.send(state_message(table, seat, present))
 
     def lobby_page(self, code: str | None, offset: int = 0) -> dict[str, Any]:
-        """One page of the lobby for the player with ``code`` (see listing)."""
-        return lobby_page(self.tables.values(), self.conns, code, offset,
-                          self.limits.page_size)
+        """One page of the lobby for the player with ``code`` (see views). The order is
+        kept between requests and sorted again only after a table came, went or changed
+        its status (so a client listing often costs the host little)."""
+        if self._lobby is None or len(self._lobby) != len(self.tables):
+            self._lobby = LobbyOrder(self.tables.values())
+        return lobby_page(self._lobby, self.conns, code, offset, self.limits.page_size)
 
     # ------------------------------------------------------------------ bots
     def _schedule_bot(self, table: Table) -> None:
@@ -529,10 +454,11 @@ class Host:
     async def _bot_turns(self, table: Table) -> None:
         """Play the table's bot seats through the worker pool; the loop only waits."""
         game = table.game
-        while not game.is_over and table.seats[game.to_play].bot and not self.cancel.is_set():
+        while not game.is_over and table.seats[game.to_play].bot and not self.closed:
             seat = game.to_play
             seq = len(game.history)
-            decision = Decision(table.seats[seat].bot, seq * 2 + seat, game.observation(seat),
+            bot_seed = derive(game.seed, b"host-bot", seq * 2 + seat)  # reveals nothing
+            decision = Decision(table.seats[seat].bot, bot_seed, game.observation(seat),
                                 self.bot_seconds)
             move = None
             for _ in range(2):  # a lost worker is replaced: ask once more
@@ -543,17 +469,17 @@ class Host:
                     continue
                 except (BotFailed, ValueError):
                     break
-            if (self.cancel.is_set() or self.tables.get(table.id) is not table
+            if (self.closed or self.tables.get(table.id) is not table
                     or len(game.history) != seq):
                 return
             if move not in game.legal_moves():  # a broken bot must not stop the table
-                move = random.Random(seq).choice(game.legal_moves())
+                move = random.Random(bot_seed).choice(game.legal_moves())
             await self._bot_play(table, move)  # on a storage failure the loop asks again
 
     # ------------------------------------------------------------------ expiry
     async def _expire_loop(self) -> None:
         while True:
-            shortest = min(self.expire_seconds, self.limits.open_table_seconds)
+            shortest = min(self.limits.table_expire_seconds, self.limits.open_table_seconds)
             await asyncio.sleep(min(60.0, max(0.05, shortest / 4)))
             self.expire()
             self.prune_players()
@@ -571,24 +497,27 @@ class Host:
         now = time.time() if now is None else now
         wait = self.limits.open_table_seconds
         gone = []
+        present = presence(self.conns)
         for table in list(self.tables.values()):
-            humans = [c for i, c in enumerate(self._connected(table))
-                      if table.seats[i].bot is None and table.seats[i].code and c]
+            humans = [s for s, c in zip(table.seats, connected(table, present), strict=True)
+                      if s.bot is None and s.code and c]
             waited = table.status() == "open" and now - table.created > wait
-            if not waited and (humans or now - table.last_active <= self.expire_seconds):
+            idle = now - table.last_active > self.limits.table_expire_seconds
+            if not waited and (humans or not idle):
                 continue
             lock = self.save_locks.get(table.id)
             if lock is not None and lock.locked():
                 continue  # a save is landing: the next round takes it
             why = (f"nobody took the open seat at table {table.id} in {wait / 60:g} minutes"
                    if waited else f"table {table.id} had no move and no player for "
-                   f"{self.expire_seconds / 3600:g} hours")
+                   f"{self.limits.table_expire_seconds / 3600:g} hours")
             for conn in self._audience(table):
                 conn.push({"type": "closed", "table": table.id,
                            "message": f"{why}, so it was closed"})
                 conn.seated.discard(table.id)
                 conn.watching.discard(table.id)
             del self.tables[table.id]
+            self._lobby = None
             self.save_locks.pop(table.id, None)
             self.store.delete(table.id)
             gone.append(table.id)

@@ -19,14 +19,19 @@ class Limits:
     """Numbers the host enforces (the defaults suit a host for a few hundred players)."""
 
     max_connections: int = 256  # open connections; never more than the fd limit allows
+    message_rate: float = 20.0  # messages a second from one connection, on average
+    message_burst: float = 60.0  # ... and in one burst
     backlog: int = 512  # connections waiting to be accepted
     hello_seconds: float = 60.0  # a connection must say hello within this time
     idle_seconds: float = 300.0  # a connection that sends nothing this long is closed
     send_buffer: int = 256 * 1024  # bytes a client may leave unread before it is dropped
     page_size: int = 50  # rows in one `welcome` or `tables` message
     tables_per_player: int = 5  # unfinished tables one player sits at
+    bot_tables_per_player: int = 2  # of those, games against a bot (bots cost the host CPU)
     max_open_tables: int = 200  # tables waiting for a second player, host-wide
     open_table_seconds: float = 3600.0  # a table still waiting for a player closes then
+    table_expire_seconds: float = 24 * 3600.0  # a table with no move and nobody there goes
+    player_expire_seconds: float = 30 * 24 * 3600.0  # a resume code unused this long goes
     new_names_per_minute: float = 60.0  # new players host-wide (bursts of as many)
     code_failures_per_connection: int = 3  # wrong resume codes, then disconnection
     code_failures_per_minute: float = 60.0  # wrong resume codes host-wide (bursts as many)

@@ -78,7 +78,8 @@ def limits_from(args: argparse.Namespace) -> Limits:
     return Limits(max_connections=args.max_connections, idle_seconds=args.idle_minutes * 60,
                   max_open_tables=args.max_open_tables,
                   open_table_seconds=args.open_table_minutes * 60,
-                  new_names_per_minute=args.new_names_per_minute)
+                  new_names_per_minute=args.new_names_per_minute,
+                  table_expire_seconds=args.expire_hours * 3600)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -128,8 +129,7 @@ async def run(args: argparse.Namespace, ready: asyncio.Event | None = None) -> i
     """Serve until SIGINT/SIGTERM; 1 (said on stderr) if the host cannot start."""
     data = args.data or default_data_dir()
     host = Host(data, bot_seconds=args.bot_seconds,
-                bot_workers=args.bot_workers, limits=limits_from(args),
-                expire_seconds=args.expire_hours * 3600)
+                bot_workers=args.bot_workers, limits=limits_from(args))
     gid = grp.getgrnam(args.group).gr_gid if args.group else None
     try:
         host.load()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
 
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 from solstis_tui.online.client import HostClient
 from solstis_tui.online.host import Host
+from solstis_tui.online.limits import Limits
 from solstis_tui.online.protocol import MAX_MESSAGE, LineReader
 
 from .conftest import quick_bot
@@ -49,7 +51,8 @@ async def test_thousands_of_malformed_messages_change_nothing(host, connect):
     before = host.tables[table].game.to_json()
     hand_of = {seat: set(host.tables[table].game.hands[seat]) for seat in (0, 1)}
     rand = random.Random(7)
-    host.rate = host.burst = 10_000  # this test is about content, not volume
+    # this test is about content, not volume: the next connection's allowance is lifted
+    host.limits = dataclasses.replace(host.limits, message_rate=10_000, message_burst=10_000)
     fuzzer = await connect("Mallory")
     replies = 0
     for _ in range(3000):
@@ -87,7 +90,8 @@ async def test_an_oversized_line_gets_an_error_and_the_connection_goes_on(host, 
 
 
 async def test_a_flooding_client_is_disconnected(tmp_path):
-    host = Host(tmp_path / "d", rate=5, burst=10, bot_factory=quick_bot)
+    host = Host(tmp_path / "d", limits=Limits(message_rate=5, message_burst=10),
+                bot_factory=quick_bot)
     sock = tmp_path / "s.sock"
     await host.serve_unix(sock)
     try:

@@ -474,9 +474,10 @@ async def test_watchers_that_never_read_are_dropped_and_slow_nobody(tmp_path):
 
 
 async def test_a_client_that_reads_its_replies_late_is_slowed_not_dropped(tmp_path):
-    async with running(tmp_path, send_buffer=16 * 1024) as host:
+    # this test is about reading, not sending: the message allowance is lifted
+    async with running(tmp_path, send_buffer=16 * 1024, message_rate=10_000,
+                       message_burst=10_000) as host:
         fill_lobby(host, 60)
-        host.rate = host.burst = 10_000  # this test is about reading, not sending
         reader, writer = await raw(host)
         await say(writer, hello("Lazy"), *[{"type": "list"}] * 200)
         await asyncio.sleep(0.5)  # reads nothing meanwhile
@@ -500,17 +501,19 @@ async def test_wrong_resume_codes_are_limited_per_connection_and_host_wide(tmp_p
         assert [m["code"] for m in said] == ["unknown_code"] * 3  # then disconnected
         assert "disconnected" in said[-1]["message"]
         second, writer = await raw(host)
-        await say(writer, resume("guess3"), resume("guess4"), resume(ann.code))
+        await say(writer, resume("guess3"), resume("guess4"), resume("guess5"))
         said = await hear_to_the_end(second)
-        # Five wrong codes host-wide: even a right one is refused for a while, unchecked.
+        # Five wrong short codes host-wide: short codes (guessable, as old 32-bit codes
+        # were) are refused for a while, unchecked.
         assert [m["code"] for m in said] == ["unknown_code", "unknown_code", "busy"]
-        third, writer = await raw(host)
-        await say(writer, resume(ann.code))
-        assert (await hear_to_the_end(third))[0]["code"] == "busy"
-        await players_still_play(host)  # new names are not held up
-        host.code_failures.stamp -= 60  # a minute later
+        # A long code cannot be guessed, so it is never held up by others' wrong tries.
         back = await HostClient.connect(host.socket_path)
         assert (await back.hello(code=ann.code))["name"] == "Ann"
+        await players_still_play(host)  # new names are not held up
+        host.door.code_failures.stamp -= 60  # a minute later short codes are checked again
+        fourth, writer = await raw(host)
+        await say(writer, resume("guess6"))
+        assert (await hear(fourth))["code"] == "unknown_code"
         for client in (ann, back):
             client.writer.close()
 
@@ -540,3 +543,38 @@ async def test_the_app_connects_when_named_and_keeps_an_idle_player(tmp_path):
             assert app.client is not None and [c.name for c in host.conns] == ["Ann"]
             await pilot.press("c", "s", "enter")
             await wait_for(lambda: isinstance(app.screen, OnlineGameScreen), pilot)
+
+
+# ---------------------------------------------------------------------- table caps
+async def test_caps_hold_when_one_player_creates_from_many_connections_at_once(tmp_path):
+    async with running(tmp_path, tables_per_player=5, bot_tables_per_player=2) as host:
+        ann = await named(host, "Ann")
+        resume = {"type": "hello", "version": VERSION, "code": ann.code}
+
+        async def create_everywhere(opponent: str, connections: int) -> list[str]:
+            """Each connection, resumed as Ann, asks for a table at the same moment."""
+            streams = [await raw(host) for _ in range(connections)]
+            for reader, writer in streams:
+                await say(writer, resume)
+                assert (await hear(reader))["type"] == "welcome"
+            for _, writer in streams:
+                writer.write(json.dumps({"type": "create", "opponent": opponent}).encode()
+                             + b"\n")
+            await asyncio.gather(*(writer.drain() for _, writer in streams))
+            answers = []
+            for reader, writer in streams:
+                message = await hear(reader)
+                while message["type"] not in ("joined", "error"):
+                    message = await hear(reader)
+                answers.append(message.get("code", message["type"]))
+                writer.close()
+            return answers
+
+        against_bots = await create_everywhere("random", 12)
+        assert against_bots.count("joined") == 2
+        assert set(against_bots) == {"joined", "too_many"}
+        with_friends = await create_everywhere("friend", 12)
+        assert with_friends.count("joined") == 3  # five unfinished tables in all
+        mine = [t for t in host.tables.values() if t.seat_of(ann.code) is not None]
+        assert len(mine) == 5
+        ann.writer.close()

@@ -1,0 +1,116 @@
+"""The host's door: who may say hello, under which name, and how often a stranger may try.
+
+``Door.admit`` checks a ``hello`` (protocol version, the TCP token, a new name or a resume
+code) against the limits on new names and wrong codes, and says who the connection is.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import socket
+from typing import Any
+
+from .connection import Connection
+from .limits import Limits, per_minute
+from .names import BadName, name_key, normalize_name
+from .players import CODE_BYTES, PlayerRegistry
+from .protocol import MAX_NAME, VERSION, ProtocolError, field
+
+#: A resume code shorter than a new one (the 32-bit codes of old) could be guessed: such
+#: codes share a host-wide allowance of wrong tries. Long ones cannot, so wrong long codes
+#: never lock anyone else out.
+LONG_CODE = len(secrets.token_urlsafe(CODE_BYTES))
+
+log = logging.getLogger("solstis.host")
+
+
+class Door:
+    """Admits connections: new players by name, returning ones by resume code."""
+
+    def __init__(self, players: PlayerRegistry, limits: Limits,
+                 storage_errors: list[str]) -> None:
+        self.players = players
+        self.limits = limits
+        self.tcp_token: str | None = None  # set when the host listens on TCP
+        self.new_names = per_minute(limits.new_names_per_minute)
+        self.code_failures = per_minute(limits.code_failures_per_minute)
+        self.storage_errors = storage_errors  # the host's record of refused saves
+
+    async def admit(self, conn: Connection, msg: dict[str, Any]) -> str:
+        """Check ``msg`` (a hello) and set ``conn.code`` and ``conn.name``; returns the
+        resume code to show the player (new for a new name or an exchanged old code).
+        ProtocolError, with nothing changed, if the hello is refused."""
+        if field(msg, "version", int) != VERSION:
+            raise ProtocolError("version", f"this host speaks protocol version {VERSION}")
+        if conn.code is not None:
+            raise ProtocolError("bad_message", "hello was already said")
+        self._check_token(conn, msg)
+        code = field(msg, "code", str, default=None, max_len=32)
+        if code is not None:
+            name, code = await self._returning(conn, code)
+        else:
+            name, code = await self._new(msg)
+        conn.code, conn.name = self.players.seat_code(code), name  # code: what seats know
+        return code
+
+    async def _returning(self, conn: Connection, code: str) -> tuple[str, str]:
+        short = len(code) < LONG_CODE
+        if short and not self.code_failures.ready():
+            raise ProtocolError("busy", "too many wrong resume codes were tried here just now: "
+                                "try again in a minute", close=True)
+        name = self.players.lookup(code)  # None: unknown, or expired
+        if name is None:
+            raise self._wrong_code(conn, short)
+        if self.players.is_legacy(code):  # an old 32-bit code: exchanged once, for good
+            try:
+                code = await self.players.exchange(code)
+            except OSError as exc:
+                raise self.refused(exc, "your new resume code") from None
+        self.players.touch(code)
+        return name, code
+
+    async def _new(self, msg: dict[str, Any]) -> tuple[str, str]:
+        try:  # padding and invisible characters may make the raw text longer
+            name = normalize_name(field(msg, "name", str, max_len=4 * MAX_NAME))
+        except BadName as exc:
+            raise ProtocolError("bad_name", str(exc)) from None
+        if self.players.key_taken(name_key(name)):
+            raise ProtocolError("name_taken", f"the name {name} is taken: choose another "
+                                "(or type your #code to come back as yourself)")
+        if not self.new_names.take():
+            raise ProtocolError("busy", "many new players arrived just now: try again in "
+                                "a minute (or type your #code to come back as yourself)")
+        try:
+            return name, await self.players.register(name)
+        except OSError as exc:
+            raise self.refused(exc, "your name") from None
+
+    def _wrong_code(self, conn: Connection, short: bool) -> ProtocolError:
+        """Count a wrong resume code against the connection (and the host, if short)."""
+        if short:
+            self.code_failures.take()
+        conn.code_failures += 1
+        if conn.code_failures >= self.limits.code_failures_per_connection:
+            return ProtocolError("unknown_code", "that resume code is not known here; too many "
+                                 "wrong codes, disconnected", close=True)
+        return ProtocolError("unknown_code", "that resume code is not known here")
+
+    def _check_token(self, conn: Connection, msg: dict[str, Any]) -> None:
+        """Over TCP (open to every local user) a hello must carry the host's token."""
+        sock = conn.writer.get_extra_info("socket")
+        if sock is None or sock.family == socket.AF_UNIX:
+            return
+        token = field(msg, "token", str, default="", max_len=128)
+        if not self.tcp_token or not secrets.compare_digest(token.encode(),
+                                                           self.tcp_token.encode()):
+            raise ProtocolError("bad_token", "this host needs its token on TCP (see the file "
+                                "'tcp-token' in its data folder)")
+
+    def refused(self, exc: OSError, what: str) -> ProtocolError:
+        """Record (and log for the operator) that the disk would not store ``what``; the
+        client's refusal."""
+        self.storage_errors.append(f"{what}: {exc}")
+        log.warning("could not save %s: %s", what, exc)
+        return ProtocolError("storage", f"the host could not save {what} (its disk refused: "
+                             f"{exc.strerror or exc}); nothing changed")

@@ -1,0 +1,93 @@
+"""What the host shows its clients: the lobby, one bounded page at a time (so that no
+message can outgrow what a client reads, however many tables there are), and each seat's
+view of a table (exactly what that seat may know)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from itertools import chain, islice
+from typing import Any
+
+from ..core.observation import observe
+from ..core.observation_json import observation_to_dict
+from .connection import Connection
+from .tables import Table
+
+RANK = {"open": 1, "playing": 2, "over": 3}
+
+#: Who is at which table: (table id, seat code) for every live seated connection.
+Presence = set[tuple[str, str | None]]
+
+
+def presence(conns: Iterable[Connection]) -> Presence:
+    """Which players are connected at which of their tables."""
+    return {(table_id, c.code) for c in conns if not c.closed for table_id in c.seated}
+
+
+def connected(table: Table, present: Presence) -> list[bool]:
+    """For each seat: a bot, or a person connected at this table."""
+    return [s.bot is not None or (table.id, s.code) in present for s in table.seats]
+
+
+def seat_rows(table: Table, present: Presence) -> list[dict[str, Any]]:
+    """The seats as clients see them: names and bots, never resume codes."""
+    return [{"name": s.name, "bot": s.bot, "connected": c}
+            for s, c in zip(table.seats, connected(table, present), strict=True)]
+
+
+class LobbyOrder:
+    """The lobby's order, worked out once while no table comes, goes or changes status:
+    tables waiting for a player, games in play, finished ones, newest first in each; and
+    each player's own tables, which their pages list first."""
+
+    def __init__(self, tables: Iterable[Table]) -> None:
+        self.tables = sorted(tables, key=lambda t: (RANK[t.status()], -t.created))
+        self.mine: dict[str, list[Table]] = {}
+        for table in self.tables:
+            for code in {s.code for s in table.seats if s.code}:
+                self.mine.setdefault(code, []).append(table)
+
+    def __len__(self) -> int:
+        return len(self.tables)
+
+    def page(self, code: str | None, offset: int, size: int) -> list[Table]:
+        """At most ``size`` tables from ``offset``, the player's own first (the cost grows
+        with ``offset + size``, not with the number of tables)."""
+        mine = self.mine.get(code, []) if code else []
+        own = {id(t) for t in mine}
+        everyone = chain(mine, (t for t in self.tables if id(t) not in own))
+        return list(islice(everyone, offset, offset + size))
+
+
+def lobby_page(order: LobbyOrder, conns: Iterable[Connection], code: str | None,
+               offset: int, size: int) -> dict[str, Any]:
+    """One page of the lobby for the player with ``code``, and how many rows there are.
+    Resume codes are never listed."""
+    live = [c for c in conns if not c.closed]
+    present = presence(live)
+    watchers = Counter(table_id for c in live for table_id in c.watching)
+    rows = [{
+        "table": table.id,
+        "variant": table.variant,
+        "status": table.status(),
+        "turn": table.game.turn,
+        "seats": seat_rows(table, present),
+        "watchers": watchers[table.id],
+    } for table in order.page(code, offset, size)]
+    return {"tables": rows, "offset": offset, "total": len(order)}
+
+
+def state_message(table: Table, seat: int | None, present: Presence) -> dict[str, Any]:
+    """The ``state`` message for ``seat`` (None: a watcher, who sees no hand)."""
+    game = table.game
+    obs = observe(game, seat, spectator=False) if seat is not None else observe(
+        game, 0, spectator=True)
+    return {
+        "type": "state",
+        "table": table.id,
+        "seat": seat,
+        "seats": seat_rows(table, present),
+        "scores": [game.score(0).total, game.score(1).total],
+        "observation": observation_to_dict(obs),
+    }
