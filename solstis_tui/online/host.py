@@ -153,6 +153,8 @@ class Host:
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = Connection(writer, self.limits)
         if len(self.conns) + self.closing >= self.max_connections:
+            self._make_room()
+        if len(self.conns) + self.closing >= self.max_connections:
             await conn.send({"type": "error", "code": "busy", "message":
                              f"the host is full ({self.max_connections} players connected); "
                              "try again in a few minutes"})
@@ -197,6 +199,17 @@ class Host:
                 await conn.hang_up(reader)
             finally:
                 self.closing -= 1
+
+    def _make_room(self) -> None:
+        """The host is full: drop the oldest connection that has not said hello yet (a
+        real client says hello as it connects), so that silent sockets lock nobody out."""
+        silent = [c for c in self.conns if c.code is None and not c.closed]
+        if silent:
+            oldest = min(silent, key=lambda c: c.hello_by)
+            oldest.push({"type": "error", "code": "timeout",
+                         "message": "the host is full and you said no hello; disconnected"})
+            oldest.drop()
+            self.conns.discard(oldest)
 
     async def _handle_line(self, conn: Connection, line: bytes | None) -> None:
         msg_id, closing = None, False
@@ -262,6 +275,11 @@ class Host:
 
     async def _hello(self, conn: Connection, msg: dict[str, Any]) -> None:
         code = await self.door.admit(conn, msg)
+        others = sum(c.code == conn.code for c in self.conns if c is not conn and not c.closed)
+        if others >= self.limits.connections_per_player:
+            conn.code = conn.name = None
+            raise ProtocolError("too_many", f"you are connected {others} times here already: "
+                                "close another window first", close=True)
         seated = [t for t in self.tables.values() if t.seat_of(conn.code) is not None]
         await conn.send({"type": "welcome", "name": conn.name, "code": code,
                          "version": VERSION, **self.lobby_page(conn.code),
@@ -312,8 +330,14 @@ class Host:
         if against_bot and sum(any(s.bot for s in t.seats) for t in mine) >= cap:
             raise ProtocolError("too_many", f"you already have {cap} unfinished games against "
                                 "bots here: finish one first")
+        if against_bot is not False:
+            return
+        cap = self.limits.open_tables_per_player
+        if sum(t.status() == "open" for t in mine) >= cap:
+            raise ProtocolError("too_many", f"you already have {cap} tables waiting for a "
+                                "player here: wait for someone to join one first")
         waiting = sum(t.status() == "open" for t in self.tables.values())
-        if against_bot is False and waiting >= self.limits.max_open_tables:
+        if waiting >= self.limits.max_open_tables:
             raise ProtocolError("busy", f"{self.limits.max_open_tables} tables are already "
                                 "waiting for a player here: join one of them, or try later")
 

@@ -19,6 +19,7 @@ class Limits:
     """Numbers the host enforces (the defaults suit a host for a few hundred players)."""
 
     max_connections: int = 256  # open connections; never more than the fd limit allows
+    connections_per_player: int = 3  # one player's connections at once (a window each)
     message_rate: float = 20.0  # messages a second from one connection, on average
     message_burst: float = 60.0  # ... and in one burst
     backlog: int = 512  # connections waiting to be accepted
@@ -29,6 +30,7 @@ class Limits:
     tables_per_player: int = 5  # unfinished tables one player sits at
     bot_tables_per_player: int = 2  # of those, games against a bot (bots cost the host CPU)
     max_open_tables: int = 200  # tables waiting for a second player, host-wide
+    open_tables_per_player: int = 2  # of a player's tables, those waiting for a player
     open_table_seconds: float = 3600.0  # a table still waiting for a player closes then
     table_expire_seconds: float = 24 * 3600.0  # a table with no move and nobody there goes
     player_expire_seconds: float = 30 * 24 * 3600.0  # a resume code unused this long goes

@@ -23,7 +23,14 @@ _INVISIBLE = frozenset(
      *range(0x180B, 0x1810), *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)]
 )
 _RUNS = re.compile(r" {2,}")
-_CONTROLS = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+#: Control characters (line breaks aside) and the bidirectional controls, which reorder
+#: the text drawn after them (a name could make the next words read backwards).
+_CONTROLS = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
+                       r"\u2066-\u2069]")
+#: Names only the program gives: the screens say "You", and bots sit under their tiers'
+#: titles; a person taking one would pass for the other player or for a bot.
+RESERVED = ("You", "Bot", "Host", "Random", "Greedy", "Minimax", "Mcts", "Expert")
+MAX_MARKS = 2  # combining marks on one letter (more is "Zalgo" text that spills over lines)
 _SPACES = re.compile(r"\s+")
 _REFUSED = {
     "Cc": "control characters (line breaks, tabs, escape codes)",
@@ -61,9 +68,23 @@ def normalize_name(raw: str) -> str:
             raise BadName(f"a name cannot contain {reason}")
     if not name:
         raise BadName("a name needs at least one visible character")
+    if unicodedata.combining(name[0]) or _too_many_marks(name):
+        raise BadName(f"a name puts at most {MAX_MARKS} accents on a letter, and starts with "
+                      "a letter, not an accent")
+    if name_key(name) in _RESERVED_KEYS:
+        raise BadName(f"'{name}' is a name the program uses itself: choose another")
     if len(name) > MAX_NAME:
         raise BadName(f"a name has at most {MAX_NAME} characters")
     return name
+
+
+def _too_many_marks(name: str) -> bool:
+    run = 0
+    for ch in unicodedata.normalize("NFD", name):
+        run = run + 1 if unicodedata.combining(ch) else 0
+        if run > MAX_MARKS:
+            return True
+    return False
 
 
 def name_key(name: str) -> str:
@@ -73,10 +94,14 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
 
 
+_RESERVED_KEYS = frozenset(name_key(n) for n in RESERVED)
+
+
 def without_controls(value: Any) -> Any:
     """``value`` (decoded JSON) with every control character in its strings, line breaks
-    aside, replaced by U+FFFD: shown even as plain text, an escape code would drive the
-    terminal. The host refuses them in names and chat; this guards the screen regardless."""
+    aside, and every bidirectional control replaced by U+FFFD: shown even as plain text, an
+    escape code would drive the terminal. The host refuses them in names and chat; this
+    guards the screen regardless."""
     if isinstance(value, str):
         return _CONTROLS.sub("\ufffd", value)
     if isinstance(value, list):

@@ -294,28 +294,25 @@ async def test_silent_and_trickling_connections_are_closed_but_pingers_stay(tmp_
 
 
 async def test_a_full_host_refuses_clearly_and_idle_sockets_lock_nobody_out(tmp_path):
-    async with running(tmp_path, max_connections=6, hello_seconds=0.5) as host:
+    async with running(tmp_path, max_connections=6, hello_seconds=30) as host:
         ann = await named(host, "Ann")
         await ann.send({"type": "create", "opponent": "friend", "seat": 0})
         table = (await ann.receive_until("joined"))["table"]
         hogs = [await raw(host) for _ in range(30)]  # the abuse: sockets that say nothing
-        refusals = 0
-        for reader, _writer in hogs[5:]:
+        for reader, _writer in hogs[:25]:  # each newcomer made room: the oldest silent went
             said = await hear_to_the_end(reader)
-            assert said[0]["code"] == "busy" and "full" in said[0]["message"]
-            refusals += 1
-        assert refusals == 25
-        reader, _ = await raw(host)  # a real player, while the host is full
-        assert (await hear_to_the_end(reader))[0]["code"] == "busy"
-        await ann.send({"type": "ping"})  # those inside carry on
-        await ann.receive_until("pong")
-        for reader, _writer in hogs[:5]:  # the hogs go at the hello deadline
-            assert (await hear_to_the_end(reader))[-1]["code"] == "timeout"
-        bob = await when_there_is_room(host, "Bob")  # (after they linger, see hang_up)
-        await bob.send({"type": "join", "table": table})
+            assert said[-1]["code"] == "timeout" and "full" in said[-1]["message"]
+        bob = await named(host, "Bob")  # a real player gets in at once, long before the
+        await bob.send({"type": "join", "table": table})  # silent ones' hello deadline
         await bob.receive_until("joined")
         await play_to_end(host, {0: ann, 1: bob}, table, random.Random(3), stop_after=4)
-        for client in (ann, bob):
+        crowd = [await named(host, f"Player {i}") for i in range(4)]  # six said hello
+        reader, _ = await raw(host)  # now the host is full of players: refused, clearly
+        said = await hear_to_the_end(reader)
+        assert said[0]["code"] == "busy" and "full" in said[0]["message"]
+        await ann.send({"type": "ping"})  # those inside carry on
+        await ann.receive_until("pong")
+        for client in (ann, bob, *crowd):
             client.writer.close()
 
 
@@ -342,27 +339,16 @@ async def test_the_deployed_host_never_runs_out_of_file_descriptors(tmp_path):
             hogs[-1].connect(str(sock))  # waits in the host's queue
         host.send_signal(signal.SIGCONT)
 
-        def refused() -> int:
+        def turned_away() -> int:
             count = 0
             for hog in hogs:
                 with contextlib.suppress(BlockingIOError):
-                    count += b'"busy"' in hog.recv(4096, socket.MSG_PEEK)
+                    count += b"the host is full" in hog.recv(4096, socket.MSG_PEEK)
             return count
 
-        await until(lambda: refused() == 300 - cap, timeout=10)
-        late, _writer = await asyncio.open_unix_connection(str(sock))
-        assert "full" in (await hear(late))["message"]
-        for hog in hogs:
-            hog.close()
-        for _ in range(50):  # the host sees the hogs go
-            ann = await HostClient.connect(sock)
-            with contextlib.suppress(HostError, ConnectionError):
-                await asyncio.wait_for(ann.hello("Ann"), 5)
-                break
-            ann.writer.close()
-            await asyncio.sleep(0.1)
-        else:
-            raise AssertionError("the host never had room again")
+        await until(lambda: turned_away() == 300 - cap, timeout=10)
+        ann = await HostClient.connect(sock)  # a player still gets in: a silent one makes room
+        assert (await asyncio.wait_for(ann.hello("Ann"), 5))["name"] == "Ann"
         await ann.send({"type": "create", "opponent": "friend", "seat": 0})
         assert (await asyncio.wait_for(ann.receive_until("joined"), 5))["seat"] == 0
         ann.writer.close()
@@ -521,7 +507,7 @@ async def test_wrong_resume_codes_are_limited_per_connection_and_host_wide(tmp_p
 # ---------------------------------------------------------------------- the app
 async def test_the_app_says_when_the_host_is_full(tmp_path):
     async with running(tmp_path, max_connections=1) as host:
-        _hog = await raw(host)
+        _hog = await named(host, "Hog")  # a player who said hello holds the only place
         app = OnlineApp(socket=host.socket_path, name="Ann")
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_for(lambda: app.client is None and app.lobby.is_mounted, pilot)
@@ -547,7 +533,8 @@ async def test_the_app_connects_when_named_and_keeps_an_idle_player(tmp_path):
 
 # ---------------------------------------------------------------------- table caps
 async def test_caps_hold_when_one_player_creates_from_many_connections_at_once(tmp_path):
-    async with running(tmp_path, tables_per_player=5, bot_tables_per_player=2) as host:
+    async with running(tmp_path, tables_per_player=5, bot_tables_per_player=2,
+                       open_tables_per_player=5, connections_per_player=20) as host:
         ann = await named(host, "Ann")
         resume = {"type": "hello", "version": VERSION, "code": ann.code}
 
@@ -578,3 +565,25 @@ async def test_caps_hold_when_one_player_creates_from_many_connections_at_once(t
         mine = [t for t in host.tables.values() if t.seat_of(ann.code) is not None]
         assert len(mine) == 5
         ann.writer.close()
+
+
+async def test_one_player_cannot_hold_many_connections_or_waiting_tables(tmp_path):
+    async with running(tmp_path, connections_per_player=2, open_tables_per_player=2) as host:
+        ann = await named(host, "Ann")
+        again = await HostClient.connect(host.socket_path)
+        assert (await again.hello(code=ann.code))["name"] == "Ann"  # a second window is fine
+        reader, writer = await raw(host)
+        await say(writer, {"type": "hello", "version": VERSION, "code": ann.code})
+        said = await hear_to_the_end(reader)  # a third is refused, and closed
+        assert said[0]["code"] == "too_many" and "connected 2 times" in said[0]["message"]
+        for _ in range(2):
+            await ann.send({"type": "create", "opponent": "friend"})
+            await ann.receive_until("joined")
+        await ann.send({"type": "create", "opponent": "friend"})
+        refusal = await ann.receive_until("error")
+        assert refusal["code"] == "too_many" and "waiting for a player" in refusal["message"]
+        await ann.send({"type": "create", "opponent": "random"})  # a bot table still can
+        await ann.receive_until("joined")
+        await players_still_play(host)
+        for client in (ann, again):
+            client.writer.close()
