@@ -64,7 +64,15 @@ class OnlineApp(SolstisApp):
                 self.hello(self.wanted_name, self.wanted_code)
             while True:
                 last = await self.client.receive()
-                self.on_host_message(last)
+                try:
+                    self.on_host_message(last)
+                except (KeyError, TypeError, AttributeError, ValueError, IndexError):
+                    # a host that breaks the protocol costs the connection, never the app
+                    kind = str(last.get("type"))[:20]
+                    self.client.writer.close()
+                    self.lost(f"the game host sent a {kind!r} message this program cannot "
+                              "read; disconnected")
+                    return
         except HostError as exc:
             said = last.get("message") if last.get("type") == "error" else None
             self.lost(f"{exc}: {said}" if isinstance(said, str) else str(exc))
@@ -144,9 +152,9 @@ class OnlineApp(SolstisApp):
         if kind == "welcome":
             self.player_name = message["name"]
             self.lobby.welcome(message["name"], message["code"])
-            self.lobby.show_tables(message["tables"])
+            self.lobby.show_page(message)
         elif kind == "tables":
-            self.lobby.show_tables(message["tables"])
+            self.lobby.show_page(message)
         elif kind in ("joined", "watching"):
             self.remote = RemoteSession(message["table"], self.send_move)
         elif kind == "state":
@@ -156,7 +164,9 @@ class OnlineApp(SolstisApp):
         elif kind == "error":
             self._error(message.get("message", "error"))
         elif kind == "closed":
-            self._error(message.get("message", "the host closed the table"))
+            if self.remote is not None and self.remote.table == message.get("table"):
+                self.back_to_lobby(leave=False)  # the table is gone: say why in the lobby
+            self._error(str(message.get("message", "the host closed the table")))
 
     def _state(self, message: dict[str, Any]) -> None:
         remote = self.remote
@@ -184,15 +194,16 @@ class OnlineApp(SolstisApp):
             self.lobby.say(text)
 
     # ------------------------------------------------------------------ navigation
-    def back_to_lobby(self) -> None:
-        if self.remote is not None:
+    def back_to_lobby(self, leave: bool = True) -> None:
+        """Back to the lobby's page, leaving the table (``leave``) unless it is gone."""
+        if self.remote is not None and leave:
             self.send({"type": "leave", "table": self.remote.table})
         self.remote = None
         if self.game_screen is not None:
             self.game_screen = None
         while len(self.screen_stack) > 2:
             self.pop_screen()
-        self.send({"type": "list"})
+        self.lobby.ask_page()  # the page the player was on
 
     def open_new_game(self) -> None:
         self.back_to_lobby()

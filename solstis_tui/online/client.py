@@ -113,7 +113,13 @@ class HostClient:
         line = await self.reader.readline()
         if not line:
             raise HostError("the game host closed the connection")
-        return json.loads(line)
+        try:
+            message = json.loads(line)
+        except ValueError:
+            message = None
+        if not isinstance(message, dict):
+            raise HostError("the game host sent something that is not a message")
+        return message
 
     async def receive_until(self, kind: str, **match: Any) -> dict[str, Any]:
         """Read messages until one of type ``kind`` (with the given fields) arrives."""

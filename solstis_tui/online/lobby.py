@@ -1,4 +1,5 @@
-"""The lobby: who you are, the tables at the host, and keys to create, join or watch."""
+"""The lobby: who you are, the tables at the host (a page at a time), and keys to create,
+join or watch."""
 
 from __future__ import annotations
 
@@ -13,21 +14,46 @@ from textual.widgets import DataTable, Footer, Input, Static
 from .names import BadName, normalize_name
 
 PROMPT = "Your name (or #code to come back as yourself), then Enter:"
+PAGE_SIZE = 50  # the host's rows per page until a full page shows otherwise
+
+
+class LobbyTable(DataTable):
+    """The lobby's rows. PageDown on the last row turns to the next page of the lobby,
+    PageUp on the first row to the previous one (landing on its last row)."""
+
+    def action_page_down(self) -> None:
+        screen = self.screen
+        if (isinstance(screen, LobbyScreen) and self.cursor_row >= self.row_count - 1
+                and screen.has_next()):
+            screen.action_next_page()
+        else:
+            super().action_page_down()
+
+    def action_page_up(self) -> None:
+        screen = self.screen
+        if isinstance(screen, LobbyScreen) and self.cursor_row <= 0 and screen.has_previous():
+            screen.turn_page(-1, land="bottom")
+        else:
+            super().action_page_up()
 
 
 class LobbyScreen(Screen):
-    """Lists the host's tables. Enter joins (or watches a full table), c creates one."""
+    """Lists the host's tables a page at a time (the player's own first). Enter joins (or
+    watches a full table), c creates one, [ and ] turn the page."""
 
     BINDINGS = [
-        Binding("c", "create", "Create table"),
+        Binding("c", "create", "Create"),
         Binding("w", "watch", "Watch"),
         Binding("r", "refresh", "Refresh"),
         Binding("q", "quit_app", "Quit"),
+        Binding("left_square_bracket", "previous_page", "Prev page", key_display="["),
+        Binding("right_square_bracket", "next_page", "Next page", key_display="]"),
     ]
     DEFAULT_CSS = """
     LobbyScreen { padding: 0 1; }
     #who { height: auto; margin-bottom: 1; }
     #tables { height: 1fr; }
+    #page { height: auto; color: $text-muted; }
     #row { height: auto; color: $text-muted; }
     #lobby-error { color: $error; height: auto; }
     """
@@ -36,6 +62,20 @@ class LobbyScreen(Screen):
         super().__init__()
         self.name_known = name_known
         self.rows: list[dict[str, Any]] = []
+        self.first = 0
+        """The place of the first row shown in the whole lobby."""
+        self.total = 0
+        """How many tables the whole lobby has (the host's ``total``)."""
+        self.page_size = PAGE_SIZE
+        self.wanted = 0
+        """The offset of the page last asked for (ahead of ``first`` while it comes)."""
+        self.asked = 0
+        """The ``id`` of the last ``list`` sent: older answers are out of date."""
+        self.shown: list[str] = []
+        """The ids of the rows in the widget, in order."""
+        self.land: str | None = None
+        """Where the cursor goes on the page being turned to: "top", "bottom" or, for a
+        refresh, the same table (or row) as before."""
         self.me: tuple[str, str] | None = None
         self.message = ""
         self.ready = False
@@ -45,7 +85,8 @@ class LobbyScreen(Screen):
         # Names, table ids and the host's messages are shown as written, never as markup.
         yield Static("Connecting to the game host…", id="who", markup=False)
         yield Input(placeholder="name", id="name")
-        yield DataTable(id="tables", cursor_type="row")
+        yield LobbyTable(id="tables", cursor_type="row")
+        yield Static("", id="page", markup=False)
         yield Static("", id="row", markup=False)
         yield Static("", id="lobby-error", markup=False)
         yield Footer()
@@ -89,8 +130,23 @@ class LobbyScreen(Screen):
             "a full one) · c creates a table · w watches · r refreshes · q quits")
         self.query_one(DataTable).focus()
 
-    def show_tables(self, rows: list[dict[str, Any]]) -> None:
-        self.rows = rows
+    def show_page(self, message: dict[str, Any]) -> None:
+        """A ``welcome`` or ``tables`` message from the host; an answer to a ``list`` older
+        than the last one sent is out of date and ignored."""
+        if message.get("id") not in (None, self.asked):
+            return
+        self.show_tables(message["tables"], message.get("offset", 0), message.get("total"))
+
+    def show_tables(self, rows: list[dict[str, Any]], offset: int = 0,
+                    total: int | None = None) -> None:
+        """One page of the lobby: ``rows`` from place ``offset`` of ``total`` tables."""
+        total = offset + len(rows) if total is None else total
+        if not rows and 0 < total <= offset:  # tables went away: show the last page
+            self.ask_page(max(0, (total - 1) // self.page_size * self.page_size))
+            return
+        if rows and offset + len(rows) < total:  # a full page: the host's page size
+            self.page_size = len(rows)
+        self.rows, self.first, self.total, self.wanted = rows, offset, total, offset
         self._show_rows()
         self.say("" if rows else "No tables yet: press c to create one.")
 
@@ -98,13 +154,56 @@ class LobbyScreen(Screen):
         if not self.ready:
             return
         table = self.query_one(DataTable)
+        keep_row = table.cursor_row
+        before = self.shown[keep_row] if keep_row < len(self.shown) else None
         table.clear()
         for row in self.rows:
             seats = [self._seat_text(s) for s in row["seats"]]
             cells = [row["table"], row["variant"], row["status"], row["turn"], *seats,
                      row["watchers"]]
             table.add_row(*(Text(str(cell)) for cell in cells), key=str(row["table"]))
+        self.shown = [row["table"] for row in self.rows]
+        if self.land == "top" or not self.rows:
+            cursor = 0
+        elif self.land == "bottom":
+            cursor = len(self.rows) - 1
+        elif before in self.shown:  # a refresh: the same table stays selected
+            cursor = self.shown.index(before)
+        else:
+            cursor = min(keep_row, len(self.rows) - 1)
+        self.land = None
+        table.move_cursor(row=cursor, animate=False)
+        self.query_one("#page", Static).update(self._page_text())
+        self.refresh_bindings()
         self._show_row()
+
+    def _page_text(self) -> str:
+        """E.g. "Tables 51–100 of 312 (yours first) · [ previous page · ] next page"."""
+        if not self.rows or self.total <= len(self.rows):
+            return ""
+        first, last = self.first + 1, self.first + len(self.rows)
+        shown = f"Table {first}" if first == last else f"Tables {first}–{last}"
+        text = f"{shown} of {self.total} (yours first)"
+        if self.has_previous():
+            text += " · [ previous page"
+        if self.has_next():
+            text += " · ] next page"
+        return text
+
+    def has_next(self) -> bool:
+        return self.first + len(self.rows) < self.total
+
+    def has_previous(self) -> bool:
+        return self.first > 0
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Page keys are hidden when the lobby fits one page, dimmed at its ends."""
+        if action in ("next_page", "previous_page"):
+            if self.total <= len(self.rows):
+                return False
+            able = self.has_next() if action == "next_page" else self.has_previous()
+            return True if able else None
+        return True
 
     def _show_row(self) -> None:
         """The selected table in one line, seats in full (the table may be cut at 80
@@ -182,8 +281,33 @@ class LobbyScreen(Screen):
         if row is not None:
             self.app.watch(row["table"])
 
+    def ask_page(self, offset: int | None = None) -> None:
+        """Ask the host for the page at ``offset`` (the page shown if not given)."""
+        self.wanted = self.first if offset is None else offset
+        self.asked += 1
+        message: dict[str, Any] = {"type": "list", "id": self.asked}
+        if self.wanted:
+            message["offset"] = self.wanted
+        self.app.send(message)
+
+    def turn_page(self, pages: int, land: str = "top") -> None:
+        """Ask for the page ``pages`` away from the one last asked for, within the lobby."""
+        if self.query_one("#name", Input).has_focus:
+            return
+        last = max(0, (self.total - 1) // self.page_size * self.page_size)
+        offset = min(max(0, self.wanted + pages * self.page_size), last)
+        if offset != self.wanted:
+            self.land = land
+            self.ask_page(offset)
+
+    def action_next_page(self) -> None:
+        self.turn_page(1)
+
+    def action_previous_page(self) -> None:
+        self.turn_page(-1)
+
     def action_refresh(self) -> None:
-        self.app.send({"type": "list"})
+        self.ask_page()
 
     def action_quit_app(self) -> None:
         if not self.query_one("#name", Input).has_focus:

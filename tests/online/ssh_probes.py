@@ -67,6 +67,37 @@ class Tmux:
     def kill(self) -> None:
         subprocess.run([*self.base, "kill-server"], capture_output=True)
 
+    def play_to_the_end(self, players: tuple[str, ...], timeout: float = 120,
+                        patience: float = 10) -> None:
+        """Each player presses Enter at each of their decisions until every player's
+        screen says "Game over".
+
+        Enter goes only to a screen that shows a decision ("Your decision") and has
+        changed since that player's last Enter: until the host's answer shows, the screen
+        still shows the decision just answered, and a second Enter would land on whatever
+        comes next, such as the end screen (where Enter leaves for the lobby). A screen
+        unchanged for ``patience`` seconds gets Enter again (a decision that looks like
+        the last one)."""
+        answered: dict[str, tuple[str, float]] = {}
+        ended: set[str] = set()
+        deadline = time.monotonic() + timeout
+        while ended != set(players):
+            if time.monotonic() > deadline:
+                shown = {who: self.screen(who) for who in players}
+                raise AssertionError(f"no game over after {timeout} s: {shown}")
+            for who in set(players) - ended:
+                screen = self.screen(who)
+                if "Game over" in screen:
+                    ended.add(who)
+                    continue
+                last = answered.get(who)
+                if "Your decision" not in screen or (
+                        last and last[0] == screen and time.monotonic() - last[1] < patience):
+                    continue
+                self.keys(who, "Enter")
+                answered[who] = (screen, time.monotonic())
+            time.sleep(0.1)
+
 
 
 def session_pids(port: int) -> set[int]:

@@ -1,0 +1,208 @@
+"""The lobby a page at a time (issue 14): a host with more tables than one `tables`
+message carries. The player sees how many there are, turns pages with keys, keeps their
+page on refresh and on coming back from a table, and always finds their own tables."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.widgets import Footer
+
+from solstis_tui.core import Options
+from solstis_tui.online.app import OnlineApp
+from solstis_tui.online.client import HostClient
+from solstis_tui.online.game_screen import OnlineGameScreen
+from solstis_tui.online.host import Host
+from solstis_tui.online.lobby import LobbyScreen
+from solstis_tui.online.tables import Seat, new_table
+
+from .test_online_app import wait_for
+
+
+def fill(host: Host, count: int) -> list[str]:
+    """``count`` open tables of other players, each newer than every table before."""
+    ids = []
+    for i in range(count):
+        table = new_table(Options.for_variant("base"), [Seat(f"P{i}", f"code-p{i}"), Seat()])
+        table.created = max((t.created for t in host.tables.values()), default=0) + 1
+        host.tables[table.id] = table
+        ids.append(table.id)
+    return ids
+
+
+async def ann_with_a_table(connect) -> tuple[str, str]:
+    """Ann's resume code and the friend table she opened (then she went away)."""
+    ann = await connect("Ann")
+    await ann.send({"type": "create", "opponent": "friend", "seat": 0})
+    table = (await ann.receive_until("joined"))["table"]
+    ann.writer.close()
+    return ann.code, table
+
+
+def page_line(app: OnlineApp) -> str:
+    return str(app.lobby.query_one("#page").render())
+
+
+def listed(host: Host, code: str, offset: int) -> list[str]:
+    """The table ids the host lists on the page at ``offset``."""
+    return [row["table"] for row in host.lobby_page(code, offset)["tables"]]
+
+
+async def shows(app: OnlineApp, pilot, text: str) -> None:
+    await wait_for(lambda: text in page_line(app), pilot)
+
+
+async def test_the_lobby_says_how_many_tables_and_turns_pages_with_keys(host, connect):
+    code, mine = await ann_with_a_table(connect)
+    fill(host, 120)  # newer than Ann's table: only "her own first" puts it on top
+    app = OnlineApp(socket=host.socket_path, code=code)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await shows(app, pilot, "Tables 1–50 of 121")
+        assert app.lobby.selected()["table"] == mine  # her table first, selected
+        assert "] next page" in page_line(app)
+        await pilot.press("right_square_bracket")
+        await shows(app, pilot, "Tables 51–100 of 121")
+        assert [r["table"] for r in app.lobby.rows] == listed(host, code, 50)
+        assert app.lobby.selected()["table"] == listed(host, code, 50)[0]
+        assert "[ previous page · ] next page" in page_line(app)
+        await pilot.press("right_square_bracket")
+        await shows(app, pilot, "Tables 101–121 of 121")
+        assert "next page" not in page_line(app)
+        await pilot.press("right_square_bracket")  # no page after the last
+        await pilot.pause(0.2)
+        assert "Tables 101–121 of 121" in page_line(app)
+        # Back two pages: her own table is there, and Enter sits her down at it.
+        await pilot.press("left_square_bracket", "left_square_bracket")
+        await shows(app, pilot, "Tables 1–50 of 121")
+        assert app.lobby.selected()["table"] == mine
+        await pilot.press("enter")
+        await wait_for(lambda: isinstance(app.screen, OnlineGameScreen), pilot)
+        assert (app.remote.table, app.remote.seat) == (mine, 0)
+
+
+async def test_page_keys_fit_the_footer_at_80_columns(host, connect):
+    code, _mine = await ann_with_a_table(connect)
+    fill(host, 300)
+    app = OnlineApp(socket=host.socket_path, code=code)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await shows(app, pilot, "of 301")
+        await pilot.press("right_square_bracket", "right_square_bracket")
+        await shows(app, pilot, "Tables 101–150 of 301")
+        await pilot.pause()
+        footer = app.screen.query_one(Footer)
+        text = "\n".join(s.text for s in
+                         app.screen._compositor.render_strips()[footer.region.y:])
+        assert "[ Prev page" in text and "] Next page" in text, text
+        lines = [s.text for s in app.screen._compositor.render_strips()]
+        assert any("Tables 101–150 of 301 (yours first) · [ previous page · ] next page"
+                   in line for line in lines)
+
+
+async def test_quick_presses_turn_as_many_pages(host, connect, monkeypatch):
+    code, _mine = await ann_with_a_table(connect)
+    fill(host, 200)
+    receive = HostClient.receive
+
+    async def slowly(client: HostClient) -> dict:
+        """A slow link: each message takes a while to arrive."""
+        message = await receive(client)
+        await asyncio.sleep(0.2)
+        return message
+
+    monkeypatch.setattr(HostClient, "receive", slowly)
+    app = OnlineApp(socket=host.socket_path, code=code)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await shows(app, pilot, "Tables 1–50 of 201")
+        await pilot.press(*["right_square_bracket"] * 3)  # before any answer comes
+        await wait_for(lambda: "Tables 1–50" not in page_line(app), pilot)
+        assert "Tables 151–200 of 201" in page_line(app)  # no flicker through pages 2, 3
+        await pilot.press(*["right_square_bracket"] * 3)  # only one page is left
+        await shows(app, pilot, "Table 201 of 201")
+        await pilot.press(*["left_square_bracket"] * 9)  # never before the first
+        await shows(app, pilot, "Tables 1–50 of 201")
+
+
+async def test_page_down_and_up_run_on_across_pages(host, connect):
+    code, _mine = await ann_with_a_table(connect)
+    fill(host, 80)
+    app = OnlineApp(socket=host.socket_path, code=code)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await shows(app, pilot, "Tables 1–50 of 81")
+        table = app.lobby.query_one("#tables")
+        for _ in range(50):  # PageDown walks down the page...
+            if table.cursor_row == table.row_count - 1:
+                break
+            await pilot.press("pagedown")
+        assert "Tables 1–50 of 81" in page_line(app)
+        await pilot.press("pagedown")  # ...and on its last row turns it
+        await shows(app, pilot, "Tables 51–81 of 81")
+        assert app.lobby.selected()["table"] == listed(host, code, 50)[0]
+        await pilot.press("pageup")  # on the first row: the previous page's last row
+        await shows(app, pilot, "Tables 1–50 of 81")
+        assert app.lobby.selected()["table"] == listed(host, code, 0)[-1]
+
+
+async def test_a_refresh_keeps_the_page_and_the_selected_table(host, connect):
+    code, _mine = await ann_with_a_table(connect)
+    fill(host, 120)
+    app = OnlineApp(socket=host.socket_path, code=code)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await shows(app, pilot, "Tables 1–50 of 121")
+        await pilot.press("right_square_bracket")
+        await shows(app, pilot, "Tables 51–100 of 121")
+        await pilot.press("down", "down", "down")
+        chosen = app.lobby.selected()["table"]
+        assert chosen == listed(host, code, 50)[3]
+        fill(host, 1)  # a new table on top moves every other one a row down
+        await pilot.press("r")
+        await shows(app, pilot, "Tables 51–100 of 122")
+        assert app.lobby.selected()["table"] == chosen == listed(host, code, 50)[4]
+        # Tables go away while she looks at the last page: she sees the new last page.
+        await pilot.press("right_square_bracket")
+        await shows(app, pilot, "Tables 101–122 of 122")
+        while listed(host, code, 60):
+            for table_id in listed(host, code, 60):
+                del host.tables[table_id]
+        await pilot.press("r")
+        await shows(app, pilot, "Tables 51–60 of 60")
+        assert [r["table"] for r in app.lobby.rows] == listed(host, code, 50)
+
+
+async def test_back_from_a_table_on_the_same_page_with_her_table_on_the_first(host,
+                                                                               connect):
+    code, mine = await ann_with_a_table(connect)
+    fill(host, 120)
+    app = OnlineApp(socket=host.socket_path, code=code)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await shows(app, pilot, "Tables 1–50 of 121")
+        await pilot.press("right_square_bracket")
+        await shows(app, pilot, "Tables 51–100 of 121")
+        await pilot.press("down")
+        joined = app.lobby.selected()["table"]
+        await pilot.press("enter")  # an open table: she takes its free seat
+        await wait_for(lambda: isinstance(app.screen, OnlineGameScreen), pilot)
+        assert app.remote.table == joined
+        await pilot.press("q")  # back to the lobby
+        await wait_for(lambda: isinstance(app.screen, LobbyScreen), pilot)
+        # The same page, as it is now: her new table has moved up to the first page.
+        await wait_for(lambda: [r["table"] for r in app.lobby.rows] == listed(host, code, 50),
+                       pilot)
+        assert "Tables 51–100 of 121" in page_line(app) and joined not in app.lobby.shown
+        await pilot.press("left_square_bracket")
+        await shows(app, pilot, "Tables 1–50 of 121")
+        assert {r["table"] for r in app.lobby.rows[:2]} == {mine, joined}
+
+
+async def test_one_page_of_tables_shows_no_page_keys(host, connect):
+    code, mine = await ann_with_a_table(connect)
+    fill(host, 3)
+    app = OnlineApp(socket=host.socket_path, code=code)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(lambda: len(app.lobby.rows) == 4, pilot)
+        await pilot.pause()
+        assert page_line(app) == ""
+        lines = [s.text for s in app.screen._compositor.render_strips()]
+        assert not any("Next page" in line or "Prev page" in line for line in lines)
+        await pilot.press("right_square_bracket", "r")
+        await pilot.pause(0.2)
+        assert app.lobby.selected()["table"] == mine and len(app.lobby.rows) == 4
