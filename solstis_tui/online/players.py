@@ -5,7 +5,8 @@ Codes are 128-bit secrets (``secrets.token_urlsafe(16)``), forgotten after ``exp
 ``players.journal`` (one JSON line per change since the snapshot). New names are appended in a
 worker thread, many names per fsync, and ``register`` returns only once its line is on disk;
 the journal is folded into the snapshot once it outgrows it. A file that cannot be read is
-renamed aside (``*.corrupt-<time>*``) and reported, never replaced.
+renamed aside (``*.corrupt-<time>*``) and reported, never replaced; a write that fails is
+logged (logger ``solstis.host``) and kept in ``write_errors``.
 
 Codes from before this format (32-bit ``token_hex(4)``) are still accepted for
 ``legacy_seconds`` (7 days) after the upgrade and only once: the player gets a new long code,
@@ -17,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import secrets
 import time
@@ -33,6 +35,8 @@ EXPIRE_SECONDS = 30 * 24 * 3600.0
 LEGACY_SECONDS = 7 * 24 * 3600.0
 TOUCH_EVERY = 3600.0  # a hello writes "last seen" at most this often per player
 COMPACT_MIN = 1000  # journal lines before the journal is folded into the snapshot
+
+log = logging.getLogger("solstis.host")
 
 
 @dataclass
@@ -72,8 +76,8 @@ class PlayerRegistry(Mapping[str, str]):
         self.journal = directory / "players.journal"
         self.expire_seconds, self.legacy_seconds = expire_seconds, legacy_seconds
         self.clock = clock
-        self.problems: list[str] = []
-        self.write_errors: list[str] = []
+        self.problems: list[str] = []  # files kept aside at load, a sentence each
+        self.write_errors: list[str] = []  # failed writes, a sentence each (also logged)
         self._players: dict[str, Player] = {}
         self._keys: Counter[str] = Counter()
         self._written: dict[str, float] = {}  # code -> "seen" last put on disk
@@ -190,8 +194,15 @@ class PlayerRegistry(Mapping[str, str]):
 
     def _queue_nowait(self, code: str, player: Player | None) -> None:
         self._pending.append((self._line(code, player), set(), None))
-        self._written[code] = player.seen if player else 0.0
+        self._note_written(code, player)
         self._start_writer()
+
+    def _note_written(self, code: str, player: Player | None) -> None:
+        """Remember when ``code``'s "last seen" was put on disk (forget a removed player)."""
+        if player is None:
+            self._written.pop(code, None)
+        else:
+            self._written[code] = player.seen
 
     async def _store(self, entries: list[tuple[str, Player | None]]) -> None:
         """Append ``entries`` to the journal (with whatever else is pending) and wait until
@@ -203,7 +214,7 @@ class PlayerRegistry(Mapping[str, str]):
         self._start_writer()
         await future
         for code, player in entries:
-            self._written[code] = player.seen if player else 0.0
+            self._note_written(code, player)
 
     def _start_writer(self) -> None:
         if self._writer is None or self._writer.done():
@@ -216,7 +227,9 @@ class PlayerRegistry(Mapping[str, str]):
             try:
                 await asyncio.to_thread(self._append, "".join(line for line, _, _ in batch))
             except Exception as exc:
-                self.write_errors.append(f"{self.journal.name}: {exc}")
+                self._write_failed(f"{self.journal} could not be written ({exc}); the new "
+                                   "names and codes asked for then were refused, other "
+                                   "changes to players wait in memory for the next write.")
                 self._needs_compact = True  # unawaited lines (touches) are in memory only
                 for _, _, future in batch:
                     if future is not None and not future.done():
@@ -227,16 +240,22 @@ class PlayerRegistry(Mapping[str, str]):
                 self._unsaved -= codes
                 if future is not None and not future.done():
                     future.set_result(None)
-            self._journal_lines += len(batch)
+            self._journal_lines += sum(text.count("\n") for text, _, _ in batch)
             if self._needs_compact or self._journal_lines > max(COMPACT_MIN,
                                                                  self._snapshot_size):
                 snapshot = self._snapshot()
                 try:
                     await asyncio.to_thread(self._compact, snapshot)
                 except OSError as exc:
-                    self.write_errors.append(f"{self.path.name}: {exc}")
+                    self._write_failed(f"{self.path} could not be written ({exc}); the "
+                                       f"journal {self.journal.name} keeps the players.")
                 else:
                     self._needs_compact = False
+
+    def _write_failed(self, message: str) -> None:
+        """Record a failed write in ``write_errors`` and log it for the operator."""
+        self.write_errors.append(message)
+        log.error("%s", message)
 
     def _append(self, text: str) -> None:
         fd = os.open(self.journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
@@ -276,8 +295,11 @@ class PlayerRegistry(Mapping[str, str]):
         while self._writer is not None and not self._writer.done():
             await asyncio.shield(self._writer)
         if self._needs_compact:
-            with contextlib.suppress(OSError):
+            try:
                 await asyncio.to_thread(self._compact, self._snapshot())
+            except OSError as exc:
+                self._write_failed(f"{self.path} could not be rewritten on closing ({exc}); "
+                                   "changes to players the journal could not take are lost.")
 
     # ------------------------------------------------------------------ loading
     def load(self) -> None:
@@ -298,8 +320,9 @@ class PlayerRegistry(Mapping[str, str]):
                     self._add(code, player)
             except (ValueError, TypeError, AttributeError) as exc:
                 kept = keep_aside(self.path)
-                self.problems.append(f"{self.path.name} could not be read ({exc}); it was "
-                                     f"kept as {kept.name} and its players start afresh")
+                self.problems.append(f"{self.path} could not be read ({exc}); it was kept "
+                                     f"as {kept.name} and players listed only there must "
+                                     "choose a name again.")
                 self._players.clear()
                 self._keys.clear()
         self._replay_journal()
@@ -340,5 +363,5 @@ class PlayerRegistry(Mapping[str, str]):
                 bad += 1
         if bad:
             kept = keep_aside(self.journal)
-            self.problems.append(f"{self.journal.name}: {bad} unreadable lines were skipped; "
-                                 f"it was kept as {kept.name}")
+            self.problems.append(f"{self.journal} had {bad} unreadable lines, which were "
+                                 f"skipped; the file was kept as {kept.name}.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import grp
+import logging
 import os
 import secrets
 import signal
@@ -134,7 +135,7 @@ async def run(args: argparse.Namespace, ready: asyncio.Event | None = None) -> i
     try:
         host.load()
         for problem in host.problems:
-            print(f"solstis host: could not read {problem}", flush=True)
+            print(f"solstis host: {problem}", flush=True)
         sock = args.socket or default_socket()
         await host.serve_unix(sock, mode=0o660 if gid is not None else 0o600, group=gid)
         where = [str(sock)]
@@ -167,8 +168,14 @@ async def run(args: argparse.Namespace, ready: asyncio.Event | None = None) -> i
     return 0
 
 
+def log_to_stderr() -> None:
+    """Send what the host logs (storage errors among it) to stderr, one prefixed line each."""
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="solstis host: %(message)s")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    log_to_stderr()
     if args.group:
         try:
             grp.getgrnam(args.group)

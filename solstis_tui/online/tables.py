@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import logging
+import re
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -11,7 +13,10 @@ from typing import Any
 
 from ..core import Game, InvalidPosition, Options
 from ..core.serialize import game_to_dict
-from ..saves import write_atomic
+from ..saves import keep_aside, write_atomic
+
+log = logging.getLogger("solstis.host")
+TABLE_FILE = re.compile(r"t[^.]*\.json")  # not one kept aside (t….corrupt-….json)
 
 
 @dataclass
@@ -106,24 +111,29 @@ class TableStore:
         write_atomic(self.path(table_id), text)
 
     def delete(self, table_id: str) -> bool:
-        """Remove a table's file; False (and a note in ``problems``) if the disk refuses."""
+        """Remove a table's file; False (and a logged sentence in ``problems``) if the disk
+        refuses."""
         try:
             self.path(table_id).unlink(missing_ok=True)
         except OSError as exc:
-            self.problems.append(f"could not remove {self.path(table_id)}: {exc}")
+            message = f"{self.path(table_id)} could not be removed ({exc})."
+            self.problems.append(message)
+            log.error("%s", message)
             return False
         return True
 
     def load_all(self) -> tuple[list[Table], list[str]]:
-        """Every readable table, and a message for each file that could not be read
-        (such a file is renamed aside, never overwritten)."""
+        """Every readable table, and a sentence for each file that could not be read
+        (such a file is renamed aside with ``keep_aside``, never overwritten)."""
         tables, problems = [], []
         self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
         for path in sorted(self.directory.glob("t*.json")):
+            if not TABLE_FILE.fullmatch(path.name):
+                continue
             try:
                 tables.append(Table.from_dict(json.loads(path.read_text())))
             except (OSError, ValueError) as exc:
-                aside = path.with_suffix(f".corrupt-{int(time.time())}")
-                path.rename(aside)
-                problems.append(f"{path.name}: {exc} (kept as {aside.name})")
+                aside = keep_aside(path)
+                problems.append(f"{path} could not be read ({exc}); it was kept as "
+                                f"{aside.name} and its table was left out.")
         return tables, problems

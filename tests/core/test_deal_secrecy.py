@@ -3,7 +3,6 @@ games that stay reproducible from their seed, and saves from before that still p
 
 from __future__ import annotations
 
-import inspect
 import json
 import random
 from pathlib import Path
@@ -69,12 +68,6 @@ def test_a_deal_nobody_chose_comes_from_a_128_bit_secret():
     assert len(set(seeds)) == len(seeds)  # never the same twice
     assert all(s >= 2**64 for s in seeds)  # not a small number (chance 2**-64 each)
     assert max(s.bit_length() for s in seeds) >= 120
-
-
-def test_the_host_cannot_deal_from_a_chosen_seed():
-    from solstis_tui.online.tables import new_table
-
-    assert "seed" not in inspect.signature(new_table).parameters
 
 
 def test_what_a_player_or_watcher_is_sent_never_holds_the_seed():

@@ -1,6 +1,10 @@
-"""A live game host on a Unix socket in a temporary directory, for each test."""
+"""A live game host on a Unix socket in a temporary directory, for each test, and what
+several test files share."""
 
 from __future__ import annotations
+
+import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -14,13 +18,32 @@ def quick_bot(tier: str, seed: int):
     return RandomBot(seed)
 
 
-@pytest.fixture
-async def host(tmp_path):
-    host = Host(tmp_path / "data", bot_seconds=0.05, bot_factory=quick_bot)
+async def start_host(data: Path, sock: Path, **kwargs) -> Host:
+    """A host on ``data`` listening on ``sock`` (``host.socket_path``); random bots unless
+    ``bot_factory`` says otherwise."""
+    kwargs.setdefault("bot_factory", quick_bot)
+    host = Host(data, **kwargs)
     host.load()
-    sock = tmp_path / "run" / "host.sock"
     await host.serve_unix(sock)
     host.socket_path = sock
+    return host
+
+
+@pytest.fixture
+def replies_come_or_the_test_fails(monkeypatch):
+    """A safety net: a reply that never comes fails the test instead of hanging it."""
+    receive = HostClient.receive
+
+    async def receive_within(self: HostClient) -> dict:
+        return await asyncio.wait_for(receive(self), 30)
+
+    monkeypatch.setattr(HostClient, "receive", receive_within)
+
+
+@pytest.fixture
+async def host(tmp_path):
+    host = await start_host(tmp_path / "data", tmp_path / "run" / "host.sock",
+                            bot_seconds=0.05)
     yield host
     await host.close()
     assert host.internal_errors == [], host.internal_errors

@@ -18,7 +18,8 @@ from solstis_tui.core import Game
 from solstis_tui.core.observation import Observation
 from solstis_tui.online.botpool import BotPool, Decision
 from solstis_tui.online.client import HostClient
-from solstis_tui.online.host import Host
+
+from .conftest import quick_bot, start_host
 
 SAFETY = 60.0  # seconds: a net for a broken build, never a measured time
 
@@ -46,22 +47,14 @@ def gated_bot(tier: str, seed: int) -> GatedBot:
     return GatedBot(tier, seed)
 
 
-def quick_bot(tier: str, seed: int):
-    from ai.base import RandomBot
-
-    return RandomBot(seed)
-
-
 @pytest.fixture
 async def gated(tmp_path, monkeypatch):
     """A host whose bots wait at a gate (a folder): ``gate / 'open'`` lets them move."""
     gate = tmp_path / "gate"
     gate.mkdir()
     monkeypatch.setenv("SOLSTIS_TEST_GATE", str(gate))  # workers inherit it when spawned
-    host = Host(tmp_path / "data", bot_seconds=0.05, bot_factory=gated_bot, bot_workers=2)
-    host.load()
-    host.socket_path = tmp_path / "run" / "host.sock"
-    await host.serve_unix(host.socket_path)
+    host = await start_host(tmp_path / "data", tmp_path / "run" / "host.sock",
+                            bot_seconds=0.05, bot_factory=gated_bot, bot_workers=2)
     host.gate = gate
     clients: list[HostClient] = []
 

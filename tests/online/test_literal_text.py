@@ -14,6 +14,7 @@ import random
 
 import pytest
 from textual.app import App
+from textual.geometry import Size
 from textual.widgets._toast import Toast
 
 from solstis_tui import saves
@@ -32,59 +33,41 @@ from solstis_tui.screens.spiritinfo import SpiritsScreen
 from solstis_tui.session import HUMAN, Session, Setup
 from tests.tui.conftest import keys_for
 
-from .test_online_app import wait_for
+from .helpers import (
+    SIZES,
+    Spy,
+    assert_shown,
+    at_both_sizes,
+    click_on,
+    flip,
+    lobby_text,
+    screen_lines,
+    until,
+    wide,
+    widget_text,
+)
 
 HOSTILE = ["[/x]", "[bold]x", "[@click=app.quit]x", "[link=https://x]x"]
-SIZES = [(80, 24), (160, 48)]
 
 
-# ---------------------------------------------------------------------- reading the screen
-def screen_lines(app: App) -> list[str]:
-    """What the terminal shows now, line by line (the top screen, toasts included)."""
-    return [strip.text for strip in app.screen._compositor.render_strips()]
+@pytest.fixture(autouse=True)
+def quick_idle_checks(monkeypatch):
+    """Pilot waits until the process is idle by sleeping in slices of 20 ms; slices of 5 ms
+    (the same 1/20 busy share) find the same idle moments sooner. Textual is pinned."""
+    import textual._wait
+
+    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", 0.005)
+    monkeypatch.setattr(textual._wait, "SLEEP_IDLE", 0.005 / 20)
 
 
-def widget_text(app: App, selector: str) -> str:
-    """The screen text inside one widget's region."""
-    region = app.screen.query_one(selector).region
-    strips = app.screen._compositor.render_strips()[region.y:region.bottom]
-    return "\n".join(s.crop(region.x, region.right).text for s in strips)
-
-
-def lobby_text(app: App) -> str:
-    """The lobby's table list and the line under it (the selected table in full)."""
-    return widget_text(app, "#tables") + "\n" + widget_text(app, "#row")
-
-
-def assert_shown(app: App, *texts: str) -> None:
-    shown = "\n".join(screen_lines(app))
-    for text in texts:
-        assert text in shown, f"{text!r} is not on screen:\n{shown}"
-
-
-class Spy:
-    """Records any action or link a click on markup would run."""
-
-    def __init__(self, *apps: App) -> None:
-        self.ran: list[str] = []
-        for app in apps:
-            app.action_quit = self._quit  # type: ignore[method-assign]
-            app.open_url = self._url  # type: ignore[method-assign]
-
-    async def _quit(self) -> None:
-        self.ran.append("quit")
-
-    def _url(self, url: str, **_kwargs) -> None:
-        self.ran.append(url)
-
-
-async def click_on(app: App, pilot, text: str, most: int = 3) -> int:
-    """Click (at most ``most`` of) the places ``text`` is shown; how many were clicked."""
-    places = [(line.find(text), y) for y, line in enumerate(screen_lines(app)) if text in line]
-    for x, y in places[:most]:
-        await pilot.click(offset=(x + 1, y))
-        await pilot.pause()
-    return len(places[:most])
+# ---------------------------------------------------------------------- both sizes
+# Each string meets every place it is shown at 80×24 and at 160×48: a test starts at one
+# size (half start small, half large), checks a screen, resizes the terminal to the other
+# size and checks it again. A screen whose places another app's screen (or an earlier one)
+# already showed with the same names at both sizes is checked at one size only. Waits are
+# on conditions, never fixed sleeps.
+BOTH = [(text, SIZES[i % 2]) for i, text in enumerate(HOSTILE)]
+BOTH_IDS = [f"{text}-from-{w}x{h}" for text, (w, h) in BOTH]
 
 
 # ---------------------------------------------------------------------- online
@@ -94,8 +77,7 @@ def play_to_the_end(game, seed: int) -> None:
         game.play(rng.choice(game.legal_moves()))
 
 
-@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x48"])
-@pytest.mark.parametrize("hostile", HOSTILE)
+@pytest.mark.parametrize("hostile, size", BOTH, ids=BOTH_IDS)
 async def test_people_text_is_literal_online(host, hostile, size):
     ann_name, bob_name, eve_name = hostile, "O" + hostile, "W" + hostile
     ann_app = OnlineApp(socket=host.socket_path, name=ann_name)
@@ -103,96 +85,134 @@ async def test_people_text_is_literal_online(host, hostile, size):
     eve_app = OnlineApp(socket=host.socket_path, name=eve_name)
     spy = Spy(ann_app, bob_app, eve_app)
     apps = (ann_app, bob_app, eve_app)
+    for app in apps:
+        app.NOTIFICATION_TIMEOUT = 120  # the chat toasts stay while both sizes are checked
     async with ann_app.run_test(size=size, notifications=True) as ann, \
             bob_app.run_test(size=size, notifications=True) as bob, \
             eve_app.run_test(size=size, notifications=True) as eve:
         pilots = (ann, bob, eve)
-        # Lobby: Ann's own name in the welcome line.
-        await wait_for(lambda: ann_app.player_name == ann_name, ann)
-        await ann.pause()
-        assert_shown(ann_app, f"You are {ann_name}.")
-        assert await click_on(ann_app, ann, ann_name)
+        # Lobby: Ann's own name in the welcome line, and a host message under it.
+        await until(lambda: ann_app.player_name == ann_name, ann)
         ann_app.on_host_message({"type": "error", "code": "x", "message": hostile})
-        await ann.pause()
-        assert hostile in widget_text(ann_app, "#lobby-error")
+
+        async def ann_lobby() -> None:
+            assert_shown(ann_app, f"You are {ann_name}.")
+            assert hostile in widget_text(ann_app, "#lobby-error")
+            assert await click_on(ann_app, ann, ann_name)
+
+        await at_both_sizes(ann_app, ann, ann_lobby)
         await ann.press("c", "s", "enter")  # a friend table, Ann in seat 1
-        await wait_for(lambda: isinstance(ann_app.screen, OnlineGameScreen), ann)
+        await until(lambda: isinstance(ann_app.screen, OnlineGameScreen), ann)
         table = ann_app.remote.table
         # Bob types his name in the lobby and sees Ann's at the table list.
         await bob.press(*bob_name, "enter")
-        await wait_for(lambda: bob_app.player_name == bob_name and bob_app.lobby.rows, bob)
-        await bob.pause()
-        assert ann_name in lobby_text(bob_app)
-        assert_shown(bob_app, f"You are {bob_name}.")
-        assert await click_on(bob_app, bob, ann_name)
+        await until(lambda: bob_app.player_name == bob_name and bob_app.lobby.rows, bob)
+
+        async def bob_lobby() -> None:
+            assert ann_name in lobby_text(bob_app)
+            assert_shown(bob_app, f"You are {bob_name}.")
+            assert await click_on(bob_app, bob, ann_name)
+
+        # (the welcome line is Ann's above, the list Eve's below, at both sizes)
+        await at_both_sizes(bob_app, bob, bob_lobby, both=False)
         await bob.press("enter")
-        await wait_for(lambda: isinstance(bob_app.screen, OnlineGameScreen), bob)
+        await until(lambda: isinstance(bob_app.screen, OnlineGameScreen), bob)
         # Eve's lobby lists both seats; she watches.
         await eve.press("r")
-        await wait_for(lambda: eve_app.lobby.rows and all(
+        await until(lambda: eve_app.lobby.rows and all(
             s.get("name") for s in eve_app.lobby.rows[0]["seats"]), eve)
-        await eve.pause()
-        assert ann_name in lobby_text(eve_app)
-        assert bob_name in lobby_text(eve_app)
+
+        async def eve_lobby() -> None:
+            assert ann_name in lobby_text(eve_app)
+            assert bob_name in lobby_text(eve_app)
+
+        await at_both_sizes(eve_app, eve, eve_lobby)
         await eve.press("w")
-        await wait_for(lambda: isinstance(eve_app.screen, OnlineGameScreen), eve)
-        for pilot in pilots:
-            await pilot.pause(0.1)
-        # The game screens: top bar, hand, panoramas, score line or sheet.
-        assert ann_name in widget_text(bob_app, "#topbar")
-        assert bob_name in widget_text(ann_app, "#topbar")
-        assert ann_name in widget_text(eve_app, "#topbar")
-        assert bob_name in widget_text(eve_app, "#hand")
-        if size[0] >= 120:  # the sheet beside the board (a long name ends in "…" there)
-            assert ann_name[:12] in widget_text(bob_app, "#sheet")
-            assert bob_name[:12] in widget_text(eve_app, "#sheet")
-        else:
-            assert ann_name in widget_text(bob_app, "#scoreline")
-        for app, pilot, name in zip(apps, pilots, (bob_name, ann_name, ann_name), strict=True):
-            assert await click_on(app, pilot, name)
-        # Chat: everyone at the table sees Ann's line as she typed it, in a toast.
+        await until(lambda: isinstance(eve_app.screen, OnlineGameScreen), eve)
+        # The game screens: top bar, hand, panoramas, score line or sheet, and a host
+        # message's text (here an error at the table, on Bob's prompt line).
+        game_views = {  # what each app shows where: (top bar, hand, score sheet or line)
+            ann_app: (bob_name, None, bob_name),
+            bob_app: (ann_name, None, ann_name),
+            eve_app: (ann_name, bob_name, bob_name),
+        }
+        for app, pilot in zip(apps, pilots, strict=True):
+            await until(lambda app=app: app.remote.seats[1].get("name") == bob_name
+                        and app.remote.seats[1].get("connected"), pilot)
+            top, hand, score = game_views[app]
+            if app is bob_app:
+                app.on_host_message({"type": "error", "code": "x", "message": hostile})
+
+            async def game_screen(app=app, pilot=pilot, top=top, hand=hand,
+                                  score=score) -> None:
+                assert top in widget_text(app, "#topbar")
+                if app is bob_app:
+                    assert hostile in widget_text(app, "#prompt")
+                if hand:
+                    assert hand in widget_text(app, "#hand")
+                if wide(app):  # the sheet beside the board (a long name ends in "…" there)
+                    assert score[:12] in widget_text(app, "#sheet")
+                else:
+                    assert score in widget_text(app, "#scoreline")
+                assert await click_on(app, pilot, top)
+
+            await at_both_sizes(app, pilot, game_screen)
+        # Chat: everyone at the table sees Ann's line as she typed it, in a toast (the same
+        # toast everywhere: Bob's is looked at in both sizes).
         await ann.press("c", *hostile, "enter")
         for app, pilot in zip(apps, pilots, strict=True):
-            await wait_for(lambda app=app: app.screen.query(Toast), pilot)
-            await pilot.pause(0.1)
-            toasts = [str(t.render()) for t in app.screen.query(Toast)]
-            assert f"{ann_name}: {hostile}" in toasts
-            assert_shown(app, hostile)
-            await click_on(app, pilot, hostile)
-        # A host message's text is shown literally too (here an error at the table).
-        bob_app.on_host_message({"type": "error", "code": "x", "message": hostile})
-        await bob.pause()
-        assert hostile in widget_text(bob_app, "#prompt")
-        # Game end: the host plays the rest; every app shows the end screen.
-        game = host.tables[table].game
-        play_to_the_end(game, 1)
+            await until(lambda app=app: app.screen.query(Toast), pilot)
+
+            async def toast(app=app, pilot=pilot) -> None:
+                toasts = [str(t.render()) for t in app.screen.query(Toast)]
+                assert f"{ann_name}: {hostile}" in toasts
+                assert_shown(app, hostile)
+                await click_on(app, pilot, hostile)
+
+            await at_both_sizes(app, pilot, toast, both=app is bob_app)
+            app.clear_notifications()
+        # Game end: the host plays the rest; every app shows the end screen. From here on,
+        # Eve's screens (which name both players) are checked at both sizes, Ann's and Bob's
+        # at the size they are at: each name in each place still meets both sizes (the
+        # lobby's list met them above).
+        play_to_the_end(host.tables[table].game, 1)
         await host._after_change(host.tables[table])
-        for app, pilot in zip(apps, pilots, strict=True):
-            await wait_for(lambda app=app: isinstance(app.screen, EndScreen), pilot)
-            await pilot.pause()
-        assert_shown(bob_app, ann_name)
-        assert_shown(ann_app, bob_name)
-        assert_shown(eve_app, ann_name, bob_name)
-        for app, pilot, name in zip(apps, pilots, (bob_name, ann_name, ann_name), strict=True):
-            await click_on(app, pilot, name)
+        for app, pilot, names in zip(apps, pilots, ([bob_name], [ann_name], [ann_name, bob_name]),
+                                     strict=True):
+            await until(lambda app=app: isinstance(app.screen, EndScreen), pilot)
+
+            async def end(app=app, pilot=pilot, names=names) -> None:
+                assert_shown(app, *names)
+                for name in names:
+                    await click_on(app, pilot, name)
+
+            await at_both_sizes(app, pilot, end, both=app is eve_app)
         # The log (every line names someone), the spirits, then back to the lobby.
         for app, pilot, names in zip(apps, pilots, ([bob_name], [ann_name], [ann_name, bob_name]),
                                      strict=True):
             if isinstance(app.screen, EndScreen):
                 await pilot.press("escape")
             await pilot.press("v")
-            await wait_for(lambda app=app: isinstance(app.screen, LogScreen), pilot)
-            await pilot.pause(0.1)
-            app.screen.query_one("#fulllog").scroll_home(animate=False)
-            await pilot.pause()
-            assert_shown(app, *(f": {n} —" for n in names))  # "— turn 2: Bob —"
+            await until(lambda app=app: isinstance(app.screen, LogScreen)
+                        and app.screen.query_one("#fulllog").lines, pilot)
+
+            async def log(app=app, pilot=pilot, names=names) -> None:
+                app.screen.query_one("#fulllog").scroll_home(animate=False)
+                await pilot.pause()
+                assert_shown(app, *(f": {n} —" for n in names))  # "— turn 2: Bob —"
+
+            await at_both_sizes(app, pilot, log, both=app is eve_app)
             await pilot.press("escape", "e")
-            await wait_for(lambda app=app: isinstance(app.screen, SpiritsScreen), pilot)
+            await until(lambda app=app: isinstance(app.screen, SpiritsScreen), pilot)
             await pilot.press("escape", "q")
-            await wait_for(lambda app=app: isinstance(app.screen, LobbyScreen), pilot)
-            await pilot.pause(0.2)
-            assert ann_name in lobby_text(app)
-            assert bob_name in lobby_text(app)
+            await until(lambda app=app: isinstance(app.screen, LobbyScreen)
+                        and app.lobby.rows and app.lobby.rows[0]["status"] == "over", pilot)
+
+            async def lobby_again(app=app) -> None:
+                assert ann_name in lobby_text(app)
+                assert bob_name in lobby_text(app)
+
+            await at_both_sizes(app, pilot, lobby_again, both=False)
         for app in apps:
             assert app.is_running and app.return_code is None
     assert spy.ran == []
@@ -213,8 +233,7 @@ def near_the_end(names: tuple[str, str], seed: int = 5) -> Session:
     return session
 
 
-@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x48"])
-@pytest.mark.parametrize("hostile", HOSTILE)
+@pytest.mark.parametrize("hostile, size", BOTH, ids=BOTH_IDS)
 async def test_people_text_is_literal_offline(tmp_path, monkeypatch, hostile, size):
     monkeypatch.setenv("SOLSTIS_DATA_DIR", str(tmp_path / "data"))
     names = (hostile, "O" + hostile)
@@ -223,41 +242,76 @@ async def test_people_text_is_literal_offline(tmp_path, monkeypatch, hostile, si
     spy = Spy(app)
     rng = random.Random(1)
     async with app.run_test(size=size) as pilot:
-        seen_pass = False
+
+        async def pass_screen() -> None:
+            assert_shown(app, f"Pass the keyboard to {app.screen.player_name}.")
+            await click_on(app, pilot, hostile)
+
+        async def game_screen() -> None:
+            assert_shown(app, *names)
+            if wide(app):  # the sheet beside the board (a long name ends in "…" there)
+                assert names[0][:12] in widget_text(app, "#sheet")
+                assert names[1][:12] in widget_text(app, "#sheet")
+
+        def settled() -> bool:
+            """Another screen is up, or a person's decision waits on the game screen."""
+            screen = app.screen
+            if not isinstance(screen, GameScreen):
+                return True
+            return (screen.pending_apply is None and screen.view is not None
+                    and screen.view.zone is not None)
+
+        # The last decisions, each at one size: the size changes when a screen comes back
+        # that was checked at this size only.
+        checked: dict[str, set] = {"pass": set(), "game": set()}
         for _ in range(200):
-            await pilot.pause()
+            await until(settled, pilot)
             if isinstance(app.screen, EndScreen):
                 break
+            kind = "pass" if isinstance(app.screen, PassScreen) else "game"
+            if checked[kind] == {app.size}:
+                await flip(app, pilot)
+            checked[kind].add(app.size)
             if isinstance(app.screen, PassScreen):
-                seen_pass = True
-                assert_shown(app, f"Pass the keyboard to {app.screen.player_name}.")
-                await click_on(app, pilot, hostile)
+                await pass_screen()
                 await pilot.press("enter")
                 continue
             screen = app.screen
             assert isinstance(screen, GameScreen)
-            assert_shown(app, *names)
-            if size[0] >= 120:  # the sheet beside the board (a long name ends in "…" there)
-                assert names[0][:12] in widget_text(app, "#sheet")
-                assert names[1][:12] in widget_text(app, "#sheet")
+            await game_screen()
             await pilot.press(*keys_for(screen, rng))
-        assert seen_pass and isinstance(app.screen, EndScreen)
-        await pilot.pause()
-        assert names[0] in widget_text(app, "#sheet") and names[1] in widget_text(app, "#sheet")
-        assert_shown(app, "Game over.")
-        await click_on(app, pilot, hostile)
+        assert isinstance(app.screen, EndScreen)
+        both = {Size(*size) for size in SIZES}
+        assert checked == {"pass": both, "game": both}  # each screen at each size
+
+        async def end() -> None:
+            assert names[0] in widget_text(app, "#sheet")
+            assert names[1] in widget_text(app, "#sheet")
+            assert_shown(app, "Game over.")
+            await click_on(app, pilot, hostile)
+
+        await at_both_sizes(app, pilot, end)
         await pilot.press("escape", "v")
-        await wait_for(lambda: isinstance(app.screen, LogScreen), pilot)
-        await pilot.pause(0.1)
-        assert_shown(app, f"Game over: {names[0]}")
+        await until(lambda: isinstance(app.screen, LogScreen)
+                    and app.screen.query_one("#fulllog").lines, pilot)
+
+        async def log() -> None:
+            app.screen.query_one("#fulllog").scroll_end(animate=False)
+            await pilot.pause()
+            assert_shown(app, f"Game over: {names[0]}")
+
+        await at_both_sizes(app, pilot, log)
         await pilot.press("escape", "e")
-        await wait_for(lambda: isinstance(app.screen, SpiritsScreen), pilot)
+        await until(lambda: isinstance(app.screen, SpiritsScreen), pilot)
         await pilot.press("escape", "r")
-        await wait_for(lambda: isinstance(app.screen, ReviewScreen), pilot)
+        await until(lambda: isinstance(app.screen, ReviewScreen), pilot)
         await app.workers.wait_for_complete()
-        await pilot.pause(0.1)
-        assert_shown(app, *names)
-        await click_on(app, pilot, hostile)
+
+        async def review() -> None:
+            assert_shown(app, *names)
+            await click_on(app, pilot, hostile)
+
+        await at_both_sizes(app, pilot, review)
         await pilot.press("escape")
         assert app.is_running and app.return_code is None
     assert spy.ran == []
@@ -270,7 +324,7 @@ async def test_a_bot_error_with_brackets_is_shown_as_written(tmp_path, monkeypat
     app = SolstisApp(Setup(seed=3, seats=("tests.tui.bots:MarkupBot", HUMAN)), pace=0.0,
                      hint_spec="random", autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(lambda: isinstance(app.screen, BotErrorScreen), pilot)
+        await until(lambda: isinstance(app.screen, BotErrorScreen), pilot)
         await pilot.pause()
         assert_shown(app, "[/x]", "[bold]blew[@click=app.quit]")
 
@@ -299,7 +353,7 @@ async def test_a_seed_typed_with_brackets_is_quoted_as_written(tmp_path, monkeyp
     app = SolstisApp(Setup(seed=3, seats=(HUMAN, "random")), pace=0.0, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("n")
-        await wait_for(lambda: isinstance(app.screen, NewGameScreen), pilot)
+        await until(lambda: isinstance(app.screen, NewGameScreen), pilot)
         app.screen.query_one("#seed").focus()
         await pilot.press(*"[/x]", "enter")
         await pilot.pause()
@@ -313,8 +367,8 @@ async def test_the_lobby_lists_tables_that_arrive_before_it_is_mounted(host, con
     """``solstis online --code`` with tables at the host: the welcome can come before the
     lobby's table has columns ("More values provided than there are columns")."""
     ann = await connect("Ann")
-    for _ in range(3):
-        await ann.send({"type": "create", "opponent": "friend", "seat": 0})
+    for opponent in ("friend", "friend", "random"):  # within the host's limits per player
+        await ann.send({"type": "create", "opponent": opponent, "seat": 0})  # Ann moves first
         await ann.receive_until("joined")
     code = ann.code
     await ann.send({"type": "list"})
@@ -347,7 +401,7 @@ async def test_the_lobby_lists_tables_that_arrive_before_it_is_mounted(host, con
 
     monkeypatch.setattr(LobbyScreen, "on_mount", late_mount)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(lambda: app.player_name == "Ann", pilot)
+        await until(lambda: app.player_name == "Ann", pilot)
         await pilot.pause()
         assert widget_text(app, "#tables").count("Ann") == 3
         assert_shown(app, "You are Ann.")
@@ -358,14 +412,14 @@ async def test_escape_codes_from_the_wire_never_reach_the_terminal(host):
     scrubbed of control characters (the host refuses them too, this is the second wall)."""
     app = OnlineApp(socket=host.socket_path, name="Ann")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await wait_for(lambda: app.player_name == "Ann", pilot)
+        await until(lambda: app.player_name == "Ann", pilot)
         seat = {"name": "Eve\x1b]0;owned\x07", "bot": None, "connected": True}
         app.on_host_message({"type": "tables", "tables": [
             {"table": "t1\x1b[2J", "variant": "base", "status": "open", "turn": 1,
              "seats": [seat, {}], "watchers": 0}]})
         app.on_host_message({"type": "chat", "table": "t1", "name": "Eve\x1b[31m",
                              "text": "hi\x9b2J"})
-        await wait_for(lambda: app.screen.query(Toast), pilot)
+        await until(lambda: app.screen.query(Toast), pilot)
         app.on_host_message({"type": "error", "code": "x", "message": "bad\x1b[5m"})
         await pilot.pause(0.1)
         shown = "\n".join(screen_lines(app))
@@ -378,11 +432,11 @@ async def test_a_taken_name_is_asked_again(host, connect):
     await connect("Ann Lee")
     app = OnlineApp(socket=host.socket_path, name="ANN\u200b LEE")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(lambda: "taken" in widget_text(app, "#lobby-error"), pilot)
+        await until(lambda: "taken" in widget_text(app, "#lobby-error"), pilot)
         assert app.player_name is None
         assert app.screen.query_one("#name").display  # the name box is back
         await pilot.press(*"Ann Lee 2", "enter")
-        await wait_for(lambda: app.player_name == "Ann Lee 2", pilot)
+        await until(lambda: app.player_name == "Ann Lee 2", pilot)
 
 
 # ---------------------------------------------------------------------- names

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import logging
 import os
 import time
 
@@ -17,20 +18,10 @@ from solstis_tui.online.host import Host
 from solstis_tui.online.players import PlayerRegistry
 from solstis_tui.online.tables import Seat, TableStore, new_table
 
-from .conftest import quick_bot
+from .conftest import quick_bot, start_host
 
 DAY = 24 * 3600.0
-
-
-@pytest.fixture(autouse=True)
-def replies_come_or_the_test_fails(monkeypatch):
-    """A safety net: a reply that never comes fails the test instead of hanging it."""
-    receive = HostClient.receive
-
-    async def receive_within(self: HostClient) -> dict:
-        return await asyncio.wait_for(receive(self), 30)
-
-    monkeypatch.setattr(HostClient, "receive", receive_within)
+pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
 
 
 async def gone(host: Host, *clients: HostClient) -> None:
@@ -100,10 +91,7 @@ async def test_an_old_short_code_is_exchanged_once_for_a_long_one(tmp_path):
     store.directory.mkdir()
     table = new_table(Options(), [Seat("Ann", "0a1b2c3d"), Seat()])
     store.save(table)
-    host = Host(data, bot_factory=quick_bot)
-    host.load()
-    host.socket_path = tmp_path / "host.sock"
-    await host.serve_unix(host.socket_path)
+    host = await start_host(data, tmp_path / "host.sock")
     try:
         client = await HostClient.connect(host.socket_path)
         welcome = await client.hello(code="0a1b2c3d")
@@ -116,10 +104,7 @@ async def test_an_old_short_code_is_exchanged_once_for_a_long_one(tmp_path):
         assert (await hello_error(host, code="99aa88bb"))["code"] == "unknown_code"
     finally:
         await host.close()
-    again = Host(data, bot_factory=quick_bot)
-    again.load()
-    again.socket_path = tmp_path / "again.sock"
-    await again.serve_unix(again.socket_path)
+    again = await start_host(data, tmp_path / "again.sock")
     try:
         client = await HostClient.connect(again.socket_path)
         welcome = await client.hello(code=new)
@@ -185,6 +170,54 @@ async def test_the_journal_is_folded_into_the_snapshot(tmp_path, monkeypatch):
     again = PlayerRegistry(tmp_path)
     again.load()
     assert sorted(again.values()) == sorted(f"P{i}" for i in range(12))
+
+
+async def test_forgotten_players_leave_nothing_in_memory(tmp_path):
+    """A host that runs for months forgets expired players entirely, not just their names."""
+    (tmp_path / "players.json").write_text(json.dumps({"0a1b2c3d": "Old"}))
+    now = [time.time()]
+    registry = PlayerRegistry(tmp_path, clock=lambda: now[0])
+    registry.load()
+    new = await registry.exchange("0a1b2c3d")  # the short code is gone for good
+    codes = [await registry.register(f"P{i}") for i in range(3)]
+    registry.touch(codes[0])
+    now[0] += 40 * DAY
+    assert sorted(registry.prune()) == sorted([new, *codes])
+    await registry.close()
+    assert len(registry) == 0 and registry._written == {}
+
+
+async def test_every_line_counts_towards_folding_the_journal(tmp_path, monkeypatch):
+    """An exchange writes two lines; the journal is folded in once it holds more than
+    COMPACT_MIN of them, whatever wrote them."""
+    monkeypatch.setattr(players_module, "COMPACT_MIN", 4)
+    legacy = {f"{i:08x}": f"P{i}" for i in range(4)}
+    (tmp_path / "players.json").write_text(json.dumps(legacy))
+    registry = PlayerRegistry(tmp_path)
+    registry.load()
+    journal = tmp_path / "players.journal"
+    for old in legacy:
+        await registry.exchange(old)
+        await registry.close()  # the writer is done, folding included
+        assert len(journal.read_text().splitlines()) <= 4
+    again = PlayerRegistry(tmp_path)
+    again.load()
+    assert sorted(again.values()) == sorted(legacy.values())
+    assert not any(again.lookup(old) for old in legacy)
+
+
+async def test_a_refused_write_is_logged_for_the_operator(tmp_path, caplog):
+    registry = PlayerRegistry(tmp_path)
+    registry.load()
+    journal = tmp_path / "players.journal"
+    journal.unlink()
+    journal.mkdir()  # a real failure: the journal cannot be opened for writing
+    with caplog.at_level(logging.INFO, logger="solstis.host"), pytest.raises(OSError):
+        await registry.register("Ann")
+    logged = [r.getMessage() for r in caplog.records if r.name == "solstis.host"]
+    assert logged == registry.write_errors and len(logged) == 1
+    assert logged[0].startswith(f"{journal} could not be written") and logged[0].endswith(".")
+    assert all(r.levelno == logging.ERROR for r in caplog.records if r.name == "solstis.host")
 
 
 async def test_a_name_the_disk_refuses_is_not_registered(host, connect):

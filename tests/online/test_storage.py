@@ -28,17 +28,7 @@ from .conftest import quick_bot
 from .test_host import latest_state, start_friend_game
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(autouse=True)
-def replies_come_or_the_test_fails(monkeypatch):
-    """A safety net: a reply that never comes fails the test instead of hanging it."""
-    receive = HostClient.receive
-
-    async def receive_within(self: HostClient) -> dict:
-        return await asyncio.wait_for(receive(self), 30)
-
-    monkeypatch.setattr(HostClient, "receive", receive_within)
+pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
 
 
 def disk_full(*_args, **_kwargs):
@@ -285,6 +275,58 @@ def test_a_second_host_process_refuses_and_the_first_plays_on(tmp_path):
             stop(again)
     finally:
         stop(first)
+
+
+def test_the_operator_is_told_in_sentences_what_was_kept_aside(tmp_path):
+    data, sock = tmp_path / "data", tmp_path / "run" / "h.sock"
+    (data / "tables").mkdir(parents=True)
+    (data / "players.json").write_text('{"0a1b2c3d": "Ann", ')
+    (data / "tables" / "tabc123.json").write_text("not a table")
+    args = ("host", "--socket", str(sock), "--data", str(data), "--bot-workers", "1")
+    proc = solstis(*args)
+    try:
+        said = wait_listening(proc).splitlines()
+    finally:
+        stop(proc)
+    told = [line for line in said if "could not be read" in line]
+    assert len(told) == 2, said
+    for line, path in zip(sorted(told), [data / "players.json", data / "tables" / "tabc123.json"],
+                          strict=True):
+        assert line.startswith(f"solstis host: {path} could not be read (") and line.endswith(".")
+    kept = sorted(p.name for p in data.rglob("*.corrupt-*"))
+    assert [name.split(".corrupt-")[0] for name in kept] == ["players", "tabc123"]
+    assert all(name in "\n".join(told) for name in kept)
+    again = solstis(*args)  # what was kept aside is not read (nor renamed) again
+    try:
+        said = wait_listening(again)
+    finally:
+        stop(again)
+    assert "could not be read" not in said
+    assert sorted(p.name for p in data.rglob("*.corrupt-*")) == kept
+
+
+def test_a_write_the_disk_refuses_is_logged_on_stderr(tmp_path):
+    data, sock = tmp_path / "data", tmp_path / "run" / "h.sock"
+    proc = solstis("host", "--socket", str(sock), "--data", str(data), "--bot-workers", "1")
+    try:
+        wait_listening(proc)
+        journal = data / "players.journal"
+        journal.unlink(missing_ok=True)
+        journal.mkdir()  # a real failure: the journal cannot be opened for writing
+
+        async def hello(name: str) -> None:
+            client = await HostClient.connect(sock)
+            try:
+                await client.hello(name)
+            finally:
+                await client.close()
+
+        with pytest.raises(HostError, match="could not save your name"):
+            asyncio.run(hello("Ann"))
+    finally:
+        stop(proc)
+    err = proc.stderr.read()
+    assert f"solstis host: {journal} could not be written (" in err, err
 
 
 # ---------------------------------------------------------------------- who may connect
