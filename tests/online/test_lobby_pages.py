@@ -5,6 +5,9 @@ page on refresh and on coming back from a table, and always finds their own tabl
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
 
 from textual.widgets import Footer
 
@@ -142,14 +145,21 @@ async def test_page_down_and_up_run_on_across_pages(host, connect):
         assert app.lobby.selected()["table"] == listed(host, code, 0)[-1]
 
 
-async def test_a_refresh_keeps_the_page_and_the_selected_table(host, connect):
-    code, _mine = await ann_with_a_table(connect)
+@contextlib.asynccontextmanager
+async def on_page_two(host, connect) -> AsyncIterator[tuple[OnlineApp, Any, str, str]]:
+    """Ann, with a table of her own among 121, looking at the lobby's second page."""
+    code, mine = await ann_with_a_table(connect)
     fill(host, 120)
     app = OnlineApp(socket=host.socket_path, code=code)
     async with app.run_test(size=(80, 24)) as pilot:
         await shows(app, pilot, "Tables 1–50 of 121")
         await pilot.press("right_square_bracket")
         await shows(app, pilot, "Tables 51–100 of 121")
+        yield app, pilot, code, mine
+
+
+async def test_a_refresh_keeps_the_page_and_the_selected_table(host, connect):
+    async with on_page_two(host, connect) as (app, pilot, code, _mine):
         await pilot.press("down", "down", "down")
         chosen = app.lobby.selected()["table"]
         assert chosen == listed(host, code, 50)[3]
@@ -170,13 +180,7 @@ async def test_a_refresh_keeps_the_page_and_the_selected_table(host, connect):
 
 async def test_back_from_a_table_on_the_same_page_with_her_table_on_the_first(host,
                                                                                connect):
-    code, mine = await ann_with_a_table(connect)
-    fill(host, 120)
-    app = OnlineApp(socket=host.socket_path, code=code)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await shows(app, pilot, "Tables 1–50 of 121")
-        await pilot.press("right_square_bracket")
-        await shows(app, pilot, "Tables 51–100 of 121")
+    async with on_page_two(host, connect) as (app, pilot, code, mine):
         await pilot.press("down")
         joined = app.lobby.selected()["table"]
         await pilot.press("enter")  # an open table: she takes its free seat
