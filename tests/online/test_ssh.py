@@ -48,9 +48,11 @@ def _which(name: str) -> str | None:
 
 
 missing = [n for n in NEEDED if _which(n) is None]
+# Skipped on a developer's machine without them; in CI (CI set) a missing tool fails the run.
 needs_openssh = pytest.mark.skipif(
-    bool(missing), reason=f"needs {', '.join(missing)} (apt install openssh-server "
-                          "openssh-client tmux; .ci/run does)")
+    bool(missing) and not os.environ.get("CI"),
+    reason=f"needs {', '.join(missing)} (apt install openssh-server openssh-client tmux; "
+           ".ci/run does)")
 
 PROGRAM = Path(sys.executable).with_name("solstis")
 USER = subprocess.run(["id", "-un"], capture_output=True, text=True).stdout.strip()
