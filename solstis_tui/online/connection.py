@@ -67,10 +67,6 @@ class Connection:
             return self.hello_by, "no hello in time; disconnected"
         return idle, f"nothing heard for {self.idle_seconds:g} seconds; disconnected"
 
-    async def send(self, message: dict[str, Any]) -> None:
-        """Queue ``message`` without waiting for the client to read it."""
-        self.push(message)
-
     def push(self, message: dict[str, Any]) -> None:
         """Queue ``message``; a client already holding ``send_buffer`` unread bytes is
         dropped instead."""

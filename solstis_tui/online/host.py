@@ -155,7 +155,7 @@ class Host:
         if len(self.conns) + self.closing >= self.max_connections:
             self._make_room()
         if len(self.conns) + self.closing >= self.max_connections:
-            await conn.send({"type": "error", "code": "busy", "message":
+            conn.push({"type": "error", "code": "busy", "message":
                              f"the host is full ({self.max_connections} players connected); "
                              "try again in a few minutes"})
             self.refusing += 1  # a few linger so the client reads why; the rest just close
@@ -173,13 +173,13 @@ class Host:
                     async with asyncio.timeout_at(when):
                         data = await reader.read(65536)
                 except TimeoutError:
-                    await conn.send({"type": "error", "code": "timeout", "message": why})
+                    conn.push({"type": "error", "code": "timeout", "message": why})
                     break
                 if not data:
                     break
                 for line in lines.feed(data):
                     if not conn.allow():
-                        await conn.send({"type": "error", "code": "flood",
+                        conn.push({"type": "error", "code": "flood",
                                          "message": "too many messages; disconnected"})
                         conn.closed = True
                         break
@@ -228,7 +228,7 @@ class Host:
         if reply is not None:
             if msg_id is not None:
                 reply["id"] = msg_id
-            await conn.send(reply)
+            conn.push(reply)
         conn.closed = conn.closed or closing
 
     async def _gone(self, conn: Connection) -> None:
@@ -261,8 +261,8 @@ class Host:
             return await self._join(conn, table)
         if kind == "watch":
             conn.watching.add(table.id)
-            await conn.send({"type": "watching", "table": table.id})
-            await conn.send(state_message(table, None, presence(self.conns)))
+            conn.push({"type": "watching", "table": table.id})
+            conn.push(state_message(table, None, presence(self.conns)))
             return None
         if kind == "leave":
             conn.seated.discard(table.id)
@@ -281,7 +281,7 @@ class Host:
             raise ProtocolError("too_many", f"you are connected {others} times here already: "
                                 "close another window first", close=True)
         seated = [t for t in self.tables.values() if t.seat_of(conn.code) is not None]
-        await conn.send({"type": "welcome", "name": conn.name, "code": code,
+        conn.push({"type": "welcome", "name": conn.name, "code": code,
                          "version": VERSION, **self.lobby_page(conn.code),
                          "seated": [t.id for t in seated]})
         for table in seated:
@@ -313,7 +313,7 @@ class Host:
             self.tables[table.id] = table
             self._lobby = None
         conn.seated.add(table.id)
-        await conn.send({"type": "joined", "table": table.id, "seat": seat})
+        conn.push({"type": "joined", "table": table.id, "seat": seat})
         await self._broadcast(table)
         self._schedule_bot(table)
         return None
@@ -355,7 +355,7 @@ class Host:
                 await self._commit(table, sit, "your seat")
             seat = table.seat_of(conn.code)
         conn.seated.add(table.id)
-        await conn.send({"type": "joined", "table": table.id, "seat": seat})
+        conn.push({"type": "joined", "table": table.id, "seat": seat})
         await self._broadcast(table)
         return None
 
@@ -366,7 +366,7 @@ class Host:
         if not text.isprintable():
             raise ProtocolError("bad_message", "chat takes printable text")
         for other in self._audience(table):
-            await other.send({"type": "chat", "table": table.id, "name": conn.name,
+            other.push({"type": "chat", "table": table.id, "name": conn.name,
                               "text": text})
         return None
 
@@ -452,7 +452,7 @@ class Host:
         present = presence(self.conns)
         for conn in self._audience(table):
             seat = table.seat_of(conn.code) if table.id in conn.seated else None
-            await conn.send(state_message(table, seat, present))
+            conn.push(state_message(table, seat, present))
 
     def lobby_page(self, code: str | None, offset: int = 0) -> dict[str, Any]:
         """One page of the lobby for the player with ``code`` (see views). The order is
