@@ -77,8 +77,10 @@ class Tmux:
         still shows the decision just answered, and a second Enter would land on whatever
         comes next, such as the end screen (where Enter leaves for the lobby). A screen
         unchanged for ``patience`` seconds gets Enter again (a decision that looks like
-        the last one)."""
+        the last one). A screen must also look the same twice in a row (0.1 s apart):
+        a decision drawn just before the end screen replaces it gets no Enter."""
         answered: dict[str, tuple[str, float]] = {}
+        seen: dict[str, str] = {}
         ended: set[str] = set()
         deadline = time.monotonic() + timeout
         while ended != set(players):
@@ -91,7 +93,8 @@ class Tmux:
                     ended.add(who)
                     continue
                 last = answered.get(who)
-                if "Your decision" not in screen or (
+                steady, seen[who] = seen.get(who) == screen, screen
+                if not steady or "Your decision" not in screen or (
                         last and last[0] == screen and time.monotonic() - last[1] < patience):
                     continue
                 self.keys(who, "Enter")
