@@ -1,6 +1,7 @@
 """The arena: seeded round-robins between bots, with seat swapping, Elo and move times.
 
-``python -m ai.arena --bots random,greedy,mcts --games 20 --seed 1`` (or ``solstis arena``).
+``solstis arena --bots random,greedy,mcts --games 20 --seed 1`` (or ``python -m
+solstis_tui.ai.arena ...``).
 Every deal is played twice, once from each seat. Ctrl-C prints what finished so far.
 """
 
@@ -15,6 +16,7 @@ import sys
 import time
 import zlib
 from collections.abc import Iterator
+from typing import Any, TypedDict
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -26,7 +28,17 @@ from .arena_stats import GameRecord, as_data, elo_ratings, latencies, pair_resul
 from .base import Budget
 from .registry import describe, make_bot, split_spec
 
-Task = dict
+
+class Task(TypedDict):
+    """One arena game to play (picklable, for the worker processes)."""
+
+    pair: int
+    deal: int
+    bots: tuple[str, str]
+    variant: str
+    game_seed: int
+    budget: Budget | None
+    bot_seeds: list[int]
 
 
 def stable_seed(*parts: object) -> int:
@@ -102,6 +114,7 @@ def run(tasks: list[Task], jobs: int, console: Console) -> tuple[list[GameRecord
     try:
         with Progress(*columns, console=console, transient=False) as progress:
             bar = progress.add_task("", total=len(tasks))
+            results: Iterator[GameRecord]
             if jobs > 1:
                 pool = multiprocessing.get_context("spawn").Pool(jobs, _ignore_sigint)
                 results = pool.imap_unordered(play_game, tasks)
@@ -125,8 +138,8 @@ def run(tasks: list[Task], jobs: int, console: Console) -> tuple[list[GameRecord
     return done, False
 
 
-def report(bots: list[str], games: list[GameRecord], settings: dict, interrupted: bool,
-           planned: int) -> dict:
+def report(bots: list[str], games: list[GameRecord], settings: dict[str, Any],
+           interrupted: bool, planned: int) -> dict[str, Any]:
     """All the figures as plain data (what ``--json`` writes)."""
     pairs = list(itertools.combinations(bots, 2))
     games = sorted(games, key=lambda g: (g["pair"], g["deal"], g["bots"][0]))
@@ -142,7 +155,7 @@ def report(bots: list[str], games: list[GameRecord], settings: dict, interrupted
     }
 
 
-def print_report(data: dict, console: Console) -> None:
+def print_report(data: dict[str, Any], console: Console) -> None:
     pairs = Table(title="Results per pair (first bot's view; draws count half)")
     for col in ("pair", "games", "W-D-L", "score", "margin", "95% CI"):
         pairs.add_column(col, justify="left" if col == "pair" else "right")

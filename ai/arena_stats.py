@@ -6,9 +6,23 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from typing import Any, TypedDict
 
-#: A finished game as the arena records it (JSON-friendly).
-GameRecord = dict
+
+class GameRecord(TypedDict):
+    """A finished game as the arena records it (JSON-friendly)."""
+
+    pair: int
+    deal: int
+    bots: list[str]
+    """The two bots' specs, by seat."""
+    game_seed: int
+    winner: int | None
+    scores: list[int]
+    end: str | None
+    """Why the game ended (steps.END_*), or ``forfeit (...)``."""
+    times: list[list[float]]
+    """Per seat, the seconds each decision with a real choice took."""
 
 
 @dataclass(frozen=True)
@@ -154,6 +168,6 @@ def latencies(bots: list[str], games: list[GameRecord]) -> dict[str, Latency]:
     return out
 
 
-def as_data(obj) -> dict:
+def as_data(obj: Any) -> dict[str, Any]:
     """A dataclass as plain JSON-ready data."""
     return asdict(obj)

@@ -102,5 +102,10 @@ class RandomBot(Bot):
     name = "random"
     description = "plays any legal move at random: a gentle first opponent"
 
-    def choose(self, obs, budget=None, cancel=None) -> Move:
+    def choose(
+        self,
+        obs: Observation,
+        budget: Budget | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Move:
         return self.rand.choice(obs.legal_moves)

@@ -1,6 +1,6 @@
 """Evaluation of a full game position, in stars, from one player's side.
 
-``evaluate(g, p)`` is p's expected star margin, roughly: the live scores (RULES.md §12)
+``evaluate(g, p)`` is p's expected star margin, roughly: the live scores (rules.md §12)
 plus small terms for what is about to come (squares one tile short, hand tiles that can
 capture, the Evil Spirit's coming cover, fireflies on the way to four).
 """
@@ -27,17 +27,17 @@ def outcome(g: Game, p: int) -> float:
 def prospects(g: Game, p: int) -> float:
     """p's live score plus rough worth of what is about to come."""
     value = float(score(g, p).total)
-    have = g.land[p] | g.rain[p]
+    have = g.land[p] | g.rainbow_cells[p]
     near = 0
-    for sq in bits(ALL_SQUARES & ~g.occ[p]):
+    for sq in bits(ALL_SQUARES & ~g.occupied_squares[p]):
         if (SQUARE_CELLS[sq] & have).bit_count() == 3:
             near += 1
     value += 0.5 * min(near, 4)
-    up = g.upmask
+    up = g.face_up_mask
     value += 0.35 * sum(1 for t in g.hands[p] if MATCH[t] & up)
     if g.options.firefly:
         value += _FIREFLY_THREAT[min(g.fireflies[p].bit_count(), 4)]
-    elif g.evil_at == p:
+    elif g.evil_player == p:
         value -= 1.6 if g.spirits[p] else 0.5
     return value
 

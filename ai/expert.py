@@ -12,17 +12,18 @@ import multiprocessing
 import random
 import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any
 
 from solstis_tui.core import Move, Observation
 
 from .base import Budget, Stopwatch
-from .mcts import Estimate, MCTSBot, Search
+from .mcts import Estimate, MCTSBot, Search, SearchParams
 
 Stats = list[tuple[Move, int, float, float]]
 
 
 def _run_share(
-    obs: Observation, seed: int, budget: Budget, params: tuple
+    obs: Observation, seed: int, budget: Budget, params: SearchParams
 ) -> Stats:
     """One worker's search: (move, visits, reward sum, margin sum) per root move."""
     clock = Stopwatch(budget, budget, None)
@@ -56,7 +57,7 @@ class ExpertBot(MCTSBot):
     description = "the longest search, optionally on several processes: hardest"
     default_budget = Budget(seconds=2.0)
 
-    def __init__(self, seed: int | None = None, workers: int = 1, **params) -> None:
+    def __init__(self, seed: int | None = None, workers: int = 1, **params: Any) -> None:
         super().__init__(seed, **params)
         self.workers = max(1, workers)
         self._pool: ProcessPoolExecutor | None = None
@@ -86,7 +87,7 @@ class ExpertBot(MCTSBot):
             budget = self.default_budget
         params = self.params()
         seeds = [self.rand.getrandbits(63) for _ in range(self.workers)]
-        futures: list[Future] = [
+        futures: list[Future[Stats]] = [
             self.pool().submit(_run_share, obs, seed, budget, params) for seed in seeds[1:]
         ]
         clock = Stopwatch(budget, budget, cancel)

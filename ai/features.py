@@ -70,12 +70,12 @@ def features(g: Game, p: int) -> list[float]:
     """``p``'s features in ``FEATURES`` order."""
     s = score(g, p)
     land = g.land[p]
-    have = land | g.rain[p]
+    have = land | g.rainbow_cells[p]
     gone = g.land[1 - p] | g.removed
     # The Firefly Evil Spirit's cell takes neither land nor rainbow: its squares are dead.
-    forbidden = 1 << g.evil_cell if g.evil_at == p and g.evil_cell >= 0 else 0
+    forbidden = 1 << g.evil_cell if g.evil_player == p and g.evil_cell >= 0 else 0
     near = blocked = half = 0
-    for sq in bits(ALL_SQUARES & ~g.occ[p]):
+    for sq in bits(ALL_SQUARES & ~g.occupied_squares[p]):
         cells = SQUARE_CELLS[sq]
         if cells & forbidden:
             continue
@@ -91,14 +91,14 @@ def features(g: Game, p: int) -> list[float]:
     frontier, bridges, reach = room_to_grow(have, ALL & ~have & ~gone & ~forbidden)
     spirits = [spirit for spirit, _ in g.spirits[p]]
     hand = g.hands[p]
-    up = g.upmask
+    up = g.face_up_mask
     return [
         s.biggest_section,
         s.lit_fires,
         sum(s.bonuses.values()),
         s.unlit_fires,
         s.sections,
-        g.rain[p].bit_count(),
+        g.rainbow_cells[p].bit_count(),
         land.bit_count(),
         s.second_section,
         near,
@@ -106,7 +106,7 @@ def features(g: Game, p: int) -> list[float]:
         half,
         sum(x.is_plain for x in spirits),
         sum(x.is_blue for x in spirits),
-        1.0 if g.evil_at == p and not g.options.firefly else 0.0,
+        1.0 if g.evil_player == p and not g.options.firefly else 0.0,
         g.fireflies[p].bit_count(),
         s.fireflies,
         1.0 if g.fireflies[p].bit_count() == 3 else 0.0,

@@ -49,5 +49,10 @@ class GreedyBot(Bot):
         ranked.sort(key=lambda item: -item[1])
         return ranked
 
-    def choose(self, obs, budget=None, cancel=None) -> Move:
+    def choose(
+        self,
+        obs: Observation,
+        budget: Budget | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Move:
         return self.rank(obs, budget, cancel)[0][0]

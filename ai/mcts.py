@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from solstis_tui.core import Dealer, Decision, Game, Move, Observation, determinize
 from solstis_tui.core.scoring import score
+from solstis_tui.core.state import HistoryEntry
 
 from .base import Bot, Budget, Stopwatch
 from .policy import best_move, move_value, playout
@@ -81,6 +82,9 @@ def estimate(g: Game, scale: float) -> tuple[float, float]:
     return mix(win, margin, scale), margin
 
 
+#: ``Search``'s settings after ``rand``: exploration, epsilon, bias, horizon, margin scale.
+SearchParams = tuple[float, float, float, int | None, float]
+
 #: At most this many decisions finish a cut-off playout's turn before it is evaluated.
 SETTLE_LIMIT = 16
 
@@ -119,11 +123,12 @@ class Search:
         node, path = self.root, []
         c, bias = self.c, self.bias
         while not g.is_over:
-            legal = g._legal
+            legal = g.legal
             p = g.to_play
             children = node.children
-            fresh = None
-            best, best_u = None, -1e9
+            fresh: tuple[float, Move] | None = None
+            best: Node | None = None
+            best_u = -1e9
             for mv in legal:
                 child = children.get((p, mv))
                 if child is None:
@@ -143,6 +148,9 @@ class Search:
                 g.play(fresh[1])
                 path.append(child)
                 break
+            # Every legal move has a visited child here (a child with a move), and the
+            # best of them beats -1e9.
+            assert best is not None and best.move is not None
             g.play(best.move)
             path.append(best)
             node = best
@@ -215,9 +223,9 @@ class MCTSBot(Bot):
         self.horizon, self.margin_scale = horizon, margin_scale
         self.reuse = reuse
         self.last_iterations = 0
-        self._kept: tuple[int, tuple, Node] | None = None
+        self._kept: tuple[int, tuple[HistoryEntry, ...], Node] | None = None
 
-    def params(self) -> tuple:
+    def params(self) -> SearchParams:
         """The search settings, in ``Search``'s argument order after ``rand``."""
         return (self.exploration, self.epsilon, self.bias, self.horizon, self.margin_scale)
 
@@ -247,9 +255,10 @@ class MCTSBot(Bot):
         for p, mv, auto in obs.history[len(history):]:
             if auto:
                 continue
-            node = node.children.get((p, mv))
-            if node is None:
+            child = node.children.get((p, mv))
+            if child is None:
                 return None
+            node = child
         return node
 
     def analyse(
@@ -261,13 +270,23 @@ class MCTSBot(Bot):
         """Root moves with visits, win rate and mean margin, most visited first."""
         return self.search(obs, budget, cancel).estimates()
 
-    def rank(self, obs, budget=None, cancel=None) -> list[tuple[Move, float]]:
+    def rank(
+        self,
+        obs: Observation,
+        budget: Budget | None = None,
+        cancel: threading.Event | None = None,
+    ) -> list[tuple[Move, float]]:
         """Legal moves, best first, each with its expected star margin."""
         if len(obs.legal_moves) == 1:
             return [(obs.legal_moves[0], 0.0)]
         return [(e.move, e.margin) for e in self.analyse(obs, budget, cancel)]
 
-    def choose(self, obs, budget=None, cancel=None) -> Move:
+    def choose(
+        self,
+        obs: Observation,
+        budget: Budget | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Move:
         if len(obs.legal_moves) == 1:
             return obs.legal_moves[0]
         estimates = self.analyse(obs, budget, cancel)

@@ -113,5 +113,10 @@ class MinimaxBot(Bot):
             return None
         return values
 
-    def choose(self, obs, budget=None, cancel=None) -> Move:
+    def choose(
+        self,
+        obs: Observation,
+        budget: Budget | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Move:
         return self.rank(obs, budget, cancel)[0][0]

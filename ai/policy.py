@@ -33,7 +33,7 @@ SQUARE_WORTH = 2.2
 
 
 def filled(g: Game, p: int) -> int:
-    return g.land[p] | g.rain[p]
+    return g.land[p] | g.rainbow_cells[p]
 
 
 #: For each cell, (square bit, square cells) of the squares containing it.
@@ -44,7 +44,7 @@ _SQUARES_OF: tuple[tuple[tuple[int, int], ...], ...] = tuple(
 
 def squares_closed(g: Game, p: int, cell: int, full: int) -> int:
     """How many empty squares of ``p`` the cell completes, given ``full`` already has it."""
-    occ = g.occ[p]
+    occ = g.occupied_squares[p]
     n = 0
     for sq_bit, cells in _SQUARES_OF[cell]:
         if full & cells == cells and not occ & sq_bit:
@@ -94,10 +94,10 @@ def link_value(have: int, cell: int, extra: int = 0) -> float:
 def land_gain(g: Game, p: int, cell: int, extra: int = 0) -> float:
     """Rough worth of a land tile going to ``cell`` of ``p``'s panorama."""
     bit = 1 << cell
-    if g.evil_at == p and g.evil_cell == cell:
+    if g.evil_player == p and g.evil_cell == cell:
         return -0.5
     have = filled(g, p)
-    if g.rain[p] & bit:
+    if g.rainbow_cells[p] & bit:
         return 0.0 if g.blocked[p] & bit else 1.2
     value = (0.4 + link_value(have, cell, extra)
              + SQUARE_WORTH * squares_closed(g, p, cell, have | extra | bit))
@@ -111,7 +111,7 @@ def land_gain(g: Game, p: int, cell: int, extra: int = 0) -> float:
 def deny_value(g: Game, p: int, tile: int) -> float:
     """Worth of keeping ``tile`` from ``p``'s opponent."""
     o = 1 - p
-    have = g.land[o] | g.rain[o]
+    have = g.land[o] | g.rainbow_cells[o]
     bit = 1 << tile
     if have & bit:
         return 0.5
@@ -133,7 +133,7 @@ def spirit_worth(g: Game, p: int, s: int) -> float:
     s = Spirit(s)
     if s in PLAIN_WORTH:
         worth = PLAIN_WORTH[s]
-        if s is Spirit.VIPER and not g._isolated(1 - p):
+        if s is Spirit.VIPER and not g.isolated_land(1 - p):
             worth = 0.0
         return 1.0 + worth
     mine = [x for x, _ in g.spirits[p]]
@@ -147,7 +147,7 @@ def spirit_worth(g: Game, p: int, s: int) -> float:
     if s is Spirit.BUTTERFLY:
         return 1.8 + 0.6 * (FIRE_CELLS & land).bit_count()
     if s is Spirit.FROG:
-        return 1.5 + g.rain[p].bit_count()
+        return 1.5 + g.rainbow_cells[p].bit_count()
     if s is Spirit.WOLF:
         return 2.0
     if s is Spirit.SQUIRREL:
@@ -167,9 +167,9 @@ def capture_value(g: Game, p: int, source: int, target: int) -> float:
 
 def play_value(g: Game, p: int, tile: int) -> float:
     """Worth of playing ``tile``: its best capture, or a modest second chance."""
-    targets = MATCH[tile] & g.upmask
+    targets = MATCH[tile] & g.face_up_mask
     if targets:
-        return 1.5 + max(capture_value(g, p, tile, t) for t in g.up if targets >> t & 1)
+        return 1.5 + max(capture_value(g, p, tile, t) for t in g.face_up if targets >> t & 1)
     return 1.0 - deny_value(g, p, tile) if g.pile else -1.0
 
 
@@ -180,7 +180,7 @@ def move_value(g: Game, mv: Move) -> float:
     if kind == K.PLAY:
         return play_value(g, p, arg)
     if kind == K.CAPTURE:
-        return capture_value(g, p, g.ctx[0], arg)
+        return capture_value(g, p, g.context[0], arg)
     if kind == K.RAINBOW or kind == K.SHIFT:
         return rainbow_gain(g, p, arg)
     if kind == K.DRAW:
@@ -188,7 +188,7 @@ def move_value(g: Game, mv: Move) -> float:
     if kind == K.TAKE or kind == K.KEEP:
         return spirit_worth(g, p, arg)
     if kind == K.SQUARE:
-        return -0.5 * (SQUARE_CELLS[arg] & g.rain[p]).bit_count()
+        return -0.5 * (SQUARE_CELLS[arg] & g.rainbow_cells[p]).bit_count()
     if kind == K.DEER:
         return land_gain(g, p, arg)
     if kind == K.BEETLE:
@@ -197,19 +197,19 @@ def move_value(g: Game, mv: Move) -> float:
         return land_gain(g, p, arg) + 1.0
     if kind == K.RENARD:
         o = 1 - p
-        return -(3.0 if MATCH[arg] & g.upmask else 0.0) - land_gain(g, o, arg)
+        return -(3.0 if MATCH[arg] & g.face_up_mask else 0.0) - land_gain(g, o, arg)
     if kind == K.EVIL:
         o = 1 - p
         return land_gain(g, o, arg)
     if kind == K.COVER:
-        return spirit_worth(g, g.ctx[0], arg)
+        return spirit_worth(g, g.context[0], arg)
     return 0.0
 
 
 def best_move(g: Game, rand: random.Random, epsilon: float = 0.0) -> Move:
     """The heuristic's favourite legal move (ties broken at random); with probability
     ``epsilon`` a uniformly random one instead."""
-    legal = g._legal
+    legal = g.legal
     if len(legal) == 1:
         return legal[0]
     if epsilon and rand.random() < epsilon:
@@ -224,7 +224,7 @@ def best_move(g: Game, rand: random.Random, epsilon: float = 0.0) -> Move:
 
 def ordered_moves(g: Game) -> list[Move]:
     """Legal moves, the heuristic's favourites first (stable, no randomness)."""
-    return sorted(g._legal, key=lambda mv: -move_value(g, mv))
+    return sorted(g.legal, key=lambda mv: -move_value(g, mv))
 
 
 def finish_turn(g: Game, rand: random.Random, limit: int = 16) -> None:

@@ -15,6 +15,7 @@ import importlib
 import importlib.metadata
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from .base import Bot, Budget, RandomBot
 from .expert import ExpertBot
@@ -78,14 +79,14 @@ def load_class(path: str) -> type[Bot]:
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise ValueError(f"cannot import module {module_name!r} for bot {path!r}: {exc}") from exc
-    obj = module
+    obj: object = module
     for part in class_name.split("."):
         obj = getattr(obj, part, None)
         if obj is None:
             raise ValueError(f"module {module_name!r} has no {class_name!r} (bot {path!r})")
     if not isinstance(obj, type) or not issubclass(obj, Bot):
         raise ValueError(
-            f"{path!r} is not a bot class: it must subclass ai.base.Bot "
+            f"{path!r} is not a bot class: it must subclass solstis_tui.ai.base.Bot "
             "(choose(observation, budget, cancel) -> Move)"
         )
     if getattr(obj, "__abstractmethods__", None):
@@ -111,7 +112,7 @@ def bot_class(spec: str) -> type[Bot]:
     return tier.cls if tier else load_class(name)
 
 
-def make_bot(spec: str, seed: int | None = None, **options) -> Bot:
+def make_bot(spec: str, seed: int | None = None, **options: Any) -> Bot:
     """A bot from a tier name or ``package.module:Class``, with an optional ``@budget``.
 
     ``options`` go to the class (e.g. ``workers=2`` for the expert). ValueError with a

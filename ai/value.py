@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from solstis_tui.core import Game
 
@@ -36,7 +37,7 @@ class Linear:
     tempo: tuple[float, float]
 
     @classmethod
-    def from_json(cls, data: dict) -> Linear:
+    def from_json(cls, data: dict[str, Any]) -> Linear:
         weights = data["weights"]
         if set(weights) != set(FEATURES):
             odd = sorted(set(weights) ^ set(FEATURES))
@@ -45,7 +46,7 @@ class Linear:
         base, per_pile = zip(*(weights[name] for name in FEATURES), strict=True)
         return cls(tuple(base), tuple(per_pile), tuple(data["tempo"]))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "tempo": list(self.tempo),
             "weights": {n: [a, b] for n, a, b in zip(FEATURES, self.base, self.per_pile,

@@ -22,14 +22,12 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from rich.console import Console
 from rich.table import Table
 
-from ai.arena_stats import percentile
-from ai.base import Budget, RandomBot
-from ai.registry import make_bot
+from solstis_tui.ai.arena_stats import percentile
+from solstis_tui.ai.base import Budget, RandomBot
+from solstis_tui.ai.registry import make_bot
 from solstis_tui.core import Game, Options
 
 TIERS = ("random", "greedy", "minimax", "mcts", "expert")
@@ -92,8 +90,8 @@ def cancel_times(tier: str, count: int, variant: str, seed: int) -> list[float]:
 def peak_memory_mb(tier: str, seconds: float, variant: str) -> float:
     """Max RSS of a fresh process playing one game with ``tier`` (MB)."""
     code = (
-        "import resource, sys; sys.path.insert(0, '.');"
-        "from benchmarks.bot_latency import decision_times;"
+        "import resource, runpy;"
+        f"decision_times = runpy.run_path({__file__!r})['decision_times'];"
         f"decision_times({tier!r}, 1, {seconds}, {variant!r}, 7);"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
     )

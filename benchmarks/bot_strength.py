@@ -17,12 +17,10 @@ import math
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from rich.console import Console
 from rich.table import Table
 
-from ai.arena import report, run, tasks_for
+from solstis_tui.ai.arena import report, run, tasks_for
 
 #: (stronger, weaker, target share of points for the stronger one).
 LADDER = [

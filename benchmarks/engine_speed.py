@@ -15,7 +15,6 @@ import time
 import tracemalloc
 
 from solstis_tui.core import Dealer, Game, Options
-from solstis_tui.core.rng import Keyed
 
 VARIANTS = {"base": Options(), "beginner": Options(beginner=True),
             "firefly": Options(firefly=True)}
@@ -66,22 +65,16 @@ def copy_memory(n: int = 100_000) -> float:
 
 def deal_costs(n: int = 2_000) -> dict[str, float]:
     """Microseconds per deal: a real game's (keyed BLAKE2b), a format-1 game's (SplitMix64),
-    and a bot's imaginary world (determinization) with its SplitMix draws or a keyed
-    generator with a random key instead."""
+    and a bot's imaginary world (determinization, SplitMix draws)."""
     rand = random.Random(1)
     game = midgame()
     dealer = Dealer(game.observation(game.to_play))
-
-    def keyed_world() -> None:
-        world = dealer.deal(rand)
-        world._draws, world.rng = Keyed(rand.getrandbits(128)), 0
 
     jobs = {
         "Game.new (keyed)": lambda: Game.new(seed=rand.getrandbits(128)),
         "Game.new (legacy SplitMix64)": lambda: Game.new(seed=rand.getrandbits(32),
                                                          legacy=True),
         "bot world (SplitMix64 draws)": lambda: dealer.deal(rand),
-        "bot world (keyed draws)": keyed_world,
     }
     out = {}
     for name, job in jobs.items():

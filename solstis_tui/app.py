@@ -8,11 +8,12 @@ from collections.abc import Callable, Iterable
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
-from themes import DEFAULT_THEME, THEMES
+from solstis_tui.themes import DEFAULT_THEME, THEMES
 
 from . import saves
 from .core import Decision, Move, Observation
 from .session import STRONGEST, Session, Setup, random_setup
+from .session_view import SessionView
 
 
 class SolstisApp(App[None]):
@@ -51,7 +52,7 @@ class SolstisApp(App[None]):
             self.register_theme(theme)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
-        from themes import BOARD_DEFAULTS
+        from solstis_tui.themes import BOARD_DEFAULTS
 
         return dict(BOARD_DEFAULTS)
 
@@ -114,8 +115,8 @@ class SolstisApp(App[None]):
         self.push_screen(self.game_screen)
 
     # ------------------------------------------------------------------ saves
-    def autosave(self, session: Session) -> None:
-        if not self.autosave_enabled:
+    def autosave(self, session: SessionView) -> None:
+        if not self.autosave_enabled or not isinstance(session, Session):
             return
         try:
             saves.save(session)
@@ -130,13 +131,14 @@ class SolstisApp(App[None]):
 
         self.push_screen(MessageScreen(title, text))
 
-    def show_end(self, session: Session) -> None:
+    def show_end(self, session: SessionView, obs: Observation) -> None:
+        """The finished game ``obs``: scores, the winner, what next."""
         from .screens.end import EndScreen
 
-        self.push_screen(EndScreen(session, self.ascii_mode),
+        self.push_screen(EndScreen(session, obs, self.ascii_mode),
                          lambda choice: self._end_chosen(session, choice))
 
-    def _end_chosen(self, session: Session, choice: str | None) -> None:
+    def _end_chosen(self, session: SessionView, choice: str | None) -> None:
         if choice == "new":
             self.open_new_game()
         elif choice == "rematch":
@@ -176,10 +178,12 @@ class SolstisApp(App[None]):
             names = (self.game_screen.session.name(0), self.game_screen.session.name(1))
         self.push_screen(SpiritsScreen(obs, names))
 
-    def show_review(self, session: Session) -> None:
+    def show_review(self, session: SessionView) -> None:
+        """The post-game review of a local game (it replays the game from its seed)."""
         from .screens.review import ReviewScreen
 
-        self.push_screen(ReviewScreen(session))
+        if isinstance(session, Session):
+            self.push_screen(ReviewScreen(session, self.rank_moves))
 
     def open_new_game(self) -> None:
         from .screens.newgame import NewGameScreen
@@ -205,7 +209,7 @@ class SolstisApp(App[None]):
         from .session import make_bot
 
         try:
-            from ai.base import Budget
+            from solstis_tui.ai.base import Budget
 
             bot = make_bot(self.hint_spec, 12345)
             ranked = list(bot.rank(obs, Budget(seconds=seconds), cancel))

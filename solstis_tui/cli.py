@@ -18,7 +18,7 @@ _PLUGIN = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 
 def opponent_spec(text: str) -> str:
     """argparse type: a bot tier, ``package.module:Class`` or an installed bot's name."""
-    from ai.registry import entry_point
+    from solstis_tui.ai.registry import entry_point
 
     text = text.strip()
     name = text.partition("@")[0]
@@ -84,7 +84,7 @@ def setup_from_args(args: argparse.Namespace, rng: random.Random | None = None) 
 
 def run_arena(argv: list[str]) -> int:
     try:
-        from ai.arena import main as arena_main
+        from solstis_tui.ai.arena import main as arena_main
     except ImportError as exc:
         print(f"solstis arena: the arena is not available ({exc})", file=sys.stderr)
         return 2

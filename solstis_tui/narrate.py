@@ -1,17 +1,34 @@
-"""The game log in plain words: ``Game.log`` events become sentences a player reads.
+"""The game log in plain words: log events become sentences a player reads.
 
-"You played 3-5 and captured 3-8"; "Minimax drew two spirits and kept the Bee". A ``draw``
-event's tile is shown only to the player who drew it (``viewer``); pass ``viewer=None`` to
-hide every private tile (hot-seat) or ``omniscient=True`` to show them all (watch mode).
+"You played 3-5 and captured 3-8"; "Minimax drew two spirits and kept the Bee". The events
+come from an ``Observation``'s log, where what the seat may not see is already hidden (a
+``draw``'s tile is None): this module hides nothing itself. One formatter per event kind,
+in ``FORMATTERS``; a formatter may merge the events that follow into one sentence.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from .core import Spirit, cell_name
 
 NameOf = Callable[[int], str]
+Event = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Context:
+    """Who is who: ``name_of`` a player, and the seat the log is read from (None: nobody's
+    in particular, e.g. a shared hot-seat screen or a watcher)."""
+
+    name_of: NameOf
+    viewer: int | None
+
+
+#: ``(events, i, context) -> (sentence or None, how many events it used)``.
+Formatter = Callable[[Sequence[Event], int, Context], tuple[str | None, int]]
 
 
 def _t(tile: int | None) -> str:
@@ -29,168 +46,151 @@ def _tiles(tiles: Sequence[int]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _verb(name: str, you: str, other: str) -> str:
-    """'You play' / 'Minimax plays': pick the verb form for the subject."""
-    return you if name == "You" else other
+def _next(events: Sequence[Event], i: int, kind: str, tile: int) -> Event | None:
+    """The event after ``i`` if it is a ``kind`` event about ``tile`` (capture/discard)."""
+    if i + 1 < len(events) and events[i + 1][0] == kind and events[i + 1][2] == tile:
+        return events[i + 1]
+    return None
 
 
-def narrate(
-    events: Sequence[tuple],
-    name_of: NameOf,
-    viewer: int | None = None,
-    omniscient: bool = False,
-) -> list[str]:
-    """Sentences for ``events`` (a slice of ``Game.log``), merging what belongs together."""
+def _simple(words: Callable[[Event, Context], str | None]) -> Formatter:
+    """A formatter for a kind that is always one sentence of its own."""
+    def format_one(events: Sequence[Event], i: int, ctx: Context) -> tuple[str | None, int]:
+        return words(events[i], ctx), 1
+    return format_one
+
+
+def _play(events: Sequence[Event], i: int, ctx: Context) -> tuple[str | None, int]:
+    _, p, tile = events[i]
+    who = ctx.name_of(p)
+    if (cap := _next(events, i, "capture", tile)) is not None:
+        return f"{who} played {_t(tile)} and captured {_t(cap[3])}", 2
+    if _next(events, i, "discard", tile) is not None:
+        return f"{who} played {_t(tile)}; it captures nothing and joins the display", 2
+    return f"{who} played {_t(tile)}", 1
+
+
+def _second(events: Sequence[Event], i: int, ctx: Context) -> tuple[str | None, int]:
+    _, p, tile = events[i]
+    who = ctx.name_of(p)
+    if (cap := _next(events, i, "capture", tile)) is not None:
+        return f"Second chance: {who} drew {_t(tile)} and captured {_t(cap[3])} with it", 2
+    if _next(events, i, "discard", tile) is not None:
+        return f"Second chance: {who} drew {_t(tile)}; it captures nothing either", 2
+    return f"Second chance: {who} drew {_t(tile)}", 1
+
+
+def _spirits_drawn(events: Sequence[Event], i: int, ctx: Context) -> tuple[str | None, int]:
+    _, p, spirits = events[i]
+    who = ctx.name_of(p)
+    if len(spirits) != 2:
+        return f"{who} drew the last spirit: the {' and the '.join(_s(s) for s in spirits)}", 1
+    if i + 2 < len(events) and events[i + 1][0] == "to_line" and events[i + 2][0] == "keep":
+        kept, lined = events[i + 2][2], events[i + 1][1]
+        return (f"{who} drew two spirits ({_s(spirits[0])}, {_s(spirits[1])}) and kept the "
+                f"{_s(kept)}; the {_s(lined)} goes to the line"), 3
+    return f"{who} drew two spirits: the {_s(spirits[0])} and the {_s(spirits[1])}", 1
+
+
+def _reveal(ev: Event, ctx: Context) -> str:
+    _, p, tiles = ev
+    # The looker's sentence: the other seat reads that its (own, known) hand was looked at.
+    if tiles is not None and ctx.viewer in (None, p):
+        return f"Renard: {ctx.name_of(p)} sees the opponent's hand: {_tiles(tiles)}"
+    return f"Renard: {ctx.name_of(p)} looks at the opponent's hand"
+
+
+def _removed(ev: Event, ctx: Context) -> str:
+    reason = ("a blocked rainbow sits there" if ev[3] == "blocked"
+              else "the Evil Spirit forbids that cell")
+    return f"{_t(ev[2])} left the game ({reason})"
+
+
+def _end(ev: Event, ctx: Context) -> str:
+    _, reason, winner = ev
+    if reason == "fireflies":
+        return f"Game over: {ctx.name_of(winner)} placed a 4th firefly and wins"
+    if winner is None:
+        return "Game over: a shared win"
+    name = ctx.name_of(winner)
+    return f"Game over: {name} {'win' if name == 'You' else 'wins'}"
+
+
+def _turn(ev: Event, ctx: Context) -> str:
+    tail = " (end phase: only captures)" if ev[3] else ""
+    return f"— turn {ev[2]}: {ctx.name_of(ev[1])}{tail} —"
+
+
+FORMATTERS: dict[str, Formatter] = {
+    "turn": _simple(_turn),
+    "play": _play,
+    "second": _second,
+    "spirits_drawn": _spirits_drawn,
+    "capture": _simple(lambda e, c: f"{c.name_of(e[1])} captured {_t(e[3])} with {_t(e[2])}"),
+    "pass": _simple(lambda e, c: f"{c.name_of(e[1])} cannot capture and passed"),
+    "discard": _simple(lambda e, c: f"{_t(e[2])} joins the display"),
+    "flip": _simple(lambda e, c: f"{_t(e[1])} was turned face up in the display"),
+    "place": _simple(lambda e, c: None),  # implied by the capture/effect that caused it
+    "rainbow": _simple(lambda e, c: f"{c.name_of(e[1])} placed a rainbow on {_t(e[2])}"),
+    "no_rainbow": _simple(
+        lambda e, c: f"{c.name_of(e[1])} would get a rainbow, but none can be placed"),
+    "shift": _simple(
+        lambda e, c: f"{c.name_of(e[1])}'s rainbow moved from {_t(e[2])} to {_t(e[3])}"),
+    "rainbow_out": _simple(lambda e, c: f"{c.name_of(e[1])}'s rainbow on {_t(e[2])} had "
+                                        "nowhere to go: back to the box"),
+    "removed": _simple(_removed),
+    "draw": _simple(lambda e, c: f"{c.name_of(e[1])} drew {_t(e[2])}"),
+    "keep": _simple(lambda e, c: f"{c.name_of(e[1])} kept the {_s(e[2])}"),
+    "to_line": _simple(lambda e, c: f"The {_s(e[1])} goes to the spirit line"),
+    "take": _simple(lambda e, c: f"{c.name_of(e[1])} took the {_s(e[2])} from the spirit line"),
+    "spirit": _simple(
+        lambda e, c: f"The {_s(e[2])} sits on {c.name_of(e[1])}'s square at {_t(e[3])}"),
+    "no_spirit": _simple(lambda e, c: f"{c.name_of(e[1])} formed a square, but no spirit is left"),
+    "firefly": _simple(
+        lambda e, c: f"A firefly lands on {c.name_of(e[1])}'s square at {_t(e[2])}"),
+    "lost": _simple(lambda e, c: f"The {_s(e[2])}'s effect is lost: it cannot happen now"),
+    "eagle": _simple(lambda e, c: f"Eagle: {_t(e[2])} came from the land pile into "
+                                  f"{c.name_of(e[1])}'s panorama"),
+    "fly": _simple(
+        lambda e, c: f"Fly: {c.name_of(e[1])} took {_t(e[2])} from the opponent's hand"),
+    "deer": _simple(
+        lambda e, c: f"Deer: {c.name_of(e[1])} put {_t(e[2])} from hand into the panorama"),
+    "beetle": _simple(lambda e, c: f"Beetle: {c.name_of(e[1])} took {_t(e[2])} from the display"),
+    "viper": _simple(
+        lambda e, c: f"Viper: {c.name_of(e[1])} took the isolated tile {_t(e[2])}"),
+    "reveal": _simple(_reveal),
+    "renard": _simple(
+        lambda e, c: f"Renard: {c.name_of(1 - e[1])} must play {_t(e[2])} next turn"),
+    "marmot": _simple(lambda e, c: f"Marmot: {c.name_of(e[1])} plays another turn"),
+    "evil_kept": _simple(
+        lambda e, c: f"{c.name_of(e[1])} drew the Evil Spirit and must hold it"),
+    "evil_given": _simple(lambda e, c: f"{c.name_of(e[1])} gives the Evil Spirit to "
+                                       f"{c.name_of(1 - e[1])}"),
+    "evil_placed": _simple(lambda e, c: f"{c.name_of(e[1])} put the Evil Spirit on "
+                                        f"{c.name_of(1 - e[1])}'s cell {_t(e[2])}: it is "
+                                        "forbidden"),
+    "evil_out": _simple(lambda e, c: "The Evil Spirit has no cell to go to and leaves play"),
+    "cover": _simple(lambda e, c: f"{c.name_of(e[1])} made the Evil Spirit cover "
+                                  f"{c.name_of(e[2])}'s {_s(e[3])}"),
+    "squirrel": _simple(lambda e, c: f"Squirrel: {c.name_of(e[1])} puts {_tiles(e[2])} into "
+                                     "the panorama"),
+    "end": _simple(_end),
+}
+
+
+def _unknown(events: Sequence[Event], i: int, ctx: Context) -> tuple[str | None, int]:
+    return " ".join(str(x) for x in events[i]), 1
+
+
+def narrate(events: Sequence[Event], name_of: NameOf, viewer: int | None = None) -> list[str]:
+    """Sentences for ``events`` (a slice of an observation's log), merging what belongs
+    together. ``viewer``: the seat reading the log (None: no seat in particular)."""
+    ctx = Context(name_of, viewer)
     lines: list[str] = []
     i = 0
-    n = len(events)
-    while i < n:
-        ev = events[i]
-        nxt = events[i + 1] if i + 1 < n else None
-        kind = ev[0]
-        text: str | None = None
-        if kind == "turn":
-            _, p, number, end_phase = ev
-            tail = " (end phase: only captures)" if end_phase else ""
-            text = f"— turn {number}: {name_of(p)}{tail} —"
-        elif kind == "play":
-            _, p, tile = ev
-            who = name_of(p)
-            if nxt is not None and nxt[0] == "capture" and nxt[2] == tile:
-                text = f"{who} played {_t(tile)} and captured {_t(nxt[3])}"
-                i += 1
-            elif nxt is not None and nxt[0] == "discard" and nxt[2] == tile:
-                text = f"{who} played {_t(tile)}; it captures nothing and joins the display"
-                i += 1
-            else:
-                text = f"{who} played {_t(tile)}"
-        elif kind == "capture":
-            _, p, tile, target = ev
-            text = f"{name_of(p)} captured {_t(target)} with {_t(tile)}"
-        elif kind == "pass":
-            text = f"{name_of(ev[1])} cannot capture and passed"
-        elif kind == "discard":
-            text = f"{_t(ev[2])} joins the display"
-        elif kind == "second":
-            _, p, tile = ev
-            who = name_of(p)
-            if nxt is not None and nxt[0] == "capture" and nxt[2] == tile:
-                text = (f"Second chance: {who} drew {_t(tile)} and captured "
-                        f"{_t(nxt[3])} with it")
-                i += 1
-            elif nxt is not None and nxt[0] == "discard" and nxt[2] == tile:
-                text = f"Second chance: {who} drew {_t(tile)}; it captures nothing either"
-                i += 1
-            else:
-                text = f"Second chance: {who} drew {_t(tile)}"
-        elif kind == "flip":
-            text = f"{_t(ev[1])} was turned face up in the display"
-        elif kind == "place":
-            text = None  # implied by the capture/effect that caused it
-        elif kind == "rainbow":
-            text = f"{name_of(ev[1])} placed a rainbow on {_t(ev[2])}"
-        elif kind == "no_rainbow":
-            text = f"{name_of(ev[1])} would get a rainbow, but none can be placed"
-        elif kind == "shift":
-            _, p, tile, cell = ev
-            text = f"{name_of(p)}'s rainbow moved from {_t(tile)} to {_t(cell)}"
-        elif kind == "rainbow_out":
-            text = f"{name_of(ev[1])}'s rainbow on {_t(ev[2])} had nowhere to go: back to the box"
-        elif kind == "removed":
-            _, p, tile, why = ev
-            reason = ("a blocked rainbow sits there" if why == "blocked"
-                      else "the Evil Spirit forbids that cell")
-            text = f"{_t(tile)} left the game ({reason})"
-        elif kind == "draw":
-            _, p, tile = ev
-            who = name_of(p)
-            if tile is not None and (omniscient or p == viewer):
-                text = f"{who} drew {_t(tile)}"
-            else:
-                text = f"{who} drew a tile"
-        elif kind == "spirits_drawn":
-            _, p, spirits = ev
-            who = name_of(p)
-            if len(spirits) == 2:
-                if nxt is not None and nxt[0] == "to_line" and i + 2 < n and \
-                        events[i + 2][0] == "keep":
-                    kept = events[i + 2][2]
-                    text = (f"{who} drew two spirits ({_s(spirits[0])}, {_s(spirits[1])}) "
-                            f"and kept the {_s(kept)}; the {_s(nxt[1])} goes to the line")
-                    i += 2
-                else:
-                    text = (f"{who} drew two spirits: the {_s(spirits[0])} and the "
-                            f"{_s(spirits[1])}")
-            else:
-                text = f"{who} drew the last spirit: the {_tiles_spirits(spirits)}"
-        elif kind == "keep":
-            text = f"{name_of(ev[1])} kept the {_s(ev[2])}"
-        elif kind == "to_line":
-            text = f"The {_s(ev[1])} goes to the spirit line"
-        elif kind == "take":
-            text = f"{name_of(ev[1])} took the {_s(ev[2])} from the spirit line"
-        elif kind == "spirit":
-            _, p, spirit, square = ev
-            text = f"The {_s(spirit)} sits on {name_of(p)}'s square at {_t(square)}"
-        elif kind == "no_spirit":
-            text = f"{name_of(ev[1])} formed a square, but no spirit is left"
-        elif kind == "firefly":
-            text = f"A firefly lands on {name_of(ev[1])}'s square at {_t(ev[2])}"
-        elif kind == "lost":
-            text = f"The {_s(ev[2])}'s effect is lost: it cannot happen now"
-        elif kind == "eagle":
-            text = f"Eagle: {_t(ev[2])} came from the land pile into {name_of(ev[1])}'s panorama"
-        elif kind == "fly":
-            text = f"Fly: {name_of(ev[1])} took {_t(ev[2])} from the opponent's hand"
-        elif kind == "deer":
-            text = f"Deer: {name_of(ev[1])} put {_t(ev[2])} from hand into the panorama"
-        elif kind == "beetle":
-            text = f"Beetle: {name_of(ev[1])} took {_t(ev[2])} from the display"
-        elif kind == "viper":
-            text = f"Viper: {name_of(ev[1])} took the isolated tile {_t(ev[2])}"
-        elif kind == "reveal":
-            _, p, tiles = ev
-            if omniscient or p == viewer:
-                text = f"Renard: {name_of(p)} sees the opponent's hand: {_tiles(tiles)}"
-            else:
-                text = f"Renard: {name_of(p)} looks at the opponent's hand"
-        elif kind == "renard":
-            _, p, tile = ev
-            text = f"Renard: {name_of(1 - p)} must play {_t(tile)} next turn"
-        elif kind == "marmot":
-            text = f"Marmot: {name_of(ev[1])} plays another turn"
-        elif kind == "evil_kept":
-            text = f"{name_of(ev[1])} drew the Evil Spirit and must hold it"
-        elif kind == "evil_given":
-            text = f"{name_of(ev[1])} gives the Evil Spirit to {name_of(1 - ev[1])}"
-        elif kind == "evil_placed":
-            _, p, cell = ev
-            text = (f"{name_of(p)} put the Evil Spirit on {name_of(1 - p)}'s cell "
-                    f"{_t(cell)}: it is forbidden")
-        elif kind == "evil_out":
-            text = "The Evil Spirit has no cell to go to and leaves play"
-        elif kind == "cover":
-            _, chooser, holder, spirit = ev
-            text = (f"{name_of(chooser)} made the Evil Spirit cover {name_of(holder)}'s "
-                    f"{_s(spirit)}")
-        elif kind == "squirrel":
-            _, p, tiles = ev
-            text = f"Squirrel: {name_of(p)} puts {_tiles(tiles)} into the panorama"
-        elif kind == "end":
-            _, reason, winner = ev
-            if reason == "fireflies":
-                text = f"Game over: {name_of(winner)} placed a 4th firefly and wins"
-            elif winner is None:
-                text = "Game over: a shared win"
-            else:
-                text = f"Game over: {name_of(winner)} {_verb(name_of(winner), 'win', 'wins')}"
-        else:
-            text = " ".join(str(x) for x in ev)
+    while i < len(events):
+        text, used = FORMATTERS.get(events[i][0], _unknown)(events, i, ctx)
         if text:
             lines.append(text)
-        i += 1
+        i += used
     return lines
-
-
-def _tiles_spirits(spirits: Sequence[int]) -> str:
-    return " and the ".join(_s(s) for s in spirits)

@@ -4,6 +4,7 @@ A ``Session`` wraps one ``Game`` and its two seats. Each seat is a person (``"hu
 a bot spec (``"random"``, ``"minimax"``, ``"pkg.mod:Class"`` ...). The Textual screen asks the
 session who decides next; for a person it waits for keys, for a bot it runs
 ``Session.bot_choose`` in a thread worker with an ``Observation`` (never the live game).
+``Session`` implements ``session_view.SessionView``, the screens' only way to the game.
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from __future__ import annotations
 import json
 import random
 import threading
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ai.registry import TIERS, make_bot
+from solstis_tui.ai.registry import TIERS, make_bot
 
 from .core import Game, IllegalMove, Move, Observation, Options
 from .core.rng import derive, new_secret
@@ -116,6 +118,11 @@ class Session:
     def human_to_play(self) -> bool:
         return not self.game.is_over and self.is_human(self.game.to_play)
 
+    @property
+    def assists(self) -> bool:
+        """Undo and hints are offered: not in hot-seat (the other person is watching)."""
+        return not self.is_hotseat
+
     def name(self, player: int) -> str:
         """'You' against a bot; the bot's title; 'Player 1/2' in hot-seat and watch mode."""
         given = self.setup.names[player]
@@ -180,7 +187,7 @@ class Session:
         player, mv, auto = game.history[-1]
         if auto or mv.kind.name != "PLAY" or not self.is_human(player):
             return False
-        if game.ctx and game.ctx[0] != mv.arg:  # a second-chance draw revealed a tile
+        if game.context and game.context[0] != mv.arg:  # a second-chance draw revealed a tile
             return False
         self.game = self.replay(self.moves()[:-1])
         if self.on_change is not None:
@@ -196,7 +203,18 @@ class Session:
         return self.bots[player]
 
     def observation(self, player: int) -> Observation:
+        """What seat ``player`` sees (either seat: the screen picks whose view it shows)."""
         return self.game.observation(player)
+
+    def shown_log(self, player: int) -> tuple[tuple[Any, ...], ...]:
+        """The log a screen showing seat ``player`` may narrate (see ``SessionView``)."""
+        if self.is_watch:
+            return tuple(self.game.log)  # bots on both seats: everything, by design
+        return self.game.observation(player, spectator=self.is_hotseat).log
+
+    def forget_bot(self, player: int) -> None:
+        """Drop ``player``'s bot: the next ``bot`` call makes it afresh."""
+        self.bots.pop(player, None)
 
     @staticmethod
     def bot_choose(bot: Any, obs: Observation, cancel: threading.Event,
@@ -279,9 +297,21 @@ class Session:
 
 
 def same_position(game: Game, snapshot: Any) -> bool:
-    """Whether ``snapshot`` (``Game.to_json`` text) describes exactly ``game``."""
+    """Whether ``snapshot`` (``Game.to_json`` text) describes exactly ``game``, up to the
+    order of events within the log (saves made before rules.md settled the order of a
+    capture's two tiles log them the other way round; the position is the same)."""
     try:
         stored = json.loads(snapshot) if isinstance(snapshot, str) else snapshot
-        return bool(json.loads(game.to_json()) == stored)
+        current = json.loads(game.to_json())
+        if not isinstance(stored, dict):
+            return False
+        stored = dict(stored)  # the caller's dict stays as it was
+        logs = (current.pop("log", []), stored.pop("log", []))
+        return bool(current == stored and _events(logs[0]) == _events(logs[1]))
     except (ValueError, TypeError):  # an unreadable snapshot does not match
         return False
+
+
+def _events(log: Any) -> Counter[str]:
+    """The events of a logged game, as a multiset (their order left out)."""
+    return Counter(json.dumps(event) for event in log) if isinstance(log, list) else Counter()

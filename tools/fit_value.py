@@ -23,16 +23,14 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 import numpy as np
 from rich.console import Console
 from rich.progress import Progress
 
-from ai.evaluate import evaluate
-from ai.features import FEATURES, features
-from ai.policy import best_move
-from ai.value import FULL_PILE, WEIGHTS_FILE, Linear
+from solstis_tui.ai.evaluate import evaluate
+from solstis_tui.ai.features import FEATURES, features
+from solstis_tui.ai.policy import best_move
+from solstis_tui.ai.value import FULL_PILE, WEIGHTS_FILE, Linear
 from solstis_tui.core import Decision, Game, Options
 from solstis_tui.core.scoring import score
 

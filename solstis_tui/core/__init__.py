@@ -3,6 +3,8 @@
 >>> from solstis_tui.core import Game, Options, Move
 >>> game = Game.new(seed=7, options=Options())
 >>> game.play(game.legal_moves()[0])
+
+``State`` (state.py) documents every attribute of a game that bots and widgets may read.
 """
 
 from .board import cell_name, parse_cell
@@ -14,6 +16,7 @@ from .observation import Observation, PanoramaView
 from .options import Options
 from .scoring import Score
 from .spirits import Spirit
+from .state import State
 from .steps import END_FIREFLIES, END_NORMAL
 
 __all__ = [
@@ -31,6 +34,7 @@ __all__ = [
     "PanoramaView",
     "Score",
     "Spirit",
+    "State",
     "cell_name",
     "determinize",
     "parse_cell",

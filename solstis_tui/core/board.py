@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-#: Columns of each row (RULES.md §1).
+#: Columns of each row (rules.md §1).
 ROW_COLUMNS: dict[int, range] = {
     1: range(1, 11),
     2: range(1, 11),
@@ -80,7 +80,7 @@ CELL_SQUARES: tuple[int, ...] = tuple(
 )
 ALL_SQUARES: int = sum(1 << s for s in SQUARES)
 
-#: Cells with one fire icon each (RULES.md §1).
+#: Cells with one fire icon each (rules.md §1).
 FIRE_CELLS: int = sum(
     1 << cell_index(r, c)
     for r, c in ((4, 2), (5, 3), (6, 4), (6, 5), (6, 6), (6, 7), (5, 8), (4, 9))

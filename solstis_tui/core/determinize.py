@@ -9,7 +9,7 @@ from .board import ALL, bits, squares_cells
 from .game import Game
 from .observation import Observation
 from .spirits import Spirit, spirit_set
-from .steps import EVIL
+from .steps import EVIL, pair
 
 
 def unseen_tiles(obs: Observation) -> list[int]:
@@ -24,7 +24,7 @@ def unseen_tiles(obs: Observation) -> list[int]:
 
 def unseen_spirits(obs: Observation) -> list[Spirit]:
     """The spirits still in the face-down spirit pile, as a sorted list."""
-    seen = set(obs.spirit_line)
+    seen: set[int] = set(obs.spirit_line)
     for view in obs.panoramas:
         seen.update(s for s, _ in view.spirits)
     if obs.evil_player is not None:
@@ -55,14 +55,14 @@ class Dealer:
     def __init__(self, obs: Observation) -> None:
         self.obs = obs
         self.tiles = unseen_tiles(obs)
-        self.spirits = unseen_spirits(obs)
+        self.spirits: list[int] = list(unseen_spirits(obs))
         self.template = _seen_part(obs)
 
     def deal(self, rand: random.Random) -> Game:
         """A fresh deal of the unseen tiles and spirits."""
         obs = self.obs
         g = self.template.copy()
-        g.rng = _rng.seed_state(rand.getrandbits(64))  # SplitMix: an imaginary world
+        g.draw_state = _rng.seed_state(rand.getrandbits(64))  # SplitMix: an imaginary world
         tiles = self.tiles[:]
         rand.shuffle(tiles)
         if obs.spectator:  # a watcher knows neither hand
@@ -71,12 +71,12 @@ class Dealer:
             opp = 1 - obs.player
             n_hidden = obs.opponent_hand_count - len(obs.opponent_known)
             g.hands[opp] = sorted([*obs.opponent_known, *(tiles.pop() for _ in range(n_hidden))])
-        g.down = [tiles.pop() if has_down else -1 for _, has_down in obs.display]
+        g.face_down = [tiles.pop() if has_down else -1 for _, has_down in obs.display]
         g.pile = tiles
         assert len(tiles) == obs.land_pile, "observation and unseen tiles disagree"
         spirits = self.spirits[:]
         rand.shuffle(spirits)
-        g.spile = spirits
+        g.spirit_pile = spirits
         g._legal = g._compute_legal()
         return g
 
@@ -88,35 +88,35 @@ def _seen_part(obs: Observation) -> Game:
     if not obs.spectator:
         g.hands[me] = list(obs.hand)
     for tile, _ in obs.display:
-        g.up.append(tile)
-        g.upmask |= 1 << tile
-    g.sline = list(obs.spirit_line)
+        g.face_up.append(tile)
+        g.face_up_mask |= 1 << tile
+    g.spirit_line = list(obs.spirit_line)
     views = obs.panoramas
     for p, view in enumerate(views):
         g.land[p] = sum(1 << t for t in view.land)
-        g.rain[p] = sum(1 << t for t in view.rainbows)
+        g.rainbow_cells[p] = sum(1 << t for t in view.rainbows)
         flies = sum(1 << sq for sq in view.fireflies)
-        g.occ[p] = flies | sum(1 << sq for _, sq in view.spirits)
-        g.blocked[p] = squares_cells(g.occ[p])
+        g.occupied_squares[p] = flies | sum(1 << sq for _, sq in view.spirits)
+        g.blocked[p] = squares_cells(g.occupied_squares[p])
         if view.forbidden is not None:
             g.evil_cell = view.forbidden
     g.spirits = (tuple(views[0].spirits), tuple(views[1].spirits))
-    g.fireflies = tuple(sum(1 << sq for sq in v.fireflies) for v in views)
-    g.covered = tuple(v.covered if v.covered is not None else -1 for v in views)
+    g.fireflies = pair([sum(1 << sq for sq in v.fireflies) for v in views])
+    g.covered = pair([v.covered if v.covered is not None else -1 for v in views])
     g.hand_size = (views[0].hand_size, views[1].hand_size)
     seen = [0, 0]
     seen[me] = sum(1 << t for t in obs.opponent_known)
     seen[opp] = sum(1 << t for t in obs.known_by_opponent)
-    g.seen = tuple(seen)
-    g.rainbows, g.rainbows_out = obs.rainbow_supply, obs.rainbows_out
+    g.revealed = pair(seen)
+    g.rainbow_supply, g.rainbows_out = obs.rainbow_supply, obs.rainbows_out
     g.firefly_supply = obs.firefly_supply
     g.removed = sum(1 << t for t in obs.removed)
-    g.evil_at = obs.evil_player if obs.evil_player is not None else -1
-    g.must_play = tuple(t if t is not None else -1 for t in obs.must_play)
+    g.evil_player = obs.evil_player if obs.evil_player is not None else -1
+    g.must_play = pair([t if t is not None else -1 for t in obs.must_play])
     g.marmot, g.end_phase, g.turn = obs.marmot, obs.end_phase, obs.turn
-    g.to_play, g.decision, g.ctx = obs.to_play, obs.decision, obs.context
-    tasks, g.touched, g.formed, g.evil_new = obs.continuation
-    g.tasks = list(tasks)
+    g.to_play, g.decision, g.context = obs.to_play, obs.decision, obs.context
+    tasks, g._touched, g._formed, g._evil_new = obs.continuation
+    g._tasks = list(tasks)
     g.history = list(obs.history)
     g.log = list(obs.log)
     g.is_over, g.winner, g.end_reason = obs.is_over, obs.winner, obs.end_reason

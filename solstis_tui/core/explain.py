@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .board import COL_OF, MATCH, NAMES, ROW_OF
 from .moves import Decision, Move, MoveKind
+from .observation import Observation
 from .spirits import Spirit
 
 _EXPECTED = {
@@ -27,30 +28,30 @@ def _name(arg: int) -> str:
     return NAMES.get(arg, str(arg))
 
 
-def why_illegal(game, mv: object) -> str:
-    """A sentence saying why ``mv`` cannot be played in ``game`` now."""
-    if game.is_over:
+def why_illegal(obs: Observation, mv: object) -> str:
+    """A sentence saying why ``mv`` cannot be played now, from the observation of the
+    player deciding (so a client that holds only its seat's view explains alike)."""
+    d = obs.decision
+    if obs.is_over or d is None:
         return "the game is over"
     if not isinstance(mv, Move):
         return f"{mv!r} is not a move"
-    d = game.decision
-    legal = game._legal
-    kinds = {m.kind for m in legal}
+    kinds = {m.kind for m in obs.legal_moves}
     if mv.kind not in kinds:
         return f"you cannot {mv.kind.name.lower()} now: {_EXPECTED[d]} ({d.prompt})"
-    p = game.to_play
     arg = mv.arg
+    face_up = {tile for tile, _down in obs.display}
     if mv.kind is MoveKind.PLAY:
-        if arg not in game.hands[p]:
+        if arg not in obs.hand:
             return f"{_name(arg)} is not in your hand"
-        forced = game.must_play[p]
-        if forced in game.hands[p] and arg != forced:
+        forced = obs.must_play[obs.player]
+        if forced is not None and forced in obs.hand and arg != forced:
             return f"the Renard forces you to play {_name(forced)} this turn"
         return (f"{_name(arg)} cannot capture anything, and in the end phase you may only "
                 "play a tile that captures")
     if mv.kind is MoveKind.CAPTURE:
-        source = game.ctx[0]
-        if arg not in game.up:
+        source = obs.context[0]
+        if arg not in face_up:
             return f"{_name(arg)} is not a face-up display tile"
         if not MATCH[source] >> arg & 1:
             return (f"{_name(source)} cannot capture {_name(arg)}: neither row "

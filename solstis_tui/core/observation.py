@@ -8,12 +8,16 @@ from .board import bits
 from .moves import Decision, Move
 from .options import Options
 from .spirits import Spirit
+from .state import Event, HistoryEntry, State, Task
 from .steps import PUT
 
 #: Log events whose last field is a tile only the event's player sees.
 PRIVATE_EVENTS = frozenset({"draw"})
 #: Log events a watcher does not see the details of (both players do).
 SEATED_EVENTS = frozenset({"reveal"})
+#: The turn machine's position: (queued steps, cells filled this turn, squares formed and
+#: waiting for a spirit, whether the Evil Spirit was just drawn).
+Continuation = tuple[tuple[Task, ...], int, int, bool]
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,7 @@ class Observation:
     decision: Decision | None
     legal_moves: tuple[Move, ...]
     """The legal moves if ``player`` is to decide, else empty."""
-    context: tuple
+    context: tuple[int, ...]
     """Public details of the pending decision (e.g. the tile that captures)."""
     hand: tuple[int, ...]
     opponent_hand_count: int
@@ -72,9 +76,9 @@ class Observation:
     is_over: bool
     winner: int | None
     end_reason: str | None
-    history: tuple[tuple[int, Move, bool], ...]
-    log: tuple[tuple, ...]
-    continuation: tuple
+    history: tuple[HistoryEntry, ...]
+    log: tuple[Event, ...]
+    continuation: Continuation
     """Engine-internal, all public: the queued steps of the turn, so a search can rebuild
     a full game from this observation (see ``determinize``)."""
     hand_counts: tuple[int, int] = (0, 0)
@@ -83,15 +87,31 @@ class Observation:
     """A watcher's view: seat 0's perspective with both hands hidden."""
 
 
-def in_transit(game) -> tuple[int, ...]:
+def in_transit(game: State) -> tuple[int, ...]:
     """Tiles held by the pending decision or queued to enter a panorama."""
-    tiles = [task[2] for task in game.tasks if task[0] == PUT]
+    tiles = [task[2] for task in game._tasks if task[0] == PUT]
     if game.decision in (Decision.CAPTURE, Decision.MOVE_RAINBOW):
-        tiles.append(game.ctx[0])
+        tiles.append(game.context[0])
     return tuple(sorted(tiles))
 
 
-def observe(game, player: int, spectator: bool = False) -> Observation:
+def _view(game: State, p: int) -> PanoramaView:
+    return PanoramaView(
+        land=tuple(bits(game.land[p])),
+        rainbows=tuple(bits(game.rainbow_cells[p])),
+        spirits=tuple(game.spirits[p]),
+        covered=Spirit(game.covered[p]) if game.covered[p] >= 0 else None,
+        fireflies=tuple(bits(game.fireflies[p])),
+        forbidden=game.evil_cell if game.evil_player == p and game.evil_cell >= 0 else None,
+        hand_size=game.hand_size[p],
+    )
+
+
+def _tile_or_none(tile: int) -> int | None:
+    return tile if tile >= 0 else None
+
+
+def observe(game: State, player: int, spectator: bool = False) -> Observation:
     """Build ``player``'s observation of ``game`` (a watcher's, seen from seat ``player``,
     with ``spectator``)."""
     opp = 1 - player
@@ -99,18 +119,7 @@ def observe(game, player: int, spectator: bool = False) -> Observation:
     my_hand = 0 if spectator else sum(1 << t for t in game.hands[player])
     if spectator:
         opp_hand = 0
-    views = tuple(
-        PanoramaView(
-            land=tuple(bits(game.land[p])),
-            rainbows=tuple(bits(game.rain[p])),
-            spirits=tuple(game.spirits[p]),
-            covered=Spirit(game.covered[p]) if game.covered[p] >= 0 else None,
-            fireflies=tuple(bits(game.fireflies[p])),
-            forbidden=game.evil_cell if game.evil_at == p and game.evil_cell >= 0 else None,
-            hand_size=game.hand_size[p],
-        )
-        for p in (0, 1)
-    )
+    views = (_view(game, 0), _view(game, 1))
     log = tuple(
         (*event[:-1], None)
         if (event[0] in PRIVATE_EVENTS and (spectator or event[1] != player))
@@ -123,24 +132,24 @@ def observe(game, player: int, spectator: bool = False) -> Observation:
         turn=game.turn,
         to_play=game.to_play,
         decision=game.decision,
-        legal_moves=tuple(game._legal) if game.to_play == player and not spectator else (),
-        context=game.ctx,
+        legal_moves=tuple(game.legal) if game.to_play == player and not spectator else (),
+        context=game.context,
         hand=() if spectator else tuple(game.hands[player]),
         opponent_hand_count=len(game.hands[opp]),
-        opponent_known=tuple(bits(game.seen[player] & opp_hand)),
-        known_by_opponent=tuple(bits(game.seen[opp] & my_hand)),
+        opponent_known=tuple(bits(game.revealed[player] & opp_hand)),
+        known_by_opponent=tuple(bits(game.revealed[opp] & my_hand)),
         panoramas=views,
-        display=tuple((u, d >= 0) for u, d in zip(game.up, game.down, strict=True)),
+        display=tuple((u, d >= 0) for u, d in zip(game.face_up, game.face_down, strict=True)),
         land_pile=len(game.pile),
-        spirit_line=tuple(Spirit(s) for s in game.sline),
-        spirit_pile=len(game.spile),
-        rainbow_supply=game.rainbows,
+        spirit_line=tuple(Spirit(s) for s in game.spirit_line),
+        spirit_pile=len(game.spirit_pile),
+        rainbow_supply=game.rainbow_supply,
         firefly_supply=game.firefly_supply,
         removed=tuple(bits(game.removed)),
         in_transit=in_transit(game),
         rainbows_out=game.rainbows_out,
-        evil_player=game.evil_at if game.evil_at >= 0 else None,
-        must_play=tuple(t if t >= 0 else None for t in game.must_play),
+        evil_player=game.evil_player if game.evil_player >= 0 else None,
+        must_play=(_tile_or_none(game.must_play[0]), _tile_or_none(game.must_play[1])),
         marmot=game.marmot,
         end_phase=game.end_phase,
         is_over=game.is_over,
@@ -148,7 +157,7 @@ def observe(game, player: int, spectator: bool = False) -> Observation:
         end_reason=game.end_reason,
         history=tuple(game.history),
         log=log,
-        continuation=(tuple(game.tasks), game.touched, game.formed, game.evil_new),
+        continuation=(tuple(game._tasks), game._touched, game._formed, game._evil_new),
         hand_counts=(len(game.hands[0]), len(game.hands[1])),
         spectator=spectator,
     )

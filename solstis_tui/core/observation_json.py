@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, TypeVar
 
 from .board import NAMES, parse_cell
 from .errors import InvalidPosition
@@ -12,8 +13,10 @@ from .options import Options
 from .serialize import _ctx_item, _event_from_json, _Reader, _task_to_json
 from .spirits import Spirit, parse_spirit
 
+T = TypeVar("T")
 
-def _names(tiles) -> list[str]:
+
+def _names(tiles: Iterable[int]) -> list[str]:
     return [NAMES[t] for t in tiles]
 
 
@@ -99,6 +102,12 @@ def _tiles(names: list[str]) -> tuple[int, ...]:
     return tuple(parse_cell(n) for n in names)
 
 
+def _pair(items: tuple[T, ...], what: str) -> tuple[T, T]:
+    if len(items) != 2:
+        raise InvalidPosition(f"an observation has two {what}")
+    return items
+
+
 def _from_dict(d: dict[str, Any]) -> Observation:
     decision = Decision[d["decision"].upper()] if d["decision"] else None
     cont = d["continuation"]
@@ -139,7 +148,8 @@ def _from_dict(d: dict[str, Any]) -> Observation:
         in_transit=_tiles(d["in_transit"]),
         rainbows_out=int(d["rainbows_out"]),
         evil_player=d["evil_player"],
-        must_play=tuple(parse_cell(t) if t else None for t in d["must_play"]),
+        must_play=_pair(tuple(parse_cell(t) if t else None for t in d["must_play"]),
+                        "must_play entries"),
         marmot=bool(d["marmot"]),
         end_phase=bool(d["end_phase"]),
         is_over=bool(d["is_over"]),
@@ -153,7 +163,7 @@ def _from_dict(d: dict[str, Any]) -> Observation:
             _mask(cont["formed"]),
             bool(cont["evil_drawn"]),
         ),
-        hand_counts=tuple(int(n) for n in d["hand_counts"]),
+        hand_counts=_pair(tuple(int(n) for n in d["hand_counts"]), "hand counts"),
         spectator=bool(d["spectator"]),
     )
 

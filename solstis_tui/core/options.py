@@ -9,7 +9,7 @@ from .errors import InvalidPosition
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """``beginner`` leaves out the Evil Spirit; ``firefly`` adds the expansion (RULES.md §10)."""
+    """``beginner`` leaves out the Evil Spirit; ``firefly`` adds the expansion (rules.md §10)."""
 
     beginner: bool = False
     firefly: bool = False

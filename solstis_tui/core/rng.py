@@ -18,6 +18,9 @@ import secrets
 import struct
 from collections.abc import Iterator
 from hashlib import blake2b
+from typing import TypeVar
+
+T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _WORD = 1 << 64
@@ -46,7 +49,7 @@ def below(state: int, n: int) -> tuple[int, int]:
     return state, out % n
 
 
-def shuffle(state: int, items: list) -> int:
+def shuffle(state: int, items: list[T]) -> int:
     """Shuffle ``items`` in place (Fisher-Yates); returns the new state."""
     for i in range(len(items) - 1, 0, -1):
         state, j = below(state, i + 1)
@@ -93,7 +96,7 @@ class Keyed:
             yield from struct.unpack("<8Q", self.block(domain, counter))
             counter += 1
 
-    def shuffle(self, domain: bytes, items: list) -> None:
+    def shuffle(self, domain: bytes, items: list[T]) -> None:
         """Shuffle ``items`` in place (Fisher-Yates, unbiased) from ``domain``'s stream."""
         words = self.words(domain)
         for i in range(len(items) - 1, 0, -1):

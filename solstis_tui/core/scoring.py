@@ -1,11 +1,13 @@
-"""Scoring a panorama (RULES.md §9, §10, §12)."""
+"""Scoring a panorama (rules.md §9, §10, §12)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .board import FIRE_CELLS, ROW1, SHARED_FIRE, SQUARE_CELLS, bits, sections
 from .spirits import Spirit
+from .state import State
 
 
 @dataclass(frozen=True)
@@ -35,13 +37,13 @@ class Score:
             self.bonuses.values()) + self.fireflies
 
 
-def _size_key(land: int):
+def _size_key(land: int) -> Callable[[int], tuple[int, int]]:
     return lambda group: (group.bit_count(), (group & land).bit_count())
 
 
-def score(game, player: int) -> Score:
+def score(game: State, player: int) -> Score:
     """The breakdown ``player`` would score if the game ended now."""
-    land, rain = game.land[player], game.rain[player]
+    land, rain = game.land[player], game.rainbow_cells[player]
     groups = sorted(sections(land | rain), key=_size_key(land), reverse=True)
     biggest = (groups[0] & land).bit_count() if groups else 0
     second = (groups[1] & land).bit_count() if len(groups) > 1 else 0

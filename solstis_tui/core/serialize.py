@@ -8,21 +8,31 @@ from what is on the table) and ``state`` (the start of ``to_play``'s turn).
 Version 2 games draw at random (the Fly) from a generator keyed with ``seed``; ``rng`` counts
 its draws. Version 1 (games saved before secret deals, and bots' imaginary worlds) used
 SplitMix64, whose state is ``rng``: such games are still read and written as version 1.
+
+A game not marked ``over`` must be one the rules have not ended (the engine's own saves
+always are). Four fireflies for a player (rules.md §10) is refused with an
+``InvalidPosition`` saying so. A turn start with an empty land pile where neither player
+holds a tile that can capture (rules.md §8) is, by that rule, the end: ``Game.from_json``
+plays it on to the end (Evil Spirit cover, Squirrel, scoring), so a hand-made position can
+ask for the end of a game without working out its result.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable, Collection, Iterable
+from typing import Any, TypeVar
 
 from . import rng as _rng
 from .board import CELLS, NAMES, SQUARE_CELLS, SQUARES, bits, parse_cell, squares_cells
 from .errors import InvalidPosition
-from .game import Game
 from .moves import Decision, Move
 from .options import Options
 from .spirits import Spirit, parse_spirit, spirit_set
-from .steps import FIREFLIES, MODE_NAMES, OP_NAMES, PUT, RAINBOWS
+from .state import Event, State, Task
+from .steps import FIREFLIES, MODE_NAMES, OP_NAMES, PUT, RAINBOWS, pair
+
+S = TypeVar("S", bound=State)
 
 FORMAT = "solstis-game"
 VERSION = 2
@@ -36,7 +46,7 @@ def _cell(i: int | None) -> str | None:
     return None if i is None or i < 0 else NAMES[i]
 
 
-def _cells(mask_or_list) -> list[str]:
+def _cells(mask_or_list: int | Iterable[int]) -> list[str]:
     items = bits(mask_or_list) if isinstance(mask_or_list, int) else mask_or_list
     return [NAMES[i] for i in items]
 
@@ -46,7 +56,7 @@ def _spirit(s: int) -> str:
 
 
 # ---------------------------------------------------------------------- writing
-def game_to_dict(game: Game) -> dict[str, Any]:
+def game_to_dict(game: State) -> dict[str, Any]:
     """The game as plain data (see the module docstring)."""
     players = []
     for p in (0, 1):
@@ -54,30 +64,31 @@ def game_to_dict(game: Game) -> dict[str, Any]:
             "hand": _cells(game.hands[p]),
             "hand_size": game.hand_size[p],
             "land": _cells(game.land[p]),
-            "rainbows": _cells(game.rain[p]),
+            "rainbows": _cells(game.rainbow_cells[p]),
             "spirits": [[_spirit(s), NAMES[sq]] for s, sq in game.spirits[p]],
             "covered": _spirit(game.covered[p]) if game.covered[p] >= 0 else None,
             "fireflies": _cells(game.fireflies[p]),
             "must_play": _cell(game.must_play[p]),
-            "seen_in_opponent_hand": _cells(game.seen[p]),
+            "seen_in_opponent_hand": _cells(game.revealed[p]),
         })
     return {
         "format": FORMAT,
         "version": VERSION if game._draws.keyed else SPLITMIX_VERSION,
         "options": {"beginner": game.options.beginner, "firefly": game.options.firefly},
         "seed": game.seed,
-        "rng": game.rng,
+        "rng": game.draw_state,
         "turn": game.turn,
         "to_play": game.to_play,
         "land_pile": _cells(reversed(game.pile)),
-        "display": [[NAMES[u], _cell(d)] for u, d in zip(game.up, game.down, strict=True)],
+        "display": [[NAMES[u], _cell(d)]
+                    for u, d in zip(game.face_up, game.face_down, strict=True)],
         "removed": _cells(game.removed),
-        "rainbow_supply": game.rainbows,
+        "rainbow_supply": game.rainbow_supply,
         "rainbows_out": game.rainbows_out,
         "firefly_supply": game.firefly_supply,
-        "spirit_pile": [_spirit(s) for s in reversed(game.spile)],
-        "spirit_line": [_spirit(s) for s in game.sline],
-        "evil": {"player": game.evil_at if game.evil_at >= 0 else None,
+        "spirit_pile": [_spirit(s) for s in reversed(game.spirit_pile)],
+        "spirit_line": [_spirit(s) for s in game.spirit_line],
+        "evil": {"player": game.evil_player if game.evil_player >= 0 else None,
                  "cell": _cell(game.evil_cell)},
         "players": players,
         "marmot": game.marmot,
@@ -88,19 +99,19 @@ def game_to_dict(game: Game) -> dict[str, Any]:
     }
 
 
-def _state_to_dict(game: Game) -> dict[str, Any]:
+def _state_to_dict(game: State) -> dict[str, Any]:
     return {
         "decision": game.decision.name.lower() if game.decision else None,
-        "context": [_ctx_item(game.decision, x) for x in game.ctx],
-        "tasks": [_task_to_json(t) for t in game.tasks],
-        "touched": _cells(game.touched),
-        "formed": _cells(game.formed),
-        "evil_drawn": game.evil_new,
+        "context": [_ctx_item(game.decision, x) for x in game.context],
+        "tasks": [_task_to_json(t) for t in game._tasks],
+        "touched": _cells(game._touched),
+        "formed": _cells(game._formed),
+        "evil_drawn": game._evil_new,
         "end_phase": game.end_phase,
     }
 
 
-def _ctx_item(decision: Decision | None, x: int):
+def _ctx_item(decision: Decision | None, x: int) -> str | int:
     if decision in (Decision.KEEP, Decision.SQUARE):
         return _spirit(x)
     if decision is Decision.COVER:
@@ -112,7 +123,7 @@ def _ctx_item(decision: Decision | None, x: int):
     return NAMES[x]
 
 
-def _task_to_json(task: tuple) -> list:
+def _task_to_json(task: Task) -> list[Any]:
     op = OP_NAMES[task[0]]
     if op == "put":
         return [op, task[1], NAMES[task[2]], MODE_NAMES[task[3]]]
@@ -121,7 +132,7 @@ def _task_to_json(task: tuple) -> list:
     return [op, *task[1:]]
 
 
-def game_to_json(game: Game) -> str:
+def game_to_json(game: State) -> str:
     return json.dumps(game_to_dict(game), indent=1)
 
 
@@ -135,8 +146,16 @@ class _Reader:
         self.data = data
         self.where: dict[int, str] = {}
         self.spirit_where: dict[int, str] = {}
+        # Per-player pairs are tuples in a game: they are read into these lists first. A
+        # pile stays None when the document leaves it out.
+        self.hand_size, self.covered, self.fireflies = [3, 3], [-1, -1], [0, 0]
+        self.must_play, self.revealed = [-1, -1], [0, 0]
+        self.spirits: list[list[tuple[Spirit, int]]] = [[], []]
+        self.pile: list[int] | None = None
+        self.spirit_pile: list[int] | None = None
 
-    def get(self, key: str, kind: type | tuple, default: Any = ..., src: dict | None = None):
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ...,
+            src: dict[str, Any] | None = None) -> Any:
         src = self.data if src is None else src
         if key not in src:
             if default is ...:
@@ -166,7 +185,7 @@ class _Reader:
         except ValueError:
             raise InvalidPosition(f"{place}: {text!r} is not a cell like '3-7'") from None
 
-    def spirit(self, text: Any, place: str, allowed: set[int]) -> Spirit:
+    def spirit(self, text: Any, place: str, allowed: Collection[int]) -> Spirit:
         try:
             spirit = parse_spirit(text) if isinstance(text, str) else parse_spirit("?")
         except ValueError:
@@ -179,12 +198,12 @@ class _Reader:
         self.spirit_where[spirit] = place
         return spirit
 
-    def tiles(self, key: str, place: str, src: dict | None = None, default: Any = ...):
-        items = self.get(key, list, default, src)
-        return [self.tile(t, place) for t in items] if items is not None else None
+    def tiles(self, key: str, place: str, src: dict[str, Any] | None = None,
+              default: Any = ...) -> list[int]:
+        return [self.tile(t, place) for t in self.get(key, list, default, src)]
 
     # ------------------------------------------------------------------ the game
-    def read(self) -> Game:
+    def read(self, blank: Callable[[Options, int, _rng.Draws], S]) -> S:
         d = self.data
         if d.get("format") != FORMAT:
             raise InvalidPosition(f"not a Solstis game (format should be {FORMAT!r})")
@@ -196,13 +215,10 @@ class _Reader:
         options = Options(beginner=self.get("beginner", bool, False, opts),
                           firefly=self.get("firefly", bool, False, opts))
         seed = self.get("seed", int, 0)
-        g = Game._empty(options, seed, _rng.Keyed(seed) if version == VERSION else _rng.SPLITMIX)
-        # Per-player pairs are tuples in a game; build them as lists here.
-        g.hand_size, g.covered, g.fireflies = [3, 3], [-1, -1], [0, 0]
-        g.must_play, g.seen, g.spirits = [-1, -1], [0, 0], [[], []]
-        g.rng = self.get("rng", int, g.rng)
-        if version == VERSION and not 0 <= g.rng < 1 << 64:
-            raise InvalidPosition(f"'rng' must be between 0 and 2**64 - 1, not {g.rng}")
+        g = blank(options, seed, _rng.Keyed(seed) if version == VERSION else _rng.SPLITMIX)
+        g.draw_state = self.get("rng", int, g.draw_state)
+        if version == VERSION and not 0 <= g.draw_state < 1 << 64:
+            raise InvalidPosition(f"'rng' must be between 0 and 2**64 - 1, not {g.draw_state}")
         g.turn = self.get("turn", int, 1)
         g.to_play = self._player(self.get("to_play", int, 0), "to_play")
         g.marmot = self.get("marmot", bool, False)
@@ -212,10 +228,13 @@ class _Reader:
         self._register_transit(g)
         self._fill_piles(g)
         self._check_supplies(g)
-        for name in ("hand_size", "covered", "fireflies", "must_play", "seen"):
-            setattr(g, name, tuple(getattr(g, name)))
-        g.spirits = (tuple(g.spirits[0]), tuple(g.spirits[1]))
+        g.hand_size, g.covered, g.fireflies = (
+            pair(self.hand_size), pair(self.covered), pair(self.fireflies))
+        g.must_play, g.revealed = pair(self.must_play), pair(self.revealed)
+        g.spirits = (tuple(self.spirits[0]), tuple(self.spirits[1]))
         self._read_state(g)
+        if not g.is_over:
+            self._check_in_play(g)
         self._read_history(g)
         return g
 
@@ -224,7 +243,7 @@ class _Reader:
             raise InvalidPosition(f"{place}: player must be 0 or 1, not {value}")
         return value
 
-    def _read_table(self, g: Game) -> None:
+    def _read_table(self, g: State) -> None:
         display = self.get("display", list, [])
         for i, pile in enumerate(display):
             if not isinstance(pile, list) or len(pile) != 2 or pile[0] is None:
@@ -233,42 +252,43 @@ class _Reader:
             up = self.tile(pile[0], f"display pile {i + 1}")
             down = -1 if pile[1] is None else self.tile(pile[1], f"display pile {i + 1} "
                                                                  "(face down)")
-            g.up.append(up)
-            g.down.append(down)
-            g.upmask |= 1 << up
+            g.face_up.append(up)
+            g.face_down.append(down)
+            g.face_up_mask |= 1 << up
         for t in self.tiles("removed", "the box (removed)", default=[]):
             g.removed |= 1 << t
-        pile = self.tiles("land_pile", "the land pile", default=None)
-        g.pile = list(reversed(pile)) if pile is not None else None
+        pile = self.get("land_pile", list, None)
+        if pile is not None:
+            self.pile = [self.tile(t, "the land pile") for t in pile][::-1]
 
-    def _read_players(self, g: Game) -> None:
+    def _read_players(self, g: State) -> None:
         players = self.get("players", list)
         if len(players) != 2 or not all(isinstance(p, dict) for p in players):
             raise InvalidPosition("'players' must hold two player objects")
         for p, src in enumerate(players):
             who = f"player {p}"
-            g.hand_size[p] = self.get("hand_size", int, 3, src)
-            if g.hand_size[p] not in (3, 4):
+            self.hand_size[p] = self.get("hand_size", int, 3, src)
+            if self.hand_size[p] not in (3, 4):
                 raise InvalidPosition(f"{who}: hand size must be 3 or 4")
             g.hands[p] = sorted(self.tiles("hand", f"{who}'s hand", src, []))
-            if len(g.hands[p]) > g.hand_size[p]:
+            if len(g.hands[p]) > self.hand_size[p]:
                 raise InvalidPosition(f"{who} holds {len(g.hands[p])} tiles but the hand "
-                                      f"size is {g.hand_size[p]}")
+                                      f"size is {self.hand_size[p]}")
             for t in self.tiles("land", f"{who}'s panorama", src, []):
                 g.land[p] |= 1 << t
             for text in self.get("rainbows", list, [], src):
                 cell = self.cell(text, f"{who}'s rainbows")
-                if (g.land[p] | g.rain[p]) >> cell & 1:
+                if (g.land[p] | g.rainbow_cells[p]) >> cell & 1:
                     raise InvalidPosition(f"{who}: cell {text} holds a rainbow and a tile")
-                g.rain[p] |= 1 << cell
-            filled = g.land[p] | g.rain[p]
+                g.rainbow_cells[p] |= 1 << cell
+            filled = g.land[p] | g.rainbow_cells[p]
             for text in self.get("fireflies", list, [], src):
                 sq = self._square(text, f"{who}'s fireflies", filled)
-                g.fireflies[p] |= 1 << sq
+                self.fireflies[p] |= 1 << sq
             must = self.get("must_play", (str, type(None)), None, src)
-            g.must_play[p] = self.cell(must, f"{who}'s must_play") if must else -1
+            self.must_play[p] = self.cell(must, f"{who}'s must_play") if must else -1
             for text in self.get("seen_in_opponent_hand", list, [], src):
-                g.seen[p] |= 1 << self.cell(text, f"{who}'s seen tiles")
+                self.revealed[p] |= 1 << self.cell(text, f"{who}'s seen tiles")
 
     def _square(self, text: Any, place: str, filled: int) -> int:
         sq = self.cell(text, place)
@@ -278,12 +298,12 @@ class _Reader:
             raise InvalidPosition(f"{place}: square {text} is not complete in that panorama")
         return sq
 
-    def _read_spirits(self, g: Game) -> None:
+    def _read_spirits(self, g: State) -> None:
         allowed = set(spirit_set(g.options.firefly, g.options.beginner))
         players = self.data["players"]
         for p, src in enumerate(players):
             who = f"player {p}"
-            filled = g.land[p] | g.rain[p]
+            filled = g.land[p] | g.rainbow_cells[p]
             for item in self.get("spirits", list, [], src):
                 if not isinstance(item, list) or len(item) != 2:
                     raise InvalidPosition(f"{who}'s spirits: each is [spirit, square]")
@@ -291,41 +311,41 @@ class _Reader:
                 if spirit == Spirit.EVIL:
                     raise InvalidPosition(f"{who}: the Evil Spirit never sits on a square")
                 sq = self._square(item[1], f"{who}'s {spirit.title}", filled)
-                if (g.occ[p] | g.fireflies[p]) >> sq & 1:
+                if (g.occupied_squares[p] | self.fireflies[p]) >> sq & 1:
                     raise InvalidPosition(f"{who}: square {item[1]} holds two things")
-                g.spirits[p].append((spirit, sq))
-                g.occ[p] |= 1 << sq
-            g.occ[p] |= g.fireflies[p]
-            g.blocked[p] = squares_cells(g.occ[p])
+                self.spirits[p].append((spirit, sq))
+                g.occupied_squares[p] |= 1 << sq
+            g.occupied_squares[p] |= self.fireflies[p]
+            g.blocked[p] = squares_cells(g.occupied_squares[p])
             covered = self.get("covered", (str, type(None)), None, src)
             if covered is not None:
-                spirit = parse_spirit(covered) if covered in _SPIRIT_NAMES else None
-                if spirit is None or spirit not in [s for s, _ in g.spirits[p]]:
+                cover = parse_spirit(covered) if covered in _SPIRIT_NAMES else None
+                if cover is None or cover not in [s for s, _ in self.spirits[p]]:
                     raise InvalidPosition(f"{who}: covered spirit {covered!r} is not theirs")
-                g.covered[p] = spirit
-        g.sline = [self.spirit(s, "the spirit line", allowed)
+                self.covered[p] = cover
+        g.spirit_line = [self.spirit(s, "the spirit line", allowed)
                    for s in self.get("spirit_line", list, [])]
-        if Spirit.EVIL in g.sline:
+        if Spirit.EVIL in g.spirit_line:
             raise InvalidPosition("the Evil Spirit never goes to the spirit line")
         evil = self.get("evil", dict, {})
         player = self.get("player", (int, type(None)), None, evil)
         if player is not None:
-            g.evil_at = self._player(player, "evil.player")
+            g.evil_player = self._player(player, "evil.player")
             self.spirit("evil", "the Evil Spirit's place", allowed)
             cell = self.get("cell", (str, type(None)), None, evil)
             if g.options.firefly:
                 if cell is None:
                     raise InvalidPosition("Firefly: the Evil Spirit needs a cell")
                 g.evil_cell = self.cell(cell, "evil.cell")
-                if (g.land[player] | g.rain[player]) >> g.evil_cell & 1:
+                if (g.land[player] | g.rainbow_cells[player]) >> g.evil_cell & 1:
                     raise InvalidPosition(f"the Evil Spirit's cell {cell} is not empty")
             elif cell is not None:
                 raise InvalidPosition("the base game's Evil Spirit has no cell")
         pile = self.get("spirit_pile", list, None)
-        g.spile = (None if pile is None else
+        self.spirit_pile = (None if pile is None else
                    [self.spirit(s, "the spirit pile", allowed) for s in reversed(pile)])
 
-    def _register_transit(self, g: Game) -> None:
+    def _register_transit(self, g: State) -> None:
         """Tiles and spirits held by the pending decision or the queued steps."""
         state = self.data.get("state")
         if not isinstance(state, dict) or self.data.get("over"):
@@ -350,12 +370,12 @@ class _Reader:
         if evil_moving and Spirit.EVIL not in self.spirit_where:
             self.spirit("evil", "the Evil Spirit in play", allowed)
 
-    def _fill_piles(self, g: Game) -> None:
+    def _fill_piles(self, g: State) -> None:
         """Shuffle the tiles and spirits a hand-made position left out into the piles."""
         draws = g._draws
         state = _rng.seed_state(g.seed ^ 0x5EED)
         rest = [t for t in CELLS if t not in self.where]
-        if g.pile is None:
+        if self.pile is None:
             if isinstance(draws, _rng.Keyed):
                 draws.shuffle(b"fill-tiles", rest)
             else:
@@ -363,33 +383,38 @@ class _Reader:
             g.pile = rest
         elif rest:
             raise InvalidPosition(f"tile {NAMES[rest[0]]} is nowhere ({len(rest)} missing)")
+        else:
+            g.pile = self.pile
         allowed = spirit_set(g.options.firefly, g.options.beginner)
         spare = [s for s in allowed if s not in self.spirit_where]
-        if g.spile is None:
+        if self.spirit_pile is None:
             if isinstance(draws, _rng.Keyed):
                 draws.shuffle(b"fill-spirits", spare)
             else:
                 _rng.shuffle(state, spare)
-            g.spile = spare
+            g.spirit_pile = list(spare)
         elif spare and not self.data.get("over"):
             raise InvalidPosition(f"spirit {spare[0].title} is nowhere")
+        else:
+            g.spirit_pile = self.spirit_pile
 
-    def _check_supplies(self, g: Game) -> None:
-        used = g.rain[0].bit_count() + g.rain[1].bit_count()
+    def _check_supplies(self, g: State) -> None:
+        used = g.rainbow_cells[0].bit_count() + g.rainbow_cells[1].bit_count()
         g.rainbows_out = self.get("rainbows_out", int, 0)
-        g.rainbows = self.get("rainbow_supply", int, RAINBOWS - used - g.rainbows_out)
-        if min(g.rainbows, g.rainbows_out) < 0 or g.rainbows + used + g.rainbows_out != RAINBOWS:
+        g.rainbow_supply = self.get("rainbow_supply", int, RAINBOWS - used - g.rainbows_out)
+        if (min(g.rainbow_supply, g.rainbows_out) < 0
+                or g.rainbow_supply + used + g.rainbows_out != RAINBOWS):
             raise InvalidPosition(
-                f"rainbows do not add up to {RAINBOWS}: {g.rainbows} in supply, {used} in "
+                f"rainbows do not add up to {RAINBOWS}: {g.rainbow_supply} in supply, {used} in "
                 f"panoramas, {g.rainbows_out} out of the game")
-        flies = g.fireflies[0].bit_count() + g.fireflies[1].bit_count()
+        flies = self.fireflies[0].bit_count() + self.fireflies[1].bit_count()
         if flies and not g.options.firefly:
             raise InvalidPosition("fireflies are only in the Firefly expansion")
         g.firefly_supply = self.get("firefly_supply", int, FIREFLIES - flies)
         if g.firefly_supply < 0 or g.firefly_supply + flies != FIREFLIES:
             raise InvalidPosition(f"fireflies do not add up to {FIREFLIES}")
 
-    def _read_state(self, g: Game) -> None:
+    def _read_state(self, g: State) -> None:
         over = self.get("over", (dict, type(None)), None)
         state = self.get("state", (dict, type(None)), None)
         if over is not None:
@@ -397,7 +422,7 @@ class _Reader:
             reason = self.get("reason", str, "normal", over)
             g.is_over, g.winner, g.end_reason = True, winner, reason
             if isinstance(state, dict):
-                g.evil_new = bool(state.get("evil_drawn", False))
+                g._evil_new = bool(state.get("evil_drawn", False))
                 g.end_phase = bool(state.get("end_phase", not g.pile))
             return
         if state is None or state.get("decision") is None:
@@ -406,13 +431,13 @@ class _Reader:
             return
         try:
             g.decision = Decision[str(state["decision"]).upper()]
-            g.ctx = tuple(self._ctx_value(g.decision, x) for x in state.get("context", []))
-            g.tasks = [self._task(t) for t in state.get("tasks", [])]
-            g.touched = sum(1 << parse_cell(c) for c in state.get("touched", []))
-            g.formed = sum(1 << parse_cell(c) for c in state.get("formed", []))
+            g.context = tuple(self._ctx_value(g.decision, x) for x in state.get("context", []))
+            g._tasks = [self._task(t) for t in state.get("tasks", [])]
+            g._touched = sum(1 << parse_cell(c) for c in state.get("touched", []))
+            g._formed = sum(1 << parse_cell(c) for c in state.get("formed", []))
         except (KeyError, ValueError, TypeError, IndexError) as exc:
             raise InvalidPosition(f"the 'state' section is malformed: {exc}") from None
-        g.evil_new = bool(state.get("evil_drawn", False))
+        g._evil_new = bool(state.get("evil_drawn", False))
         g.end_phase = bool(state.get("end_phase", not g.pile))
         g._legal = g._compute_legal()
         if not g._legal:
@@ -420,7 +445,20 @@ class _Reader:
                                   "legal move in this position")
 
     @staticmethod
-    def _ctx_value(decision: Decision, x: Any) -> int:
+    def _check_in_play(g: State) -> None:
+        """Refuse a game in play with four fireflies for a player (see the module
+        docstring): the engine's own saves never hold one, so it is a mistake."""
+        for p in (0, 1):
+            count = g.fireflies[p].bit_count()
+            if count >= 4:
+                raise InvalidPosition(
+                    f"player {p} has {count} fireflies but the game is not over: the 4th "
+                    "firefly ends the game at once (rules.md §10); write it as over "
+                    f'("over": {{"winner": {p}, "reason": "fireflies"}}) or take fireflies '
+                    "away")
+
+    @staticmethod
+    def _ctx_value(decision: Decision | None, x: Any) -> int:
         if decision in (Decision.KEEP, Decision.SQUARE):
             return parse_spirit(x)
         if isinstance(x, str) and x in MODE_NAMES:
@@ -430,7 +468,7 @@ class _Reader:
         return parse_cell(x)
 
     @staticmethod
-    def _task(item: list) -> tuple:
+    def _task(item: list[Any]) -> Task:
         op = OP_NAMES.index(item[0])
         if op == PUT:
             return (op, int(item[1]), parse_cell(item[2]), MODE_NAMES.index(item[3]))
@@ -438,7 +476,7 @@ class _Reader:
             return (op, int(item[1]), parse_spirit(item[2]))
         return (op, *item[1:])
 
-    def _read_history(self, g: Game) -> None:
+    def _read_history(self, g: State) -> None:
         history = self.get("history", list, [])
         try:
             g.history = [(int(p), Move.parse(m), bool(auto)) for p, m, auto in history]
@@ -454,7 +492,7 @@ _SPIRIT_FIELDS = {"spirit": (2,), "keep": (2,), "take": (2,), "to_line": (1,), "
                   "cover": (3,)}
 
 
-def _event_from_json(item: list) -> tuple:
+def _event_from_json(item: list[Any]) -> Event:
     kind = item[0]
     out = []
     for i, x in enumerate(item):
@@ -466,10 +504,10 @@ def _event_from_json(item: list) -> tuple:
     return tuple(out)
 
 
-def game_from_json(text: str | bytes) -> Game:
+def game_from_json(text: str | bytes, blank: Callable[[Options, int, _rng.Draws], S]) -> S:
     """Parse and check a saved or hand-made game; InvalidPosition names any problem."""
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InvalidPosition(f"not valid JSON: {exc}") from None
-    return _Reader(data).read()
+    return _Reader(data).read(blank)

@@ -1,4 +1,4 @@
-"""The spirits (RULES.md §9): ids, names, kinds and what each one does."""
+"""The spirits (rules.md §9): ids, names, kinds and what each one does."""
 
 from __future__ import annotations
 

@@ -37,7 +37,7 @@ class OnlineApp(SolstisApp):
 
     # ------------------------------------------------------------------ start
     def on_mount(self, event: events.Mount) -> None:
-        from themes import DEFAULT_THEME
+        from solstis_tui.themes import DEFAULT_THEME
 
         from .lobby import LobbyScreen
 

@@ -21,7 +21,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-from ai.registry import make_bot
+from solstis_tui.ai.registry import make_bot
 
 from ..core.observation import Observation
 
@@ -58,7 +58,7 @@ class BotFailed(Exception):
 
 def _work(conn: Connection, factory: Callable[[str, int], Any]) -> None:
     """A worker process: answer decisions until the host closes the pipe."""
-    from ai.base import Budget
+    from solstis_tui.ai.base import Budget
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the host; it stops us
     with contextlib.suppress(OSError):

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .paths import TOKEN_FILE, default_data_dir
 from .protocol import MAX_MESSAGE, VERSION, encode
 
 KEEP_ALIVE_SECONDS = 60.0  # well inside the host's idle limit (see docs/protocol.md)
@@ -52,8 +53,6 @@ def read_token(path: Path | None = None) -> str | None:
     if path is None and os.environ.get("SOLSTIS_TOKEN_FILE"):
         path = Path(os.environ["SOLSTIS_TOKEN_FILE"])
     if path is None:
-        from .serve import TOKEN_FILE, default_data_dir
-
         path = default_data_dir() / TOKEN_FILE
     try:
         return path.read_text(encoding="utf-8").strip() or None

@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Protocol, cast
 
 from textual.binding import Binding
 
 from ..screens.game import GameScreen
+from ..screens.services import AppServices
+from ..widgets.prompt import PromptLine
 from .chat import ChatScreen
 from .remote import RemoteSession
+
+
+class OnlineServices(AppServices, Protocol):
+    """What the online game screen asks of ``OnlineApp`` besides the game screen's needs."""
+
+    def send_chat(self, text: str) -> None: ...
+
+    def back_to_lobby(self, leave: bool = True) -> None: ...
 
 
 class OnlineGameScreen(GameScreen):
@@ -23,6 +34,10 @@ class OnlineGameScreen(GameScreen):
         Binding("n", "new_game", "New", show=False),
     ]
     session: RemoteSession
+
+    @property
+    def online_app(self) -> OnlineServices:
+        return cast(OnlineServices, self.app)
 
     def viewer(self) -> int:
         return self.session.seat if self.session.seat is not None else 0
@@ -48,14 +63,12 @@ class OnlineGameScreen(GameScreen):
 
     def update_prompt(self) -> None:
         s = self.session
-        game = s.game
-        if not self.is_mounted or self.view is None or game is None:
+        if not self.is_mounted or self.view is None or s.obs is None:
             return
+        game = s.obs
         if game.is_over or s.human_to_play:
             super().update_prompt()
             return
-        from ..widgets.prompt import PromptLine
-
         who = s.name(game.to_play)
         prompt = game.decision.prompt if game.decision else ""
         prompt = prompt.replace("your opponent", "the opponent").replace("your ", "their ")
@@ -74,7 +87,7 @@ class OnlineGameScreen(GameScreen):
 
     def _send_chat(self, text: str | None) -> None:
         if text:
-            self.sapp.send_chat(text)
+            self.online_app.send_chat(text)
 
     def action_undo(self) -> None:
         self.error = "online games have no undo"
@@ -89,7 +102,7 @@ class OnlineGameScreen(GameScreen):
         self.update_prompt()
 
     def action_new_game(self) -> None:
-        self.sapp.back_to_lobby()
+        self.online_app.back_to_lobby()
 
     def action_quit_game(self) -> None:
-        self.sapp.back_to_lobby()
+        self.online_app.back_to_lobby()

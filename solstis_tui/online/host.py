@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ai.registry import make_bot
+from solstis_tui.ai.registry import make_bot
 
 from ..core import IllegalMove, Move, Options
 from ..core.rng import derive

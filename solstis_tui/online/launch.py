@@ -8,7 +8,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from themes import THEMES
+from solstis_tui.themes import THEMES
 
 from .serve import _tcp
 

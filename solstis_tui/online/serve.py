@@ -16,18 +16,7 @@ from .client import HostError, default_socket, describe_default_socket
 from .host import Host
 from .hostlock import StartRefused, unreachable_for_group
 from .limits import Limits
-
-
-def default_data_dir() -> Path:
-    override = os.environ.get("SOLSTIS_HOST_DATA")
-    if override:
-        return Path(override)
-    from platformdirs import user_state_dir
-
-    return Path(user_state_dir("solstis", appauthor=False)) / "host"
-
-
-TOKEN_FILE = "tcp-token"
+from .paths import TOKEN_FILE, default_data_dir
 
 
 def ensure_token(data_dir: Path) -> tuple[str, Path]:

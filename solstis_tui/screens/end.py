@@ -10,21 +10,22 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from ..session import Session
+from ..core import Observation
+from ..session_view import SessionView, scores_of
 from ..widgets.scores import score_table
 
 
-def result_line(session: Session) -> str:
-    game = session.game
-    if game.end_reason == "fireflies":
-        return f"{session.name(game.winner)} placed a 4th firefly and wins at once!"
-    if game.winner is None:
-        total = game.score(0).total
-        return f"A shared win: both have {total} stars."
-    name = session.name(game.winner)
+def result_line(session: SessionView, obs: Observation) -> str:
+    """Who won the finished game ``obs``, and by how many stars."""
+    scores = scores_of(obs)
+    if obs.end_reason == "fireflies":
+        return f"{session.name(obs.winner)} placed a 4th firefly and wins at once!"
+    if obs.winner is None:
+        return f"A shared win: both have {scores[0].total} stars."
+    name = session.name(obs.winner)
     verb = "win" if name == "You" else "wins"
-    return (f"{name} {verb}, {game.score(game.winner).total} stars to "
-            f"{game.score(1 - game.winner).total}.")
+    return (f"{name} {verb}, {scores[obs.winner].total} stars to "
+            f"{scores[1 - obs.winner].total}.")
 
 
 class EndScreen(ModalScreen[str]):
@@ -48,18 +49,19 @@ class EndScreen(ModalScreen[str]):
     EndScreen Button { min-width: 12; margin: 0 1; }
     """
 
-    def __init__(self, session: Session, ascii_mode: bool = False) -> None:
+    def __init__(self, session: SessionView, obs: Observation, ascii_mode: bool = False) -> None:
         super().__init__()
         self.session = session
+        self.obs = obs
         self.ascii_mode = ascii_mode
 
     def compose(self) -> ComposeResult:
         s = self.session
         names = (s.name(0), s.name(1))
-        scores = (s.game.score(0), s.game.score(1))
+        scores = scores_of(self.obs)
         star = "*" if self.ascii_mode else "★"
         with Vertical():
-            yield Static(Text("Game over. " + result_line(s)), id="result")
+            yield Static(Text("Game over. " + result_line(s, self.obs)), id="result")
             yield Static(Group(score_table(names, scores, star)), id="sheet")
             with Horizontal():
                 yield Button("New game (n)", id="new")

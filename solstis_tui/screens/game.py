@@ -11,7 +11,7 @@ import contextlib
 import threading
 import time
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,10 +19,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ..core import Decision, IllegalMove, Move
+from ..core import Decision, IllegalMove, Move, Observation
 from ..core.board import MATCH as _MATCH
 from ..narrate import narrate
 from ..session import Session
+from ..session_view import SessionView, scores_of
 from ..widgets.display import PILE_LETTERS, DisplayPiles
 from ..widgets.gamelog import GameLog
 from ..widgets.hand import HandBar
@@ -35,10 +36,8 @@ from ..widgets.view import BoardView, asciify
 from . import choices
 from .game_keys import GameKeys
 from .game_mouse import GameMouse
-from .helpers import describe_move, legend_text
-
-if TYPE_CHECKING:
-    from ..app import SolstisApp
+from .helpers import describe_move, legend_text, prompt_text
+from .services import AppServices
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 LARGE_WIDTH, LARGE_HEIGHT = 150, 36
@@ -47,7 +46,9 @@ _MERGEABLE = ("play", "second", "spirits_drawn")
 
 
 class GameScreen(GameKeys, GameMouse, Screen):
-    """One game in progress (``session``), from the seat of the person playing it."""
+    """One game in progress (``session``), from the seat of the person playing it.
+
+    Everything drawn comes from ``session.observation(seat)`` (``obs``): never the game."""
 
     CSS_PATH = "game.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
@@ -77,7 +78,7 @@ class GameScreen(GameKeys, GameMouse, Screen):
           for i, ch in enumerate(PILE_LETTERS)],
     ]
 
-    def __init__(self, session: Session, pace: float = 0.5) -> None:
+    def __init__(self, session: SessionView, pace: float = 0.5) -> None:
         super().__init__()
         self.session = session
         self.pace = pace
@@ -104,8 +105,9 @@ class GameScreen(GameKeys, GameMouse, Screen):
         self.ended_shown = False
 
     @property
-    def sapp(self) -> SolstisApp:
-        return self.app  # type: ignore[return-value]
+    def sapp(self) -> AppServices:
+        """The application's services (screens, saves, rankings) this screen may use."""
+        return cast(AppServices, self.app)
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -157,35 +159,40 @@ class GameScreen(GameKeys, GameMouse, Screen):
 
     # ------------------------------------------------------------------ the loop
     @property
-    def game(self):
-        return self.session.game
+    def obs(self) -> Observation:
+        """What the seat this screen shows (``viewer``) sees now."""
+        return self.session.observation(self.viewer())
 
     def viewer(self) -> int:
+        """The seat whose view is drawn: the person's; in hot-seat the one shown (or, hands
+        hidden, the one to play next); seat 0 when watching bots."""
         s = self.session
         if s.is_watch:
             return 0
         if s.is_hotseat:
-            return self.shown_player if self.shown_player is not None else self.game.to_play
+            if self.shown_player is not None:
+                return self.shown_player
+            return s.observation(0).to_play  # public: whose turn it is
         return s.humans[0]
 
     def advance(self) -> None:
         """Decide what happens next: the end screen, a person's keys, or a bot's worker."""
         if not self.is_mounted:
             return
-        game = self.game
-        if game.is_over:
+        obs = self.obs
+        if obs.is_over:
             self.thinking_since = None
             self.refresh_board()
             if not self.ended_shown:
                 self.ended_shown = True
-                self.sapp.show_end(self.session)
+                self.sapp.show_end(self.session, obs)
             return
         if self.session.human_to_play:
             self.skip_turn = False
-            if self.session.is_hotseat and self.shown_player != game.to_play:
+            if self.session.is_hotseat and self.shown_player != obs.to_play:
                 self.shown_player = None
                 self.refresh_board()
-                self.sapp.pass_keyboard(self.session.name(game.to_play), self._passed)
+                self.sapp.pass_keyboard(self.session.name(obs.to_play), self._passed)
                 return
             self.refresh_board()
             return
@@ -196,7 +203,7 @@ class GameScreen(GameKeys, GameMouse, Screen):
         self.start_bot()
 
     def _passed(self, _result: object = None) -> None:
-        self.shown_player = self.game.to_play
+        self.shown_player = self.obs.to_play
         self.reset_log()
         self.refresh_board()
 
@@ -210,7 +217,7 @@ class GameScreen(GameKeys, GameMouse, Screen):
 
     # ------------------------------------------------------------------ bots
     def start_bot(self) -> None:
-        player = self.game.to_play
+        player = self.obs.to_play
         self.stop_bot()
         self.token += 1
         token = self.token
@@ -277,15 +284,15 @@ class GameScreen(GameKeys, GameMouse, Screen):
         if token != self.token:
             return
         self.thinking_since = None
-        name = self.session.name(self.game.to_play)
+        name = self.session.name(self.obs.to_play)
         fallback = self.session.fallback_move()
         message = f"{name} failed: {type(exc).__name__}: {exc}"
-        self.sapp.bot_error(message, describe_move(self.game, fallback),
+        self.sapp.bot_error(message, describe_move(fallback),
                             partial(self._after_bot_error, fallback))
 
     def _after_bot_error(self, fallback: Move, choice: str | None) -> None:
         if choice == "retry":
-            self.session.bots.pop(self.game.to_play, None)
+            self.session.forget_bot(self.obs.to_play)
             self.advance()
             return
         self.session.apply(fallback)
@@ -298,18 +305,18 @@ class GameScreen(GameKeys, GameMouse, Screen):
 
     # ------------------------------------------------------------------ board view
     def build_view(self) -> BoardView:
-        s, game = self.session, self.game
+        s = self.session
         me = self.viewer()
         obs = s.observation(me)
-        decider_human = s.human_to_play and (not s.is_hotseat or self.shown_player == game.to_play)
+        decider_human = s.human_to_play and (not s.is_hotseat or self.shown_player == obs.to_play)
         zone = choices.zone_of(obs.decision) if decider_human and obs.legal_moves else None
-        if s.is_watch:
-            their_hand: tuple[int, ...] | None = tuple(game.hands[1 - me])
+        if s.is_watch:  # bots on both seats: both hands are shown, by design
+            their_hand: tuple[int, ...] | None = s.observation(1 - me).hand
         elif zone == "opp_hand":
             their_hand = tuple(mv.arg for mv in obs.legal_moves)
         else:
             their_hand = obs.opponent_known or None
-        key = (len(game.history), obs.decision, game.to_play, me, zone)
+        key = (len(obs.history), obs.decision, obs.to_play, me, zone)
         items = choices.items_for(obs, their_hand) if zone in (
             "hand", "display", "spirits", "opp_hand") else []
         targets = choices.cell_targets(obs) if zone in ("mine", "theirs", "display") else \
@@ -324,11 +331,11 @@ class GameScreen(GameKeys, GameMouse, Screen):
             capturable = frozenset(t for t, _ in obs.display if _MATCH[tile] >> t & 1)
         return BoardView(
             obs=obs, me=me, names=(s.name(0), s.name(1)),
-            scores=(game.score(0), game.score(1)), my_hand=obs.hand,
+            scores=scores_of(obs), my_hand=obs.hand,
             their_hand=their_hand, their_count=obs.opponent_hand_count, zone=zone,
             items=items, selected=self.selected, cursor=self.cursor, targets=targets,
             capturable=capturable, square_mode=obs.decision is Decision.SQUARE,
-            ascii=self.sapp.ascii_mode, to_play=game.to_play, deciding_is_human=decider_human,
+            ascii=self.sapp.ascii_mode, to_play=obs.to_play, deciding_is_human=decider_human,
         )
 
     def refresh_board(self) -> None:
@@ -343,7 +350,7 @@ class GameScreen(GameKeys, GameMouse, Screen):
             hand.update("Hand hidden: pass the keyboard")
         else:
             hand.show(view)
-        g = self.game
+        g = view.obs
         s = self.session
         seats = f"{s.name(0)} vs {s.name(1)}"
         mode = " · watching" if s.is_watch else " · hot-seat" if s.is_hotseat else ""
@@ -364,10 +371,8 @@ class GameScreen(GameKeys, GameMouse, Screen):
     def update_prompt(self) -> None:
         if not self.is_mounted or self.view is None:
             return
-        from .helpers import prompt_text
-
         headline, detail, thinking = prompt_text(self)
-        hint = self.hint_text if self.view.deciding_is_human and not self.game.is_over else ""
+        hint = self.hint_text if self.view.deciding_is_human and not self.obs.is_over else ""
         self.query_one(PromptLine).say(headline, detail, self.error,
                                        self.spin if thinking else -1, self.sapp.ascii_mode,
                                        hint=hint)
@@ -380,15 +385,16 @@ class GameScreen(GameKeys, GameMouse, Screen):
         self.update_log()
 
     def update_log(self) -> None:
-        events = self.game.log
+        s = self.session
+        me = self.viewer()
+        events = s.shown_log(me)
         end = len(events)
-        if not self.game.is_over and end > self.log_pos and events[end - 1][0] in _MERGEABLE:
+        if not self.obs.is_over and end > self.log_pos and events[end - 1][0] in _MERGEABLE:
             end -= 1
         if end <= self.log_pos:
             return
-        s = self.session
-        viewer = None if s.is_hotseat else self.viewer()
-        lines = narrate(events[self.log_pos:end], s.name, viewer=viewer, omniscient=s.is_watch)
+        reader = None if s.is_hotseat or s.is_watch else me  # a shared screen: nobody's
+        lines = narrate(events[self.log_pos:end], s.name, viewer=reader)
         self.log_pos = end
         for log in self.query(GameLog):
             log.add(lines)

@@ -24,7 +24,7 @@ class GameKeys:
         if self.session.human_to_play:
             self.error = "that key does nothing for this decision"
         else:
-            self.error = f"wait: it is {self.session.name(self.game.to_play)}'s decision"
+            self.error = f"wait: it is {self.session.name(self.obs.to_play)}'s decision"
         self.update_prompt()
 
     def action_cursor(self, dx: int, dy: int) -> None:
@@ -93,8 +93,9 @@ class GameKeys:
         self.try_move(Move.parse("draw"))
 
     def action_confirm(self) -> None:
-        if self.game.is_over:
-            self.sapp.show_end(self.session)
+        obs = self.obs
+        if obs.is_over:
+            self.sapp.show_end(self.session, obs)
             return
         zone, view = self._zone(), self.view
         if view is None or zone is None:
@@ -154,7 +155,7 @@ class GameKeys:
         self.hint_move = None
         self.hint_text = "Hint: thinking…"
         self.update_prompt()
-        obs = self.game.observation(self.game.to_play)
+        obs = self.session.observation(self.obs.to_play)
         token = self.token
         self.run_worker(partial(self._hint_work, token, obs), thread=True, exclusive=True,
                         group="hint", exit_on_error=False, name="hint")
@@ -164,11 +165,11 @@ class GameKeys:
         self._from_thread(self.show_hint, token, obs, ranked)
 
     def show_hint(self, token: int, obs, ranked) -> None:
-        if token != self.token or obs.history != tuple(self.game.history) or not ranked:
+        if token != self.token or obs.history != self.obs.history or not ranked:
             return
         move = ranked[0][0]
         self.hint_move = move
-        self.hint_text = f"Hint: {describe_move(self.game, move)} — {hint_reason(obs, ranked)}"
+        self.hint_text = f"Hint: {describe_move(move)} — {hint_reason(obs, ranked)}"
         view = self.view
         if view is not None:
             for i, item in enumerate(view.items):
@@ -218,7 +219,7 @@ class GameKeys:
         self.sapp.show_spirits(self.session.observation(self.viewer()))
 
     def action_review(self) -> None:
-        if not self.game.is_over:
+        if not self.obs.is_over:
             self.error = "the review opens when the game is over"
             self.update_prompt()
             return

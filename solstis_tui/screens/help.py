@@ -1,4 +1,4 @@
-"""Help: the keys, then the rules (RULES.md, shipped as ``solstis_tui/rules.md``) by section."""
+"""Help: the keys, then the rules (``solstis_tui/rules.md``) by section."""
 
 from __future__ import annotations
 

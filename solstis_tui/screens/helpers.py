@@ -2,17 +2,31 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..core import Decision, Move, MoveKind, Observation, Spirit
 from ..core.board import MATCH, NAMES
+from ..session_view import SessionView
+from ..widgets.view import ASCII, UNICODE, BoardView, asciify
 from . import choices
 
-if TYPE_CHECKING:
-    from .game import GameScreen
+
+class PromptState(Protocol):
+    """What the prompt line is made from: the game screen's state (typed here, so that
+    this module does not import the screen)."""
+
+    session: SessionView
+    view: BoardView | None
+    shown_player: int | None
+    paused: bool
+    notice: str
+    thinking_since: float | None
+
+    @property
+    def obs(self) -> Observation: ...
 
 
-def describe_move(game_or_obs, move: Move) -> str:
+def describe_move(move: Move) -> str:
     """``move`` in a player's words: 'play 3-5', 'take the Bee', 'rainbow on 2-4'."""
     k, a = move.kind, move.arg
     name = NAMES.get(a, "")
@@ -49,18 +63,18 @@ def hint_reason(obs: Observation, ranked: list[tuple[Move, float]]) -> str:
     if len(ranked) > 1:
         second, v2 = ranked[1]
         if value != v2:
-            why.append(f"{value:+.1f}★ vs {v2:+.1f}★ for {describe_move(obs, second)} "
+            why.append(f"{value:+.1f}★ vs {v2:+.1f}★ for {describe_move(second)} "
                        "(expected star margin)")
         else:
             why.append("several moves look equally good")
     return "; ".join(why) or "the only sensible choice"
 
 
-def prompt_text(screen: GameScreen) -> tuple[str, str, bool]:
-    """(headline, detail, thinking) for the prompt line."""
-    s, game, view = screen.session, screen.game, screen.view
+def prompt_text(screen: PromptState) -> tuple[str, str, bool]:
+    """(headline, detail, thinking) for the prompt line (a notice is shown once)."""
+    s, game, view = screen.session, screen.obs, screen.view
     assert view is not None
-    assists = not s.is_hotseat and getattr(s, "assists", True)
+    assists = s.assists
     keys_tail = " · u undo · t hint · ? help" if assists else " · ? help"
     if game.is_over:
         if game.end_reason == "fireflies":
@@ -119,8 +133,6 @@ def zone_keys(view) -> str:
 
 def legend_text(ascii_only: bool) -> str:
     """The board's symbols, for the legend shown on big terminals."""
-    from ..widgets.view import ASCII, UNICODE, asciify
-
     g = ASCII if ascii_only else UNICODE
     text = (
         "Rows: S summits 6 · P pastures 5 · H hills 4 · F forest 3 · M meadow 2 · V valley 1\n"

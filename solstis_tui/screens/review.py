@@ -1,8 +1,15 @@
-"""Post-game review: step through a person's decisions beside the strongest bot's ranking."""
+"""Post-game review: step through a person's decisions beside the strongest bot's ranking.
+
+The review replays the local game from its seed (``Session.replay``) to get, for each of a
+person's decisions, the observation that person had then: the bot ranks from that
+observation alone and the table shows only the moves, so nothing hidden is shown. Online
+games have no review (their game lives at the host).
+"""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from functools import partial
 
 from rich.text import Text
@@ -11,8 +18,12 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from ..core import Move, Observation
 from ..session import Session
 from .helpers import describe_move
+
+#: The strongest bot's ranking of an observation's moves: (obs, seconds, cancel).
+RankMoves = Callable[[Observation, float, threading.Event | None], list[tuple[Move, float]]]
 
 #: Thinking time per decision in the review (seconds).
 REVIEW_SECONDS = 0.4
@@ -29,9 +40,11 @@ class ReviewScreen(Screen[None]):
     ReviewScreen Static#detail { height: 3; padding: 0 1; background: $boost; }
     """
 
-    def __init__(self, session: Session, seconds: float = REVIEW_SECONDS) -> None:
+    def __init__(self, session: Session, rank_moves: RankMoves,
+                 seconds: float = REVIEW_SECONDS) -> None:
         super().__init__()
         self.session = session
+        self.rank_moves = rank_moves
         self.seconds = seconds
         self.cancel = threading.Event()
         self.rows: list[dict] = []
@@ -86,7 +99,7 @@ class ReviewScreen(Screen[None]):
             if s.is_human(player):
                 out.append({"player": player, "turn": game.turn,
                             "prompt": game.decision.prompt if game.decision else "",
-                            "yours": describe_move(game, mv), "move": mv,
+                            "yours": describe_move(mv), "move": mv,
                             "obs": game.observation(player), "index": i})
             game.play(moves[i])
         return out
@@ -95,7 +108,7 @@ class ReviewScreen(Screen[None]):
         for i, row in enumerate(self.rows):
             if cancel.is_set():
                 return
-            ranked = self.app.rank_moves(row["obs"], self.seconds, cancel)  # type: ignore
+            ranked = self.rank_moves(row["obs"], self.seconds, cancel)
             try:
                 self.app.call_from_thread(self._fill, i, ranked)
             except RuntimeError:
@@ -107,7 +120,7 @@ class ReviewScreen(Screen[None]):
         values = dict(ranked)
         mine = values.get(row["move"], best_value)
         cost = best_value - mine
-        row["best"] = describe_move(row["obs"], best)
+        row["best"] = describe_move(best)
         row["cost"] = cost
         row["agree"] = best == row["move"] or cost <= 0
         table = self.query_one(DataTable)

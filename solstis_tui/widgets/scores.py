@@ -11,7 +11,7 @@ from .view import BoardView, glyphs_of, palette_of
 
 
 def score_rows(score: Score) -> list[tuple[str, int]]:
-    """The score sheet of one player, line by line (RULES.md §12)."""
+    """The score sheet of one player, line by line (rules.md §12)."""
     rows = [("Biggest section", score.biggest_section), ("Lit fires", score.lit_fires),
             ("Spirits (1 each)", score.spirits)]
     rows += [(f"  {name} bonus", value) for name, value in score.bonuses.items()]

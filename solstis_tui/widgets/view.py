@@ -80,7 +80,7 @@ class Palette:
     """Rich styles from the current theme's board variables."""
 
     def __init__(self, variables: dict[str, str]) -> None:
-        from themes import BOARD_DEFAULTS
+        from solstis_tui.themes import BOARD_DEFAULTS
 
         v = {**BOARD_DEFAULTS, **{k: x for k, x in variables.items() if k in BOARD_DEFAULTS}}
         self.v = v

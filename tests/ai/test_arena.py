@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from ai import arena
-from ai.arena_stats import elo_ratings, mean_ci, percentile
+from solstis_tui.ai import arena
+from solstis_tui.ai.arena_stats import elo_ratings, mean_ci, percentile
 
 
 def run_json(tmp_path, *flags: str) -> dict:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ai.base import Budget
-from ai.mcts import MARGIN_SCALE, mix
-from ai.registry import TIERS, make_bot
+from solstis_tui.ai.base import Budget
+from solstis_tui.ai.mcts import MARGIN_SCALE, mix
+from solstis_tui.ai.registry import TIERS, make_bot
 
 from .conftest import positions
 

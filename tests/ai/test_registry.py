@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from ai.base import Budget, RandomBot
-from ai.expert import ExpertBot
-from ai.mcts import MCTSBot
-from ai.registry import TIERS, describe, make_bot, parse_budget
+from solstis_tui.ai.base import Budget, RandomBot
+from solstis_tui.ai.expert import ExpertBot
+from solstis_tui.ai.mcts import MCTSBot
+from solstis_tui.ai.registry import TIERS, describe, make_bot, parse_budget
 
 
 def test_tiers_are_ordered_and_described() -> None:
@@ -18,7 +18,7 @@ def test_tiers_are_ordered_and_described() -> None:
 
 def test_make_bot_by_tier_and_by_path() -> None:
     assert isinstance(make_bot("mcts", 1), MCTSBot)
-    assert isinstance(make_bot("ai.base:RandomBot", 1), RandomBot)
+    assert isinstance(make_bot("solstis_tui.ai.base:RandomBot", 1), RandomBot)
     assert make_bot("expert", 1, workers=2).workers == 2
     assert isinstance(make_bot("MCTS", None), MCTSBot)
 
@@ -35,10 +35,10 @@ def test_budget_suffix_sets_the_default_budget() -> None:
     [
         ("wizard", "unknown bot"),
         ("no_such_module_xyz:Bot", "cannot import module"),
-        ("ai.base:NoSuchBot", "has no"),
-        ("ai.base:Budget", "not a bot class"),
-        ("ai.base:Bot", "does not implement"),
-        ("ai.base:", "unknown bot"),
+        ("solstis_tui.ai.base:NoSuchBot", "has no"),
+        ("solstis_tui.ai.base:Budget", "not a bot class"),
+        ("solstis_tui.ai.base:Bot", "does not implement"),
+        ("solstis_tui.ai.base:", "unknown bot"),
         ("mcts@fast", "bad budget"),
         ("mcts@0s", "bad budget"),
         ("mcts@1.5", "bad budget"),
@@ -53,7 +53,8 @@ def test_bad_specs_say_what_is_wrong(spec: str, words: str) -> None:
 def test_an_installed_package_offers_a_bot_by_entry_point(tmp_path, monkeypatch) -> None:
     """A package declaring ``[project.entry-points."solstis.bots"]`` is loaded by name."""
     (tmp_path / "calm_bots.py").write_text(
-        "from ai.base import RandomBot\n\nclass CalmBot(RandomBot):\n    name = 'calm'\n")
+        "from solstis_tui.ai.base import RandomBot\n\n"
+        "class CalmBot(RandomBot):\n    name = 'calm'\n")
     info = tmp_path / "calm_bots-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: calm-bots\nVersion: 1.0\n")

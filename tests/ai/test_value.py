@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from ai.evaluate import evaluate
-from ai.features import FEATURES, features
-from ai.policy import best_move
-from ai.value import Linear, models, value
+from solstis_tui.ai.evaluate import evaluate
+from solstis_tui.ai.features import FEATURES, features
+from solstis_tui.ai.policy import best_move
+from solstis_tui.ai.value import Linear, models, value
 from solstis_tui.core import Decision, Game, Options
 from solstis_tui.core.scoring import score
 
@@ -70,7 +70,7 @@ def test_the_player_far_ahead_late_in_the_game_is_the_favourite() -> None:
 
 
 def test_three_fireflies_make_a_firefly_player_the_favourite() -> None:
-    """One more square ends the game in their favour (RULES.md §10)."""
+    """One more square ends the game in their favour (rules.md §10)."""
     chances = []  # 200 deals: 60 held too few such positions for a steady mean
     for g, _ in turn_starts("firefly", range(200), (0.1, 0.1), 2):
         counts = [g.fireflies[p].bit_count() for p in (0, 1)]

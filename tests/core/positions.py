@@ -116,7 +116,7 @@ def land(game: Game, p: int) -> set[str]:
 
 def rainbows(game: Game, p: int) -> set[str]:
     """The cells of player p's rainbows, by name."""
-    return names(game.rain[p])
+    return names(game.rainbow_cells[p])
 
 
 def hand(game: Game, p: int) -> list[str]:
@@ -137,7 +137,7 @@ def fireflies(game: Game, p: int) -> set[str]:
 def display(game: Game) -> list[tuple[str, str | None]]:
     """The display piles as (face-up, face-down or None) names."""
     return [(NAMES[u], NAMES[d] if d >= 0 else None)
-            for u, d in zip(game.up, game.down, strict=True)]
+            for u, d in zip(game.face_up, game.face_down, strict=True)]
 
 
 def removed(game: Game) -> set[str]:
@@ -152,12 +152,12 @@ def events(game: Game, kind: str) -> list[tuple]:
 
 def line(game: Game) -> list[str]:
     """The spirit line, by name."""
-    return [s.name.lower() for s in game.sline]
+    return [s.name.lower() for s in game.spirit_line]
 
 
 def spirit_pile(game: Game) -> list[str]:
     """The spirit pile, top first, by name."""
-    return [s.name.lower() for s in reversed(game.spile)]
+    return [s.name.lower() for s in reversed(game.spirit_pile)]
 
 
 def other_spirits(*taken: str, firefly: bool = False, beginner: bool = False) -> list[str]:

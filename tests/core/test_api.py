@@ -2,19 +2,9 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from solstis_tui.core import Decision, Game, IllegalMove, Move, MoveKind, Options
-
-
-def test_importing_the_core_does_not_import_textual():
-    code = "import solstis_tui.core, ai.base, sys; print('textual' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
-    assert out.stdout.strip() == "False"
 
 
 def test_a_new_game_waits_for_seat_0_to_play_a_tile():

@@ -9,15 +9,15 @@ from pathlib import Path
 
 from solstis_tui.core import Game, Move, Options
 from solstis_tui.core.observation_json import observation_to_dict
-from solstis_tui.session import Session, Setup, random_setup
+from solstis_tui.session import Session, Setup, random_setup, same_position
 
 LEGACY = Path(__file__).parent / "data" / "legacy_v1_save.json"
 
 
 def deal(game: Game) -> tuple:
     """Where every tile and spirit lies at the start."""
-    return (tuple(game.hands[0]), tuple(game.hands[1]), tuple(game.up), tuple(game.down),
-            tuple(game.pile), tuple(game.spile))
+    return (tuple(game.hands[0]), tuple(game.hands[1]), tuple(game.face_up), tuple(game.face_down),
+            tuple(game.pile), tuple(game.spirit_pile))
 
 
 def secret_seeds() -> list[int]:
@@ -190,7 +190,8 @@ def test_a_save_from_before_secret_deals_loads_and_plays_on_identically():
         session.apply(Move.parse(text))
         game.play(Move.parse(text))
     assert json.loads(session.game.to_json()) == fixture["final"]
-    assert json.loads(game.to_json()) == fixture["final"]
+    # The snapshot's own log keeps the old order of each capture's two events.
+    assert same_position(game, fixture["final"])
     assert any(e[0] == "fly" for e in fixture["final"]["log"][len(json.loads(
         save["snapshot"])["log"]):])
     # Saved again, it stays a version 1 save that replays the same way.

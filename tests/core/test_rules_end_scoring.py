@@ -1,4 +1,4 @@
-"""RULES.md §8 (the end of the game) and §12 (scoring)."""
+"""rules.md §8 (the end of the game) and §12 (scoring)."""
 
 from __future__ import annotations
 
@@ -79,7 +79,6 @@ def test_s12_rulebook_example_scores_exactly_12():
         p0={"hand": ["6-6"], "land": [*section, "5-8"], "rainbows": ["2-3"],
             "spirits": [["marmot", "1-2"], ["bee", "2-2"], ["butterfly", "3-2"]]},
         p1={"hand": ["6-7"]}, empty_pile=True, evil={"player": 0})
-    play(game, "pass")
     assert game.decision is Decision.COVER and game.to_play == 1
     play(game, "cover bee")
     assert game.is_over
@@ -141,7 +140,6 @@ def test_s12_lit_fire_needs_a_path_to_row_1_rainbows_included():
 def end_game(p0_land: list, p1_land: list):
     game = position(p0={"hand": ["6-6"], "land": p0_land},
                     p1={"hand": ["6-7"], "land": p1_land}, empty_pile=True)
-    play(game, "pass")
     assert game.is_over
     return game
 

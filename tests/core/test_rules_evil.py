@@ -1,4 +1,4 @@
-"""RULES.md §11: the Evil Spirit in the base game."""
+"""rules.md §11: the Evil Spirit in the base game."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def test_s11_drawn_evil_is_kept_and_the_other_spirit_hosted():
     game = square_turn(spirit_top=["evil", "frog"])
     play(game, "play 5-5")
     assert spirits(game, 0) == {"frog": "4-4"}
-    assert game.evil_at == 0
+    assert game.evil_player == 0
     assert line(game) == [], "the Evil Spirit never goes to the line"
     assert game.observation(1).evil_player == 0
     assert ("evil_kept", 0) in game.log
@@ -58,7 +58,7 @@ def test_s11_holder_gives_it_to_the_opponent_on_the_next_encounter(how):
     if how == "draw":
         play(game, "keep frog")
     assert len(spirits(game, 0)) == 1
-    assert game.evil_at == 1
+    assert game.evil_player == 1
     assert ("evil_given", 0) in game.log
 
 
@@ -67,13 +67,13 @@ def test_s11_holder_keeps_it_through_a_turn_without_encounter():
                     evil={"player": 0})
     play(game, "play 3-4")
     assert land(game, 0) == {"3-4", "3-7"}
-    assert game.evil_at == 0
+    assert game.evil_player == 0
 
 
 def test_s11_opponent_encounter_does_not_move_it():
     game = square_turn(evil={"player": 1}, spirit_top=["frog", "wolf"])
     play(game, "play 5-5", "keep frog")
-    assert game.evil_at == 1
+    assert game.evil_player == 1
 
 
 def test_s11_holder_meeting_no_spirit_keeps_it():
@@ -82,7 +82,7 @@ def test_s11_holder_meeting_no_spirit_keeps_it():
                        evil={"player": 0})
     play(game, "play 5-5")
     assert ("no_spirit", 0) in game.log
-    assert game.evil_at == 0
+    assert game.evil_player == 0
 
 
 def test_s11_only_the_evil_spirit_drawn_then_take_from_the_line():
@@ -92,8 +92,8 @@ def test_s11_only_the_evil_spirit_drawn_then_take_from_the_line():
     assert "draw" not in moves(game) and "take bee" in moves(game)
     play(game, "take bee")
     assert spirits(game, 0) == {"bee": "4-4"}
-    assert game.evil_at == 0
-    assert len(game.spile) == 0 and "bee" not in line(game)
+    assert game.evil_player == 0
+    assert len(game.spirit_pile) == 0 and "bee" not in line(game)
 
 
 def test_s11_only_the_evil_spirit_drawn_and_empty_line_keeps_it_alone():
@@ -101,13 +101,13 @@ def test_s11_only_the_evil_spirit_drawn_and_empty_line_keeps_it_alone():
                        spirit_pile=["evil"])
     play(game, "play 5-5")
     assert spirits(game, 0) == {}
-    assert game.evil_at == 0
+    assert game.evil_player == 0
     assert game.to_play == 1
 
 
 # ---------------------------------------------------------------------- game end
 def end_position(holder: int, holder_spirits: list, **kw):
-    """The land pile is empty and nobody can capture: p0's pass ends the game."""
+    """The land pile is empty and nobody can capture: the game ends on load (§8)."""
     panoramas = [{"hand": ["6-6"]}, {"hand": ["6-7"]}]
     panoramas[holder].update({"land": ROWS12, "spirits": holder_spirits})
     for p, extra in kw.pop("players", {}).items():
@@ -118,8 +118,6 @@ def end_position(holder: int, holder_spirits: list, **kw):
 
 def test_s11_end_cover_is_chosen_by_the_opponent():
     game = end_position(1, [["bee", "1-1"], ["fish", "1-2"]])
-    assert moves(game) == ["pass"]
-    play(game, "pass")
     assert not game.is_over
     assert game.decision is Decision.COVER
     assert game.to_play == 0, "p0 chooses what covers p1's spirit"
@@ -136,7 +134,6 @@ def test_s11_end_cover_is_chosen_by_the_opponent():
 def test_s11_covered_spirit_loses_its_bonus_and_is_not_counted_by_bird():
     game = end_position(0, [["bird", "1-1"], ["frog", "1-2"], ["wolf", "1-3"]],
                         players={0: {"rainbows": ["3-1"]}})
-    play(game, "pass")
     assert game.to_play == 1 and game.decision is Decision.COVER
     play(game, "cover frog")
     s = game.score(0)
@@ -149,7 +146,6 @@ def test_s11_covered_squirrel_does_nothing():
     """The only spirit is the Squirrel, so the cover is automatic; 2-7 and 5-5 stay in
     hand instead of entering the panorama."""
     game = end_position(0, [["squirrel", "1-1"]], players={0: {"hand": ["2-7", "5-5"]}})
-    play(game, "pass")
     assert game.is_over
     assert game.covered[0] == Spirit.SQUIRREL
     assert hand(game, 0) == ["2-7", "5-5"]
@@ -160,7 +156,6 @@ def test_s11_covered_squirrel_does_nothing():
 
 def test_s11_holder_with_no_spirit_loses_nothing():
     game = end_position(1, [["bee", "1-1"], ["fish", "1-2"]], evil={"player": 0})
-    play(game, "pass")
     assert game.is_over, "no cover decision: the holder has nothing to cover"
     assert tuple(game.covered) == (-1, -1)
     assert game.score(1).spirits == 2 and game.score(1).bonuses == {"Bee": 1}

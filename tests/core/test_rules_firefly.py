@@ -1,4 +1,4 @@
-"""RULES.md §10 and the Firefly spirits of §9 (Cow, Phoenix, Viper, Renard), issue 3."""
+"""rules.md §10 and the Firefly spirits of §9 (Cow, Phoenix, Viper, Renard), issue 3."""
 
 from __future__ import annotations
 
@@ -61,8 +61,8 @@ def test_s10_firefly_with_beginner_mode_is_rejected():
 
 def test_s10_setup_adds_four_spirits_and_seven_fireflies():
     game = Game.new(seed=3, options=Options(firefly=True))
-    assert {Spirit.COW, Spirit.PHOENIX, Spirit.VIPER, Spirit.RENARD} <= set(game.spile)
-    assert len(game.spile) == 19 and Spirit.EVIL in game.spile
+    assert {Spirit.COW, Spirit.PHOENIX, Spirit.VIPER, Spirit.RENARD} <= set(game.spirit_pile)
+    assert len(game.spirit_pile) == 19 and Spirit.EVIL in game.spirit_pile
     assert game.firefly_supply == 7
 
 
@@ -82,15 +82,15 @@ def test_s10_two_squares_in_one_turn_take_a_spirit_and_a_firefly():
 
 def test_s10_fourth_firefly_ends_the_game_at_once_before_the_evil_spirit_moves():
     """p0 owns 2 fireflies and hosts the Evil Spirit on 3-4. 2-2 + 3-2 complete squares
-    1-1, 2-1 and 2-2: the Eagle goes on one, fireflies on the two others: the 4th firefly
-    wins at once. No Eagle effect, the Evil Spirit stays where it is, p1's stars do not
-    matter."""
+    1-1, 2-1 and 2-2: the Eagle goes on one and its effect brings 5-6 (§10: the effect
+    resolves before the fireflies), then fireflies go on the two others: the 4th firefly
+    wins at once. The Evil Spirit stays where it is, p1's stars do not matter."""
     p0 = {"hand": ["2-2", "6-6", "6-7"],
           "land": ["1-1", "1-2", "2-1", "2-3", "3-1", "3-3",
                    "5-4", "5-5", "6-4", "6-5", "4-7", "4-8", "5-7", "5-8"],
           "fireflies": ["5-4", "4-7"]}
     p1 = {"hand": ["4-6"], "land": [f"{r}-{c}" for r in (1, 2) for c in range(4, 11)]}
-    game = ff_position(p0=p0, p1=p1, display=[["3-2", None]],
+    game = ff_position(p0=p0, p1=p1, display=[["3-2", None]], pile_top=["5-6"],
                        evil={"player": 0, "cell": "3-4"}, spirit_top=["eagle", "fish"])
     pile_before = len(game.pile)
     play(game, "play 2-2", "keep eagle")
@@ -100,8 +100,8 @@ def test_s10_fourth_firefly_ends_the_game_at_once_before_the_evil_spirit_moves()
     assert game.end_reason == END_FIREFLIES == "fireflies"
     assert game.winner == 0
     assert fireflies(game, 0) == {"5-4", "4-7", "2-1", "2-2"}
-    assert (game.evil_at, game.evil_cell) == (0, parse_cell("3-4"))
-    assert len(game.pile) == pile_before, "the Eagle never acted"
+    assert (game.evil_player, game.evil_cell) == (0, parse_cell("3-4"))
+    assert len(game.pile) == pile_before - 1 and "5-6" in land(game, 0), "the Eagle acted"
     assert game.legal_moves() == []
     s0, s1 = game.score(0), game.score(1)
     assert s1.total > s0.total > 0
@@ -144,7 +144,6 @@ def test_s10_squirrel_placements_get_no_firefly():
     game = ff_position(p0={"hand": ["2-3"], "land": ["1-1", "1-2", "1-3", "2-1", "2-2"],
                            "spirits": [["squirrel", "1-1"]]},
                        p1={"hand": ["6-7"]}, empty_pile=True)
-    play(game, "pass")
     assert game.is_over and game.end_reason == "normal"
     assert "2-3" in land(game, 0)
     assert fireflies(game, 0) == set()
@@ -251,7 +250,7 @@ def test_s10_drawn_evil_spirit_goes_into_the_opponents_panorama():
     assert game.decision is Decision.EVIL and game.to_play == 0
     assert sorted(moves(game)) == ["evil 3-5", "evil 4-4", "evil 4-6", "evil 5-5"]
     play(game, "evil 4-4")
-    assert (game.evil_at, NAMES[game.evil_cell]) == (1, "4-4")
+    assert (game.evil_player, NAMES[game.evil_cell]) == (1, "4-4")
     for viewer in (0, 1):
         view = game.observation(viewer).panoramas[1]
         assert view.forbidden == parse_cell("4-4")
@@ -279,7 +278,7 @@ def test_s10_land_tile_bound_for_the_forbidden_cell_is_removed():
     play(game, "play 3-6")
     assert "3-3" in removed(game)
     assert land(game, 1) == {"3-4", "3-6"}
-    assert (game.evil_at, NAMES[game.evil_cell]) == (1, "3-3")
+    assert (game.evil_player, NAMES[game.evil_cell]) == (1, "3-3")
 
 
 def test_s10_host_moves_the_evil_spirit_on_after_its_next_encounter():
@@ -289,7 +288,7 @@ def test_s10_host_moves_the_evil_spirit_on_after_its_next_encounter():
                    p1={"hand": ["4-6", "4-8"], "land": ["4-5"]})
     assert game.decision is Decision.EVIL and game.to_play == 0
     play(game, "evil 5-5")
-    assert (game.evil_at, NAMES[game.evil_cell]) == (1, "5-5")
+    assert (game.evil_player, NAMES[game.evil_cell]) == (1, "5-5")
     assert game.observation(1).panoramas[0].forbidden is None
 
 
@@ -297,7 +296,6 @@ def test_s10_evil_spirit_has_no_end_game_penalty():
     game = ff_position(p0={"hand": ["6-6"], "land": ["1-1", "1-2", "2-1", "2-2"],
                            "spirits": [["bee", "1-1"]]},
                        p1={"hand": ["6-7"]}, empty_pile=True, evil={"player": 0, "cell": "3-1"})
-    play(game, "pass")
     assert game.is_over, "no cover decision in Firefly"
     s = game.score(0)
     assert s.covered is None and s.spirits == 1

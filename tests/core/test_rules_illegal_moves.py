@@ -124,7 +124,6 @@ def at_cover():
     game = position(p0={"hand": ["6-6"], "land": ["1-1", "1-2", "1-3", "2-1", "2-2", "2-3"],
                         "spirits": [["bee", "1-1"], ["wolf", "1-2"]]},
                     p1={"hand": ["6-7"]}, empty_pile=True, evil={"player": 0})
-    play(game, "pass")
     assert game.decision is Decision.COVER
     return game
 

@@ -1,4 +1,4 @@
-"""RULES.md §4-§6: putting tiles into a panorama, rainbows and squares."""
+"""rules.md §4-§6: putting tiles into a panorama, rainbows and squares."""
 
 from __future__ import annotations
 
@@ -33,17 +33,17 @@ def test_s4_land_tile_goes_to_its_own_cell():
 
 def test_s4_free_rainbow_is_displaced_with_a_choice():
     """§4: 3-7 arrives on p0's free rainbow; p0 chooses where the rainbow goes (§5 cells:
-    empty and next to p0's tiles), then 3-7 takes its cell."""
+    empty and next to p0's tiles), then 3-7 takes its cell. The captured 3-7 goes in
+    before the played 3-4 (§3 step 2), so 3-4 is not yet there to be a neighbour."""
     game = position(p0={"hand": ["3-4", "5-5", "1-1"], "rainbows": ["3-7"]}, p1=P1,
                     display=[["3-7", None]])
     play(game, "play 3-4")
     assert game.decision is Decision.MOVE_RAINBOW and game.to_play == 0
-    assert sorted(moves(game)) == sorted(
-        f"shift {c}" for c in ["2-4", "4-4", "3-3", "3-5", "2-7", "4-7", "3-6", "3-8"])
+    assert sorted(moves(game)) == sorted(f"shift {c}" for c in ["2-7", "4-7", "3-6", "3-8"])
     play(game, "shift 2-7")
     assert land(game, 0) == {"3-4", "3-7"}
     assert rainbows(game, 0) == {"2-7"}
-    assert game.rainbows == 11, "the rainbow moved; none came from the supply"
+    assert game.rainbow_supply == 11, "the rainbow moved; none came from the supply"
     assert game.to_play == 1
 
 
@@ -67,18 +67,19 @@ def test_s4_blocked_rainbow_removes_the_land_tile(tiles, spirit_square):
 
 def test_s4_displaced_rainbow_with_no_legal_cell_goes_to_the_box():
     """§4: p0's panorama is full (36 land tiles and all 12 rainbows); 1-1 and 1-5 arrive on
-    free rainbows that have nowhere to go, so both rainbows leave the game."""
+    free rainbows that have nowhere to go, so both rainbows leave the game (the captured
+    1-5 first, §3 step 2)."""
     rainbow_cells = ["1-1", "1-5", "6-4", "6-5", "6-6", "6-7", "5-3", "5-4", "5-5", "5-6",
                      "5-7", "5-8"]
     full = [NAMES[c] for c in CELLS if NAMES[c] not in rainbow_cells]
     game = position(p0={"hand": ["1-1"], "land": full, "rainbows": rainbow_cells},
                     p1={"hand": []}, display=[["1-5", None]])
-    assert game.rainbows == 0
+    assert game.rainbow_supply == 0
     play(game, "play 1-1")
     assert {"1-1", "1-5"} <= land(game, 0)
     assert rainbows(game, 0) == set(rainbow_cells) - {"1-1", "1-5"}
-    assert game.rainbows_out == 2 and game.rainbows == 0
-    assert [NAMES[e[2]] for e in events(game, "rainbow_out")] == ["1-1", "1-5"]
+    assert game.rainbows_out == 2 and game.rainbow_supply == 0
+    assert [NAMES[e[2]] for e in events(game, "rainbow_out")] == ["1-5", "1-1"]
 
 
 # ---------------------------------------------------------------------- §5
@@ -124,18 +125,18 @@ def test_s6_displaced_rainbow_re_placed_forms_a_square():
 
 def test_s6_land_tile_replacing_a_free_rainbow_inside_a_complete_square_forms_it():
     """§6: square 1-1 is complete with a free rainbow on 2-2 and no spirit; the captured
-    2-2 replaces the rainbow (moved to 3-5) and the square counts as formed this turn."""
+    2-2 replaces the rainbow (moved to 3-2) and the square counts as formed this turn."""
     game = position(p0={"hand": ["2-5", "5-5", "1-9"], "land": ["1-1", "1-2", "2-1"],
                         "rainbows": ["2-2"]},
                     p1=P1, display=[["2-2", None]], spirit_top=["frog", "wolf"])
     play(game, "play 2-5")
     assert game.decision is Decision.MOVE_RAINBOW
-    play(game, "shift 3-5")
+    play(game, "shift 3-2")
     assert game.decision is Decision.KEEP
     play(game, "keep frog")
     assert spirits(game, 0) == {"frog": "1-1"}
     assert land(game, 0) == {"1-1", "1-2", "2-1", "2-2", "2-5"}
-    assert rainbows(game, 0) == {"3-5"}
+    assert rainbows(game, 0) == {"3-2"}
 
 
 def test_s6_one_spirit_though_two_squares_and_the_other_stays_empty_for_good():
@@ -212,7 +213,6 @@ def test_s4_squirrel_tile_on_a_free_rainbow_displaces_it_at_game_end():
     game = position(p0={"hand": ["5-5"], "land": ["1-1", "1-2", "2-1", "2-2"],
                         "rainbows": ["5-5"], "spirits": [["squirrel", "1-1"]]},
                     p1={"hand": ["6-7"]}, empty_pile=True)
-    play(game, "pass")
     assert not game.is_over
     assert game.decision is Decision.MOVE_RAINBOW and game.to_play == 0
     assert "shift 5-6" in moves(game) and "shift 3-1" in moves(game)

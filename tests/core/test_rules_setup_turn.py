@@ -1,4 +1,4 @@
-"""RULES.md §1-§3: material, setup and the steps of a turn, from crafted positions."""
+"""rules.md §1-§3: material, setup and the steps of a turn, from crafted positions."""
 
 from __future__ import annotations
 
@@ -43,16 +43,16 @@ def test_s1_panorama_has_48_cells_and_33_squares():
 def test_s2_setup_counts(options, spirits, seed):
     """§2: 6 display piles (face-down under face-up), 3 + 3 hidden hand, 30 in the pile."""
     game = Game.new(seed=seed, options=options)
-    assert len(game.up) == 6
-    assert all(d >= 0 for d in game.down), "each pile has a face-down tile beneath"
+    assert len(game.face_up) == 6
+    assert all(d >= 0 for d in game.face_down), "each pile has a face-down tile beneath"
     assert [len(h) for h in game.hands] == [3, 3]
     assert len(game.pile) == 30
-    everywhere = game.up + game.down + game.hands[0] + game.hands[1] + game.pile
+    everywhere = game.face_up + game.face_down + game.hands[0] + game.hands[1] + game.pile
     assert sorted(everywhere) == sorted(CELLS), "all 48 tiles, each exactly once"
-    assert len(game.spile) == spirits and len(game.sline) == 0
-    assert (Spirit.EVIL in game.spile) is (not options.beginner)
-    assert tuple(game.land) == (0, 0) and tuple(game.rain) == (0, 0)
-    assert game.rainbows == 12
+    assert len(game.spirit_pile) == spirits and len(game.spirit_line) == 0
+    assert (Spirit.EVIL in game.spirit_pile) is (not options.beginner)
+    assert tuple(game.land) == (0, 0) and tuple(game.rainbow_cells) == (0, 0)
+    assert game.rainbow_supply == 12
     assert game.to_play == 0 and game.decision is Decision.PLAY
     assert game.firefly_supply == 7
 
@@ -96,13 +96,14 @@ def test_s3_single_capture_is_forced_and_automatic():
     assert not events(game, "second"), "a capture means no second chance"
 
 
-def test_s3_played_tile_goes_in_before_the_captured_one():
-    """Engine convention: the played tile enters the panorama first, then the captured."""
+def test_s3_captured_tile_goes_in_before_the_played_one():
+    """§3 step 2: the captured tile enters the panorama first, then the played one (more in
+    test_rules_s3_capture_order.py)."""
     game = position(p0={"hand": ["3-4", "5-5", "1-1"]}, p1={"hand": ["2-3", "2-5", "2-6"]},
                     display=[["3-7", None]])
     play(game, "play 3-4")
     placed = [e[2] for e in events(game, "place")]
-    assert placed == [parse_cell("3-4"), parse_cell("3-7")]
+    assert placed == [parse_cell("3-7"), parse_cell("3-4")]
 
 
 def test_s3_face_down_tile_flips_and_is_not_captured_by_the_same_capture():
@@ -124,7 +125,7 @@ def test_s3_second_chance_captures_the_just_discarded_tile():
     play(game, "play 2-2")
     assert land(game, 0) == {"2-2", "2-8"}
     assert display(game) == [("6-4", None)]
-    assert game.rain[0] == 0 and game.rainbows == 12
+    assert game.rainbow_cells[0] == 0 and game.rainbow_supply == 12
     assert hand(game, 0) == ["1-1", "4-4", "5-5"], "refilled with the next pile tile"
 
 
@@ -151,7 +152,7 @@ def test_s3_double_miss_gives_a_rainbow():
     assert len(moves(game)) == 48
     play(game, "rainbow 2-7")
     assert rainbows(game, 0) == {"2-7"} and land(game, 0) == set()
-    assert game.rainbows == 11
+    assert game.rainbow_supply == 11
     assert hand(game, 0) == ["1-1", "1-10", "5-5"]
     assert game.to_play == 1
 
@@ -162,7 +163,7 @@ def test_s3_no_rainbow_left_means_none_gained():
                     display=[["6-5", None]], pile_top=["4-9", "1-10"],
                     rainbow_supply=0, rainbows_out=12)
     play(game, "play 3-3")
-    assert game.rain[0] == 0
+    assert game.rainbow_cells[0] == 0
     assert events(game, "no_rainbow") == [("no_rainbow", 0)]
     assert game.to_play == 1 and game.decision is Decision.PLAY
 
@@ -181,7 +182,7 @@ def test_s3_no_second_chance_with_an_empty_land_pile():
     play(game, "play 3-3")
     assert display(game) == [("6-5", None), ("3-3", None)]
     assert not events(game, "second")
-    assert game.rain[0] == 0 and game.rainbows == 12
+    assert game.rainbow_cells[0] == 0 and game.rainbow_supply == 12
     assert hand(game, 0) == ["5-5"], "no refill from an empty pile"
     assert game.to_play == 1 and not game.is_over
 

@@ -1,4 +1,4 @@
-"""RULES.md §7 (encountering spirits) and §9 (every base-game spirit)."""
+"""rules.md §7 (encountering spirits) and §9 (every base-game spirit)."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_s7_draw_two_keep_one_other_goes_face_up_to_the_line():
     game = meeting("bee", other="wolf")
     assert spirits(game, 0) == {"bee": "4-4"}
     assert line(game) == ["wolf"]
-    assert len(game.spile) == 13
+    assert len(game.spirit_pile) == 13
     assert game.to_play == 1
 
 
@@ -70,7 +70,7 @@ def test_s7_pile_with_one_spirit_draws_it():
                     spirit_pile=["frog"], spirit_line=other_spirits("frog", beginner=True))
     play(game, "play 5-5", "draw")
     assert spirits(game, 0) == {"frog": "4-4"}
-    assert len(game.spile) == 0 and len(line(game)) == 13
+    assert len(game.spirit_pile) == 0 and len(line(game)) == 13
     assert game.to_play == 1
 
 
@@ -94,7 +94,7 @@ def test_s7_both_empty_means_nothing_is_encountered():
     game = position(p0={"hand": ["5-5", "6-6", "6-7"], "land": SQUARE},
                     p1={"hand": ["4-6", "4-8"], "land": rows, "spirits": placed},
                     display=[["5-7", None]], options={"beginner": True})
-    assert len(game.spile) == 0 and len(game.sline) == 0
+    assert len(game.spirit_pile) == 0 and len(game.spirit_line) == 0
     play(game, "play 5-5")
     assert land(game, 0) == set(SQUARE) | {"5-5", "5-7"}
     assert spirits(game, 0) == {}
@@ -109,13 +109,13 @@ def test_s9_fish_places_a_rainbow():
     assert "rainbow 3-4" in moves(game) and "rainbow 1-1" not in moves(game)
     play(game, "rainbow 3-4")
     assert rainbows(game, 0) == {"3-4"}
-    assert game.rainbows == 11
+    assert game.rainbow_supply == 11
     assert game.to_play == 1
 
 
 def test_s9_fish_is_lost_when_no_rainbow_is_left():
     game = meeting("fish", rainbow_supply=0, rainbows_out=12)
-    assert game.rain[0] == 0
+    assert game.rainbow_cells[0] == 0
     assert ("no_rainbow", 0) in game.log
     assert spirits(game, 0) == {"fish": "4-4"}, "the Fish still scores"
     assert game.to_play == 1
@@ -190,13 +190,13 @@ def test_s9_beetle_takes_any_face_up_tile_and_flips_the_one_beneath():
     assert sorted(moves(game)) == ["beetle 3-9", "beetle 6-6"]
     play(game, "beetle 3-9")
     assert "3-9" in land(game, 0)
-    assert [NAMES[u] for u in game.up] == ["2-8", "6-6"]
-    assert all(d < 0 for d in game.down)
+    assert [NAMES[u] for u in game.face_up] == ["2-8", "6-6"]
+    assert all(d < 0 for d in game.face_down)
 
 
 def test_s9_beetle_is_lost_with_an_empty_display():
     game = meeting("beetle")
-    assert len(game.up) == 0
+    assert len(game.face_up) == 0
     assert lost(game, Spirit.BEETLE)
 
 
@@ -276,14 +276,12 @@ def test_s9_squirrel_puts_hand_tiles_in_at_game_end_without_spirits():
     game = position(p0={"hand": ["2-3", "6-6"], "land": ["1-1", "1-2", "1-3", "2-1", "2-2"],
                         "spirits": [["squirrel", "1-1"]]},
                     p1={"hand": ["4-6"]}, empty_pile=True)
-    spirits_left = len(game.spile)
-    assert moves(game) == ["pass"]
-    play(game, "pass")
+    spirits_left = len(game.spirit_pile)
     assert game.is_over and game.end_reason == "normal"
     assert land(game, 0) == {"1-1", "1-2", "1-3", "2-1", "2-2", "2-3", "6-6"}
     assert hand(game, 0) == []
     assert spirits(game, 0) == {"squirrel": "1-1"}
-    assert len(game.spile) == spirits_left
+    assert len(game.spirit_pile) == spirits_left
     s = game.score(0)
     assert s.biggest_section == 6 and s.spirits == 1 and s.bonuses == {"Squirrel": 0}
     assert s.total == 7

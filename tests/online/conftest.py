@@ -13,7 +13,7 @@ from solstis_tui.online.host import Host
 
 
 def quick_bot(tier: str, seed: int):
-    from ai.base import RandomBot
+    from solstis_tui.ai.base import RandomBot
 
     return RandomBot(seed)
 

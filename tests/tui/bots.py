@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from ai.base import Bot
+from solstis_tui.ai.base import Bot
 
 #: Set by SlowBot when its search sees the cancel event.
 CANCELLED = threading.Event()

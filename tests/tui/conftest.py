@@ -68,16 +68,17 @@ async def play_by_keys(pilot, app: SolstisApp, rng: random.Random, limit: int = 
     for _ in range(limit):
         await settle(pilot, app)
         gs = app.game_screen
-        if gs.game.is_over:
+        if gs.session.game.is_over:
             return
         if isinstance(app.screen, PassScreen):
             await pilot.press("enter")
             continue
         assert app.screen is gs, f"unexpected screen {app.screen!r}"
         if seen is not None:
-            seen.add(gs.game.decision)
-        before = len(gs.game.history)
+            seen.add(gs.session.game.decision)
+        before = len(gs.session.game.history)
         await pilot.press(*keys_for(gs, rng))
         await settle(pilot, app)
-        assert len(gs.game.history) > before or gs.game.is_over or gs.error == "", gs.error
+        game = gs.session.game
+        assert len(game.history) > before or game.is_over or gs.error == "", gs.error
     raise AssertionError("the game did not end")

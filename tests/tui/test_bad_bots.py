@@ -18,7 +18,7 @@ async def test_a_failing_bot_shows_an_error_and_the_game_goes_on():
         await pilot.press("enter")  # continue with the fallback move
         await settle(pilot, app)
         gs = app.game_screen
-        assert len(gs.game.history) >= 1
+        assert len(gs.session.game.history) >= 1
         assert app.screen is gs or isinstance(app.screen, BotErrorScreen)
 
 

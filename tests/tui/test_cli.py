@@ -48,9 +48,9 @@ def test_flags_make_the_setup():
 
 def test_arena_subcommand_forwards_the_rest(monkeypatch):
     seen = {}
-    fake = types.ModuleType("ai.arena")
+    fake = types.ModuleType("solstis_tui.ai.arena")
     fake.main = lambda argv: seen.setdefault("argv", argv) and 0
-    monkeypatch.setitem(sys.modules, "ai.arena", fake)
+    monkeypatch.setitem(sys.modules, "solstis_tui.ai.arena", fake)
     assert cli.main(["arena", "--games", "2", "random", "greedy"]) == 0
     assert seen["argv"] == ["--games", "2", "random", "greedy"]
 

@@ -101,4 +101,4 @@ async def test_escape_dismisses_a_hint():
         assert "Hint:" in " ".join(prompt_lines(app))
         await pilot.press("escape")
         assert "Hint:" not in " ".join(prompt_lines(app))
-        assert app.game_screen.game.decision is Decision.PLAY
+        assert app.game_screen.session.game.decision is Decision.PLAY

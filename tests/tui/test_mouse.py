@@ -17,7 +17,7 @@ def prompt_of(app) -> str:
 
 def made(app) -> list[Move]:
     """The decisions made so far (automatic ones left out)."""
-    return [mv for _, mv, auto in app.game_screen.game.history if not auto]
+    return [mv for _, mv, auto in app.game_screen.session.game.history if not auto]
 
 
 async def click_text(pilot, selector: str, needle: str, line: int = 0) -> None:
@@ -86,9 +86,9 @@ async def test_click_a_display_pile_to_capture_and_a_pile_too_early_explains():
         assert "piles are picked only" in prompt_of(app) and made(app) == []
         await click_text(pilot, "#hand", "1:2-2")
         await click_text(pilot, "#hand", "1:2-2")  # 2-2 captures 1-2 or 2-8: a choice
-        assert gs.game.decision is Decision.CAPTURE
+        assert gs.session.game.decision is Decision.CAPTURE
         await click_text(pilot, "#display", "C:1-2")
-        assert gs.game.decision is Decision.CAPTURE and gs.selected == 2
+        assert gs.session.game.decision is Decision.CAPTURE and gs.selected == 2
         await click_text(pilot, "#display", "C:1-2")
         await settle(pilot, app)
         assert made(app)[:2] == [Move.parse("play 2-2"), Move.parse("capture 1-2")]

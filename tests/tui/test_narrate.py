@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from solstis_tui.core import Spirit, parse_cell
+from solstis_tui.core import Game, Options, Spirit, cell_name, parse_cell
 from solstis_tui.narrate import narrate
 
 
@@ -23,10 +23,42 @@ def test_drawing_two_spirits_and_keeping_one():
     assert line.startswith("Minimax bot drew two spirits") and "kept the Bee" in line
 
 
-def test_the_opponents_draw_stays_hidden():
-    events = [("draw", 1, parse_cell("2-2")), ("draw", 0, parse_cell("4-4"))]
+def test_the_log_shows_what_the_observation_shows():
+    """Narration hides nothing itself: the observation's log already hides the other
+    seat's draw (its tile is None)."""
+    events = [("draw", 1, None), ("draw", 0, parse_cell("4-4"))]
     assert narrate(events, names, viewer=0) == ["Minimax bot drew a tile", "You drew 4-4"]
-    assert narrate(events, names, viewer=None) == ["Minimax bot drew a tile", "You drew a tile"]
+
+
+def test_the_opponents_draw_stays_hidden_in_a_real_game():
+    game = Game.new(seed=11, options=Options())
+    while not any(e[0] == "draw" and e[1] == 1 for e in game.log):
+        game.play(game.legal_moves()[0])
+    mine = narrate(game.observation(0).log, names, viewer=0)
+    theirs = narrate(game.observation(1).log, names, viewer=1)
+    drawn = [e[2] for e in game.log if e[0] == "draw" and e[1] == 1]
+    assert "Minimax bot drew a tile" in mine
+    assert all(cell_name(t) not in line for t in drawn for line in mine if "drew" in line)
+    assert f"Minimax bot drew {cell_name(drawn[0])}" in theirs
+    watcher = narrate(game.observation(0, spectator=True).log, names, viewer=None)
+    assert not any(line.startswith("You drew ") and line != "You drew a tile"
+                   for line in watcher)
+
+
+def test_a_renard_look_reads_from_the_lookers_side():
+    events = [("reveal", 1, (parse_cell("2-2"), parse_cell("3-3")))]
+    assert narrate(events, names, viewer=1) == [
+        "Renard: Minimax bot sees the opponent's hand: 2-2 and 3-3"]
+    assert narrate(events, names, viewer=0) == ["Renard: Minimax bot looks at the opponent's hand"]
+    hidden = [("reveal", 1, None)]  # a watcher's log
+    assert narrate(hidden, names) == ["Renard: Minimax bot looks at the opponent's hand"]
+
+
+def test_every_kind_has_one_formatter():
+    from solstis_tui.core.events import EVENT_KINDS
+    from solstis_tui.narrate import FORMATTERS
+
+    assert set(FORMATTERS) == set(EVENT_KINDS)
 
 
 def test_every_engine_event_kind_has_words():

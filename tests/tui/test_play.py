@@ -15,7 +15,7 @@ async def test_full_game_against_random_bot_by_keys():
     async with app.run_test(size=(80, 24)) as pilot:
         await play_by_keys(pilot, app, random.Random(1), seen=seen)
         await settle(pilot, app)
-        assert app.game_screen.game.is_over
+        assert app.game_screen.session.game.is_over
         assert isinstance(app.screen, EndScreen)
         lines = app.game_screen.log_lines()
         assert any(line.startswith("You played") for line in lines)

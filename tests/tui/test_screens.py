@@ -19,18 +19,18 @@ async def test_watch_mode_pause_and_step():
         await settle(pilot, app)
         gs = app.game_screen
         assert gs.paused
-        before = len(gs.game.history)
+        before = len(gs.session.game.history)
         await pilot.press("full_stop")
         await settle(pilot, app)
-        assert len(gs.game.history) > before
+        assert len(gs.session.game.history) > before
         assert "Paused" in str(gs.query_one("#prompt").render())
         await pilot.press("p")
         for _ in range(300):
             await settle(pilot, app)
-            if gs.game.is_over:
+            if gs.session.game.is_over:
                 break
             await pilot.pause()
-        assert gs.game.is_over
+        assert gs.session.game.is_over
         await settle(pilot, app)
         assert isinstance(app.screen, EndScreen)
 
@@ -52,7 +52,7 @@ async def test_end_screen_rematch_swaps_seats_and_review_lists_decisions():
         assert review.rows and review.done == len(review.rows)
         await pilot.press("escape")
         old = app.game_screen.session.setup
-        app.show_end(app.game_screen.session)
+        app.show_end(app.game_screen.session, app.game_screen.obs)
         await pilot.pause()
         await pilot.press("r")
         await settle(pilot, app)

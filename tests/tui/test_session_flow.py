@@ -28,13 +28,13 @@ async def test_undo_goes_back_to_your_previous_decision():
     async with app.run_test() as pilot:
         await play_some(pilot, app, 6, random.Random(2))
         gs = app.game_screen
-        made = [(p, mv) for p, mv, auto in gs.game.history if not auto]
+        made = [(p, mv) for p, mv, auto in gs.session.game.history if not auto]
         mine = [i for i, (p, _) in enumerate(made) if p == 0]
         await pilot.press("u")
         await settle(pilot, app)
-        after = [(p, mv) for p, mv, auto in gs.game.history if not auto]
+        after = [(p, mv) for p, mv, auto in gs.session.game.history if not auto]
         assert after == made[: mine[-1]]
-        assert gs.game.to_play == 0 and gs.view.zone is not None
+        assert gs.session.game.to_play == 0 and gs.view.zone is not None
         assert "took back" in prompt_of(app)
 
 
@@ -43,24 +43,24 @@ async def test_escape_takes_back_a_tile_played_before_capturing():
     async with app.run_test() as pilot:
         await settle(pilot, app)
         gs = app.game_screen
-        hand = list(gs.game.hands[0])
+        hand = list(gs.session.game.hands[0])
         await pilot.press("1", "enter")  # 2-2 captures: the capture decision is pending
-        assert gs.game.decision.name == "CAPTURE"
+        assert gs.session.game.decision.name == "CAPTURE"
         await pilot.press("escape")
-        assert gs.game.decision.name == "PLAY" and list(gs.game.hands[0]) == hand
+        assert gs.session.game.decision.name == "PLAY" and list(gs.session.game.hands[0]) == hand
 
 
 async def test_illegal_attempt_shows_the_reason_and_changes_nothing():
     app = make_app(seats=("human", "random"), seed=312)
     async with app.run_test() as pilot:
         await settle(pilot, app)
-        before = len(app.game_screen.game.history)
+        before = len(app.game_screen.session.game.history)
         await pilot.press("B")  # a pile, while a hand tile is asked for
         assert "piles are picked only" in prompt_of(app)
         await pilot.press("1", "enter", "A")  # capture decision: pile A cannot be captured
         await pilot.press("enter")
         assert "cannot capture" in prompt_of(app)
-        assert len(app.game_screen.game.history) == before + 1
+        assert len(app.game_screen.session.game.history) == before + 1
 
 
 async def test_hint_suggests_a_move_and_selects_it():
@@ -79,15 +79,15 @@ async def test_autosave_and_resume_continue_the_same_game(data_dir):
     app = make_app(seats=("human", "random"), seed=11)
     async with app.run_test() as pilot:
         await play_some(pilot, app, 5, random.Random(4))
-        history = list(app.game_screen.game.history)
+        history = list(app.game_screen.session.game.history)
     saved = json.loads((data_dir / "autosave.json").read_text())
     assert saved["seed"] == 11 and saved["moves"]
     again = make_app(seats=("human", "random"), seed=999, resume=True)
     async with again.run_test() as pilot:
         await settle(pilot, again)
-        assert list(again.game_screen.game.history) == history
+        assert list(again.game_screen.session.game.history) == history
         await play_by_keys(pilot, again, random.Random(5))
-        assert again.game_screen.game.is_over
+        assert again.game_screen.session.game.is_over
     assert saves.peek() is None  # a finished game is not offered again
 
 
@@ -95,7 +95,7 @@ async def test_continue_last_game_is_offered_at_start(data_dir):
     app = make_app(seats=("human", "random"), seed=12)
     async with app.run_test() as pilot:
         await play_some(pilot, app, 3, random.Random(4))
-        turn = app.game_screen.game.turn
+        turn = app.game_screen.session.game.turn
     again = make_app(seats=("human", "random"), seed=5, offer_continue=True)
     async with again.run_test() as pilot:
         await pilot.pause()
@@ -103,7 +103,7 @@ async def test_continue_last_game_is_offered_at_start(data_dir):
         await pilot.press("c")
         await settle(pilot, again)
         assert again.game_screen.session.setup.seed == 12
-        assert again.game_screen.game.turn == turn
+        assert again.game_screen.session.game.turn == turn
 
 
 async def test_corrupt_save_is_kept_aside_with_a_clear_message(data_dir):
@@ -156,7 +156,7 @@ async def test_save_whose_moves_do_not_replay_continues_from_its_snapshot(data_d
     app = make_app(seats=("human", "random"), seed=11)
     async with app.run_test() as pilot:
         saved = await _save_a_few_moves(pilot, app)
-        history = list(app.game_screen.game.history)
+        history = list(app.game_screen.session.game.history)
     edited = dict(saved, moves=["capture 6-6", *saved["moves"][1:]])  # not legal at move 1
     (data_dir / "autosave.json").write_text(json.dumps(edited))
     again = make_app(seats=("human", "random"), seed=999, resume=True)
@@ -164,12 +164,12 @@ async def test_save_whose_moves_do_not_replay_continues_from_its_snapshot(data_d
         await settle(pilot, again)
         assert isinstance(again.screen, MessageScreen)
         assert "do not replay" in again.screen.text and "snapshot" in again.screen.text
-        assert list(again.game_screen.game.history) == history
+        assert list(again.game_screen.session.game.history) == history
         await pilot.press("escape")  # close the message, then try to undo
         await settle(pilot, again)
         await pilot.press("u")
         await settle(pilot, again)
-        assert list(again.game_screen.game.history) == history
+        assert list(again.game_screen.session.game.history) == history
         assert "no undo in a game rebuilt" in prompt_of(again)
     assert len(list(data_dir.glob("autosave.corrupt-*.json"))) == 1
 

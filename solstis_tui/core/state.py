@@ -1,0 +1,307 @@
+"""The state of a game of Solstis: every attribute, what it holds and in which encoding.
+
+This is the contract between the engine and the code that reads it (bots, widgets, tests).
+``Game`` (game.py) adds the turn machine that changes the state; everything here is data
+and read-only queries. Bots read these attributes directly (no wrapper on the hot path);
+anything starting with ``_`` belongs to ``solstis_tui.core`` alone.
+
+Encodings used throughout (see board.py):
+
+- A **cell** (or the land tile that fits it: one tile per cell) is an ``int`` 0-35, row by
+  row from the bottom left; ``cell_name`` / ``parse_cell`` convert to and from ``"a1"``.
+- A **square** (2x2 block of cells) is named by its lower-left cell.
+- A **mask** is an ``int`` whose bit ``i`` stands for cell (or square) ``i``; ``board.bits``
+  lists the set bits.
+- A **player** is 0 or 1; per-player values are indexed by player. Pairs that change
+  rarely are tuples (copies share them); lists are copied by ``copy``.
+- ``-1`` stands for "none" in the int-valued fields that say so.
+
+The rules are in ``solstis_tui/rules.md`` (shipped with the package); section numbers
+(§) refer to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Self
+
+from . import rng as _rng
+from .board import ALL, NEIGHBOURS, bits, spread
+from .moves import Decision, Move
+from .options import Options
+from .spirits import Spirit
+from .steps import FIREFLIES, HAND_SIZE, RAINBOWS
+
+#: One entry of the game log: ``(kind, ...)``; see events.py for every kind.
+Event = tuple[Any, ...]
+#: A queued step of the turn machine: ``(op, ...)`` with op from steps.py.
+Task = tuple[int, ...]
+#: The spirits in one panorama: (spirit, square) pairs, in the order they arrived.
+HeldSpirits = tuple[tuple[Spirit, int], ...]
+#: One history entry: (player, move, automatic).
+HistoryEntry = tuple[int, Move, bool]
+
+
+class State:
+    """Everything about one game, hidden parts included. Attributes, by topic:
+
+    **The game**
+    ``options`` variant (beginner, Firefly); ``seed`` the deal's seed (secret unless chosen);
+    ``turn`` turn number from 1; ``to_play`` the player deciding now (for the end-of-game
+    cover choice, the one who covers); ``decision`` the pending ``Decision`` (None when
+    over); ``context`` public details of that decision: CAPTURE ``(tile,)`` the capturing
+    tile; PLACE_RAINBOW ``(mode,)``; MOVE_RAINBOW ``(tile, mode)`` the tile displacing the
+    rainbow; KEEP the drawn spirits; SQUARE ``(spirit,)`` the spirit to place; COVER
+    ``(holder,)`` the Evil Spirit's holder (mode: how the tile came, steps.BY_*).
+    ``is_over``, ``winner`` (player or None for a tie), ``end_reason`` (steps.END_*).
+
+    **Tiles** (cells 0-35)
+    ``hands[p]`` sorted list of p's tiles; ``hand_size[p]`` the size p refills to (3; 4
+    with the Bear); ``pile`` the land pile, top last; ``face_up[i]`` / ``face_down[i]`` the
+    display's i-th pile: its face-up tile and the face-down tile beneath (-1: none);
+    ``face_up_mask`` mask of ``face_up``; ``removed`` mask of tiles out of the game.
+    ``must_play[p]`` the tile a Renard forces p to play next (-1: none);
+    ``revealed[p]`` mask of the opponent's tiles p saw with a Renard reveal (§9).
+
+    **Panoramas** (per player, masks of cells unless said)
+    ``land[p]`` cells holding a land tile; ``rainbow_cells[p]`` cells holding a rainbow;
+    ``occupied_squares[p]`` mask of squares holding a spirit or a firefly;
+    ``blocked[p]`` the cells of those squares (a tile arriving for a rainbow there cannot
+    displace it and is removed, §4);
+    ``spirits[p]`` (spirit, square) pairs; ``fireflies[p]`` mask of firefly squares;
+    ``covered[p]`` the spirit covered at the end (§12, -1: none).
+
+    **Supplies and spirits**
+    ``spirit_pile`` face-down spirits, top last; ``spirit_line`` face-up spirits on offer;
+    ``rainbow_supply`` rainbows left; ``rainbows_out`` rainbows put back in the box when
+    their cell was filled with no free cell to move to; ``firefly_supply`` fireflies left;
+    ``evil_player`` base: who holds the Evil Spirit, Firefly: in whose panorama it sits
+    (-1: nobody); ``evil_cell`` Firefly: the cell it forbids (-1: none);
+    ``marmot`` the player to play takes another turn after this one (§9 Marmot);
+    ``end_phase`` the land pile was empty at the start of this turn (§8).
+
+    **Hidden randomness** ``draw_state``: the state of the generator of later random
+    draws (the Fly's), hidden like the pile.
+    """
+
+    __slots__ = (
+        "_draws",
+        "_evil_new",
+        "_formed",
+        "_hist",
+        "_legal",
+        "_log",
+        "_nhist",
+        "_nlog",
+        "_tasks",
+        "_touched",
+        "blocked",
+        "context",
+        "covered",
+        "decision",
+        "draw_state",
+        "end_phase",
+        "end_reason",
+        "evil_cell",
+        "evil_player",
+        "face_down",
+        "face_up",
+        "face_up_mask",
+        "fireflies",
+        "firefly_supply",
+        "hand_size",
+        "hands",
+        "is_over",
+        "land",
+        "marmot",
+        "must_play",
+        "occupied_squares",
+        "options",
+        "pile",
+        "rainbow_cells",
+        "rainbow_supply",
+        "rainbows_out",
+        "removed",
+        "revealed",
+        "seed",
+        "spirit_line",
+        "spirit_pile",
+        "spirits",
+        "to_play",
+        "turn",
+        "winner",
+    )
+
+    options: Options
+    seed: int
+    turn: int
+    to_play: int
+    decision: Decision | None
+    context: tuple[int, ...]
+    is_over: bool
+    winner: int | None
+    end_reason: str | None
+    hands: list[list[int]]
+    hand_size: tuple[int, int]
+    pile: list[int]
+    face_up: list[int]
+    face_down: list[int]
+    face_up_mask: int
+    removed: int
+    must_play: tuple[int, int]
+    revealed: tuple[int, int]
+    land: list[int]
+    rainbow_cells: list[int]
+    occupied_squares: list[int]
+    blocked: list[int]
+    spirits: tuple[HeldSpirits, HeldSpirits]
+    fireflies: tuple[int, int]
+    covered: tuple[int, int]
+    spirit_pile: list[int]
+    spirit_line: list[int]
+    rainbow_supply: int
+    rainbows_out: int
+    firefly_supply: int
+    evil_player: int
+    evil_cell: int
+    marmot: bool
+    end_phase: bool
+    draw_state: int
+    # Core only: the generator of later draws; the turn machine's queued steps (a stack,
+    # last runs first), the cells filled this turn, the squares formed and waiting for a
+    # spirit (Firefly: then for fireflies, until the spirit's effect is over), whether the
+    # Evil Spirit was just drawn; history and log storage (shared by
+    # copies, see ``_record``); the legal moves of the pending decision.
+    _draws: _rng.Draws
+    _tasks: list[Task]
+    _touched: int
+    _formed: int
+    _evil_new: bool
+    _hist: list[HistoryEntry]
+    _nhist: int
+    _log: list[Event]
+    _nlog: int
+    _legal: list[Move]
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def _empty(cls, options: Options, seed: int, draws: _rng.Draws) -> Self:
+        """A game with nothing dealt. ``draws`` is the generator of its later random draws
+        (the Fly); ``draw_state`` starts at 0 for a keyed one, at the seed's state for
+        SplitMix."""
+        game = cls.__new__(cls)
+        game.options, game.seed, game._draws = options, seed, draws
+        game.draw_state = 0 if draws.keyed else _rng.seed_state(seed)
+        game.pile, game.face_up, game.face_down, game.face_up_mask = [], [], [], 0
+        game.hands, game.hand_size = [[], []], (HAND_SIZE, HAND_SIZE)
+        game.land, game.rainbow_cells = [0, 0], [0, 0]
+        game.occupied_squares, game.blocked = [0, 0], [0, 0]
+        game.spirits, game.covered, game.fireflies = ((), ()), (-1, -1), (0, 0)
+        game.spirit_pile, game.spirit_line = [], []
+        game.rainbow_supply, game.rainbows_out, game.firefly_supply = RAINBOWS, 0, FIREFLIES
+        game.removed, game.evil_player, game.evil_cell = 0, -1, -1
+        game.must_play, game.revealed = (-1, -1), (0, 0)
+        game.to_play, game.decision, game.context, game._tasks = 0, None, (), []
+        game._touched = game._formed = 0
+        game._evil_new = game.marmot = game.end_phase = False
+        game.turn, game._hist, game._nhist, game._log, game._nlog = 0, [], 0, [], 0
+        game.is_over, game.winner, game.end_reason = False, None, None
+        game._legal = []
+        return game
+
+    def copy(self) -> Self:
+        """An independent copy (cheap: bots make thousands)."""
+        cls = type(self)
+        g = cls.__new__(cls)
+        g.options, g.seed, g.draw_state, g._draws = (
+            self.options, self.seed, self.draw_state, self._draws)
+        g.pile, g.face_up, g.face_down, g.face_up_mask = (
+            self.pile[:], self.face_up[:], self.face_down[:], self.face_up_mask)
+        g.hands = [self.hands[0][:], self.hands[1][:]]
+        g.hand_size = self.hand_size
+        g.land, g.rainbow_cells = self.land[:], self.rainbow_cells[:]
+        g.occupied_squares, g.blocked = self.occupied_squares[:], self.blocked[:]
+        g.spirits, g.covered, g.fireflies = self.spirits, self.covered, self.fireflies
+        g.spirit_pile, g.spirit_line = self.spirit_pile[:], self.spirit_line[:]
+        g.rainbow_supply, g.rainbows_out, g.firefly_supply = (
+            self.rainbow_supply, self.rainbows_out, self.firefly_supply)
+        g.removed, g.evil_player, g.evil_cell = self.removed, self.evil_player, self.evil_cell
+        g.must_play, g.revealed = self.must_play, self.revealed
+        g.to_play, g.decision, g.context, g._tasks = (
+            self.to_play, self.decision, self.context, self._tasks[:])
+        g._touched, g._formed = self._touched, self._formed
+        g._evil_new, g.marmot, g.end_phase = self._evil_new, self.marmot, self.end_phase
+        g.turn, g._hist, g._nhist, g._log, g._nlog = (
+            self.turn, self._hist, self._nhist, self._log, self._nlog)
+        g.is_over, g.winner, g.end_reason = self.is_over, self.winner, self.end_reason
+        g._legal = self._legal
+        return g
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def legal(self) -> Sequence[Move]:
+        """The legal moves of the pending decision, without a copy (do not change it; the
+        hot path of a search reads this). Empty only when the game is over."""
+        return self._legal
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move for the pending decision, as a new list; empty only when the
+        game is over."""
+        return list(self._legal)
+
+    def rainbow_targets(self, player: int) -> int:
+        """Mask of the cells of ``player``'s panorama where a rainbow may go now: empty,
+        next to a filled cell (any empty cell in an empty panorama), not forbidden by the
+        Evil Spirit (§4)."""
+        filled = self.land[player] | self.rainbow_cells[player]
+        empty = ALL & ~filled
+        if self.evil_player == player and self.evil_cell >= 0:
+            empty &= ~(1 << self.evil_cell)
+        return empty & spread(filled) if filled else empty
+
+    def isolated_land(self, player: int) -> int:
+        """Mask of ``player``'s land tiles with no filled neighbour (the Viper's targets)."""
+        filled = self.land[player] | self.rainbow_cells[player]
+        return sum(1 << t for t in bits(self.land[player]) if not NEIGHBOURS[t] & filled)
+
+    @property
+    def history(self) -> list[HistoryEntry]:
+        """Every move so far as (player, move, automatic), automatic ones included."""
+        return self._hist[: self._nhist]
+
+    @history.setter
+    def history(self, moves: list[HistoryEntry]) -> None:
+        self._hist, self._nhist = list(moves), len(moves)
+
+    @property
+    def log(self) -> list[Event]:
+        """What happened, as event tuples (see events.py), hidden details included."""
+        return self._log[: self._nlog]
+
+    @log.setter
+    def log(self, events: list[Event]) -> None:
+        self._log, self._nlog = list(events), len(events)
+
+    # Copies share the history and log lists; each list only grows, and a game that is
+    # not at a shared list's tip forks its own before appending.
+    def _record(self, mv: Move, auto: bool) -> None:
+        hist = self._hist
+        if len(hist) != self._nhist:
+            hist = self._hist = hist[: self._nhist]
+        hist.append((self.to_play, mv, auto))
+        self._nhist += 1
+
+    def _note(self, event: Event) -> None:
+        log = self._log
+        if len(log) != self._nlog:
+            log = self._log = log[: self._nlog]
+        log.append(event)
+        self._nlog += 1
+
+    # Hooks of the turn machine (game.py), declared here so that the modules that build
+    # a state (serialize, determinize) need only this class.
+    def _begin_turn(self) -> None:
+        raise NotImplementedError
+
+    def _compute_legal(self) -> list[Move]:
+        raise NotImplementedError

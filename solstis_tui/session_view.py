@@ -1,0 +1,104 @@
+"""What the game screens may know of a game in progress: the ``SessionView`` protocol.
+
+The screens and widgets draw from an ``Observation`` (what one seat sees) plus the few
+public facts below; they never read a ``Game``. ``Session`` (a local game) and the online
+``RemoteSession`` (a game that lives at the host) both implement the protocol. Hidden
+events are filtered once, by ``observe`` in ``core/observation.py``; a session only picks
+whose observation a screen gets.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
+
+from .core import Move, Observation, Score
+from .core.scoring import score
+
+if TYPE_CHECKING:
+    from .core.state import State
+    from .session import Setup
+
+
+@runtime_checkable
+class SessionView(Protocol):
+    """One game and its two seats, as a screen sees and plays it."""
+
+    @property
+    def setup(self) -> Setup:
+        """Variant, seats and names (a remote game's seed is not known here: 0)."""
+
+    @property
+    def is_hotseat(self) -> bool:
+        """Two people share this screen: hands hide between their turns."""
+
+    @property
+    def is_watch(self) -> bool:
+        """Bots on both seats: the screen may show both hands (by design)."""
+
+    @property
+    def humans(self) -> list[int]:
+        """The seats played from this screen's keys."""
+
+    @property
+    def human_to_play(self) -> bool:
+        """A person at this screen decides now."""
+
+    @property
+    def assists(self) -> bool:
+        """Undo and hints are offered (not in hot-seat, not online)."""
+
+    @property
+    def replayable(self) -> bool:
+        """The moves replay from the seed (undo can work)."""
+
+    def is_human(self, player: int) -> bool: ...
+
+    def name(self, player: int) -> str:
+        """What the screen calls ``player``: 'You', a bot's title, a person's name."""
+
+    def observation(self, player: int) -> Observation:
+        """What seat ``player`` sees. A local session answers for either seat (the screen
+        picks whose view it shows); a remote one only for the seat it sees from."""
+
+    def shown_log(self, player: int) -> tuple[tuple[Any, ...], ...]:
+        """The game log a screen showing seat ``player`` may narrate: that seat's
+        observation log; in hot-seat a watcher's (the screen is shared, so no private
+        tile); in watch mode the whole log (by design)."""
+
+    def apply(self, move: Move) -> None:
+        """Play ``move`` for the person deciding; IllegalMove (saying why) if not allowed."""
+
+    def can_undo(self) -> bool: ...
+
+    def undo(self) -> bool:
+        """Back to the person's previous decision; False if there is none."""
+
+    def take_back_play(self) -> bool:
+        """Esc after playing a capturing tile: the tile goes back to the hand."""
+
+    def bot(self, player: int) -> Any:
+        """The bot on ``player``'s seat (LookupError if bots decide elsewhere)."""
+
+    def forget_bot(self, player: int) -> None:
+        """Drop ``player``'s bot so that it is made afresh (after it failed)."""
+
+    def fallback_move(self) -> Move:
+        """A legal move to continue with when a bot fails."""
+
+
+class _OnePanorama:
+    """The five fields ``core.scoring.score`` reads, for one panorama of an observation."""
+
+    def __init__(self, obs: Observation, player: int) -> None:
+        view = obs.panoramas[player]
+        self.land = (sum(1 << t for t in view.land),)
+        self.rainbow_cells = (sum(1 << t for t in view.rainbows),)
+        self.fireflies = (sum(1 << sq for sq in view.fireflies),)
+        self.covered = (int(view.covered) if view.covered is not None else -1,)
+        self.spirits = (view.spirits,)
+
+
+def scores_of(obs: Observation) -> tuple[Score, Score]:
+    """Both players' star breakdowns, from the (public) panoramas of ``obs``."""
+    return (score(cast("State", _OnePanorama(obs, 0)), 0),
+            score(cast("State", _OnePanorama(obs, 1)), 0))

@@ -1,0 +1,136 @@
+"""No import circles inside the installed package (issue 15 §5).
+
+Every ``import`` of every module counts, wherever it stands: at the top, inside a function,
+or under ``if TYPE_CHECKING`` (a circle closed only there is still a circle in the design).
+The bots and themes are read from ``ai/`` and ``themes/`` as ``solstis_tui.ai`` and
+``solstis_tui.themes``, the names they are installed under.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Installed package name -> folder in the repository.
+PACKAGES = {
+    "solstis_tui": ROOT / "solstis_tui",
+    "solstis_tui.ai": ROOT / "ai",
+    "solstis_tui.themes": ROOT / "themes",
+}
+CORE = "solstis_tui.core"
+#: Circles known and not yet broken, each with its owner's reason. Shrink, never grow.
+KNOWN: list[list[str]] = []
+
+
+def modules() -> dict[str, Path]:
+    """Every module of the package by dotted name (a package by its ``__init__``)."""
+    found: dict[str, Path] = {}
+    for package, folder in PACKAGES.items():
+        for path in folder.rglob("*.py"):
+            parts = list(path.relative_to(folder).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join([package, *parts])] = path
+    return found
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    """The package modules that module ``name`` imports (anywhere in its text)."""
+    is_package = path.name == "__init__.py"
+    here = name if is_package else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            # ``from pkg import sub`` imports the submodule ``pkg.sub`` when there is one.
+            targets = [f"{source}.{alias.name}" if f"{source}.{alias.name}" in known
+                       else source for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            while target and target not in known:  # ``import a.b.c`` of a name inside c
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                out.add(target)
+    return out
+
+
+def graph() -> dict[str, set[str]]:
+    found = modules()
+    known = set(found)
+    return {name: imports_of(name, path, known) for name, path in found.items()}
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def _in_core(name: str) -> bool:
+    return name == CORE or name.startswith(CORE + ".")
+
+
+def test_the_graph_sees_the_package():
+    edges = graph()
+    assert "solstis_tui.screens.game" in edges and "solstis_tui.ai.mcts" in edges
+    assert "solstis_tui.session" in edges["solstis_tui.screens.game"]
+
+
+def test_the_cycle_finder_finds_a_circle():
+    found = cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}})
+    assert found == [["a", "b", "c"]]
+
+
+def test_no_import_circles_outside_the_core():
+    circles = [c for c in cycles(graph()) if not all(_in_core(m) for m in c)]
+    assert [c for c in circles if c not in KNOWN] == [], \
+        f"modules that import each other: {circles}"
+
+
+def test_the_known_circles_are_still_there():
+    """A circle that is gone leaves ``KNOWN``, so that it cannot come back unseen."""
+    circles = cycles(graph())
+    assert [c for c in KNOWN if c not in circles] == []
+
+
+def test_no_import_circles_in_the_core():
+    circles = [c for c in cycles(graph()) if all(_in_core(m) for m in c)]
+    assert circles == [], f"core modules that import each other: {circles}"
