@@ -5,7 +5,8 @@ Each TREE is a checkout (e.g. a ``git worktree`` of an older commit). Rounds alt
 between the trees, each in a fresh interpreter that imports that tree only, so slow drift
 of this machine's speed hits every tree alike. Prints per tree the median over rounds of:
 mcts iterations per second (mcts tier, fixed iteration budget, the same mid-game
-observations) and random full games per second (base game).
+observations) and random full games per second (base game); for each later tree, the
+median over rounds of its ratio to the first tree in the same round.
 """
 
 from __future__ import annotations
@@ -73,6 +74,13 @@ def main() -> None:
     for _ in range(args.rounds):
         for tree in args.trees:
             results[tree].append(probe(tree))
+    first = results[args.trees[0]]
+    for tree, runs in results.items():
+        if tree != args.trees[0]:  # rounds are paired: the ratio cancels slow drift
+            for key in ("mcts_iter_per_s", "random_games_per_s"):
+                ratios = sorted(r[key] / f[key] for r, f in zip(runs, first, strict=True))
+                print(f"{tree} / {args.trees[0]}: {key} ratio median "
+                      f"{statistics.median(ratios):.3f} (range {ratios[0]:.3f}-{ratios[-1]:.3f})")
     for tree, runs in results.items():
         mcts = [r["mcts_iter_per_s"] for r in runs]
         games = [r["random_games_per_s"] for r in runs]
