@@ -9,13 +9,12 @@ whose observation a screen gets.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from .core import Move, Observation, Score
-from .core.scoring import score
+from .core.scoring import score_view
 
 if TYPE_CHECKING:
-    from .core.state import State
     from .session import Setup
 
 
@@ -86,19 +85,6 @@ class SessionView(Protocol):
         """A legal move to continue with when a bot fails."""
 
 
-class _OnePanorama:
-    """The five fields ``core.scoring.score`` reads, for one panorama of an observation."""
-
-    def __init__(self, obs: Observation, player: int) -> None:
-        view = obs.panoramas[player]
-        self.land = (sum(1 << t for t in view.land),)
-        self.rainbow_cells = (sum(1 << t for t in view.rainbows),)
-        self.fireflies = (sum(1 << sq for sq in view.fireflies),)
-        self.covered = (int(view.covered) if view.covered is not None else -1,)
-        self.spirits = (view.spirits,)
-
-
 def scores_of(obs: Observation) -> tuple[Score, Score]:
     """Both players' star breakdowns, from the (public) panoramas of ``obs``."""
-    return (score(cast("State", _OnePanorama(obs, 0)), 0),
-            score(cast("State", _OnePanorama(obs, 1)), 0))
+    return score_view(obs.panoramas[0]), score_view(obs.panoramas[1])

@@ -6,8 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .board import FIRE_CELLS, ROW1, SHARED_FIRE, SQUARE_CELLS, bits, sections
+from .observation import PanoramaView
 from .spirits import Spirit
-from .state import State
+from .state import HeldSpirits, State
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,23 @@ def _size_key(land: int) -> Callable[[int], tuple[int, int]]:
 
 def score(game: State, player: int) -> Score:
     """The breakdown ``player`` would score if the game ended now."""
-    land, rain = game.land[player], game.rainbow_cells[player]
+    return score_panorama(game.land[player], game.rainbow_cells[player],
+                          game.spirits[player], game.fireflies[player], game.covered[player])
+
+
+def score_view(view: PanoramaView) -> Score:
+    """The breakdown of a panorama as an observation shows it (everything scored is
+    public)."""
+    return score_panorama(
+        sum(1 << t for t in view.land), sum(1 << t for t in view.rainbows), view.spirits,
+        sum(1 << sq for sq in view.fireflies),
+        int(view.covered) if view.covered is not None else -1)
+
+
+def score_panorama(land: int, rain: int, spirits: HeldSpirits, fireflies: int,
+                   covered: int) -> Score:
+    """The breakdown of one panorama: masks of its land and rainbow cells and of its
+    firefly squares, its (spirit, square) pairs and the covered spirit (-1: none)."""
     groups = sorted(sections(land | rain), key=_size_key(land), reverse=True)
     biggest = (groups[0] & land).bit_count() if groups else 0
     second = (groups[1] & land).bit_count() if len(groups) > 1 else 0
@@ -56,9 +73,7 @@ def score(game: State, player: int) -> Score:
     if land & SHARED_FIRE == SHARED_FIRE:
         owned += 1
         lit += bool(SHARED_FIRE & grounded)
-    fireflies = game.fireflies[player]
-    covered = game.covered[player]
-    uncovered = [s for s, _ in game.spirits[player] if s != covered]
+    uncovered = [s for s, _ in spirits if s != covered]
     plain = sum(s.is_plain for s in uncovered)
     blue = sum(s.is_blue for s in uncovered)
     bonus_of = {
