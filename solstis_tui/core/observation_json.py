@@ -7,10 +7,16 @@ from typing import Any, TypeVar
 
 from .board import NAMES, parse_cell
 from .errors import InvalidPosition
+from .json_codec import (
+    context_item_from_json,
+    context_item_to_json,
+    event_from_json,
+    task_from_json,
+    task_to_json,
+)
 from .moves import Decision, Move
 from .observation import Observation, PanoramaView
 from .options import Options
-from .serialize import _ctx_item, _event_from_json, _Reader, _task_to_json
 from .spirits import Spirit, parse_spirit
 
 T = TypeVar("T")
@@ -35,7 +41,7 @@ def observation_to_dict(obs: Observation) -> dict[str, Any]:
         "to_play": obs.to_play,
         "decision": obs.decision.name.lower() if obs.decision else None,
         "legal_moves": [str(m) for m in obs.legal_moves],
-        "context": [_ctx_item(obs.decision, x) for x in obs.context],
+        "context": [context_item_to_json(obs.decision, x) for x in obs.context],
         "hand": _names(obs.hand),
         "hand_counts": list(obs.hand_counts),
         "opponent_hand_count": obs.opponent_hand_count,
@@ -72,7 +78,7 @@ def observation_to_dict(obs: Observation) -> dict[str, Any]:
         "history": [[p, str(m), auto] for p, m, auto in obs.history],
         "log": obs.log,  # tuples and IntEnum spirits encode as JSON lists and numbers
         "continuation": {
-            "tasks": [_task_to_json(t) for t in tasks],
+            "tasks": [task_to_json(t) for t in tasks],
             "touched": _names(_bits(touched)),
             "formed": _names(_bits(formed)),
             "evil_drawn": evil_new,
@@ -132,7 +138,7 @@ def _from_dict(d: dict[str, Any]) -> Observation:
         to_play=int(d["to_play"]),
         decision=decision,
         legal_moves=tuple(Move.parse(m) for m in d["legal_moves"]),
-        context=tuple(_Reader._ctx_value(decision, x) for x in d["context"]),
+        context=tuple(context_item_from_json(decision, x) for x in d["context"]),
         hand=_tiles(d["hand"]),
         opponent_hand_count=int(d["opponent_hand_count"]),
         opponent_known=_tiles(d["opponent_known"]),
@@ -156,9 +162,9 @@ def _from_dict(d: dict[str, Any]) -> Observation:
         winner=d["winner"],
         end_reason=d["end_reason"],
         history=tuple((int(p), Move.parse(m), bool(a)) for p, m, a in d["history"]),
-        log=tuple(_event_from_json(e) for e in d["log"]),
+        log=tuple(event_from_json(e) for e in d["log"]),
         continuation=(
-            tuple(_Reader._task(t) for t in cont["tasks"]),
+            tuple(task_from_json(t) for t in cont["tasks"]),
             _mask(cont["touched"]),
             _mask(cont["formed"]),
             bool(cont["evil_drawn"]),

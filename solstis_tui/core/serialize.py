@@ -20,17 +20,28 @@ ask for the end of a game without working out its result.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection
 from typing import Any, TypeVar
 
 from . import rng as _rng
-from .board import CELLS, NAMES, SQUARE_CELLS, SQUARES, bits, parse_cell, squares_cells
+from .board import CELLS, NAMES, SQUARE_CELLS, SQUARES, parse_cell, squares_cells
 from .errors import InvalidPosition
+from .json_codec import (
+    SPIRIT_NAMES,
+    cell_name_or_none,
+    cell_names,
+    context_item_from_json,
+    context_item_to_json,
+    event_from_json,
+    spirit_name,
+    task_from_json,
+    task_to_json,
+)
 from .moves import Decision, Move
 from .options import Options
 from .spirits import Spirit, parse_spirit, spirit_set
-from .state import Event, State, Task
-from .steps import FIREFLIES, MODE_NAMES, OP_NAMES, PUT, RAINBOWS, pair
+from .state import State
+from .steps import FIREFLIES, RAINBOWS, pair
 
 S = TypeVar("S", bound=State)
 
@@ -39,37 +50,21 @@ VERSION = 2
 #: The format of games whose draws come from SplitMix64 (saved before secret deals).
 SPLITMIX_VERSION = 1
 
-_SPIRIT_OPS = {"effect"}
-
-
-def _cell(i: int | None) -> str | None:
-    return None if i is None or i < 0 else NAMES[i]
-
-
-def _cells(mask_or_list: int | Iterable[int]) -> list[str]:
-    items = bits(mask_or_list) if isinstance(mask_or_list, int) else mask_or_list
-    return [NAMES[i] for i in items]
-
-
-def _spirit(s: int) -> str:
-    return Spirit(s).name.lower()
-
-
 # ---------------------------------------------------------------------- writing
 def game_to_dict(game: State) -> dict[str, Any]:
     """The game as plain data (see the module docstring)."""
     players = []
     for p in (0, 1):
         players.append({
-            "hand": _cells(game.hands[p]),
+            "hand": cell_names(game.hands[p]),
             "hand_size": game.hand_size[p],
-            "land": _cells(game.land[p]),
-            "rainbows": _cells(game.rainbow_cells[p]),
-            "spirits": [[_spirit(s), NAMES[sq]] for s, sq in game.spirits[p]],
-            "covered": _spirit(game.covered[p]) if game.covered[p] >= 0 else None,
-            "fireflies": _cells(game.fireflies[p]),
-            "must_play": _cell(game.must_play[p]),
-            "seen_in_opponent_hand": _cells(game.revealed[p]),
+            "land": cell_names(game.land[p]),
+            "rainbows": cell_names(game.rainbow_cells[p]),
+            "spirits": [[spirit_name(s), NAMES[sq]] for s, sq in game.spirits[p]],
+            "covered": spirit_name(game.covered[p]) if game.covered[p] >= 0 else None,
+            "fireflies": cell_names(game.fireflies[p]),
+            "must_play": cell_name_or_none(game.must_play[p]),
+            "seen_in_opponent_hand": cell_names(game.revealed[p]),
         })
     return {
         "format": FORMAT,
@@ -79,17 +74,17 @@ def game_to_dict(game: State) -> dict[str, Any]:
         "rng": game.draw_state,
         "turn": game.turn,
         "to_play": game.to_play,
-        "land_pile": _cells(reversed(game.pile)),
-        "display": [[NAMES[u], _cell(d)]
+        "land_pile": cell_names(reversed(game.pile)),
+        "display": [[NAMES[u], cell_name_or_none(d)]
                     for u, d in zip(game.face_up, game.face_down, strict=True)],
-        "removed": _cells(game.removed),
+        "removed": cell_names(game.removed),
         "rainbow_supply": game.rainbow_supply,
         "rainbows_out": game.rainbows_out,
         "firefly_supply": game.firefly_supply,
-        "spirit_pile": [_spirit(s) for s in reversed(game.spirit_pile)],
-        "spirit_line": [_spirit(s) for s in game.spirit_line],
+        "spirit_pile": [spirit_name(s) for s in reversed(game.spirit_pile)],
+        "spirit_line": [spirit_name(s) for s in game.spirit_line],
         "evil": {"player": game.evil_player if game.evil_player >= 0 else None,
-                 "cell": _cell(game.evil_cell)},
+                 "cell": cell_name_or_none(game.evil_cell)},
         "players": players,
         "marmot": game.marmot,
         "state": _state_to_dict(game),
@@ -102,34 +97,13 @@ def game_to_dict(game: State) -> dict[str, Any]:
 def _state_to_dict(game: State) -> dict[str, Any]:
     return {
         "decision": game.decision.name.lower() if game.decision else None,
-        "context": [_ctx_item(game.decision, x) for x in game.context],
-        "tasks": [_task_to_json(t) for t in game._tasks],
-        "touched": _cells(game._touched),
-        "formed": _cells(game._formed),
+        "context": [context_item_to_json(game.decision, x) for x in game.context],
+        "tasks": [task_to_json(t) for t in game._tasks],
+        "touched": cell_names(game._touched),
+        "formed": cell_names(game._formed),
         "evil_drawn": game._evil_new,
         "end_phase": game.end_phase,
     }
-
-
-def _ctx_item(decision: Decision | None, x: int) -> str | int:
-    if decision in (Decision.KEEP, Decision.SQUARE):
-        return _spirit(x)
-    if decision is Decision.COVER:
-        return x
-    if decision is Decision.PLACE_RAINBOW:
-        return MODE_NAMES[x]
-    if decision is Decision.MOVE_RAINBOW and x < 3 and x not in NAMES:
-        return MODE_NAMES[x]
-    return NAMES[x]
-
-
-def _task_to_json(task: Task) -> list[Any]:
-    op = OP_NAMES[task[0]]
-    if op == "put":
-        return [op, task[1], NAMES[task[2]], MODE_NAMES[task[3]]]
-    if op == "effect":
-        return [op, task[1], _spirit(task[2])]
-    return [op, *task[1:]]
 
 
 def game_to_json(game: State) -> str:
@@ -319,7 +293,7 @@ class _Reader:
             g.blocked[p] = squares_cells(g.occupied_squares[p])
             covered = self.get("covered", (str, type(None)), None, src)
             if covered is not None:
-                cover = parse_spirit(covered) if covered in _SPIRIT_NAMES else None
+                cover = parse_spirit(covered) if covered in SPIRIT_NAMES else None
                 if cover is None or cover not in [s for s, _ in self.spirits[p]]:
                     raise InvalidPosition(f"{who}: covered spirit {covered!r} is not theirs")
                 self.covered[p] = cover
@@ -431,8 +405,9 @@ class _Reader:
             return
         try:
             g.decision = Decision[str(state["decision"]).upper()]
-            g.context = tuple(self._ctx_value(g.decision, x) for x in state.get("context", []))
-            g._tasks = [self._task(t) for t in state.get("tasks", [])]
+            g.context = tuple(context_item_from_json(g.decision, x)
+                              for x in state.get("context", []))
+            g._tasks = [task_from_json(t) for t in state.get("tasks", [])]
             g._touched = sum(1 << parse_cell(c) for c in state.get("touched", []))
             g._formed = sum(1 << parse_cell(c) for c in state.get("formed", []))
         except (KeyError, ValueError, TypeError, IndexError) as exc:
@@ -457,25 +432,6 @@ class _Reader:
                     f'("over": {{"winner": {p}, "reason": "fireflies"}}) or take fireflies '
                     "away")
 
-    @staticmethod
-    def _ctx_value(decision: Decision | None, x: Any) -> int:
-        if decision in (Decision.KEEP, Decision.SQUARE):
-            return parse_spirit(x)
-        if isinstance(x, str) and x in MODE_NAMES:
-            return MODE_NAMES.index(x)
-        if isinstance(x, int) and not isinstance(x, bool):
-            return x
-        return parse_cell(x)
-
-    @staticmethod
-    def _task(item: list[Any]) -> Task:
-        op = OP_NAMES.index(item[0])
-        if op == PUT:
-            return (op, int(item[1]), parse_cell(item[2]), MODE_NAMES.index(item[3]))
-        if item[0] in _SPIRIT_OPS:
-            return (op, int(item[1]), parse_spirit(item[2]))
-        return (op, *item[1:])
-
     def _read_history(self, g: State) -> None:
         history = self.get("history", list, [])
         try:
@@ -484,24 +440,7 @@ class _Reader:
             raise InvalidPosition(f"the history is malformed: {exc}") from None
         log = self.get("log", list, None)
         if log is not None:
-            g.log = [_event_from_json(e) for e in log if isinstance(e, list) and e]
-
-
-_SPIRIT_NAMES = {s.name.lower() for s in Spirit} | {"fox"}
-_SPIRIT_FIELDS = {"spirit": (2,), "keep": (2,), "take": (2,), "to_line": (1,), "lost": (2,),
-                  "cover": (3,)}
-
-
-def _event_from_json(item: list[Any]) -> Event:
-    kind = item[0]
-    out = []
-    for i, x in enumerate(item):
-        if isinstance(x, list):
-            x = tuple(Spirit(y) for y in x) if kind == "spirits_drawn" else tuple(x)
-        elif i in _SPIRIT_FIELDS.get(kind, ()) and isinstance(x, int):
-            x = Spirit(x)
-        out.append(x)
-    return tuple(out)
+            g.log = [event_from_json(e) for e in log if isinstance(e, list) and e]
 
 
 def game_from_json(text: str | bytes, blank: Callable[[Options, int, _rng.Draws], S]) -> S:
