@@ -296,8 +296,14 @@ async def test_people_text_is_literal_offline(tmp_path, monkeypatch, hostile, si
                     and app.screen.query_one("#fulllog").lines, pilot)
 
         async def log() -> None:
-            app.screen.query_one("#fulllog").scroll_end(animate=False)
-            await pilot.pause()
+            # A resize re-wraps the log after a first scroll: scroll again until it settles.
+            fulllog = app.screen.query_one("#fulllog")
+
+            def ends_shown() -> bool:
+                fulllog.scroll_end(animate=False)
+                return f"Game over: {names[0]}" in "\n".join(screen_lines(app))
+
+            await until(ends_shown, pilot, timeout=10)
             assert_shown(app, f"Game over: {names[0]}")
 
         await at_both_sizes(app, pilot, log)
