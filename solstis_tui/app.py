@@ -47,6 +47,8 @@ class SolstisApp(App[None]):
         self.hint_spec = hint_spec
         self.hint_seconds = hint_seconds
         self.game_screen = None
+        #: The last finished local game: it stays reviewable after a rematch or a new game.
+        self.last_finished: Session | None = None
         self.last_save_error = ""
         for theme in THEMES.values():
             self.register_theme(theme)
@@ -87,10 +89,7 @@ class SolstisApp(App[None]):
 
     @staticmethod
     def _save_summary(data: dict) -> str:
-        seats = data.get("seats", ["?", "?"])
-        seed = "" if data.get("secret", True) else f"seed {data.get('seed')}, "
-        return (f"{data.get('variant', 'base')} game, {seed}turn "
-                f"{data.get('turn', '?')}: {seats[0]} vs {seats[1]}")
+        return saves.describe(data)
 
     def resume_saved(self, fallback: Setup) -> None:
         result = saves.load()
@@ -121,9 +120,11 @@ class SolstisApp(App[None]):
         try:
             saves.save(session)
             self.last_save_error = ""
-        except OSError as exc:
-            self.last_save_error = f"autosave failed: {exc}"
-            self.notify(self.last_save_error, severity="warning", markup=False)
+        except OSError as exc:  # warn once, not after every decision; keep playing
+            warned, self.last_save_error = self.last_save_error, saves.failure_message(exc)
+            if not warned:
+                self.notify(self.last_save_error, severity="warning", markup=False,
+                            timeout=15)
 
     # ------------------------------------------------------------------ screens
     def show_message(self, title: str, text: str) -> None:
@@ -135,6 +136,8 @@ class SolstisApp(App[None]):
         """The finished game ``obs``: scores, the winner, what next."""
         from .screens.end import EndScreen
 
+        if isinstance(session, Session):
+            self.last_finished = session
         self.push_screen(EndScreen(session, obs, self.ascii_mode),
                          lambda choice: self._end_chosen(session, choice))
 
@@ -143,6 +146,9 @@ class SolstisApp(App[None]):
             self.open_new_game()
         elif choice == "rematch":
             self.start_session(Session(session.setup.swapped()))
+            if self.last_finished is session:
+                self.notify("Rematch, seats swapped. The last game stays reviewable: "
+                            "Ctrl+P, Review last game.", markup=False)
         elif choice == "review":
             self.show_review(session)
         elif choice == "quit":
@@ -240,5 +246,9 @@ class SolstisApp(App[None]):
             yield SystemCommand("Spirits", "Every spirit and its effect", gs.action_spirits)
             yield SystemCommand("Review game", "Your decisions against the strongest bot's",
                                 lambda: self.show_review(gs.session))
+        last = self.last_finished
+        if last is not None and last.game.is_over and (gs is None or last is not gs.session):
+            yield SystemCommand("Review last game", "The finished game before this one",
+                                lambda: self.show_review(last))
         yield SystemCommand("Rules and keys", "Help", self.show_help)
         yield SystemCommand("Toggle ASCII mode", "Plain ASCII drawing", self.toggle_ascii)

@@ -46,6 +46,28 @@ def _tiles(tiles: Sequence[int]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _you(name: str) -> bool:
+    """The reader themself: the screens call them "You"."""
+    return name == "You"
+
+
+def _poss(name: str, start: bool = False) -> str:
+    """``name``'s possessive: "Ann's", or "your" ("Your" to start a sentence) for You."""
+    if _you(name):
+        return "Your" if start else "your"
+    return f"{name}'s"
+
+
+def _obj(name: str) -> str:
+    """``name`` as an object, mid-sentence: "to Ann", "to you"."""
+    return "you" if _you(name) else name
+
+
+def _verb(name: str, third: str, plain: str) -> str:
+    """The verb form agreeing with ``name``: "Ann plays" but "You play"."""
+    return plain if _you(name) else third
+
+
 def _next(events: Sequence[Event], i: int, kind: str, tile: int) -> Event | None:
     """The event after ``i`` if it is a ``kind`` event about ``tile`` (capture/discard)."""
     if i + 1 < len(events) and events[i + 1][0] == kind and events[i + 1][2] == tile:
@@ -95,9 +117,10 @@ def _spirits_drawn(events: Sequence[Event], i: int, ctx: Context) -> tuple[str |
 def _reveal(ev: Event, ctx: Context) -> str:
     _, p, tiles = ev
     # The looker's sentence: the other seat reads that its (own, known) hand was looked at.
+    who = ctx.name_of(p)
     if tiles is not None and ctx.viewer in (None, p):
-        return f"Renard: {ctx.name_of(p)} sees the opponent's hand: {_tiles(tiles)}"
-    return f"Renard: {ctx.name_of(p)} looks at the opponent's hand"
+        return f"Renard: {who} {_verb(who, 'sees', 'see')} the opponent's hand: {_tiles(tiles)}"
+    return f"Renard: {who} {_verb(who, 'looks', 'look')} at the opponent's hand"
 
 
 def _removed(ev: Event, ctx: Context) -> str:
@@ -109,11 +132,12 @@ def _removed(ev: Event, ctx: Context) -> str:
 def _end(ev: Event, ctx: Context) -> str:
     _, reason, winner = ev
     if reason == "fireflies":
-        return f"Game over: {ctx.name_of(winner)} placed a 4th firefly and wins"
+        name = ctx.name_of(winner)
+        return f"Game over: {name} placed a 4th firefly and {_verb(name, 'wins', 'win')}"
     if winner is None:
         return "Game over: a shared win"
     name = ctx.name_of(winner)
-    return f"Game over: {name} {'win' if name == 'You' else 'wins'}"
+    return f"Game over: {name} {_verb(name, 'wins', 'win')}"
 
 
 def _turn(ev: Event, ctx: Context) -> str:
@@ -134,23 +158,23 @@ FORMATTERS: dict[str, Formatter] = {
     "rainbow": _simple(lambda e, c: f"{c.name_of(e[1])} placed a rainbow on {_t(e[2])}"),
     "no_rainbow": _simple(
         lambda e, c: f"{c.name_of(e[1])} would get a rainbow, but none can be placed"),
-    "shift": _simple(
-        lambda e, c: f"{c.name_of(e[1])}'s rainbow moved from {_t(e[2])} to {_t(e[3])}"),
-    "rainbow_out": _simple(lambda e, c: f"{c.name_of(e[1])}'s rainbow on {_t(e[2])} had "
-                                        "nowhere to go: back to the box"),
+    "shift": _simple(lambda e, c: f"{_poss(c.name_of(e[1]), start=True)} rainbow moved from "
+                                  f"{_t(e[2])} to {_t(e[3])}"),
+    "rainbow_out": _simple(lambda e, c: f"{_poss(c.name_of(e[1]), start=True)} rainbow on "
+                                        f"{_t(e[2])} had nowhere to go: back to the box"),
     "removed": _simple(_removed),
     "draw": _simple(lambda e, c: f"{c.name_of(e[1])} drew {_t(e[2])}"),
     "keep": _simple(lambda e, c: f"{c.name_of(e[1])} kept the {_s(e[2])}"),
     "to_line": _simple(lambda e, c: f"The {_s(e[1])} goes to the spirit line"),
     "take": _simple(lambda e, c: f"{c.name_of(e[1])} took the {_s(e[2])} from the spirit line"),
     "spirit": _simple(
-        lambda e, c: f"The {_s(e[2])} sits on {c.name_of(e[1])}'s square at {_t(e[3])}"),
+        lambda e, c: f"The {_s(e[2])} sits on {_poss(c.name_of(e[1]))} square at {_t(e[3])}"),
     "no_spirit": _simple(lambda e, c: f"{c.name_of(e[1])} formed a square, but no spirit is left"),
     "firefly": _simple(
-        lambda e, c: f"A firefly lands on {c.name_of(e[1])}'s square at {_t(e[2])}"),
+        lambda e, c: f"A firefly lands on {_poss(c.name_of(e[1]))} square at {_t(e[2])}"),
     "lost": _simple(lambda e, c: f"The {_s(e[2])}'s effect is lost: it cannot happen now"),
     "eagle": _simple(lambda e, c: f"Eagle: {_t(e[2])} came from the land pile into "
-                                  f"{c.name_of(e[1])}'s panorama"),
+                                  f"{_poss(c.name_of(e[1]))} panorama"),
     "fly": _simple(
         lambda e, c: f"Fly: {c.name_of(e[1])} took {_t(e[2])} from the opponent's hand"),
     "deer": _simple(
@@ -161,19 +185,22 @@ FORMATTERS: dict[str, Formatter] = {
     "reveal": _simple(_reveal),
     "renard": _simple(
         lambda e, c: f"Renard: {c.name_of(1 - e[1])} must play {_t(e[2])} next turn"),
-    "marmot": _simple(lambda e, c: f"Marmot: {c.name_of(e[1])} plays another turn"),
+    "marmot": _simple(lambda e, c: f"Marmot: {c.name_of(e[1])} "
+                                   f"{_verb(c.name_of(e[1]), 'plays', 'play')} another turn"),
     "evil_kept": _simple(
         lambda e, c: f"{c.name_of(e[1])} drew the Evil Spirit and must hold it"),
-    "evil_given": _simple(lambda e, c: f"{c.name_of(e[1])} gives the Evil Spirit to "
-                                       f"{c.name_of(1 - e[1])}"),
+    "evil_given": _simple(lambda e, c: f"{c.name_of(e[1])} "
+                                       f"{_verb(c.name_of(e[1]), 'gives', 'give')} the Evil "
+                                       f"Spirit to {_obj(c.name_of(1 - e[1]))}"),
     "evil_placed": _simple(lambda e, c: f"{c.name_of(e[1])} put the Evil Spirit on "
-                                        f"{c.name_of(1 - e[1])}'s cell {_t(e[2])}: it is "
+                                        f"{_poss(c.name_of(1 - e[1]))} cell {_t(e[2])}: it is "
                                         "forbidden"),
     "evil_out": _simple(lambda e, c: "The Evil Spirit has no cell to go to and leaves play"),
     "cover": _simple(lambda e, c: f"{c.name_of(e[1])} made the Evil Spirit cover "
-                                  f"{c.name_of(e[2])}'s {_s(e[3])}"),
-    "squirrel": _simple(lambda e, c: f"Squirrel: {c.name_of(e[1])} puts {_tiles(e[2])} into "
-                                     "the panorama"),
+                                  f"{_poss(c.name_of(e[2]))} {_s(e[3])}"),
+    "squirrel": _simple(lambda e, c: f"Squirrel: {c.name_of(e[1])} "
+                                     f"{_verb(c.name_of(e[1]), 'puts', 'put')} "
+                                     f"{_tiles(e[2])} into the panorama"),
     "end": _simple(_end),
 }
 

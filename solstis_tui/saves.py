@@ -110,6 +110,31 @@ def load(path: Path | None = None) -> LoadResult:
     return LoadResult(session=session)
 
 
+def describe(data: dict) -> str:
+    """A one-line summary of ``peek`` data, with the seats named as the screens name them:
+    "base game, turn 7: You vs Minimax bot"."""
+    from .session import Setup
+
+    try:
+        seats = ([str(s) for s in data.get("seats", [])] + ["?", "?"])[:2]
+        names = ([str(n) for n in data.get("names", [])] + ["", ""])[:2]
+        session = Session(Setup(seats=(seats[0], seats[1]), names=(names[0], names[1])))
+        shown = [session.name(0), session.name(1)]
+    except (ValueError, TypeError):  # a garbled save: its seats as written
+        shown = ["?", "?"]
+    seed = "" if data.get("secret", True) else f"seed {data.get('seed')}, "
+    return (f"{data.get('variant', 'base')} game, {seed}turn "
+            f"{data.get('turn', '?')}: {shown[0]} vs {shown[1]}")
+
+
+def failure_message(exc: OSError) -> str:
+    """What to tell the player, once, when the autosave cannot be written."""
+    reason = exc.strerror or str(exc)
+    return (f"Autosave is off: saves go to {data_dir()}, which cannot be written "
+            f"({reason}). The game goes on unsaved. To keep saves, make that folder "
+            "writable or set SOLSTIS_DATA_DIR to a folder you can write, then restart.")
+
+
 def peek(path: Path | None = None) -> dict | None:
     """The save's summary data if an unfinished game is saved there, else None."""
     path = path or autosave_path()

@@ -29,14 +29,20 @@ def result_line(session: SessionView, obs: Observation) -> str:
 
 
 class EndScreen(ModalScreen[str]):
-    """Dismisses with 'new', 'rematch', 'review', 'quit' or None (look at the board)."""
+    """Dismisses with 'new', 'rematch', 'review', 'quit' or None (look at the board).
+
+    Each button names its key. Only the focused button looks selected, and Enter presses it;
+    arrows and Tab move the focus.
+    """
 
     BINDINGS = [
         Binding("n", "choose('new')", "New game"),
-        Binding("r", "choose('rematch')", "Rematch"),
-        Binding("v", "choose('review')", "Review"),
+        Binding("m", "choose('rematch')", "Rematch"),
+        Binding("r", "choose('review')", "Review"),
         Binding("q", "choose('quit')", "Quit"),
         Binding("escape", "choose('')", "Board"),
+        Binding("left,up", "app.focus_previous", "Previous", show=False),
+        Binding("right,down", "app.focus_next", "Next", show=False),
     ]
     DEFAULT_CSS = """
     EndScreen { align: center middle; }
@@ -64,9 +70,10 @@ class EndScreen(ModalScreen[str]):
             yield Static(Text("Game over. " + result_line(s, self.obs)), id="result")
             yield Static(Group(score_table(names, scores, star)), id="sheet")
             with Horizontal():
+                # One look for every button: the focus alone marks the one Enter presses.
                 yield Button("New game (n)", id="new")
-                yield Button("Rematch (r)", id="rematch", variant="primary")
-                yield Button("Review (v)", id="review")
+                yield Button("Rematch (m)", id="rematch")
+                yield Button("Review (r)", id="review")
                 yield Button("Quit (q)", id="quit")
 
     def on_mount(self) -> None:

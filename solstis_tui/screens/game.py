@@ -16,6 +16,7 @@ from typing import cast
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -101,6 +102,10 @@ class GameScreen(GameKeys, GameMouse, Screen):
         self.view: BoardView | None = None
         self.hint_move: Move | None = None
         self.hint_text = ""
+        self.hint_may_select = False
+        """True from asking for a hint until the person picks something themselves."""
+        self.too_small = False
+        self.palette_was_on: bool | None = None
         self.last_click: tuple | None = None
         self.ended_shown = False
 
@@ -144,6 +149,10 @@ class GameScreen(GameKeys, GameMouse, Screen):
         width, height = self.app.size
         small = width < MIN_WIDTH or height < MIN_HEIGHT
         self.set_class(small, "-too-small")
+        if small != self.too_small:
+            self.too_small = small
+            self._block_palette(small)
+            self.refresh_bindings()
         large = width >= LARGE_WIDTH and height >= LARGE_HEIGHT
         self.set_class(large, "-large")
         for grid in self.query(PanoramaGrid):
@@ -154,7 +163,30 @@ class GameScreen(GameKeys, GameMouse, Screen):
                 f"Make the window at least {MIN_WIDTH}{cross}{MIN_HEIGHT} to play Solstis.\n"
                 f"It is {width}{cross}{height} now.\n\nq quits.")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Behind the "window too small" screen only quitting acts (and resizing)."""
+        return not self.too_small or action == "quit_game"
+
+    def _block_palette(self, block: bool) -> None:
+        """Turn the command palette off while the board is too small to be seen (and back
+        on as it was when it is seen again, or when this screen is covered or closed)."""
+        if block and self.palette_was_on is None:
+            self.palette_was_on = self.app.use_command_palette
+            self.app.use_command_palette = False
+        elif not block and self.palette_was_on is not None:
+            self.app.use_command_palette = self.palette_was_on
+            self.palette_was_on = None
+        with contextlib.suppress(NoMatches):
+            self.query_one(Footer).show_command_palette = self.app.use_command_palette
+
+    def on_screen_suspend(self) -> None:
+        self._block_palette(False)
+
+    def on_screen_resume(self) -> None:
+        self._block_palette(self.too_small)
+
     def on_unmount(self) -> None:
+        self._block_palette(False)
         self.stop_bot()
 
     # ------------------------------------------------------------------ the loop

@@ -36,7 +36,7 @@ class GameKeys:
             self.cursor = move_cursor(self.cursor, dx, dy, view.square_mode if view else False)
         else:
             return
-        self.error = ""
+        self.error, self.hint_may_select = "", False
         self.refresh_board()
 
     def action_next_target(self, step: int) -> None:
@@ -59,7 +59,7 @@ class GameKeys:
                 if view.items[i].legal:
                     self.selected = i
                     break
-        self.error = ""
+        self.error, self.hint_may_select = "", False
         self.refresh_board()
 
     def action_pick(self, n: int) -> None:
@@ -70,7 +70,7 @@ class GameKeys:
         if n > len(view.items):
             self.error = f"there is no choice {n} here"
         else:
-            self.selected, self.error = n - 1, ""
+            self.selected, self.error, self.hint_may_select = n - 1, "", False
         self.refresh_board()
 
     def action_pile(self, index: int) -> None:
@@ -82,7 +82,7 @@ class GameKeys:
         if index >= len(view.items):
             self.error = f"there is no pile {PILE_LETTERS[index]}"
         else:
-            self.selected, self.error = index, ""
+            self.selected, self.error, self.hint_may_select = index, "", False
         self.refresh_board()
 
     def action_draw(self) -> None:
@@ -140,6 +140,7 @@ class GameKeys:
             return
         self.stop_bot()
         self.clear_hint()
+        self.error = ""
         self.session.undo()
         self.ended_shown = False
         self.sapp.autosave(self.session)
@@ -154,6 +155,8 @@ class GameKeys:
             return
         self.hint_move = None
         self.hint_text = "Hint: thinking…"
+        self.hint_may_select = True
+        self.error = ""
         self.update_prompt()
         obs = self.session.observation(self.obs.to_play)
         token = self.token
@@ -171,7 +174,7 @@ class GameKeys:
         self.hint_move = move
         self.hint_text = f"Hint: {describe_move(move)} — {hint_reason(obs, ranked)}"
         view = self.view
-        if view is not None:
+        if view is not None and self.hint_may_select:  # never over the person's own pick
             for i, item in enumerate(view.items):
                 if item.move == move:
                     self.selected = i
@@ -183,6 +186,7 @@ class GameKeys:
         """Forget the hint (the person decided, undid or dismissed it with Esc)."""
         self.hint_move = None
         self.hint_text = ""
+        self.hint_may_select = False
 
     def action_skip(self) -> None:
         self.skip_turn = True
@@ -194,6 +198,7 @@ class GameKeys:
 
     def action_pause(self) -> None:
         self.paused = not self.paused
+        self.error = ""
         if not self.paused:
             self.advance()
         else:
@@ -202,6 +207,7 @@ class GameKeys:
     def action_step(self) -> None:
         if self.paused and not self.session.human_to_play and self.thinking_since is None:
             self.step_once = True
+            self.error = ""
             self.advance()
 
     def action_help(self) -> None:

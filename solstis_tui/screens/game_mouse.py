@@ -78,7 +78,7 @@ class GameMouse:
         else:
             self.cursor = value
         self.last_click = key
-        self.error = ""
+        self.error, self.hint_may_select = "", False
         self.refresh_board()
 
     def _picked(self) -> tuple[str, int] | None:

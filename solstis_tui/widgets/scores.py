@@ -36,7 +36,7 @@ def score_table(names: tuple[str, str], scores: tuple[Score, Score], star: str) 
     for name in bonus_names:
         cells = [str(s.bonuses[name]) if name in s.bonuses else "" for s in scores]
         table.add_row(f"  {name} bonus", *cells)
-    if any(s.fireflies for s in scores) or any(s.covered for s in scores):
+    if any(s.fireflies for s in scores):  # Firefly variant; the Evil Spirit is base game
         table.add_row("Fireflies", *(str(s.fireflies) for s in scores))
     if any(s.covered for s in scores):
         table.add_row("Covered by Evil", *(s.covered or "" for s in scores))

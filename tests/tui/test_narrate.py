@@ -61,10 +61,9 @@ def test_every_kind_has_one_formatter():
     assert set(FORMATTERS) == set(EVENT_KINDS)
 
 
-def test_every_engine_event_kind_has_words():
-    from solstis_tui.core.events import EVENT_KINDS
-
-    samples = {
+def samples() -> dict[str, tuple]:
+    """One event of every kind the engine logs."""
+    return {
         "turn": ("turn", 0, 3, False), "pass": ("pass", 0), "discard": ("discard", 0, 5),
         "second": ("second", 0, 5), "flip": ("flip", 5), "place": ("place", 0, 5),
         "rainbow": ("rainbow", 0, 5), "no_rainbow": ("no_rainbow", 0),
@@ -82,9 +81,34 @@ def test_every_engine_event_kind_has_words():
         "squirrel": ("squirrel", 0, (5,)), "end": ("end", "normal", None),
         "play": ("play", 0, 5), "capture": ("capture", 0, 5, 6),
     }
-    assert set(samples) >= set(EVENT_KINDS)
-    for kind, event in samples.items():
+
+
+def test_every_engine_event_kind_has_words():
+    from solstis_tui.core.events import EVENT_KINDS
+
+    assert set(samples()) >= set(EVENT_KINDS)
+    for kind, event in samples().items():
         lines = narrate([event], names, viewer=0)
         if kind != "place":
             assert lines and all(str(event[0]) not in ("", ) for _ in lines), kind
             assert not lines[0].startswith(kind + " "), (kind, lines)
+
+
+def test_possessives_read_as_english_for_you_and_for_a_named_player():
+    fish = ("spirit", 0, Spirit.FISH, parse_cell("1-4"))
+    assert narrate([fish], names) == ["The Fish sits on your square at 1-4"]
+    assert narrate([fish], lambda p: ("Ann", "You")[p]) == ["The Fish sits on Ann's square at 1-4"]
+    shift = ("shift", 0, parse_cell("2-2"), parse_cell("2-3"))
+    assert narrate([shift], names) == ["Your rainbow moved from 2-2 to 2-3"]
+    assert narrate([("cover", 1, 0, Spirit.BEE)], names) == [
+        "Minimax bot made the Evil Spirit cover your Bee"]
+    assert narrate([("evil_placed", 1, parse_cell("3-3"))], names) == [
+        "Minimax bot put the Evil Spirit on your cell 3-3: it is forbidden"]
+    assert narrate([("evil_given", 1)], names) == ["Minimax bot gives the Evil Spirit to you"]
+
+
+def test_verbs_agree_with_you():
+    assert narrate([("marmot", 0)], names) == ["Marmot: You play another turn"]
+    assert narrate([("marmot", 1)], names) == ["Marmot: Minimax bot plays another turn"]
+    assert narrate([("evil_given", 0)], names) == [
+        "You give the Evil Spirit to Minimax bot"]

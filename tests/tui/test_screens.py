@@ -43,7 +43,7 @@ async def test_end_screen_rematch_swaps_seats_and_review_lists_decisions():
         assert isinstance(app.screen, EndScreen)
         text = str(app.screen.query_one("#result").render())
         assert "stars" in text or "firefly" in text
-        await pilot.press("v")
+        await pilot.press("r")
         await pilot.pause()
         assert isinstance(app.screen, ReviewScreen)
         await app.workers.wait_for_complete()
@@ -54,7 +54,7 @@ async def test_end_screen_rematch_swaps_seats_and_review_lists_decisions():
         old = app.game_screen.session.setup
         app.show_end(app.game_screen.session, app.game_screen.obs)
         await pilot.pause()
-        await pilot.press("r")
+        await pilot.press("m")
         await settle(pilot, app)
         new = app.game_screen.session.setup
         assert new.seats == (old.seats[1], old.seats[0]) and new.seed == old.seed

@@ -1,0 +1,148 @@
+"""The end dialog: its keys do what its buttons say, Enter presses the button that looks
+selected, and a rematch keeps the finished game reviewable."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from textual.widgets import Button
+
+from solstis_tui.screens.end import EndScreen
+from solstis_tui.screens.game import GameScreen
+from solstis_tui.screens.review import ReviewScreen
+
+from .conftest import make_app, play_by_keys, settle
+
+
+async def _finish(pilot, app) -> EndScreen:
+    """Play the person's side by keys until the end dialog shows."""
+    await play_by_keys(pilot, app, random.Random(1))
+    await settle(pilot, app)
+    assert isinstance(app.screen, EndScreen)
+    return app.screen
+
+
+async def _fresh_dialog(pilot, app, chosen: list) -> EndScreen:
+    """A new end dialog over the finished game whose choice lands in ``chosen``."""
+    gs = app.game_screen
+    app.push_screen(EndScreen(gs.session, gs.obs), chosen.append)
+    await pilot.pause()
+    assert isinstance(app.screen, EndScreen)
+    return app.screen
+
+
+def _look(button: Button) -> frozenset:
+    """Every style the button is drawn with (its label's text left out)."""
+    return frozenset(seg.style for strip in button.render_lines(button.size.region)
+                     for seg in strip if seg.style is not None)
+
+
+def _selected_looking(screen: EndScreen) -> list[str]:
+    """The buttons drawn unlike the ordinary look shared by most of them."""
+    looks = {b.id: _look(b) for b in screen.query(Button)}
+    common = max(looks.values(), key=list(looks.values()).count)
+    return [bid for bid, look in looks.items() if look != common]
+
+
+async def _run_command(pilot, app, title: str) -> None:
+    """Type ``title`` into the command palette and run the command it finds first."""
+    from textual.command import CommandPalette
+    from textual.widgets import OptionList
+
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    assert isinstance(app.screen, CommandPalette)
+    await pilot.press(*["space" if c == " " else c for c in title.lower()])
+    options = app.screen.query_one(OptionList)
+    for _ in range(100):  # the palette searches in the background
+        await pilot.pause()
+        if options.option_count and title in str(options.get_option_at_index(0).prompt):
+            break
+    assert options.option_count and title in str(options.get_option_at_index(0).prompt), \
+        f"the command palette offers no {title!r}"
+    await pilot.press("down", "enter")
+    await pilot.pause()
+
+
+async def test_r_opens_the_review_of_the_finished_game():
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _finish(pilot, app)
+        finished = app.game_screen.session
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen)
+        assert app.screen.session is finished
+
+
+async def test_each_buttons_key_does_what_the_button_says():
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _finish(pilot, app)
+        await pilot.press("escape")  # back to the board
+        await pilot.pause()
+        chosen: list = []
+        dialog = await _fresh_dialog(pilot, app, chosen)
+        labels = {b.id: str(b.label) for b in dialog.query(Button)}
+        app.pop_screen()
+        assert labels["review"] == "Review (r)"
+        for bid, label in labels.items():
+            match = re.search(r"\((\w)\)$", label)
+            assert match, f"the button {label!r} names no key"
+            chosen.clear()
+            await _fresh_dialog(pilot, app, chosen)
+            await pilot.press(match.group(1))
+            await pilot.pause()
+            assert chosen == [bid], f"{match.group(1)!r} chose {chosen}, the button says {label}"
+
+
+async def test_m_starts_a_rematch_with_the_seats_swapped():
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _finish(pilot, app)
+        old = app.game_screen.session.setup
+        await pilot.press("m")
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen)
+        new = app.game_screen.session.setup
+        assert new.seats == (old.seats[1], old.seats[0]) and new.seed == old.seed
+        assert not app.game_screen.session.game.is_over
+
+
+async def test_the_finished_game_stays_reviewable_after_a_rematch():
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _finish(pilot, app)
+        finished = app.game_screen.session
+        await pilot.press("m")
+        await settle(pilot, app)
+        assert app.game_screen.session is not finished
+        await _run_command(pilot, app, "Review last game")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen)
+        assert app.screen.session is finished
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen.rows and app.screen.done == len(app.screen.rows)
+
+
+async def test_enter_presses_the_one_button_that_looks_selected():
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _finish(pilot, app)
+        await pilot.press("escape")
+        await pilot.pause()
+        for moves in ([], ["right"], ["right", "right"], ["tab", "tab", "tab"]):
+            chosen: list = []
+            dialog = await _fresh_dialog(pilot, app, chosen)
+            if moves:
+                await pilot.press(*moves)
+                await pilot.pause()
+            selected = _selected_looking(dialog)
+            assert len(selected) == 1, f"buttons that look selected: {selected}"
+            assert dialog.focused is not None and dialog.focused.id == selected[0]
+            await pilot.press("enter")
+            await pilot.pause()
+            assert chosen == selected

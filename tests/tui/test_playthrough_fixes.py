@@ -1,0 +1,115 @@
+"""Fixes from the issue-17 play-through: the too-small screen, hints and picks, stale errors."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+from textual.command import CommandPalette
+
+from . import bots
+from .conftest import keys_for, make_app, settle
+
+
+def prompt_text(app) -> str:
+    return str(app.game_screen.query_one("#prompt").render())
+
+
+async def test_keys_do_nothing_behind_the_too_small_screen_but_quit():
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot, app)
+        gs = app.game_screen
+        assert gs.has_class("-too-small") and gs.session.human_to_play
+        before = len(gs.session.game.history)
+        await pilot.press("2", "enter")
+        await settle(pilot, app)
+        assert len(gs.session.game.history) == before, "a key played behind the screen"
+        await pilot.press("2", "t")
+        await settle(pilot, app)
+        assert gs.selected == 0 and gs.hint_text == ""
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert app.screen is gs and not CommandPalette.is_open(app)
+
+        await pilot.resize_terminal(80, 24)  # seen again: the same keys play
+        await pilot.pause()
+        assert not gs.has_class("-too-small")
+        await pilot.press("2", "enter")
+        await settle(pilot, app)
+        assert len(gs.session.game.history) > before
+
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        await pilot.press("q")  # quitting still works
+        await pilot.pause()
+    assert app.return_code in (0, None) and not app.is_running
+
+
+async def test_a_late_hint_never_moves_the_pick_made_after_asking():
+    app = make_app(seats=("human", "random"), seed=3)
+    gate = threading.Event()
+
+    def slow_ranking(obs, seconds, cancel=None):
+        gate.wait(10)  # the hint arrives when the test says so
+        moves = list(obs.legal_moves)
+        return [(moves[0], 1.0), (moves[1], 0.0)]
+
+    app.rank_moves = slow_ranking
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        gs = app.game_screen
+        assert gs.view is not None and gs.view.zone == "hand" and gs.selected == 0
+        hinted = gs.view.items[0].move
+        chosen = gs.view.items[1].move
+        await pilot.press("t")
+        assert gs.hint_text == "Hint: thinking…"
+        await pilot.press("2")
+        assert gs.selected == 1
+        gate.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert gs.hint_move == hinted and gs.hint_text.startswith("Hint: play")
+        assert gs.selected == 1, "the hint moved the person's own pick"
+        await pilot.press("enter")
+        assert gs.session.game.history[0][1] == chosen
+
+
+async def test_a_hint_asked_for_without_picking_still_shows_its_tile():
+    app = make_app(seats=("human", "random"), seed=3)
+
+    def ranking(obs, seconds, cancel=None):
+        moves = list(obs.legal_moves)
+        return [(moves[1], 1.0), (moves[0], 0.0)]
+
+    app.rank_moves = ranking
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        gs = app.game_screen
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert gs.selected == 1 and gs.hint_move == gs.view.items[1].move
+
+
+async def test_undo_clears_the_error_left_by_a_key_pressed_during_the_bots_turn():
+    bots.STARTED.clear()
+    app = make_app(seats=("human", "tests.tui.bots:SlowBot"), seed=3)
+    rng = random.Random(1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        gs = app.game_screen
+        while gs.session.human_to_play:  # play the person's turn
+            await pilot.press(*keys_for(gs, rng))
+            await pilot.pause()
+        for _ in range(200):
+            await pilot.pause()
+            if bots.STARTED.is_set():
+                break
+        await pilot.press("2")
+        assert gs.error.startswith("wait: it is") and "wait: it is" in prompt_text(app)
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert gs.session.human_to_play
+        assert gs.error == "" and "✗" not in prompt_text(app)
+        assert "took back your last decision" in prompt_text(app)
