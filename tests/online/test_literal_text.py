@@ -340,13 +340,13 @@ async def test_a_saved_game_with_brackets_is_offered_as_written(tmp_path, monkey
     saves.save(near_the_end(("[/x]", "[bold]x")))
     path = saves.autosave_path()
     data = json.loads(path.read_text())
-    data["seats"] = ["human", "[@click=app.quit]x"]  # a hand-edited save
+    data["names"] = ["[/x]", "[@click=app.quit]x"]  # a hand-edited save
     path.write_text(json.dumps(data))
     app = SolstisApp(offer_continue=True, pace=0.0, autosave=False)
     spy = Spy(app)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert_shown(app, "human vs [@click=app.quit]x")
+        assert_shown(app, "[/x] vs [@click=app.quit]x")
         assert await click_on(app, pilot, "[@click=app.quit]x")
         assert app.is_running and app.return_code is None
     assert spy.ran == []

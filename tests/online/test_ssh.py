@@ -397,7 +397,7 @@ def test_two_players_play_a_whole_game_over_ssh_tt(doc_sshd):
         tmux.wait_for("bob", "Waiting for Ann")
         tmux.play_to_the_end(("ann", "bob"))
         for who in ("ann", "bob"):  # the end screen: the result, the sheet and its buttons
-            screen = tmux.wait_for(who, "Rematch (r)")
+            screen = tmux.wait_for(who, "Rematch (m)")
             assert "Game over." in screen and "★" in screen, screen
             assert " stars to " in screen or "A shared win" in screen, screen
         assert list((data / "tables").glob("t*.json")), "the host saved no table"
