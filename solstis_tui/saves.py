@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .session import Session
+from .session import Session, Setup
 
 AUTOSAVE = "autosave.json"
 
@@ -113,13 +113,11 @@ def load(path: Path | None = None) -> LoadResult:
 def describe(data: dict) -> str:
     """A one-line summary of ``peek`` data, with the seats named as the screens name them:
     "base game, turn 7: You vs Minimax bot"."""
-    from .session import Setup
-
     try:
         seats = ([str(s) for s in data.get("seats", [])] + ["?", "?"])[:2]
         names = ([str(n) for n in data.get("names", [])] + ["", ""])[:2]
-        session = Session(Setup(seats=(seats[0], seats[1]), names=(names[0], names[1])))
-        shown = [session.name(0), session.name(1)]
+        setup = Setup(seats=(seats[0], seats[1]), names=(names[0], names[1]))
+        shown = [setup.seat_name(0), setup.seat_name(1)]
     except (ValueError, TypeError):  # a garbled save: its seats as written
         shown = ["?", "?"]
     seed = "" if data.get("secret", True) else f"seed {data.get('seed')}, "

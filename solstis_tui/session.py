@@ -59,6 +59,20 @@ class Setup:
     def options(self) -> Options:
         return Options.for_variant(self.variant)
 
+    def seat_name(self, player: int) -> str:
+        """What the screens call ``player``: a given name; 'You' against a bot, 'Player 1/2'
+        when two people share the screen; a bot's title (numbered when both seats hold the
+        same bot)."""
+        given = self.names[player]
+        if given:
+            return given
+        spec = self.seats[player]
+        if spec == HUMAN:
+            return f"Player {player + 1}" if self.seats.count(HUMAN) == 2 else "You"
+        if HUMAN not in self.seats and self.seats[0] == self.seats[1]:
+            return f"{bot_title(spec)} {player + 1}"
+        return bot_title(spec)
+
     def swapped(self, new_seed: int | None = None) -> Setup:
         """The same opponents in swapped seats (for a rematch)."""
         return replace(
@@ -125,15 +139,7 @@ class Session:
 
     def name(self, player: int) -> str:
         """'You' against a bot; the bot's title; 'Player 1/2' in hot-seat and watch mode."""
-        given = self.setup.names[player]
-        if given:
-            return given
-        spec = self.setup.seats[player]
-        if spec == HUMAN:
-            return f"Player {player + 1}" if self.is_hotseat else "You"
-        if self.is_watch and self.setup.seats[0] == self.setup.seats[1]:
-            return f"{bot_title(spec)} {player + 1}"
-        return bot_title(spec)
+        return self.setup.seat_name(player)
 
     # -------------------------------------------------------------- moves
     def apply(self, move: Move) -> None:
