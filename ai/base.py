@@ -96,6 +96,20 @@ class Bot(ABC):
         return [(m, 0.0) for m in obs.legal_moves]
 
 
+def capped(ranked: list[tuple[Move, float]]) -> list[tuple[Move, float]]:
+    """``ranked`` (best first) with each value capped at the values ranked above it.
+
+    A hint recommends the top move and compares its value with the next; a review charges
+    a move the difference from the top. Capping keeps both honest when a bot's order and
+    its values disagree (a search ranks by visits, and a rarely visited move's mean can be
+    high on thin evidence): the top is never shown as worse, and no cost is negative.
+    """
+    out: list[tuple[Move, float]] = []
+    for mv, value in ranked:
+        out.append((mv, min(value, out[-1][1]) if out else value))
+    return out
+
+
 class RandomBot(Bot):
     """Uniformly random legal moves."""
 

@@ -24,7 +24,7 @@ from solstis_tui.core import Dealer, Decision, Game, Move, Observation, determin
 from solstis_tui.core.scoring import score
 from solstis_tui.core.state import HistoryEntry
 
-from .base import Bot, Budget, Stopwatch
+from .base import Bot, Budget, Stopwatch, capped
 from .policy import best_move, move_value, playout
 from .value import value
 
@@ -276,10 +276,14 @@ class MCTSBot(Bot):
         budget: Budget | None = None,
         cancel: threading.Event | None = None,
     ) -> list[tuple[Move, float]]:
-        """Legal moves, best first, each with its expected star margin."""
+        """Legal moves, best first (the most searched first: the move ``choose`` plays),
+        each with its expected star margin, capped at the value of every move ranked
+        above it. A move searched less often is never shown as better than one searched
+        more on thin evidence, so a hint's pick tops the values it shows and a review's
+        cost of a move is never negative."""
         if len(obs.legal_moves) == 1:
             return [(obs.legal_moves[0], 0.0)]
-        return [(e.move, e.margin) for e in self.analyse(obs, budget, cancel)]
+        return capped([(e.move, e.margin) for e in self.analyse(obs, budget, cancel)])
 
     def choose(
         self,

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .base import Bot, Budget, RandomBot
+from .baselines import PlainISMCTS
 from .expert import ExpertBot
 from .greedy import GreedyBot
 from .mcts import MCTSBot
@@ -36,6 +37,9 @@ TIERS: dict[str, Tier] = {
     for cls in (RandomBot, GreedyBot, MinimaxBot, MCTSBot, ExpertBot)
 }
 """The built-in tiers, weakest first."""
+
+BASELINES: dict[str, type[Bot]] = {PlainISMCTS.name: PlainISMCTS}
+"""Yardsticks the arena knows by name; the app does not offer them as opponents."""
 
 _BUDGET = re.compile(r"^(\d+(?:\.\d+)?)(s?)$")
 
@@ -109,7 +113,9 @@ def bot_class(spec: str) -> type[Bot]:
     """The class a spec names (budget suffix ignored)."""
     name, _ = split_spec(spec)
     tier = TIERS.get(name.lower())
-    return tier.cls if tier else load_class(name)
+    if tier is not None:
+        return tier.cls
+    return BASELINES.get(name.lower()) or load_class(name)
 
 
 def make_bot(spec: str, seed: int | None = None, **options: Any) -> Bot:

@@ -1,11 +1,16 @@
-"""Bot strength: each tier against the one below it (and mcts against random).
+"""Bot strength: each tier against the one below it, and our search against plain ISMCTS.
 
-    .venv/bin/python benchmarks/bot_strength.py --games 200 --time 0.25 --jobs 2
+    .venv/bin/python benchmarks/bot_strength.py --pairs ladder --games 200 --time 0.25 --jobs 2
+    .venv/bin/python benchmarks/bot_strength.py --pairs mcts-plain --games 400 --seed 2027 --jobs 2
 
-plays every ladder pair with the arena (each deal from both seats) and prints score,
-margin and whether the target of issue 4 is met. ``--calibrated`` gives the search bots
-iteration budgets measured to take about ``--time`` seconds on this machine instead of a
-clock, so a run is reproducible and unaffected by other load. ``--json`` keeps the data.
+plays each chosen pair with the arena (each deal from both seats) and prints score, the
+Wilson 95% interval of the score, margin and whether the target is met (the interval's
+centre at or above it). Ladder pairs (issue 4) search for ``--time`` seconds a decision;
+the yardstick pairs (issue 16) carry their own budgets, as the issue's table gives them.
+``--calibrated`` gives the ladder's search bots iteration budgets measured to take about
+``--time`` seconds on this machine instead of a clock. ``--json`` keeps the data.
+Pairs with an expert use its root-parallel processes (every core): run them with
+``--jobs 1`` so that the two bots' time per decision stays equal.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import datetime
 import json
 import math
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
@@ -22,14 +28,37 @@ from rich.table import Table
 
 from solstis_tui.ai.arena import report, run, tasks_for
 
-#: (stronger, weaker, target share of points for the stronger one).
-LADDER = [
-    ("greedy", "random", 0.60),
-    ("minimax", "greedy", 0.60),
-    ("mcts", "minimax", 0.60),
-    ("mcts", "random", 0.95),
-    ("expert", "mcts", 0.50),
-]
+
+@dataclass(frozen=True)
+class Pair:
+    """One row: ``stronger`` should score at least ``target`` against ``weaker``."""
+
+    stronger: str
+    weaker: str
+    target: float
+    variant: str = "base"
+
+
+#: Tier names; their budgets come from ``--time`` (see ``ladder_specs``).
+LADDER = {
+    "greedy-random": Pair("greedy", "random", 0.60),
+    "minimax-greedy": Pair("minimax", "greedy", 0.60),
+    "mcts-minimax": Pair("mcts", "minimax", 0.60),
+    "mcts-random": Pair("mcts", "random", 0.95),
+    "expert-mcts": Pair("expert", "mcts", 0.50),
+}
+
+#: Against the knowledge-free yardstick, at equal wall-clock time per decision.
+YARDSTICK = {
+    "mcts-plain": Pair("mcts@0.25s", "plain-ismcts@0.25s", 0.65),
+    "mcts-plain-1s": Pair("mcts@1s", "plain-ismcts@1s", 0.65),
+    "expert-plain-1s": Pair("expert@1s", "plain-ismcts@1s", 0.70),
+    "expert1s-mcts": Pair("expert@1s", "mcts@0.25s", 0.65),
+    "mcts-plain-firefly": Pair("mcts@0.25s", "plain-ismcts@0.25s", 0.60, "firefly"),
+    "mcts-plain-beginner": Pair("mcts@0.25s", "plain-ismcts@0.25s", 0.60, "beginner"),
+}
+GROUPS = {"ladder": list(LADDER), "yardstick": list(YARDSTICK),
+          "all": [*LADDER, *YARDSTICK]}
 
 
 def wilson(score: float, n: int) -> tuple[float, float]:
@@ -42,7 +71,8 @@ def wilson(score: float, n: int) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def specs(seconds: float, calibrated: dict[str, int] | None, expert_factor: int) -> dict:
+def ladder_specs(seconds: float, calibrated: dict[str, int] | None,
+                 expert_factor: int) -> dict[str, str]:
     """Arena spec per tier: with calibration, iterations; else a time budget."""
     if calibrated:
         return {
@@ -57,18 +87,36 @@ def specs(seconds: float, calibrated: dict[str, int] | None, expert_factor: int)
     }
 
 
+def chosen_pairs(text: str, names: dict[str, str], variant: str) -> list[tuple[str, Pair]]:
+    """The pairs ``--pairs`` names (ids or groups), with the ladder's specs filled in."""
+    out = []
+    for key in text.split(","):
+        for pid in GROUPS.get(key.strip(), [key.strip()]):
+            if pid in LADDER:
+                p = LADDER[pid]
+                out.append((pid, Pair(names[p.stronger], names[p.weaker], p.target, variant)))
+            elif pid in YARDSTICK:
+                out.append((pid, YARDSTICK[pid]))
+            else:
+                raise SystemExit(f"unknown pair {pid!r}: choose from "
+                                 f"{', '.join([*GROUPS, *LADDER, *YARDSTICK])}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per pair")
-    parser.add_argument("--time", type=float, default=0.25, help="seconds per decision")
+    parser.add_argument("--time", type=float, default=0.25,
+                        help="ladder: seconds per decision")
     parser.add_argument("--calibrated", metavar="MINIMAX,MCTS",
-                        help="iteration budgets to use instead of the clock, e.g. 12,450")
+                        help="ladder: iteration budgets instead of the clock, e.g. 12,450")
     parser.add_argument("--expert-factor", type=int, default=4,
-                        help="expert's budget as a multiple of mcts's (default 4)")
-    parser.add_argument("--pairs", default="all",
-                        help="which ladder pairs, e.g. 'greedy-random,mcts-minimax'")
+                        help="ladder: expert's budget as a multiple of mcts's (default 4)")
+    parser.add_argument("--pairs", default="ladder",
+                        help="pair ids or groups (ladder, yardstick, all), comma-separated")
     parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--variant", default="base", choices=("base", "beginner", "firefly"))
+    parser.add_argument("--variant", default="base", choices=("base", "beginner", "firefly"),
+                        help="ladder pairs' variant (yardstick pairs name their own)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", help="write all figures and games here")
     args = parser.parse_args(argv)
@@ -76,44 +124,42 @@ def main(argv: list[str] | None = None) -> int:
     if args.calibrated:
         mm, mc = (int(x) for x in args.calibrated.split(","))
         calibrated = {"minimax": mm, "mcts": mc}
-    names = specs(args.time, calibrated, args.expert_factor)
-    ladder = [p for p in LADDER
-              if args.pairs == "all" or f"{p[0]}-{p[1]}" in args.pairs.split(",")]
+    pairs = chosen_pairs(args.pairs, ladder_specs(args.time, calibrated, args.expert_factor),
+                         args.variant)
     console = Console(width=max(120, Console().width))
     results, interrupted = [], False
-    for strong, weak, target in ladder:
-        bots = [names[strong], names[weak]]
-        tasks = list(tasks_for(bots, args.games, args.seed, args.variant, None))
-        console.print(f"[bold]{bots[0]} vs {bots[1]}[/]: {len(tasks)} games")
+    for pid, pair in pairs:
+        bots = [pair.stronger, pair.weaker]
+        tasks = list(tasks_for(bots, args.games, args.seed, pair.variant, None))
+        console.print(f"[bold]{pid}[/]: {bots[0]} vs {bots[1]}, {pair.variant}: "
+                      f"{len(tasks)} games")
         games, interrupted = run(tasks, args.jobs, console)
-        data = report(bots, games, {"variant": args.variant}, interrupted, len(tasks))
-        results.append((strong, weak, target, data))
-        pair = data["pairs"][0]
-        console.print(f"{pair['a']} vs {pair['b']}: {pair['a_wins']}-{pair['draws']}-"
-                      f"{pair['b_wins']} over {pair['games']} games, "
-                      f"score {100 * pair['a_score']:.1f}%", highlight=False)
+        data = report(bots, games, {"variant": pair.variant}, interrupted, len(tasks))
+        results.append((pid, pair, data))
         if args.json:
             Path(args.json).write_text(json.dumps(
-                {"args": vars(args), "pairs": [
-                    {"stronger": s, "weaker": w, "target": t, **d} for s, w, t, d in results
+                {"args": vars(args), "date": str(datetime.date.today()), "pairs": [
+                    {"id": i, "stronger": p.stronger, "weaker": p.weaker,
+                     "target": p.target, "variant": p.variant, **d} for i, p, d in results
                 ]}, indent=1))
         if interrupted:
             break
-    table = Table(title=f"Bot strength, {args.variant} game, seed {args.seed}, "
-                  f"{datetime.date.today()}")
-    for col in ("stronger", "weaker", "games", "W-D-L", "score", "95% CI", "margin",
-                "target", "met"):
+    table = Table(title=f"Bot strength, seed {args.seed}, {datetime.date.today()}")
+    for col in ("pair", "stronger", "weaker", "variant", "games", "W-D-L", "score",
+                "95% CI", "margin", "target", "met"):
         table.add_column(col)
-    for _strong, _weak, target, data in results:
-        pair = data["pairs"][0]
-        n, score = pair["games"], pair["a_score"]
+    for pid, pair, data in results:
+        row = data["pairs"][0]
+        n, score = row["games"], row["a_score"]
         lo, hi = wilson(score, n)
-        met = score > target if target == 0.5 else score >= target
-        table.add_row(pair["a"], pair["b"], str(n),
-                      f"{pair['a_wins']}-{pair['draws']}-{pair['b_wins']}",
-                      f"{100 * score:.1f}%", f"[{100 * lo:.0f}, {100 * hi:.0f}]%",
-                      f"{pair['margin_mean']:+.2f}", f"{'>' if target == 0.5 else '≥'}"
-                      f"{100 * target:.0f}%", "yes" if met else "NO")
+        strict = pair.target == 0.5
+        met = (lo + hi) / 2 > pair.target if strict else (lo + hi) / 2 >= pair.target
+        table.add_row(pid, row["a"], row["b"], pair.variant, str(n),
+                      f"{row['a_wins']}-{row['draws']}-{row['b_wins']}",
+                      f"{100 * score:.1f}%", f"[{100 * lo:.1f}, {100 * hi:.1f}]%",
+                      f"{row['margin_mean']:+.2f}",
+                      f"{'>' if strict else '≥'}{100 * pair.target:.0f}%",
+                      "yes" if met else "NO")
     console.print(table)
     return 130 if interrupted else 0
 

@@ -211,14 +211,15 @@ class SolstisApp(App[None]):
     # ------------------------------------------------------------------ bots
     def rank_moves(self, obs: Observation, seconds: float,
                    cancel: threading.Event | None = None) -> list[tuple[Move, float]]:
-        """The strongest bot's ranking of ``obs``'s legal moves (best first); never raises."""
+        """The strongest bot's ranking of ``obs``'s legal moves (best first, values capped
+        so none beats a move ranked above it); never raises."""
         from .session import make_bot
 
         try:
-            from solstis_tui.ai.base import Budget
+            from solstis_tui.ai.base import Budget, capped
 
             bot = make_bot(self.hint_spec, 12345)
-            ranked = list(bot.rank(obs, Budget(seconds=seconds), cancel))
+            ranked = capped(list(bot.rank(obs, Budget(seconds=seconds), cancel)))
         except Exception:
             ranked = []
         if not ranked:

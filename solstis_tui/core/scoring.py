@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .board import FIRE_CELLS, ROW1, SHARED_FIRE, SQUARE_CELLS, bits, sections
 from .observation import PanoramaView
@@ -57,10 +58,15 @@ def score_view(view: PanoramaView) -> Score:
         int(view.covered) if view.covered is not None else -1)
 
 
+@lru_cache(maxsize=1 << 15)
 def score_panorama(land: int, rain: int, spirits: HeldSpirits, fireflies: int,
                    covered: int) -> Score:
     """The breakdown of one panorama: masks of its land and rainbow cells and of its
-    firefly squares, its (spirit, square) pairs and the covered spirit (-1: none)."""
+    firefly squares, its (spirit, square) pairs and the covered spirit (-1: none).
+
+    Remembered for the last 32,768 panoramas (a search scores the same ones again and
+    again: about half its calls): a returned ``Score`` is shared, so never change its
+    ``bonuses``."""
     groups = sorted(sections(land | rain), key=_size_key(land), reverse=True)
     biggest = (groups[0] & land).bit_count() if groups else 0
     second = (groups[1] & land).bit_count() if len(groups) > 1 else 0

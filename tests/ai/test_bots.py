@@ -6,7 +6,7 @@ import pytest
 
 from solstis_tui.ai.base import Budget
 from solstis_tui.ai.mcts import MARGIN_SCALE, mix
-from solstis_tui.ai.registry import TIERS, make_bot
+from solstis_tui.ai.registry import BASELINES, TIERS, make_bot
 
 from .conftest import positions
 
@@ -16,11 +16,13 @@ SMALL = {
     "minimax": Budget(iterations=2),
     "mcts": Budget(iterations=25),
     "expert": Budget(iterations=25),
+    "plain-ismcts": Budget(iterations=25),
 }
-COUNT = {"random": 40, "greedy": 40, "minimax": 10, "mcts": 12, "expert": 6}
+COUNT = {"random": 40, "greedy": 40, "minimax": 10, "mcts": 12, "expert": 6, "plain-ismcts": 8}
+BOTS = [*TIERS, *BASELINES]
 
 
-@pytest.mark.parametrize("tier", list(TIERS))
+@pytest.mark.parametrize("tier", BOTS)
 def test_every_tier_returns_a_legal_move(tier: str, variant: str) -> None:
     bot = make_bot(tier, seed=5)
     for g in positions(variant, COUNT[tier], seed=len(tier)):
@@ -40,7 +42,17 @@ def test_rank_lists_every_legal_move_best_first(tier: str) -> None:
     assert ranked[0][0] == make_bot(tier, seed=1).choose(obs, SMALL[tier])
 
 
-@pytest.mark.parametrize("tier", list(TIERS))
+@pytest.mark.parametrize("tier", ["greedy", "minimax", "mcts", "expert"])
+def test_no_move_ranked_lower_shows_a_higher_value(tier: str) -> None:
+    """A hint names the top move and compares its value with the next: the values never
+    rise down the ranking (a small search often visits a move less whose mean is higher)."""
+    for g in positions("base", 12, seed=4):
+        ranked = make_bot(tier, seed=2).rank(g.observation(g.to_play), SMALL[tier])
+        values = [v for _, v in ranked]
+        assert values == sorted(values, reverse=True), (tier, ranked)
+
+
+@pytest.mark.parametrize("tier", BOTS)
 def test_same_seed_and_iterations_give_the_same_choices(tier: str) -> None:
     games = positions("firefly", 6, seed=3)
     first, second = make_bot(tier, seed=42), make_bot(tier, seed=42)

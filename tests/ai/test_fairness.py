@@ -8,15 +8,17 @@ import threading
 import pytest
 
 from solstis_tui.ai.base import Budget
-from solstis_tui.ai.registry import TIERS, make_bot
+from solstis_tui.ai.registry import BASELINES, TIERS, make_bot
 from solstis_tui.core import Game, Observation
 
 from .conftest import VARIANTS, positions
 
 BUDGETS = {"minimax": Budget(iterations=2), "mcts": Budget(iterations=40),
-           "expert": Budget(iterations=40)}
-SEARCHERS = ["minimax", "mcts", "expert"]
-"""The tiers that search until their budget is spent (random and greedy do not search)."""
+           "expert": Budget(iterations=40), "plain-ismcts": Budget(iterations=40)}
+SEARCHERS = ["minimax", "mcts", "expert", "plain-ismcts"]
+"""The bots that search until their budget is spent (random and greedy do not search)."""
+BOTS = [*TIERS, *BASELINES]
+"""Every tier and the arena's yardsticks."""
 
 
 def hidden_twin(g: Game, me: int, rand: random.Random) -> Game:
@@ -58,7 +60,7 @@ def test_twins_differ_in_hidden_parts_only(variant: str) -> None:
         assert g.observation(g.to_play) == h.observation(g.to_play)
 
 
-@pytest.mark.parametrize("tier", list(TIERS))
+@pytest.mark.parametrize("tier", BOTS)
 def test_choice_does_not_depend_on_hidden_information(tier: str) -> None:
     for variant in VARIANTS:
         for g, h in twins(variant, 4):
@@ -121,7 +123,7 @@ def assert_returns_a_legal_move(tier: str, g: Game, thread: threading.Thread,
     assert len(out) == 1 and out[0] in g.legal_moves(), out
 
 
-@pytest.mark.parametrize("tier", list(TIERS))
+@pytest.mark.parametrize("tier", BOTS)
 def test_cancelled_search_still_returns_a_legal_move(tier: str) -> None:
     """Cancel already set: the bot returns at once instead of using its budget."""
     g = positions("base", 6, seed=2)[5]

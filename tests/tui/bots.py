@@ -41,3 +41,16 @@ class MarkupBot(Bot):
 
     def choose(self, obs, budget=None, cancel=None):
         raise RuntimeError("[/x] [bold]blew[@click=app.quit] up")
+
+
+class BackwardsRanker(Bot):
+    """Ranks the legal moves in order but values each one above the one before it (a
+    search's order and its means can disagree like this on thin evidence)."""
+
+    name = "backwards"
+
+    def choose(self, obs, budget=None, cancel=None):
+        return obs.legal_moves[0]
+
+    def rank(self, obs, budget=None, cancel=None):
+        return [(mv, float(i)) for i, mv in enumerate(obs.legal_moves)]

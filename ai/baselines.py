@@ -1,0 +1,130 @@
+"""Plain ISMCTS: the knowledge-free yardstick our search bots are measured against.
+
+Single-observer information-set MCTS as Cowling, Powley & Whitehouse (2012) describe it,
+with nothing about Solstis beyond the rules:
+
+- every iteration deals the unseen tiles and spirits afresh from the bot's own
+  observation (``Dealer``) and walks one tree keyed by (player to move, move);
+- selection is UCB1, ``mean + c * sqrt(ln(availability) / visits)`` with ``c = 2`` and
+  rewards +1 / 0 / -1, where a child's availability counts the iterations in which its
+  move was legal in the deal (moves on offer differ from one deal to the next);
+- a node with untried moves (in this deal) expands one of them, chosen uniformly;
+- playouts choose uniformly random legal moves to the end of the game;
+- the root move with the most visits is played. No tree is kept between decisions.
+
+It is reachable in the arena as ``plain-ismcts`` and is not offered as a tier in the app.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+
+from solstis_tui.core import Dealer, Game, Move, Observation
+
+from .base import Bot, Budget, Stopwatch
+
+#: The UCB1 exploration constant, for rewards in [-1, 1].
+EXPLORATION = 2.0
+
+
+class PlainNode:
+    """One move's statistics (the edge into this node) and the moves tried after it."""
+
+    __slots__ = ("avail", "children", "n", "player", "w")
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+        """The player who made the move into this node."""
+        self.n = 0
+        self.avail = 0
+        self.w = 0.0
+        """Reward sum from ``player``'s side (+1 win, 0 draw, -1 loss per visit)."""
+        self.children: dict[tuple[int, Move], PlainNode] = {}
+
+
+def _result(g: Game, player: int) -> float:
+    """+1, 0 or -1: the finished game from ``player``'s side."""
+    if g.winner is None:
+        return 0.0
+    return 1.0 if g.winner == player else -1.0
+
+
+class PlainISMCTS(Bot):
+    """Single-observer ISMCTS with random playouts and win/draw/loss rewards."""
+
+    name = "plain-ismcts"
+    description = "textbook ISMCTS with random playouts: the strength yardstick"
+    default_budget = Budget(seconds=0.5)
+
+    def __init__(self, seed: int | None = None, exploration: float = EXPLORATION) -> None:
+        super().__init__(seed)
+        self.exploration = exploration
+        self.last_iterations = 0
+
+    def visits(
+        self,
+        obs: Observation,
+        budget: Budget | None = None,
+        cancel: threading.Event | None = None,
+    ) -> dict[Move, int]:
+        """Visits of each root move after one search (every legal move appears)."""
+        rand, c = self.rand, self.exploration
+        dealer = Dealer(obs)
+        root = PlainNode(1 - obs.player)
+        clock = Stopwatch(budget, self.default_budget, cancel)
+        while not clock.done():
+            g = dealer.deal(rand)
+            node, path = root, [root]
+            while not g.is_over:
+                p = g.to_play
+                children = node.children
+                untried = [mv for mv in g.legal if (p, mv) not in children]
+                if untried:
+                    mv = rand.choice(untried)
+                    for other in g.legal:
+                        if (seen := children.get((p, other))) is not None:
+                            seen.avail += 1
+                    child = children[(p, mv)] = PlainNode(p)
+                    child.avail = 1
+                    g.play(mv)
+                    path.append(child)
+                    break
+                best: PlainNode | None = None
+                best_mv: Move | None = None
+                best_u = -math.inf
+                for mv in g.legal:
+                    child = children[(p, mv)]
+                    child.avail += 1
+                    u = child.w / child.n + c * math.sqrt(math.log(child.avail) / child.n)
+                    if u > best_u:
+                        best, best_mv, best_u = child, mv, u
+                assert best is not None and best_mv is not None
+                g.play(best_mv)
+                path.append(best)
+                node = best
+            while not g.is_over:
+                legal = g.legal
+                g.play(legal[int(rand.random() * len(legal))])
+            for visited in path[1:]:
+                visited.n += 1
+                visited.w += _result(g, visited.player)
+            clock.iterations += 1
+        self.last_iterations = clock.iterations
+        me = obs.player
+        tried = root.children
+        return {mv: tried[(me, mv)].n if (me, mv) in tried else 0 for mv in obs.legal_moves}
+
+    def choose(
+        self,
+        obs: Observation,
+        budget: Budget | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Move:
+        if len(obs.legal_moves) == 1:
+            return obs.legal_moves[0]
+        visits = self.visits(obs, budget, cancel)
+        most = max(visits.values())
+        if most == 0:
+            return self.rand.choice(obs.legal_moves)
+        return self.rand.choice([mv for mv, n in visits.items() if n == most])
