@@ -1,17 +1,28 @@
-"""Expert: MCTS with a bigger budget, optionally split over worker processes.
+"""Expert: MCTS with a bigger budget, searching on every core the process may use.
 
-With ``workers > 1`` the search is root-parallel: each process runs its own ISMCTS from
-the same observation with its own seed, and the root statistics are added up. The calling
-process runs one share itself, so a cancel returns its own result at once without waiting.
+The search is root-parallel: each worker process runs its own ISMCTS from the same
+observation with its own seed, for the same time, and the root statistics are added up.
+The calling process runs one share itself, on the tree it kept from the last decision
+of the turn (as mcts does). When its share ends (budget spent or cancel
+set) it waits at most ``GRACE`` seconds for the workers' shares, then tells every worker
+still searching to stop (a shared counter moves on, which each worker checks once per
+iteration) and merges the shares that came back. So a decision takes its budget plus a
+few milliseconds, a cancel returns at once, and no worker is still busy with an old
+decision when the next one starts. The worker processes start with the first decision
+(which therefore searches mostly on the calling process) and stop with ``close``.
 """
 
 from __future__ import annotations
 
 import atexit
 import multiprocessing
+import os
 import random
 import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.sharedctypes import Synchronized
 from typing import Any
 
 from solstis_tui.core import Move, Observation
@@ -21,14 +32,51 @@ from .mcts import Estimate, MCTSBot, Search, SearchParams
 
 Stats = list[tuple[Move, int, float, float]]
 
+#: Seconds the calling process waits for the workers' shares after its own has ended.
+GRACE = 0.03
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (at least one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class _Superseded:
+    """A worker's cancel: set once the shared decision counter has moved past its own."""
+
+    __slots__ = ("counter", "mine")
+
+    def __init__(self, counter: Any, mine: int) -> None:
+        self.counter, self.mine = counter, mine
+
+    def is_set(self) -> bool:
+        return bool(self.counter.value != self.mine)
+
+
+_COUNTER: Any = None
+"""In a worker process: the pool's shared decision counter (set by ``_start_worker``)."""
+
+
+def _start_worker(counter: Any) -> None:
+    global _COUNTER
+    _COUNTER = counter
+
 
 def _run_share(
-    obs: Observation, seed: int, budget: Budget, params: SearchParams
+    obs: Observation, seed: int, budget: Budget, params: SearchParams, decision: int
 ) -> Stats:
     """One worker's search: (move, visits, reward sum, margin sum) per root move."""
-    clock = Stopwatch(budget, budget, None)
+    cancel = _Superseded(_COUNTER, decision)
+    clock = Stopwatch(budget, budget, cancel)  # type: ignore[arg-type]  # has is_set()
     search = Search(obs, random.Random(seed), *params)
     search.run(clock)
+    return _stats(search)
+
+
+def _stats(search: Search) -> Stats:
     return [(e.move, e.visits, e.win_rate * e.visits, e.margin * e.visits)
             for e in search.estimates()]
 
@@ -50,30 +98,40 @@ def _merge(shares: list[Stats]) -> list[Estimate]:
 
 
 class ExpertBot(MCTSBot):
-    """ISMCTS with four times mcts's default budget; ``workers`` processes search in
-    parallel."""
+    """ISMCTS with four times mcts's default budget, root-parallel over ``workers``
+    processes (default: every usable core)."""
 
     name = "expert"
-    description = "the longest search, optionally on several processes: hardest"
+    description = "the longest search, on every core: hardest"
     default_budget = Budget(seconds=2.0)
 
-    def __init__(self, seed: int | None = None, workers: int = 1, **params: Any) -> None:
+    def __init__(self, seed: int | None = None, workers: int | None = None,
+                 **params: Any) -> None:
         super().__init__(seed, **params)
-        self.workers = max(1, workers)
+        self.workers = usable_cores() if workers is None else max(1, workers)
         self._pool: ProcessPoolExecutor | None = None
+        self._counter: Synchronized[int] | None = None
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.workers - 1, mp_context=context)
+            self._counter = context.Value("q", 0, lock=False)
+            self._pool = ProcessPoolExecutor(self.workers - 1, mp_context=context,
+                                             initializer=_start_worker,
+                                             initargs=(self._counter,))
             atexit.register(self.close)
         return self._pool
 
     def close(self) -> None:
         """Stop the worker processes (they start again if needed)."""
         if self._pool is not None:
+            self._stop_workers()
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+    def _stop_workers(self) -> None:
+        if self._counter is not None:
+            self._counter.value += 1
 
     def analyse(
         self,
@@ -87,18 +145,38 @@ class ExpertBot(MCTSBot):
             budget = self.default_budget
         params = self.params()
         seeds = [self.rand.getrandbits(63) for _ in range(self.workers)]
-        futures: list[Future[Stats]] = [
-            self.pool().submit(_run_share, obs, seed, budget, params) for seed in seeds[1:]
-        ]
+        try:
+            pool = self.pool()
+            assert self._counter is not None
+            self._counter.value += 1
+            decision = self._counter.value
+            futures: list[Future[Stats]] = [
+                pool.submit(_run_share, obs, seed, budget, params, decision)
+                for seed in seeds[1:]
+            ]
+        except (BrokenProcessPool, OSError, RuntimeError):
+            # No worker processes here (a script without a main guard, a process limit):
+            # search on this process alone from now on.
+            self.close()
+            self.workers = 1
+            return super().analyse(obs, budget, cancel)
         clock = Stopwatch(budget, budget, cancel)
-        local = Search(obs, random.Random(seeds[0]), *params)
+        local = Search(obs, random.Random(seeds[0]), *params, root=self.subtree(obs))
         local.run(clock)
-        mine = [(e.move, e.visits, e.win_rate * e.visits, e.margin * e.visits)
-                for e in local.estimates()]
+        if self.reuse:  # the calling process keeps its tree for the rest of the turn
+            self._kept = (obs.player, obs.history, local.root)
         pending = set(futures)
-        while pending and not (cancel is not None and cancel.is_set()):
-            _, pending = wait(pending, timeout=0.01, return_when=FIRST_COMPLETED)
-        shares = [mine] + [f.result() for f in futures if f.done() and not f.exception()]
+        # A timed share ends with the clock: wait a moment for the workers' (they began a
+        # little later). An iteration budget has no clock: wait for all, unless cancelled.
+        until = time.perf_counter() + GRACE if budget.seconds is not None else None
+        while pending and not clock.cancelled:
+            left = 0.01 if until is None else min(0.01, until - time.perf_counter())
+            if left <= 0:
+                break
+            _, pending = wait(pending, timeout=left, return_when=FIRST_COMPLETED)
+        self._stop_workers()
+        shares = [_stats(local)] + [f.result() for f in futures
+                                    if f.done() and not f.cancelled() and not f.exception()]
         for f in pending:
             f.cancel()
         self.last_iterations = sum(n for share in shares for _, n, _, _ in share)

@@ -82,8 +82,9 @@ def estimate(g: Game, scale: float) -> tuple[float, float]:
     return mix(win, margin, scale), margin
 
 
-#: ``Search``'s settings after ``rand``: exploration, epsilon, bias, horizon, margin scale.
-SearchParams = tuple[float, float, float, int | None, float]
+#: ``Search``'s settings after ``rand``: exploration, epsilon, bias, horizon, margin scale,
+#: widening.
+SearchParams = tuple[float, float, float, int | None, float, float]
 
 #: At most this many decisions finish a cut-off playout's turn before it is evaluated.
 SETTLE_LIMIT = 16
@@ -101,9 +102,11 @@ class Search:
         bias: float = 0.05,
         horizon: int | None = 8,
         margin_scale: float = MARGIN_SCALE,
+        widening: float = 0.0,
         root: Node | None = None,
     ) -> None:
         self.obs, self.rand = obs, rand
+        self.widening = widening
         self.dealer = Dealer(obs)
         self.c, self.epsilon, self.bias = exploration, epsilon, bias
         self.horizon = horizon
@@ -121,20 +124,28 @@ class Search:
         rand = self.rand
         g = self.dealer.deal(rand)
         node, path = self.root, []
-        c, bias = self.c, self.bias
+        c, bias, widening = self.c, self.bias, self.widening
         while not g.is_over:
             legal = g.legal
             p = g.to_play
             children = node.children
+            # Progressive widening: a node visited n times grows a new child only while
+            # fewer than widening * sqrt(n) of its children are on offer in this deal.
+            grow = True
+            if widening:
+                visits = node.n + (self.iterations if node is self.root else 0)
+                tried = sum(1 for mv in legal if (p, mv) in children)
+                grow = tried == 0 or tried < widening * math.sqrt(visits)
             fresh: tuple[float, Move] | None = None
             best: Node | None = None
             best_u = -1e9
             for mv in legal:
                 child = children.get((p, mv))
                 if child is None:
-                    value = move_value(g, mv) + rand.random() * 0.01
-                    if fresh is None or value > fresh[0]:
-                        fresh = (value, mv)
+                    if grow:
+                        value = move_value(g, mv) + rand.random() * 0.01
+                        if fresh is None or value > fresh[0]:
+                            fresh = (value, mv)
                     continue
                 child.avail += 1
                 if fresh is None:
@@ -148,8 +159,8 @@ class Search:
                 g.play(fresh[1])
                 path.append(child)
                 break
-            # Every legal move has a visited child here (a child with a move), and the
-            # best of them beats -1e9.
+            # Every legal move on offer has a visited child here, or widening holds the
+            # rest back; either way a tried child beat -1e9.
             assert best is not None and best.move is not None
             g.play(best.move)
             path.append(best)
@@ -217,17 +228,20 @@ class MCTSBot(Bot):
         horizon: int | None = 8,
         margin_scale: float = MARGIN_SCALE,
         reuse: bool = True,
+        widening: float = 0.0,
     ) -> None:
         super().__init__(seed)
         self.exploration, self.epsilon, self.bias = exploration, epsilon, bias
         self.horizon, self.margin_scale = horizon, margin_scale
+        self.widening = widening
         self.reuse = reuse
         self.last_iterations = 0
         self._kept: tuple[int, tuple[HistoryEntry, ...], Node] | None = None
 
     def params(self) -> SearchParams:
         """The search settings, in ``Search``'s argument order after ``rand``."""
-        return (self.exploration, self.epsilon, self.bias, self.horizon, self.margin_scale)
+        return (self.exploration, self.epsilon, self.bias, self.horizon, self.margin_scale,
+                self.widening)
 
     def search(
         self, obs: Observation, budget: Budget | None, cancel: threading.Event | None

@@ -135,6 +135,14 @@ def make_bot(spec: str, seed: int | None = None, **options: Any) -> Bot:
     return bot
 
 
+def make_solo_bot(spec: str, seed: int | None = None) -> Bot:
+    """``make_bot``, except that a root-parallel bot (the expert) searches on the calling
+    process alone: for hints, and for hosts that run bots in worker processes of their
+    own (a worker must not start processes of its own)."""
+    options = {"workers": 1} if issubclass(bot_class(spec), ExpertBot) else {}
+    return make_bot(spec, seed, **options)
+
+
 def describe() -> list[tuple[str, str]]:
     """(name, one-line description) of every tier, weakest first."""
     return [(t.name, t.description) for t in TIERS.values()]

@@ -108,6 +108,9 @@ class SolstisApp(App[None]):
 
         if self.game_screen is not None:
             self.game_screen.stop_bot()
+            close = getattr(self.game_screen.session, "close_bots", None)
+            if close is not None:  # the expert's worker processes go with its game
+                close()
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.game_screen = GameScreen(session, pace=self.pace)
@@ -213,12 +216,11 @@ class SolstisApp(App[None]):
                    cancel: threading.Event | None = None) -> list[tuple[Move, float]]:
         """The strongest bot's ranking of ``obs``'s legal moves (best first, values capped
         so none beats a move ranked above it); never raises."""
-        from .session import make_bot
-
         try:
             from solstis_tui.ai.base import Budget, capped
+            from solstis_tui.ai.registry import make_solo_bot
 
-            bot = make_bot(self.hint_spec, 12345)
+            bot = make_solo_bot(self.hint_spec, 12345)  # one process: no pool per hint
             ranked = capped(list(bot.rank(obs, Budget(seconds=seconds), cancel)))
         except Exception:
             ranked = []

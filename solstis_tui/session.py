@@ -33,6 +33,16 @@ TIER_TITLES = {
 }
 
 
+def opponent_label(tier: str) -> str:
+    """A tier as the opponent list offers it: 'Expert bot (2 cores)' says how many
+    processes the expert searches on."""
+    from solstis_tui.ai.expert import usable_cores
+
+    title = TIER_TITLES[tier]
+    cores = usable_cores()
+    return f"{title} ({cores} cores)" if tier == "expert" and cores > 1 else title
+
+
 def bot_title(spec: str) -> str:
     """A short name for a bot spec: 'Minimax bot', or the class name of a plug-in bot."""
     name = spec.partition("@")[0]
@@ -207,6 +217,13 @@ class Session:
             seed = derive(self.setup.seed, b"bot", player)  # the bot cannot leak the seed
             self.bots[player] = make_bot(self.setup.seats[player], seed)
         return self.bots[player]
+
+    def close_bots(self) -> None:
+        """Stop the bots' worker processes, if any (they start again if asked to play)."""
+        for bot in self.bots.values():
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
 
     def observation(self, player: int) -> Observation:
         """What seat ``player`` sees (either seat: the screen picks whose view it shows)."""

@@ -21,7 +21,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-from solstis_tui.ai.registry import make_bot
+from solstis_tui.ai.registry import make_solo_bot
 
 from ..core.observation import Observation
 
@@ -99,7 +99,8 @@ class BotPool:
     """At most ``workers`` processes (started when first needed) answer ``decide``."""
 
     def __init__(self, workers: int | None = None,
-                 factory: Callable[[str, int], Any] = make_bot, *, grace: float = 30.0) -> None:
+                 factory: Callable[[str, int], Any] = make_solo_bot, *,
+                 grace: float = 30.0) -> None:
         self.size = default_workers() if workers is None else workers
         if self.size < 1:
             raise ValueError("the host needs at least one bot worker")

@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from solstis_tui.ai.registry import make_bot
+from solstis_tui.ai.registry import make_solo_bot
 
 from ..core import IllegalMove, Move, Options
 from ..core.rng import derive
@@ -49,7 +49,7 @@ class Host:
         *,
         bot_seconds: float = 1.0,
         limits: Limits | None = None,
-        bot_factory: Callable[[str, int], Any] = make_bot,
+        bot_factory: Callable[[str, int], Any] = make_solo_bot,
         bot_workers: int | None = None,
     ) -> None:
         """``bot_factory`` makes a bot from a tier and a seed in the worker processes: a

@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from ..core.rng import new_secret
-from ..session import BOT_TIERS, HUMAN, TIER_TITLES, Setup
+from ..session import BOT_TIERS, HUMAN, Setup, opponent_label
 
 MODES = [("Play against a bot", "bot"), ("Two people, one keyboard (hot-seat)", "hotseat"),
          ("Watch two bots", "watch")]
@@ -76,7 +76,7 @@ class NewGameScreen(ModalScreen[object]):
                 yield Label("Mode")
                 yield Select(MODES, value="bot", allow_blank=False, id="mode")
                 yield Label("Opponent")
-                yield Select([(TIER_TITLES[t], t) for t in BOT_TIERS], value=self.opponent,
+                yield Select([(opponent_label(t), t) for t in BOT_TIERS], value=self.opponent,
                              allow_blank=False, id="opponent")
                 yield Label("Variant")
                 yield Select(VARIANTS, value=self.variant, allow_blank=False, id="variant")

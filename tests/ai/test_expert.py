@@ -1,0 +1,60 @@
+"""The expert searches on every usable core, stops its workers with each decision, and
+falls back to one process where it cannot start any."""
+
+from __future__ import annotations
+
+from concurrent.futures.process import BrokenProcessPool
+
+from solstis_tui.ai import expert
+from solstis_tui.ai.base import Budget
+from solstis_tui.ai.registry import make_bot, make_solo_bot
+
+from .conftest import positions
+
+
+def test_the_expert_uses_every_usable_core_unless_told_otherwise() -> None:
+    assert make_bot("expert", 1).workers == expert.usable_cores()
+    assert make_bot("expert", 1, workers=3).workers == 3
+    assert make_solo_bot("expert", 1).workers == 1  # hints and the host's bot workers
+    assert make_solo_bot("mcts", 1).name == "mcts"
+
+
+def test_no_worker_keeps_searching_after_a_timed_decision() -> None:
+    g = positions("base", 2, seed=13)[1]
+    obs = g.observation(g.to_play)
+    bot = make_bot("expert", 5, workers=2)
+    real_pool, shares = bot.pool, []
+
+    class Spy:  # notes the decision number each worker share is sent with
+        def __init__(self) -> None:
+            self.pool = real_pool()
+
+        def submit(self, fn, *args):
+            shares.append(args[-1])
+            return self.pool.submit(fn, *args)
+
+    bot.pool = Spy  # type: ignore[method-assign]
+    try:
+        estimates = bot.analyse(obs, Budget(seconds=0.2))
+        assert sum(e.visits for e in estimates) == bot.last_iterations > 0
+        assert {e.move for e in estimates} == set(obs.legal_moves)
+        assert len(shares) == 1 and bot._counter is not None
+        # The share was told to stop when the decision returned: a worker still in its
+        # loop ends at its next iteration instead of delaying the next decision.
+        assert expert._Superseded(bot._counter, shares[0]).is_set()
+    finally:
+        bot.close()
+
+
+def test_without_worker_processes_the_expert_searches_alone(monkeypatch) -> None:
+    g = positions("firefly", 3, seed=14)[2]
+    obs = g.observation(g.to_play)
+    bot = make_bot("expert", 6, workers=2)
+
+    def broken():
+        raise BrokenProcessPool("no processes here")
+
+    monkeypatch.setattr(bot, "pool", broken)
+    move = bot.choose(obs, Budget(iterations=30))
+    assert move in obs.legal_moves and bot.workers == 1
+    assert bot.last_iterations == 30
