@@ -1,13 +1,13 @@
 """Expert: MCTS with a bigger budget, searching on every core the process may use.
 
 The search is root-parallel: each worker process runs its own ISMCTS from the same
-observation with its own seed, for the same time, and the root statistics are added up.
-The calling process runs one share itself, on the tree it kept from the last decision
-of the turn (as mcts does). When its share ends (budget spent or cancel
-set) it waits at most ``GRACE`` seconds for the workers' shares, then tells every worker
-still searching to stop (a shared counter moves on, which each worker checks once per
-iteration) and merges the shares that came back. So a decision takes its budget plus a
-few milliseconds, a cancel returns at once, and no worker is still busy with an old
+observation with its own seed, until the same moment, and the root statistics are added
+up. The calling process runs one share itself, on the tree it kept from the last decision
+of the turn (as mcts does). When its share ends (budget spent or cancel set) it waits at
+most ``GRACE`` seconds (4% of a short budget) for the workers' shares, then tells every
+worker still searching to stop (a shared counter moves on, which each worker checks once
+per iteration) and merges the shares that came back. So a decision takes its budget plus
+a few milliseconds, a cancel returns at once, and no worker is still busy with an old
 decision when the next one starts. The worker processes start with the first decision
 (which therefore searches mostly on the calling process) and stop with ``close``.
 """
@@ -32,7 +32,8 @@ from .mcts import Estimate, MCTSBot, Search, SearchParams
 
 Stats = list[tuple[Move, int, float, float]]
 
-#: Seconds the calling process waits for the workers' shares after its own has ended.
+#: Seconds the calling process waits for the workers' shares after its own has ended (at
+#: most 4% of the budget). They end when it does; the wait covers sending the results.
 GRACE = 0.03
 
 
@@ -66,9 +67,15 @@ def _start_worker(counter: Any) -> None:
 
 
 def _run_share(
-    obs: Observation, seed: int, budget: Budget, params: SearchParams, decision: int
+    obs: Observation, seed: int, budget: Budget, params: SearchParams, decision: int,
+    ends_at: float | None = None,
 ) -> Stats:
-    """One worker's search: (move, visits, reward sum, margin sum) per root move."""
+    """One worker's search: (move, visits, reward sum, margin sum) per root move.
+
+    ``ends_at`` (``time.time()``, which processes share) ends a timed share when the
+    calling process's own share ends, however late this worker picked it up."""
+    if ends_at is not None and budget.seconds is not None:
+        budget = Budget(seconds=max(0.0, ends_at - time.time()), iterations=budget.iterations)
     cancel = _Superseded(_COUNTER, decision)
     clock = Stopwatch(budget, budget, cancel)  # type: ignore[arg-type]  # has is_set()
     search = Search(obs, random.Random(seed), *params)
@@ -150,8 +157,9 @@ class ExpertBot(MCTSBot):
             assert self._counter is not None
             self._counter.value += 1
             decision = self._counter.value
+            ends_at = time.time() + budget.seconds if budget.seconds is not None else None
             futures: list[Future[Stats]] = [
-                pool.submit(_run_share, obs, seed, budget, params, decision)
+                pool.submit(_run_share, obs, seed, budget, params, decision, ends_at)
                 for seed in seeds[1:]
             ]
         except (BrokenProcessPool, OSError, RuntimeError):
@@ -168,7 +176,8 @@ class ExpertBot(MCTSBot):
         pending = set(futures)
         # A timed share ends with the clock: wait a moment for the workers' (they began a
         # little later). An iteration budget has no clock: wait for all, unless cancelled.
-        until = time.perf_counter() + GRACE if budget.seconds is not None else None
+        grace = min(GRACE, 0.04 * budget.seconds) if budget.seconds is not None else None
+        until = time.perf_counter() + grace if grace is not None else None
         while pending and not clock.cancelled:
             left = 0.01 if until is None else min(0.01, until - time.perf_counter())
             if left <= 0:

@@ -30,8 +30,8 @@ from solstis_tui.ai.base import Budget, RandomBot
 from solstis_tui.ai.registry import make_bot
 from solstis_tui.core import Game, Options
 
-TIERS = ("random", "greedy", "minimax", "mcts", "expert")
-SEARCH = ("minimax", "mcts", "expert")
+TIERS = ("random", "greedy", "minimax", "mcts", "expert", "plain-ismcts")
+SEARCH = ("minimax", "mcts", "expert", "plain-ismcts")
 
 
 def budget_for(tier: str, seconds: float) -> Budget | None:
@@ -57,7 +57,15 @@ def decision_times(tier: str, games: int, seconds: float, variant: str, seed: in
             else:
                 move = other.choose(obs)
             g.play(move)
+        close_bot(bot)
     return sorted(times)
+
+
+def close_bot(bot: object) -> None:
+    """Stop a bot's worker processes (the expert's), if it has any."""
+    close = getattr(bot, "close", None)
+    if close is not None:
+        close()
 
 
 def cancel_times(tier: str, count: int, variant: str, seed: int) -> list[float]:
@@ -81,19 +89,25 @@ def cancel_times(tier: str, count: int, variant: str, seed: int) -> list[float]:
 
         timer = threading.Timer(delay, fire)
         timer.start()
-        make_bot(tier, i).choose(g.observation(g.to_play), Budget(seconds=30), stop)
+        bot = make_bot(tier, i)
+        bot.choose(g.observation(g.to_play), Budget(seconds=30), stop)
         out.append(time.perf_counter() - stamp[0])
         timer.cancel()
+        close_bot(bot)
     return sorted(out)
 
 
 def peak_memory_mb(tier: str, seconds: float, variant: str) -> float:
-    """Max RSS of a fresh process playing one game with ``tier`` (MB)."""
+    """Max RSS of any one process of a fresh run playing one game with ``tier``: the
+    run itself, or the largest of its worker processes (the expert's) (MB)."""
     code = (
         "import resource, runpy;"
         f"decision_times = runpy.run_path({__file__!r})['decision_times'];"
         f"decision_times({tier!r}, 1, {seconds}, {variant!r}, 7);"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+        "import multiprocessing, time;"
+        "[time.sleep(0.1) for _ in range(50) if multiprocessing.active_children()];"
+        "print(max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,"
+        " resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))"
     )
     root = Path(__file__).resolve().parent.parent
     done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
