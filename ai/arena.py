@@ -19,7 +19,14 @@ from collections.abc import Iterator
 from typing import Any, TypedDict
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from solstis_tui.core import Game, Options
@@ -109,10 +116,13 @@ def run(tasks: list[Task], jobs: int, console: Console) -> tuple[list[GameRecord
     """Play the tasks with a progress bar; (finished games, whether interrupted)."""
     done: list[GameRecord] = []
     columns = (TextColumn("[bold]arena"), BarColumn(), MofNCompleteColumn(),
-               TimeElapsedColumn(), TextColumn("{task.description}"))
+               TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+               TextColumn("{task.description}"))
     pool = None
     try:
-        with Progress(*columns, console=console, transient=False) as progress:
+        # Piped output gets plain "N/M games" lines instead of a bar.
+        with Progress(*columns, console=console, transient=False,
+                      disable=not console.is_terminal) as progress:
             bar = progress.add_task("", total=len(tasks))
             results: Iterator[GameRecord]
             if jobs > 1:
@@ -143,14 +153,16 @@ def report(bots: list[str], games: list[GameRecord], settings: dict[str, Any],
     """All the figures as plain data (what ``--json`` writes)."""
     pairs = list(itertools.combinations(bots, 2))
     games = sorted(games, key=lambda g: (g["pair"], g["deal"], g["bots"][0]))
+    # After Ctrl-C, pairs and bots without a finished game are left out (no "0-0-0").
+    played = [b for b in bots if any(b in g["bots"] for g in games)]
     return {
         "settings": settings,
         "planned": planned,
         "completed": len(games),
         "interrupted": interrupted,
-        "pairs": [as_data(r) for r in pair_results(games, pairs)],
-        "elo": {b: as_data(r) for b, r in elo_ratings(bots, games).items()},
-        "latency": {b: as_data(r) for b, r in latencies(bots, games).items()},
+        "pairs": [as_data(r) for r in pair_results(games, pairs) if r.games],
+        "elo": {b: as_data(r) for b, r in elo_ratings(played, games).items()},
+        "latency": {b: as_data(r) for b, r in latencies(played, games).items()},
         "games": games,
     }
 

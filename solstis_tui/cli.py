@@ -107,6 +107,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.pace < 0:
         parser.error("--pace must be 0 or more seconds")
+    if args.resume:
+        chosen = [flag for flag, value in (("--seed", args.seed), ("--variant", args.variant),
+                                           ("--opponent", args.opponent))
+                  if value is not None]
+        if args.first != "random":
+            chosen.append("--first")
+        if chosen:
+            parser.error(f"--resume continues the saved game as it was dealt: leave out "
+                         f"{', '.join(chosen)} (or start a new game without --resume)")
     setup = setup_from_args(args)
     for player in (0, 1):
         spec = setup.seats[player]

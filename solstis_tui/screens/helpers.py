@@ -91,10 +91,10 @@ def prompt_text(screen: PromptState) -> tuple[str, str, bool]:
     if s.is_hotseat and screen.shown_player is None:
         return f"Pass the keyboard to {who}.", "", False
     if not view.deciding_is_human:
-        if screen.paused:
-            return (f"Paused: {who} is to {prompt}.",
-                    "p resumes · . makes one bot decision · q quits", False)
         third = prompt.replace("your opponent", "the opponent").replace("your ", "their ")
+        if screen.paused:
+            return (f"Paused: {who} is to {third}.",
+                    "p resumes · . makes one bot decision · q quits", False)
         return (f"{who} is thinking: {third}",
                 "Space skips ahead · p pauses · q quits", screen.thinking_since is not None)
     subject = "Your" if who == "You" else f"{who}'s"

@@ -105,3 +105,49 @@ def test_interrupt_reports_what_finished(tmp_path, monkeypatch) -> None:
     assert code == 130
     assert data["interrupted"] and data["completed"] == 2 and data["planned"] == 4
     assert data["pairs"][0]["games"] == 2
+
+
+def test_an_interrupt_leaves_out_pairs_that_never_played(tmp_path, monkeypatch, capsys) -> None:
+    """Three bots, interrupted during the first pair: the table has that pair only, not
+    'random vs mcts 0-0-0 0.0%'; bots with no finished game have no Elo row."""
+    real = arena.play_game
+    calls = []
+
+    def flaky(task):
+        calls.append(task)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(task)
+
+    monkeypatch.setattr(arena, "play_game", flaky)
+    out = tmp_path / "partial.json"
+    code = arena.main(["--bots", "random,greedy,mcts@5", "--games", "4", "--json", str(out)])
+    data = json.loads(out.read_text())
+    assert code == 130
+    assert [(p["a"], p["b"]) for p in data["pairs"]] == [("random", "greedy")]
+    assert set(data["elo"]) == {"random", "greedy"}
+    printed = capsys.readouterr().out
+    assert "0-0-0" not in printed and "mcts@5" not in printed.split("Interrupted")[1]
+
+
+def test_piped_output_is_plain_progress_lines(tmp_path, capsys) -> None:
+    """Not a terminal: 'N/M games' lines and the tables, no progress bar drawn."""
+    code = arena.main(["--bots", "random,greedy", "--games", "20"])
+    printed = capsys.readouterr().out
+    assert code == 0
+    assert "20/20 games" in printed
+    assert not any(line.startswith("arena") for line in printed.splitlines())
+    assert "ETA" not in printed
+
+
+def test_the_progress_bar_in_a_terminal_shows_the_time_left() -> None:
+    import io
+
+    from rich.console import Console
+
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=120)
+    tasks = list(arena.tasks_for(["random", "greedy"], 4, 1, "base", None))
+    done, interrupted = arena.run(tasks, 1, console)
+    assert len(done) == 4 and not interrupted
+    assert "ETA" in out.getvalue() and "4/4" in out.getvalue()

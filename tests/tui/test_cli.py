@@ -60,3 +60,18 @@ def test_opponent_spec_accepts_tiers_budgets_and_plugins():
     assert cli.opponent_spec("pkg.mod:Bot") == "pkg.mod:Bot"
     with pytest.raises(argparse.ArgumentTypeError):
         cli.opponent_spec("nope")
+
+
+@pytest.mark.parametrize("argv, named", [
+    (["--resume", "--seed", "7"], "--seed"),
+    (["--resume", "--variant", "firefly"], "--variant"),
+    (["--resume", "--opponent", "mcts", "--first", "you"], "--opponent, --first"),
+])
+def test_resume_refuses_options_that_would_be_ignored(argv, named, capsys, monkeypatch):
+    started = []
+    monkeypatch.setattr("solstis_tui.app.SolstisApp.run", lambda *a, **k: started.append(1))
+    with pytest.raises(SystemExit) as exc:
+        cli.main(argv)
+    assert exc.value.code == 2 and not started
+    err = capsys.readouterr().err
+    assert f"leave out {named}" in err and "--resume continues the saved game" in err

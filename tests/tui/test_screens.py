@@ -23,7 +23,10 @@ async def test_watch_mode_pause_and_step():
         await pilot.press("full_stop")
         await settle(pilot, app)
         assert len(gs.session.game.history) > before
-        assert "Paused" in str(gs.query_one("#prompt").render())
+        prompt = str(gs.query_one("#prompt").render())
+        assert "Paused" in prompt
+        # The bots' decisions are theirs: no "your hand" said to the watcher.
+        assert "your" not in prompt.lower() and "Paused: Random bot" in prompt
         await pilot.press("p")
         for _ in range(300):
             await settle(pilot, app)
