@@ -58,14 +58,19 @@ class ReviewScreen(Screen[None]):
         yield Footer()
 
     @property
+    def reviewed(self) -> list[int]:
+        """Whose decisions are listed: the people's; in a watched game, both bots'."""
+        return self.session.humans or [0, 1]
+
+    @property
     def several(self) -> bool:
-        """Whether the decisions of two people are listed (hot-seat)."""
-        return len(self.session.humans) > 1
+        """Whether the decisions of two players are listed (hot-seat, watched games)."""
+        return len(self.reviewed) > 1
 
     def heading(self) -> str:
         s = self.session
-        names = [s.name(p) for p in s.humans]
-        if names == ["You"] or not names:
+        names = [s.name(p) for p in self.reviewed]
+        if names == ["You"]:
             return "Review: your decisions and the strongest bot's view"
         return f"Review: decisions of {' and '.join(names)}, and the strongest bot's view"
 
@@ -83,7 +88,8 @@ class ReviewScreen(Screen[None]):
             cells = [str(i + 1), str(row["turn"]), *who, row["prompt"], row["yours"], "…", ""]
             table.add_row(*map(Text, cells), key=str(i))
         if not self.rows:
-            self.query_one("#detail", Static).update("No decisions of yours to review.")
+            self.query_one("#detail", Static).update(
+                "No decisions to review: every move of this game was forced.")
         table.focus()
         self.run_worker(partial(self._work, self.cancel), thread=True, exclusive=True,
                         group="review", exit_on_error=False, name="review")
@@ -95,8 +101,9 @@ class ReviewScreen(Screen[None]):
         made = [(p, mv) for p, mv, auto in s.game.history if not auto]
         moves = [mv for _, mv in made]
         game = s.replay([])
+        reviewed = self.reviewed
         for i, (player, mv) in enumerate(made):
-            if s.is_human(player):
+            if player in reviewed:
                 out.append({"player": player, "turn": game.turn,
                             "prompt": game.decision.prompt if game.decision else "",
                             "yours": describe_move(mv), "move": mv,

@@ -1,0 +1,29 @@
+"""A watched game between bots can be reviewed: both bots' decisions are listed."""
+
+from __future__ import annotations
+
+from solstis_tui.screens.end import EndScreen
+from solstis_tui.screens.review import ReviewScreen
+
+from .conftest import make_app
+
+
+async def test_a_watched_game_reviews_both_bots_decisions():
+    app = make_app(seats=("random", "greedy"), seed=4)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(3000):
+            await pilot.pause(0.01)
+            if isinstance(app.screen, EndScreen):
+                break
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        review = app.screen
+        head = str(review.query_one("#head").render())
+        assert head == ("Review: decisions of Random bot and Greedy bot, and the strongest "
+                        "bot's view")
+        assert {row["player"] for row in review.rows} == {0, 1}
+        assert review.done == len(review.rows) > 10
