@@ -4,6 +4,7 @@ random seed and seats); ``solstis arena ...`` runs the bot arena."""
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import sys
@@ -105,6 +106,12 @@ def main(argv: list[str] | None = None) -> int:
         return (launch.online_main if argv[0] == "online" else launch.web_main)(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
+    if os.environ.get("TERM", "") == "dumb":
+        print("solstis: this terminal (TERM=dumb) cannot draw the board: it cannot move the "
+              "cursor or clear the screen. Run solstis in a terminal such as xterm, tmux or "
+              "the Linux console (NO_COLOR=1 gives a board without colours).",
+              file=sys.stderr)
+        return 2
     if args.pace < 0:
         parser.error("--pace must be 0 or more seconds")
     if args.resume:

@@ -75,3 +75,29 @@ def test_resume_refuses_options_that_would_be_ignored(argv, named, capsys, monke
     assert exc.value.code == 2 and not started
     err = capsys.readouterr().err
     assert f"leave out {named}" in err and "--resume continues the saved game" in err
+
+
+def test_a_dumb_terminal_is_refused_with_a_reason(capsys, monkeypatch):
+    started = []
+    monkeypatch.setenv("TERM", "dumb")
+    monkeypatch.setattr("solstis_tui.app.SolstisApp.run", lambda *a, **k: started.append(1))
+    assert cli.main(["--seed", "3"]) == 2 and not started
+    err = capsys.readouterr().err
+    assert "TERM=dumb" in err and "cannot draw the board" in err and "NO_COLOR=1" in err
+
+
+async def test_no_color_draws_the_board_without_colours(monkeypatch):
+    """NO_COLOR=1: every colour on screen is a grey (Textual's monochrome filter)."""
+    import re as regex
+
+    from .conftest import make_app, settle
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        svg = app.export_screenshot()
+    # c5c8c6 is the screenshot's own default text colour (its terminal theme), not ours.
+    colours = set(regex.findall(r"fill: ?#([0-9a-f]{6})", svg)) - {"c5c8c6"}
+    assert len(colours) > 3, "no colours found in the screenshot"
+    assert all(c[0:2] == c[2:4] == c[4:6] for c in colours), sorted(colours)
