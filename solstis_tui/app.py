@@ -237,6 +237,16 @@ class SolstisApp(App[None]):
             self.game_screen.refresh_board()
             self.game_screen.reset_log()
 
+    def search_themes(self) -> None:
+        """The palette's Theme command: our four themes only, made for the board (Textual's
+        stock themes were not)."""
+        from textual.command import CommandPalette
+
+        from .theme_provider import SolstisThemes
+
+        self.push_screen(CommandPalette(providers=[SolstisThemes],
+                                        placeholder="Search for themes…"))
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         gs = self.game_screen

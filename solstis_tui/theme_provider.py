@@ -1,0 +1,21 @@
+"""The command palette's theme list: our four themes, in our order, not Textual's stock."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from textual.theme import ThemeProvider
+
+from solstis_tui.themes import THEMES
+
+
+class SolstisThemes(ThemeProvider):
+    """Offers only the themes made for the board (``--theme`` names the same four)."""
+
+    @property
+    def commands(self) -> list[tuple[str, Callable[[], None]]]:
+        def use(name: str) -> None:
+            self.app.theme = name
+
+        return [(name, partial(use, name)) for name in THEMES]
