@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.filter import LineFilter
 from textual.screen import Screen
 
 from solstis_tui.themes import DEFAULT_THEME, THEMES
 
 from . import saves
+from .ascii_filter import AsciiFilter, to_ascii
 from .core import Decision, Move, Observation
 from .session import STRONGEST, Session, Setup, random_setup
 from .session_view import SessionView
 
+ASCII_FILTER = AsciiFilter()
+#: Textual's key symbols as ASCII mode's footer names them.
+KEY_WORDS = {"⏎": "Enter", "←": "Left", "→": "Right", "↑": "Up", "↓": "Down", "⇥": "Tab",
+             "⌫": "Bksp", "⇧": "Shift"}
 
 class SolstisApp(App[None]):
     """Play Solstis. ``setup`` None starts a person against minimax, random seed and seats."""
@@ -233,9 +240,25 @@ class SolstisApp(App[None]):
         self.ascii_mode = not self.ascii_mode
         for screen in self.screen_stack:
             screen.set_class(self.ascii_mode, "-ascii")
+            for widget in screen.walk_children():
+                widget.refresh()  # redrawn through the ASCII filter (or without it)
         if self.game_screen is not None:
             self.game_screen.refresh_board()
             self.game_screen.reset_log()
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, and in ASCII mode one that makes every glyph ASCII."""
+        filters = list(super().get_line_filters())
+        if self.ascii_mode:
+            filters.append(ASCII_FILTER)
+        return filters
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Keys as the footer shows them; in ASCII mode, words for Textual's symbols."""
+        shown = super().get_key_display(binding)
+        if self.ascii_mode and not shown.isascii():
+            return KEY_WORDS.get(shown, to_ascii(shown))
+        return shown
 
     def search_themes(self) -> None:
         """The palette's Theme command: our four themes only, made for the board (Textual's

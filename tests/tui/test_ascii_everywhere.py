@@ -1,0 +1,63 @@
+"""With --ascii every glyph on screen is ASCII: the board, footer, dialogs, dropdowns, log,
+command palette, help, review, end dialog — scanned over a whole game."""
+
+from __future__ import annotations
+
+import html
+import random
+import re
+
+from textual.command import CommandPalette
+
+from solstis_tui.screens.end import EndScreen
+
+from .conftest import keys_for, make_app, settle
+
+_TEXT = re.compile(r"<text[^>]*>(.*?)</text>", re.S)
+
+
+def screen_text(app) -> str:
+    """Every character the screen shows (from Textual's own screenshot)."""
+    svg = app.export_screenshot()
+    return "".join(html.unescape(t) for t in _TEXT.findall(svg)).replace("\xa0", " ")
+
+
+def non_ascii(app, where: str, found: dict[str, str]) -> None:
+    for ch in set(screen_text(app)):
+        if ord(ch) > 126 and ch not in found:
+            found[ch] = where
+
+
+async def test_ascii_mode_shows_only_ascii_on_every_screen():
+    app = make_app(seats=("human", "random"), seed=5, ascii_mode=True)
+    found: dict[str, str] = {}
+    rng = random.Random(3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        gs = app.game_screen
+        for key, name in (("question_mark", "help"), ("v", "log"), ("e", "spirits"),
+                          ("ctrl+p", "palette"), ("n", "new game")):
+            await pilot.press(key)
+            await pilot.pause(0.2)
+            non_ascii(app, name, found)
+            if isinstance(app.screen, CommandPalette):  # the palette's search box too
+                await pilot.press("t", "h", "e")
+                await pilot.pause(0.2)
+                non_ascii(app, "palette search", found)
+            await pilot.press("escape")
+            await pilot.pause()
+        for _ in range(400):
+            await settle(pilot, app)
+            if gs.session.game.is_over:
+                break
+            non_ascii(app, f"turn {gs.session.game.turn}", found)
+            await pilot.press(*keys_for(gs, rng))
+        await settle(pilot, app)
+        assert isinstance(app.screen, EndScreen)
+        non_ascii(app, "end dialog", found)
+        await pilot.press("r")
+        await pilot.pause(0.3)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        non_ascii(app, "review", found)
+    assert not found, "; ".join(f"{ch} U+{ord(ch):04X} in {where}" for ch, where in found.items())
