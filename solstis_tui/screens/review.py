@@ -76,17 +76,25 @@ class ReviewScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
+        # Below 110 columns the text columns get fixed widths (cut with an ellipsis; the
+        # line under the table says it all for the highlighted row), so that every
+        # column, the cost too, is on screen at 80 columns.
+        narrow = self.app.size.width < 110
+        width = {"who": 9, "decision": 16 if self.several else 19, "chosen": 15,
+                 "best": 15} if narrow else {}
         table.add_columns("#", "turn")
         if self.several:
-            table.add_column("who", key="who")
-        table.add_columns("decision", "chosen" if self.several else "you chose")
-        table.add_column("bot prefers", key="best")
+            table.add_column("who", key="who", width=width.get("who"))
+        table.add_column("decision", width=width.get("decision"))
+        table.add_column("chosen" if self.several else "you chose", width=width.get("chosen"))
+        table.add_column("bot prefers", key="best", width=width.get("best"))
         table.add_column("cost", key="cost")
         self.rows = self.decisions()
         for i, row in enumerate(self.rows):
             who = [self.session.name(row["player"])] if self.several else []
             cells = [str(i + 1), str(row["turn"]), *who, row["prompt"], row["yours"], "…", ""]
-            table.add_row(*map(Text, cells), key=str(i))
+            table.add_row(*(Text(c, no_wrap=True, overflow="ellipsis") for c in cells),
+                          key=str(i))
         if not self.rows:
             self.query_one("#detail", Static).update(
                 "No decisions to review: every move of this game was forced.")
@@ -131,7 +139,8 @@ class ReviewScreen(Screen[None]):
         row["cost"] = cost
         row["agree"] = best == row["move"] or cost <= 0
         table = self.query_one(DataTable)
-        table.update_cell(str(i), "best", Text("same" if row["agree"] else row["best"]))
+        table.update_cell(str(i), "best", Text("same" if row["agree"] else row["best"],
+                                               no_wrap=True, overflow="ellipsis"))
         table.update_cell(str(i), "cost", Text("" if row["agree"] else f"{cost:.1f}★"))
         self.done += 1
         if i == table.cursor_row:

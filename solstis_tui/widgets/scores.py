@@ -55,20 +55,40 @@ class ScoreLine(Static):
     view: BoardView | None = None
 
     def show(self, view: BoardView) -> None:
+        """Both totals with their parts; the parts get terser, then go, when the line
+        would not fit (never a cut-off bracket)."""
         self.view = view
+        room = self.size.width - 2 if self.size.width else 10_000
+        for detail in ("words", "terse", "none"):
+            line = self._line(view, detail)
+            if line.cell_len <= room:
+                break
+        self.update(line)
+
+    def on_resize(self) -> None:
+        if self.view is not None:
+            self.show(self.view)
+
+    def _line(self, view: BoardView, detail: str) -> Text:
         pal, g = palette_of(self), glyphs_of(view)
         out = Text(no_wrap=True, overflow="ellipsis")
         for p in (view.me, 1 - view.me):
             s = view.scores[p]
             out.append(f"{view.names[p]} {g.star}{s.total}", style=pal.bold)
             bonus = sum(s.bonuses.values())
-            parts = f"sec {s.biggest_section} fire {s.lit_fires} spir {s.spirits}+{bonus}"
-            if s.fireflies:
-                parts += f" ffly {s.fireflies}"
-            out.append(f" ({parts})", style=pal.dim)
+            if detail == "words":
+                parts = f"sec {s.biggest_section} fire {s.lit_fires} spir {s.spirits}+{bonus}"
+                if s.fireflies:
+                    parts += f" ffly {s.fireflies}"
+                out.append(f" ({parts})", style=pal.dim)
+            elif detail == "terse":
+                parts = f"sec{s.biggest_section} fire{s.lit_fires} spir{s.spirits}+{bonus}"
+                if s.fireflies:
+                    parts += f" ffly{s.fireflies}"
+                out.append(f" ({parts})", style=pal.dim)
             if p == view.me:
                 out.append("  │  " if not view.ascii else "  |  ", style=pal.dim)
-        self.update(out)
+        return out
 
 
 class ScoreSheet(Static):
