@@ -13,12 +13,14 @@ from __future__ import annotations
 from textual.theme import BUILTIN_THEMES, Theme
 
 BOARD_DEFAULTS: dict[str, str] = {
-    "row-1": "#c0392b",
-    "row-2": "#e67e22",
-    "row-3": "#27ae60",
-    "row-4": "#5dade2",
-    "row-5": "#f1948a",
-    "row-6": "#8e44ad",
+    # Exact xterm-256 colours, each nearest a different one of the 16 basic colours:
+    # the six rows stay apart when a terminal has 256 or only 16 colours.
+    "row-1": "#d70000",
+    "row-2": "#ffaf00",
+    "row-3": "#00af00",
+    "row-4": "#00afd7",
+    "row-5": "#ff87ff",
+    "row-6": "#8700af",
     "row-text": "#101010",
     "rainbow": "#f4d03f",
     "fire-lit": "#ffb000",
@@ -62,7 +64,6 @@ LIGHT = Theme(
     dark=False,
     variables={
         **BOARD_DEFAULTS,
-        "row-5": "#e07b9a",
         "rainbow": "#b58900",
         "fire-lit": "#c04000",
         "fire-unlit": "#7a7a7a",
@@ -92,12 +93,12 @@ HIGH_CONTRAST = Theme(
     text_alpha=1.0,
     variables={
         **BOARD_DEFAULTS,
-        "row-1": "#ff3030",
-        "row-2": "#ff9000",
-        "row-3": "#00e000",
-        "row-4": "#00c8ff",
-        "row-5": "#ff90d0",
-        "row-6": "#c070ff",
+        "row-1": "#ff0000",
+        "row-2": "#ffd700",
+        "row-3": "#00ff00",
+        "row-4": "#00ffff",
+        "row-5": "#ff87ff",
+        "row-6": "#875fff",
         "row-text": "#000000",
         "rainbow": "#ffff00",
         "fire-lit": "#ffff00",
