@@ -37,10 +37,10 @@ CELL_KIND: dict[Decision, MoveKind] = {
 
 #: What the digits / letters / cursor do for each zone (the prompt's second line).
 ZONE_KEYS: dict[str, str] = {
-    "hand": "1-{n} or ←→ pick a tile · Enter plays it",
-    "display": "A-{L} or ←→ pick a pile · Enter takes it · Esc back",
-    "spirits": "1-{n} or ←→ choose · Enter confirms",
-    "opp_hand": "1-{n} or ←→ pick their tile · Enter confirms",
+    "hand": "1 to {n} or ←→ pick a tile · Enter plays it",
+    "display": "A to {L} or ←→ pick a pile · Enter takes it · Esc back",
+    "spirits": "1 to {n} or ←→ choose · Enter confirms",
+    "opp_hand": "1 to {n} or ←→ pick their tile · Enter confirms",
     "mine": "arrows/hjkl move · Tab next target · Enter confirms",
     "theirs": "arrows/hjkl move · Tab next target · Enter confirms",
 }

@@ -39,7 +39,7 @@ async def test_help_opens_at_the_rules_of_the_pending_decision_with_its_keys():
         assert "A turn" in heading_at_top(screen)
         now = str(screen.query_one("#now").render())
         assert "play a tile from your hand" in now and "§3 A turn" in now
-        assert "Keys: 1-3 or ←→ pick a tile · Enter plays it" in now
+        assert "Keys: 1 to 3 or ←→ pick a tile · Enter plays it" in now
         assert "Click: pick, again: confirm" in now
         await pilot.press("k")  # the full key list
         await pilot.pause()

@@ -68,3 +68,17 @@ def test_the_continue_dialog_names_the_players_as_the_screens_do():
     assert saves.describe(data).endswith(": You vs Minimax bot")
     data = Session(Setup(seed=8, seats=("expert", "human"), names=("", "Ann"))).to_save()
     assert saves.describe(data).endswith(": Expert bot vs Ann")
+
+
+async def test_key_ranges_do_not_read_as_cells_or_tiles():
+    """'1-3' is a tile's name: the prompt says '1 to 3' for the hand's keys."""
+    import re
+
+    from .conftest import make_app, settle
+
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        detail = str(app.game_screen.query_one("#prompt").render())
+        assert "1 to 3 or ←→ pick a tile" in detail
+        assert not re.search(r"\b1-3 or\b", detail)
