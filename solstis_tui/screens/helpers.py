@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from ..core import Decision, Move, MoveKind, Observation, Spirit
@@ -84,7 +85,11 @@ def prompt_text(screen: PromptState) -> tuple[str, str, bool]:
         else:
             result = f"{s.name(game.winner)} {'win' if s.name(game.winner) == 'You' else 'wins'}"
         undo = " · u undo" if s.can_undo() else ""
-        return (f"Game over: {result}.",
+        held = sum(game.hand_counts) if game.spectator else \
+            len(game.hand) + game.opponent_hand_count
+        why = " Neither player could capture: tiles left in hand score nothing." \
+            if game.end_reason != "fireflies" and held else ""
+        return (f"Game over: {result}.{why}",
                 f"Enter: score sheet · r review · n new game{undo} · q quit", False)
     who = s.name(game.to_play)
     prompt = game.decision.prompt if game.decision else ""
@@ -92,11 +97,13 @@ def prompt_text(screen: PromptState) -> tuple[str, str, bool]:
         return f"Pass the keyboard to {who}.", "", False
     if not view.deciding_is_human:
         third = prompt.replace("your opponent", "the opponent").replace("your ", "their ")
+        passed = passes_note(game, s.name)
         if screen.paused:
             return (f"Paused: {who} is to {third}.",
-                    "p resumes · . makes one bot decision · q quits", False)
+                    passed + "p resumes · . makes one bot decision · q quits", False)
         return (f"{who} is thinking: {third}",
-                "Space skips ahead · p pauses · q quits", screen.thinking_since is not None)
+                passed + "Space skips ahead · p pauses · q quits",
+                screen.thinking_since is not None)
     subject = "Your" if who == "You" else f"{who}'s"
     headline = f"{subject} decision (turn {game.turn}): {prompt}"
     if screen.notice:
@@ -121,7 +128,20 @@ def prompt_text(screen: PromptState) -> tuple[str, str, bool]:
         if view.square_mode:
             extra = f"square at {NAMES.get(view.cursor, '')}"
     detail = f"{extra} · {keys}{keys_tail}" if extra else f"{keys}{keys_tail}"
-    return headline, detail, False
+    return headline, passes_note(game, s.name) + detail, False
+
+
+def passes_note(obs: Observation, name: Callable[[int], str]) -> str:
+    """'Minimax bot passed: no tile in hand could capture · ' for every end-phase pass
+    made by itself since the viewer's own last decision; '' when there was none."""
+    passed: list[int] = []
+    for player, mv, auto in reversed(obs.history):
+        if not auto and player == obs.player:
+            break
+        if auto and mv.kind is MoveKind.PASS and player not in passed:
+            passed.append(player)
+    return "".join(f"{name(p)} passed: no tile in hand could capture · "
+                   for p in reversed(passed))
 
 
 def zone_keys(view) -> str:
