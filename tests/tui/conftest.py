@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import pytest
+from textual.worker import WorkerCancelled
 
 from solstis_tui.app import SolstisApp
 from solstis_tui.screens.game import GameScreen
@@ -33,7 +35,9 @@ async def settle(pilot, app: SolstisApp) -> None:
             or any(w.group == "bot" and not w.is_finished for w in app.workers)
         if not busy:
             return
-        await app.workers.wait_for_complete()
+        # An exclusive worker replaced by a newer one is cancelled: that is normal.
+        with contextlib.suppress(WorkerCancelled):
+            await app.workers.wait_for_complete()
         await pilot.pause()
     raise AssertionError("the app never settled")
 
