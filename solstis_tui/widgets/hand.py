@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from ..core import Decision
 from .board_widget import BoardWidget
 from .clicks import tag
 from .tiles import tile_chip
@@ -45,6 +46,11 @@ class HandBar(BoardWidget):
             out.append(" ")
         if not view.my_hand:
             out.append("(empty) ", style=pal.dim)
+        obs = view.obs
+        if obs.decision is Decision.CAPTURE and obs.to_play == me and obs.context:
+            out.append("played ", style=pal.dim)  # the tile whose match is being chosen
+            out.append_text(tile_chip(obs.context[0], pal, None))
+            out.append(" ")
         out.append("│ " if not view.ascii else "| ", style=pal.dim)
         out.append(f"{view.names[them]}: {view.their_count} tile"
                    f"{'s' if view.their_count != 1 else ''}", style=pal.bold)
