@@ -62,6 +62,7 @@ class GameScreen(GameKeys, GameMouse, Screen):
         Binding("n", "new_game", "New"),
         Binding("v", "show_log", "Log"),
         Binding("e", "spirits", "Spirits"),
+        Binding("g", "legend", "Legend", show=False),
         Binding("space", "skip", "Skip", show=False),
         Binding("p", "pause", "Pause", show=False),
         Binding("full_stop", "step", "Step", show=False),
@@ -98,6 +99,8 @@ class GameScreen(GameKeys, GameMouse, Screen):
         self.decision_key: tuple | None = None
         self.error = ""
         self.notice = ""
+        self.legend_page = -1
+        """Which legend line `g` showed last (-1: none yet)."""
         self.log_pos = 0
         self.view: BoardView | None = None
         self.hint_move: Move | None = None

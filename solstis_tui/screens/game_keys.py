@@ -11,7 +11,7 @@ from ..core import Decision, IllegalMove, Move
 from ..core.board import CELLS, COL_OF, NAMES, ROW_OF, SQUARES, cell_index
 from ..widgets.display import PILE_LETTERS
 from . import choices
-from .helpers import describe_move, hint_reason, zone_keys
+from .helpers import describe_move, hint_reason, legend_lines, zone_keys
 
 
 class GameKeys:
@@ -220,6 +220,14 @@ class GameKeys:
 
     def action_show_log(self) -> None:
         self.sapp.show_log(self.log_lines())
+
+    def action_legend(self) -> None:
+        """The board's symbols on the prompt's second line, one line per press (the
+        next other key brings the usual line back)."""
+        lines = legend_lines(self.sapp.ascii_mode)
+        self.legend_page = (self.legend_page + 1) % len(lines)
+        self.notice = lines[self.legend_page]
+        self.update_prompt()
 
     def action_spirits(self) -> None:
         self.sapp.show_spirits(self.session.observation(self.viewer()))

@@ -31,6 +31,7 @@ captured with yet |
 | `d` | draw two spirits (when a square formed) |
 | `u` | undo: back to your previous decision (against bots) |
 | `t` | hint: the strongest bot's suggestion, with a short why; it stays until you decide |
+| `g` | a one-line legend of the board's symbols (in the prompt's second line) |
 | `e` | every spirit and what it does |
 | `v` | the whole game log |
 | `Space` | skip ahead while a bot plays; `p` pause, `.` one step (watch mode) |
@@ -42,7 +43,8 @@ The board: each panorama is the 6-row pyramid, row 6 (S, purple summits) at the 
 row 1 (V, red valley) at the bottom. Every tile shows its row letter — V valley, M meadow,
 F forest, H hills, P pastures, S summits — as well as its colour. `▲` is a lit fire, `△`
 an unlit one (ASCII: `*` and `^`), `≈≈` a rainbow (`~~`), three letters between the rows
-a spirit on that square (`Bee`, `Frg`...), `✦` a firefly (`f`), `✕✕` the cell the Evil
+a spirit on that square (`Bee`, `Frg`...; two, `Be` `Fr`, when the next square holds one
+too), `✦` a firefly (`f`), `✕✕` the cell the Evil
 Spirit forbids (`XX`). `◇` marks the cells a choice may pick (`+`); `▪` after a display
 tile means a face-down tile lies beneath (`#`).
 

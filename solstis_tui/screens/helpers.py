@@ -151,6 +151,20 @@ def zone_keys(view) -> str:
         n=max(n, 1), L=chr(ord("A") + max(n - 1, 0)))
 
 
+def legend_lines(ascii_only: bool) -> tuple[str, ...]:
+    """The board's symbols in short lines (at most 78 characters: an 80-column prompt
+    line); ``g`` shows them one after the other."""
+    g = ASCII if ascii_only else UNICODE
+    lines = (
+        "Rows 1-6: V valley M meadow F forest H hills P pastures S summits (g: more)",
+        f"{g.fire_lit} lit fire  {g.fire_unlit} unlit fire  {g.rainbow} rainbow  "
+        f"{g.face_down} (display) a tile lies below (g: more)",
+        f"Bee, Frg...: spirit on a square  {g.firefly} firefly  "
+        f"{g.forbidden} cell the Evil Spirit forbids",
+    )
+    return tuple(asciify(line) for line in lines) if ascii_only else lines
+
+
 def legend_text(ascii_only: bool) -> str:
     """The board's symbols, for the legend shown on big terminals."""
     g = ASCII if ascii_only else UNICODE

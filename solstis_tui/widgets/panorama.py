@@ -25,7 +25,7 @@ from ..core.board import (
 )
 from .board_widget import BoardWidget
 from .clicks import tag
-from .view import SPIRIT_CODES, BoardView, glyphs_of, palette_of
+from .view import SHORT_CODES, SPIRIT_CODES, BoardView, glyphs_of, palette_of
 
 LEFT = 2
 
@@ -133,6 +133,11 @@ class PanoramaGrid(BoardWidget):
             if spirit == Spirit.EVIL:
                 style = pal.evil
             squares[sq] = (SPIRIT_CODES[Spirit(spirit)], style)
+        if self.geo.pitch <= 3:  # three-letter tags of side-by-side squares would touch
+            crowded = {sq for sq in squares if sq + 1 in squares or sq - 1 in squares}
+            for sq in crowded:
+                code, style = squares[sq]
+                squares[sq] = (SHORT_CODES[code], style)
         fireflies = set(pano.fireflies)
         geo = self.geo
         for row in range(6, 0, -1):

@@ -16,6 +16,14 @@ SPIRIT_CODES: dict[Spirit, str] = {
     Spirit.FROG: "Frg", Spirit.BUTTERFLY: "Bfl", Spirit.EVIL: "Evl", Spirit.COW: "Cow",
     Spirit.PHOENIX: "Phx", Spirit.VIPER: "Vpr", Spirit.RENARD: "Ren",
 }
+#: Two-letter tags for spirits on side-by-side squares (three letters would run together:
+#: "BeeFsh"), so that a space separates them: "Be Fi".
+SHORT_CODES: dict[str, str] = {
+    "Fsh": "Fi", "Der": "De", "Egl": "Eg", "Bea": "Ba", "Fly": "Fl", "Btl": "Bt",
+    "Mmt": "Mm", "Bee": "Be", "Lbg": "Lb", "Wlf": "Wo", "Sqr": "Sq", "Brd": "Bd",
+    "Frg": "Fr", "Bfl": "Bf", "Evl": "Ev", "Cow": "Co", "Phx": "Ph", "Vpr": "Vp",
+    "Ren": "Rn",
+}
 
 
 @dataclass(frozen=True)
