@@ -18,6 +18,7 @@ import atexit
 import multiprocessing
 import os
 import random
+import sys
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -104,6 +105,27 @@ def _merge(shares: list[Stats]) -> list[Estimate]:
     return out
 
 
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker with the real stderr.
+
+    The tracker hands its child ``sys.stderr``'s descriptor; inside a Textual app that is
+    a capture object whose ``fileno()`` is not a descriptor, and starting the first worker
+    fails with "bad value(s) in fds_to_keep". Starting the tracker here, with the process's
+    own stderr, avoids that.
+    """
+    from multiprocessing import resource_tracker
+
+    real = sys.__stderr__
+    swap = real is not None and sys.stderr is not real
+    saved = sys.stderr
+    try:
+        if swap:
+            sys.stderr = real
+        resource_tracker.ensure_running()
+    finally:
+        sys.stderr = saved
+
+
 class ExpertBot(MCTSBot):
     """ISMCTS with four times mcts's default budget, root-parallel over ``workers``
     processes (default: every usable core)."""
@@ -121,6 +143,7 @@ class ExpertBot(MCTSBot):
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
+            _start_resource_tracker()
             context = multiprocessing.get_context("spawn")
             self._counter = context.Value("q", 0, lock=False)
             self._pool = ProcessPoolExecutor(self.workers - 1, mp_context=context,
@@ -162,7 +185,7 @@ class ExpertBot(MCTSBot):
                 pool.submit(_run_share, obs, seed, budget, params, decision, ends_at)
                 for seed in seeds[1:]
             ]
-        except (BrokenProcessPool, OSError, RuntimeError):
+        except (BrokenProcessPool, OSError, RuntimeError, ValueError):
             # No worker processes here (a script without a main guard, a process limit):
             # search on this process alone from now on.
             self.close()

@@ -58,3 +58,37 @@ def test_without_worker_processes_the_expert_searches_alone(monkeypatch) -> None
     move = bot.choose(obs, Budget(iterations=30))
     assert move in obs.legal_moves and bot.workers == 1
     assert bot.last_iterations == 30
+
+
+SCRIPT = """
+import io, sys
+from solstis_tui.ai.base import Budget
+from solstis_tui.ai.registry import make_bot
+from solstis_tui.core import Game
+
+class Captured(io.StringIO):  # what a Textual app puts in sys.stderr
+    def fileno(self):
+        return -1
+
+if __name__ == "__main__":
+    sys.stderr = Captured()
+    game = Game.new(seed=3)
+    bot = make_bot("expert", 1, workers=2)
+    bot.choose(game.observation(game.to_play), Budget(seconds=0.3))
+    bot.choose(game.observation(game.to_play), Budget(seconds=0.3))
+    print(bot.workers, bot.last_iterations > 0)
+    bot.close()
+"""
+
+
+def test_the_workers_start_inside_an_app_that_captures_stderr(tmp_path) -> None:
+    """In the app, stderr is a capture object with no descriptor: the first worker used to
+    fail to start ("bad value(s) in fds_to_keep") and the expert lost its second core."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "expert_in_app.py"
+    script.write_text(SCRIPT)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.stdout.split() == ["2", "True"], done.stdout + done.stderr
