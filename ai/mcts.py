@@ -83,8 +83,8 @@ def estimate(g: Game, scale: float) -> tuple[float, float]:
 
 
 #: ``Search``'s settings after ``rand``: exploration, epsilon, bias, horizon, margin scale,
-#: widening.
-SearchParams = tuple[float, float, float, int | None, float, float]
+#: widening, endgame pile.
+SearchParams = tuple[float, float, float, int | None, float, float, int]
 
 #: At most this many decisions finish a cut-off playout's turn before it is evaluated.
 SETTLE_LIMIT = 16
@@ -103,10 +103,13 @@ class Search:
         horizon: int | None = 8,
         margin_scale: float = MARGIN_SCALE,
         widening: float = 0.0,
+        endgame_pile: int = -1,
         root: Node | None = None,
     ) -> None:
         self.obs, self.rand = obs, rand
         self.widening = widening
+        self.endgame_pile = endgame_pile
+        """From a land pile this small, playouts go to the end (no learned value)."""
         self.dealer = Dealer(obs)
         self.c, self.epsilon, self.bias = exploration, epsilon, bias
         self.horizon = horizon
@@ -180,7 +183,7 @@ class Search:
         """Play on from a new leaf: to the end, or ``horizon`` decisions and then on to the
         next turn's start, where the evaluation takes over. (reward, margin) for player 0."""
         rand, epsilon, scale = self.rand, self.epsilon, self.margin_scale
-        if self.horizon is None:
+        if self.horizon is None or len(g.pile) <= self.endgame_pile:
             playout(g, rand, epsilon)
             return reward(g, scale)
         for _ in range(self.horizon):
@@ -229,11 +232,13 @@ class MCTSBot(Bot):
         margin_scale: float = MARGIN_SCALE,
         reuse: bool = True,
         widening: float = 0.0,
+        endgame_pile: int = -1,
     ) -> None:
         super().__init__(seed)
         self.exploration, self.epsilon, self.bias = exploration, epsilon, bias
         self.horizon, self.margin_scale = horizon, margin_scale
         self.widening = widening
+        self.endgame_pile = endgame_pile
         self.reuse = reuse
         self.last_iterations = 0
         self._kept: tuple[int, tuple[HistoryEntry, ...], Node] | None = None
@@ -241,7 +246,7 @@ class MCTSBot(Bot):
     def params(self) -> SearchParams:
         """The search settings, in ``Search``'s argument order after ``rand``."""
         return (self.exploration, self.epsilon, self.bias, self.horizon, self.margin_scale,
-                self.widening)
+                self.widening, self.endgame_pile)
 
     def search(
         self, obs: Observation, budget: Budget | None, cancel: threading.Event | None
