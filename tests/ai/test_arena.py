@@ -88,17 +88,22 @@ def test_small_statistics() -> None:
     assert percentile([], 95) == 0.0
 
 
-def test_interrupt_reports_what_finished(tmp_path, monkeypatch) -> None:
+def interrupt_at_game(monkeypatch, n: int) -> None:
+    """Ctrl-C arrives when the arena starts its ``n``-th game."""
     real = arena.play_game
     calls = []
 
     def flaky(task):
         calls.append(task)
-        if len(calls) == 3:
+        if len(calls) == n:
             raise KeyboardInterrupt
         return real(task)
 
     monkeypatch.setattr(arena, "play_game", flaky)
+
+
+def test_interrupt_reports_what_finished(tmp_path, monkeypatch) -> None:
+    interrupt_at_game(monkeypatch, 3)
     out = tmp_path / "partial.json"
     code = arena.main(["--bots", "random,greedy", "--games", "4", "--json", str(out)])
     data = json.loads(out.read_text())
@@ -110,16 +115,7 @@ def test_interrupt_reports_what_finished(tmp_path, monkeypatch) -> None:
 def test_an_interrupt_leaves_out_pairs_that_never_played(tmp_path, monkeypatch, capsys) -> None:
     """Three bots, interrupted during the first pair: the table has that pair only, not
     'random vs mcts 0-0-0 0.0%'; bots with no finished game have no Elo row."""
-    real = arena.play_game
-    calls = []
-
-    def flaky(task):
-        calls.append(task)
-        if len(calls) == 3:
-            raise KeyboardInterrupt
-        return real(task)
-
-    monkeypatch.setattr(arena, "play_game", flaky)
+    interrupt_at_game(monkeypatch, 3)
     out = tmp_path / "partial.json"
     code = arena.main(["--bots", "random,greedy,mcts@5", "--games", "4", "--json", str(out)])
     data = json.loads(out.read_text())

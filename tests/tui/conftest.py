@@ -86,3 +86,20 @@ async def play_by_keys(pilot, app: SolstisApp, rng: random.Random, limit: int = 
         game = gs.session.game
         assert len(game.history) > before or game.is_over or gs.error == "", gs.error
     raise AssertionError("the game did not end")
+
+
+async def review_after_a_game(pilot, app: SolstisApp, rng: random.Random):
+    """Play the person's side to the end by keys, open the review with ``r`` and wait
+    until the bot has filled in every row; returns the review screen."""
+    from solstis_tui.screens.review import ReviewScreen
+
+    await play_by_keys(pilot, app, rng)
+    await settle(pilot, app)
+    await pilot.press("r")
+    await pilot.pause()
+    assert isinstance(app.screen, ReviewScreen)
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    review = app.screen
+    assert review.rows and review.done == len(review.rows)
+    return review

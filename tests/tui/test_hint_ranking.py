@@ -6,9 +6,7 @@ from __future__ import annotations
 import random
 import re
 
-from solstis_tui.screens.review import ReviewScreen
-
-from .conftest import make_app, play_by_keys, settle
+from .conftest import make_app, review_after_a_game, settle
 
 BACKWARDS = "tests.tui.bots:BackwardsRanker"
 
@@ -30,14 +28,6 @@ async def test_the_recommended_move_is_never_shown_as_worth_less_than_the_next()
 async def test_a_review_never_charges_a_negative_cost():
     app = make_app(seats=("human", "random"), seed=3, hint_spec=BACKWARDS)
     async with app.run_test(size=(100, 30)) as pilot:
-        await play_by_keys(pilot, app, random.Random(2))
-        await settle(pilot, app)
-        await pilot.press("r")
-        await pilot.pause()
-        assert isinstance(app.screen, ReviewScreen)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        review = app.screen
-        assert review.rows and review.done == len(review.rows)
+        review = await review_after_a_game(pilot, app, random.Random(2))
         assert all(row["cost"] >= 0 for row in review.rows)
         assert all(row["agree"] for row in review.rows)
