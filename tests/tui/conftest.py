@@ -88,13 +88,11 @@ async def play_by_keys(pilot, app: SolstisApp, rng: random.Random, limit: int = 
     raise AssertionError("the game did not end")
 
 
-async def review_after_a_game(pilot, app: SolstisApp, rng: random.Random):
-    """Play the person's side to the end by keys, open the review with ``r`` and wait
-    until the bot has filled in every row; returns the review screen."""
+async def open_review(pilot, app: SolstisApp):
+    """Press ``r`` on the finished game and wait until the bot has filled in every row of
+    the review; returns the review screen."""
     from solstis_tui.screens.review import ReviewScreen
 
-    await play_by_keys(pilot, app, rng)
-    await settle(pilot, app)
     await pilot.press("r")
     await pilot.pause()
     assert isinstance(app.screen, ReviewScreen)
@@ -103,3 +101,10 @@ async def review_after_a_game(pilot, app: SolstisApp, rng: random.Random):
     review = app.screen
     assert review.rows and review.done == len(review.rows)
     return review
+
+
+async def review_after_a_game(pilot, app: SolstisApp, rng: random.Random):
+    """Play the person's side to the end by keys, then ``open_review``."""
+    await play_by_keys(pilot, app, rng)
+    await settle(pilot, app)
+    return await open_review(pilot, app)

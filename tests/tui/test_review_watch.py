@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from solstis_tui.screens.end import EndScreen
-from solstis_tui.screens.review import ReviewScreen
 
-from .conftest import make_app
+from .conftest import make_app, open_review
 
 
 async def test_a_watched_game_reviews_both_bots_decisions():
@@ -16,12 +15,7 @@ async def test_a_watched_game_reviews_both_bots_decisions():
             if isinstance(app.screen, EndScreen):
                 break
         assert isinstance(app.screen, EndScreen)
-        await pilot.press("r")
-        await pilot.pause()
-        assert isinstance(app.screen, ReviewScreen)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        review = app.screen
+        review = await open_review(pilot, app)
         head = str(review.query_one("#head").render())
         assert head == ("Review: decisions of Random bot and Greedy bot, and the strongest "
                         "bot's view")

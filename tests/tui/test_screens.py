@@ -7,9 +7,8 @@ import random
 from solstis_tui.screens.end import EndScreen
 from solstis_tui.screens.help import HelpScreen
 from solstis_tui.screens.newgame import NewGameScreen
-from solstis_tui.screens.review import ReviewScreen
 
-from .conftest import make_app, play_by_keys, settle
+from .conftest import make_app, open_review, play_by_keys, settle
 
 
 async def test_watch_mode_pause_and_step():
@@ -46,13 +45,7 @@ async def test_end_screen_rematch_swaps_seats_and_review_lists_decisions():
         assert isinstance(app.screen, EndScreen)
         text = str(app.screen.query_one("#result").render())
         assert "stars" in text or "firefly" in text
-        await pilot.press("r")
-        await pilot.pause()
-        assert isinstance(app.screen, ReviewScreen)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        review = app.screen
-        assert review.rows and review.done == len(review.rows)
+        await open_review(pilot, app)
         await pilot.press("escape")
         old = app.game_screen.session.setup
         app.show_end(app.game_screen.session, app.game_screen.obs)
