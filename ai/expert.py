@@ -14,13 +14,13 @@ decision when the next one starts. The worker processes start with the first dec
 
 from __future__ import annotations
 
-import atexit
 import multiprocessing
 import os
 import random
 import sys
 import threading
 import time
+import weakref
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.sharedctypes import Synchronized
@@ -126,6 +126,12 @@ def _start_resource_tracker() -> None:
         sys.stderr = saved
 
 
+def _shut_down(pool: ProcessPoolExecutor, counter: Any) -> None:
+    """Tell running shares to stop, and the pool's processes to end."""
+    counter.value += 1
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
 class ExpertBot(MCTSBot):
     """ISMCTS with four times mcts's default budget, root-parallel over ``workers``
     processes (default: every usable core)."""
@@ -149,14 +155,15 @@ class ExpertBot(MCTSBot):
             self._pool = ProcessPoolExecutor(self.workers - 1, mp_context=context,
                                              initializer=_start_worker,
                                              initargs=(self._counter,))
-            atexit.register(self.close)
+            # The workers stop with ``close``, or when the bot is dropped, or at exit:
+            # a bot nobody holds any more leaves no idle processes behind.
+            self._finalizer = weakref.finalize(self, _shut_down, self._pool, self._counter)
         return self._pool
 
     def close(self) -> None:
         """Stop the worker processes (they start again if needed)."""
         if self._pool is not None:
-            self._stop_workers()
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._finalizer()
             self._pool = None
 
     def _stop_workers(self) -> None:

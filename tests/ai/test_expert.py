@@ -92,3 +92,24 @@ def test_the_workers_start_inside_an_app_that_captures_stderr(tmp_path) -> None:
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                           timeout=120)
     assert done.stdout.split() == ["2", "True"], done.stdout + done.stderr
+
+
+def test_a_dropped_expert_leaves_no_worker_processes() -> None:
+    """A bot nobody holds (a finished test, a replaced game) stops its workers."""
+    import gc
+    import multiprocessing
+    import time
+
+    g = positions("base", 1, seed=15)[0]
+    before = {p.pid for p in multiprocessing.active_children()}
+    bot = make_bot("expert", 7, workers=2)
+    bot.analyse(g.observation(g.to_play), Budget(iterations=20))
+    started = {p.pid for p in multiprocessing.active_children()} - before
+    assert started, "the expert started no worker"
+    del bot
+    gc.collect()
+    for _ in range(200):  # wait (up to 10 s) for the workers to end
+        if not started & {p.pid for p in multiprocessing.active_children()}:
+            break
+        time.sleep(0.05)
+    assert not started & {p.pid for p in multiprocessing.active_children()}
