@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable, Iterable, Sequence
 
@@ -36,6 +37,8 @@ class SolstisApp(App[None]):
         *,
         resume: bool = False,
         offer_continue: bool = False,
+        tutorial: str | None = None,
+        restart_tutorial: bool = False,
         theme_name: str = DEFAULT_THEME,
         ascii_mode: bool = False,
         pace: float = 0.5,
@@ -47,6 +50,8 @@ class SolstisApp(App[None]):
         self.setup = setup or random_setup()
         self.resume = resume
         self.offer_continue = offer_continue
+        self.tutorial = tutorial
+        self.restart_tutorial = restart_tutorial
         self.theme_name = theme_name
         self.ascii_mode = ascii_mode
         self.pace = pace
@@ -72,8 +77,16 @@ class SolstisApp(App[None]):
         if self.resume:
             self.resume_saved(fallback=self.setup)
             return
+        if self.tutorial is not None:
+            self.start_tutorial(self.tutorial, restart=self.restart_tutorial)
+            return
         if self.offer_continue:
             data = saves.peek()
+            if data is None and self._first_run():
+                from .screens.welcome import WelcomeScreen
+
+                self.push_screen(WelcomeScreen(), self._welcome_chosen)
+                return
             if data is not None:
                 if data.get("corrupt"):
                     self.resume_saved(fallback=self.setup)
@@ -95,6 +108,40 @@ class SolstisApp(App[None]):
             self.start_session(Session(self.setup))
 
     @staticmethod
+    def _first_run() -> bool:
+        """No saved game and the tutorial never offered: this machine's first game."""
+        from .tutorial import progress
+
+        return not progress.offered()
+
+    def _welcome_chosen(self, choice: str | None) -> None:
+        from .tutorial import progress
+
+        with contextlib.suppress(OSError):  # read-only data directory: asked again next time
+            progress.mark_offered()
+        if choice == "learn":
+            self.start_tutorial("base")
+        else:
+            self.start_session(Session(self.setup))
+
+    def start_tutorial(self, name: str = "base", restart: bool = False) -> None:
+        """Tutorial chapter ``name``, resumed where it was left unless ``restart``."""
+        from .screens.tutorial import TutorialScreen
+        from .tutorial import progress
+        from .tutorial.chapters import CHAPTERS
+        from .tutorial.session import TutorialSession
+
+        chapter = CHAPTERS[name]
+        session = None if restart else progress.resume(chapter)
+        resumed = session is not None
+        session = session or TutorialSession.start(chapter)
+        self.start_session(session, TutorialScreen(session, pace=self.pace, resumed=resumed))
+
+    def start_practice(self, variant: str) -> None:
+        """After the tutorial: a real game against the Random bot, random seats."""
+        self.start_session(Session(random_setup("random", variant)))
+
+    @staticmethod
     def _save_summary(data: dict) -> str:
         return saves.describe(data)
 
@@ -110,7 +157,8 @@ class SolstisApp(App[None]):
         self.show_message("No game to continue" if result.kept_as is None
                           else "The saved game is damaged", result.message)
 
-    def start_session(self, session: Session) -> None:
+    def start_session(self, session: Session, screen: Screen | None = None) -> None:
+        """Play ``session`` on ``screen`` (a new game screen by default)."""
         from .screens.game import GameScreen
 
         if self.game_screen is not None:
@@ -120,7 +168,7 @@ class SolstisApp(App[None]):
                 close()
         while len(self.screen_stack) > 1:
             self.pop_screen()
-        self.game_screen = GameScreen(session, pace=self.pace)
+        self.game_screen = screen or GameScreen(session, pace=self.pace)
         self.push_screen(self.game_screen)
 
     # ------------------------------------------------------------------ saves

@@ -36,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play Solstis, the two-player tile game, in your terminal. "
                     "Without options: you against the minimax bot, base game, random seed "
                     "and seats. 'solstis arena --help' runs bots against each other; "
+                    "'solstis learn' teaches the game; "
                     "'solstis host' and 'solstis online' play over a game host.",
     )
     parser.add_argument("--version", action="version", version=f"solstis {__version__}")
@@ -83,6 +84,58 @@ def setup_from_args(args: argparse.Namespace, rng: random.Random | None = None) 
     return Setup(variant=variant, seed=seed, seats=seats, secret=secret)
 
 
+def learn_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="solstis learn",
+        description="Learn Solstis by playing a guided game against the Tutor: each step "
+                    "says what to do and waits until you have done it. Leave with q at "
+                    "any time; 'solstis learn' resumes where you left.")
+    parser.add_argument("chapter", nargs="?", choices=("base", "firefly"), default=None,
+                        help="base: the base game (default, or the chapter you left); "
+                             "firefly: the Firefly expansion")
+    parser.add_argument("--restart", action="store_true",
+                        help="start the chapter from its first step")
+    parser.add_argument("--theme", choices=THEME_NAMES, default="dark",
+                        help="colours (default: dark; ansi-16 uses the terminal's own)")
+    parser.add_argument("--ascii", action="store_true",
+                        help="draw with plain ASCII, for terminals without Unicode")
+    parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
+    parser.add_argument("--pace", type=float, default=0.5, metavar="SECONDS",
+                        help="pause between the Tutor's decisions (default 0.5)")
+    return parser
+
+
+def run_learn(argv: list[str]) -> int:
+    parser = learn_parser()
+    args = parser.parse_args(argv)
+    if args.pace < 0:
+        parser.error("--pace must be 0 or more seconds")
+    if refuse_dumb_terminal():
+        return 2
+    from .app import SolstisApp
+    from .tutorial import progress
+
+    chapter = args.chapter
+    if chapter is None:
+        left = None if args.restart else progress.saved_chapter()
+        chapter = left.name if left is not None else "base"
+    app = SolstisApp(tutorial=chapter, restart_tutorial=args.restart, theme_name=args.theme,
+                     ascii_mode=args.ascii, pace=args.pace)
+    app.run(mouse=not args.no_mouse)
+    return 0
+
+
+def refuse_dumb_terminal() -> bool:
+    """True (after saying why on stderr) when TERM=dumb: the board cannot be drawn."""
+    if os.environ.get("TERM", "") != "dumb":
+        return False
+    print("solstis: this terminal (TERM=dumb) cannot draw the board: it cannot move the "
+          "cursor or clear the screen. Run solstis in a terminal such as xterm, tmux or "
+          "the Linux console (NO_COLOR=1 gives a board without colours).",
+          file=sys.stderr)
+    return True
+
+
 def run_arena(argv: list[str]) -> int:
     try:
         from solstis_tui.ai.arena import main as arena_main
@@ -96,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "arena":
         return run_arena(argv[1:])
+    if argv and argv[0] == "learn":
+        return run_learn(argv[1:])
     if argv and argv[0] == "host":
         from .online.serve import main as host_main
 
@@ -106,11 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         return (launch.online_main if argv[0] == "online" else launch.web_main)(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
-    if os.environ.get("TERM", "") == "dumb":
-        print("solstis: this terminal (TERM=dumb) cannot draw the board: it cannot move the "
-              "cursor or clear the screen. Run solstis in a terminal such as xterm, tmux or "
-              "the Linux console (NO_COLOR=1 gives a board without colours).",
-              file=sys.stderr)
+    if refuse_dumb_terminal():
         return 2
     if args.pace < 0:
         parser.error("--pace must be 0 or more seconds")

@@ -52,6 +52,8 @@ class GameScreen(GameKeys, GameMouse, Screen):
     Everything drawn comes from ``session.observation(seat)`` (``obs``): never the game."""
 
     CSS_PATH = "game.tcss"
+    turn_in_prompt = True
+    """The prompt names the turn (the tutorial leaves it to the top bar, to save a line)."""
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS = [
         Binding("enter", "confirm", "Confirm"),
@@ -246,9 +248,13 @@ class GameScreen(GameKeys, GameMouse, Screen):
         """Everything that follows a decision: autosave, the log, the next step."""
         self.error = ""
         self.clear_hint()
-        self.sapp.autosave(self.session)
+        self.keep()
         self.update_log()
         self.advance()
+
+    def keep(self) -> None:
+        """Save the game as it stands (the autosave)."""
+        self.sapp.autosave(self.session)
 
     # ------------------------------------------------------------------ bots
     def start_bot(self) -> None:

@@ -143,7 +143,7 @@ class GameKeys:
         self.error = ""
         self.session.undo()
         self.ended_shown = False
-        self.sapp.autosave(self.session)
+        self.keep()
         self.notice = "took back your last decision"
         self.reset_log()
         self.decision_key = None

@@ -22,6 +22,7 @@ class PromptState(Protocol):
     paused: bool
     notice: str
     thinking_since: float | None
+    turn_in_prompt: bool
 
     @property
     def obs(self) -> Observation: ...
@@ -105,7 +106,8 @@ def prompt_text(screen: PromptState) -> tuple[str, str, bool]:
                 passed + "Space skips ahead · p pauses · q quits",
                 screen.thinking_since is not None)
     subject = "Your" if who == "You" else f"{who}'s"
-    headline = f"{subject} decision (turn {game.turn}): {prompt}"
+    turn = f" (turn {game.turn})" if screen.turn_in_prompt else ""
+    headline = f"{subject} decision{turn}: {prompt}"
     if screen.notice:
         detail = screen.notice
         screen.notice = ""

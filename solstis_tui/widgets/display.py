@@ -33,6 +33,8 @@ class DisplayPiles(BoardWidget):
             chip = tile_chip(tile, pal, extra)
             if lit and not picked:
                 chip.stylize(pal.target_bg)
+            if tile in view.marks:
+                chip.stylize(pal.mark)
             out.append_text(chip)
             out.append(g.face_down if down else " ", style=pal.dim)
             tag(out, start, ("item", "display", i))

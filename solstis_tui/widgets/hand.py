@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ..core import Decision
+from ..core import Decision, MoveKind
 from .board_widget import BoardWidget
 from .clicks import tag
 from .tiles import tile_chip
@@ -38,6 +38,8 @@ class HandBar(BoardWidget):
             chip = tile_chip(tile, pal, pal.cursor if picked else None)
             if not legal:
                 chip.stylize(pal.illegal)
+            elif tile in view.marks:
+                chip.stylize(pal.mark)
             out.append_text(chip)
             forced = view.obs.must_play[me]
             if forced == tile:
@@ -48,8 +50,12 @@ class HandBar(BoardWidget):
             out.append("(empty) ", style=pal.dim)
         obs = view.obs
         if obs.decision is Decision.CAPTURE and obs.to_play == me and obs.context:
-            out.append("played ", style=pal.dim)  # the tile whose match is being chosen
-            out.append_text(tile_chip(obs.context[0], pal, None))
+            # the tile whose match is being chosen: played, or drawn for a second chance
+            tile = obs.context[0]
+            last = next((mv for p, mv, _ in reversed(obs.history) if p == me), None)
+            played = last is not None and last.kind is MoveKind.PLAY and last.arg == tile
+            out.append("played " if played else "drew ", style=pal.dim)
+            out.append_text(tile_chip(tile, pal, None))
             out.append(" ")
         out.append("│ " if not view.ascii else "| ", style=pal.dim)
         out.append(f"{view.names[them]}: {view.their_count} tile"

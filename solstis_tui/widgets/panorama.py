@@ -118,6 +118,7 @@ class PanoramaGrid(BoardWidget):
         lit = grounded_cells(land, rain)
         active = view.zone == self.side
         targets = view.targets if active else frozenset()
+        marks = view.mark_cells[0 if self.side == "mine" else 1]
         cursor = view.cursor if active else None
         square_cells: set[int] = set()
         if active and view.square_mode and cursor is not None:
@@ -157,6 +158,10 @@ class PanoramaGrid(BoardWidget):
                         style = pal.target_bg
                     else:
                         text, style = g.target * 2, pal.target
+                if cell in marks:
+                    if not (land | rain) >> cell & 1:
+                        text = g.target * 2
+                    style = style + pal.mark
                 if cell == cursor or cell in square_cells:
                     style = style + pal.cursor
                 for k, (line, part) in enumerate(zip(lines, self._cell_lines(text, geo),

@@ -82,6 +82,10 @@ class BoardView:
     to_play: int = 0
     deciding_is_human: bool = True
     last_cells: frozenset[int] = frozenset()
+    marks: frozenset[int] = frozenset()
+    """Tiles a lesson points at in the hand and the display."""
+    mark_cells: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
+    """Cells a lesson points at in my panorama and in the opponent's."""
 
 
 class Palette:
@@ -106,6 +110,7 @@ class Palette:
         self.evil = Style(color=v["evil"], bold=True)
         self.empty = Style(color=v["empty"])
         self.cursor = Style(reverse=True, bold=True, underline=True)
+        self.mark = Style(bgcolor=v["target"], color=text, bold=True, underline=True)
         self.dim = Style(dim=True)
         self.bold = Style(bold=True)
         self.illegal = Style(dim=True, strike=True)

@@ -9,6 +9,7 @@ import pytest
 from textual.worker import WorkerCancelled
 
 from solstis_tui.app import SolstisApp
+from solstis_tui.screens import choices
 from solstis_tui.screens.game import GameScreen
 from solstis_tui.session import Setup
 
@@ -43,20 +44,33 @@ async def settle(pilot, app: SolstisApp) -> None:
 
 
 def keys_for(screen: GameScreen, rng: random.Random) -> list[str]:
-    """The keys a person would press to make a random legal choice of the pending decision."""
+    """The keys a person would press to make a random legal choice of the pending decision
+    (drawn as ``coverage_scan.simulate`` draws it)."""
     view = screen.view
     assert view is not None and view.zone is not None, "no decision of a person is pending"
     if view.zone in ("mine", "theirs"):
         targets = sorted(view.targets)
-        k = rng.randrange(len(targets))
+        move = choices.cell_move(view.obs.decision, targets[rng.randrange(len(targets))])
+    else:
+        move = view.items[rng.choice([i for i, it in enumerate(view.items) if it.legal])].move
+    return keys_for_move(screen, move)
+
+
+def keys_for_move(screen: GameScreen, move) -> list[str]:
+    """The keys a person would press to make ``move``: a number or pile letter and Enter,
+    Tab to a cell and Enter, or the shortest way round the list with the arrow keys."""
+    view = screen.view
+    assert view is not None and view.zone is not None, "no decision of a person is pending"
+    if view.zone in ("mine", "theirs"):
+        targets = sorted(view.targets)
+        k = targets.index(move.arg)
         start = targets.index(screen.cursor) if screen.cursor in targets else 0
         forward = (k - start) % len(targets)
         backward = len(targets) - forward
         if forward <= backward:
             return ["tab"] * forward + ["enter"]
         return ["shift+tab"] * backward + ["enter"]
-    legal = [i for i, item in enumerate(view.items) if item.legal]
-    i = rng.choice(legal)
+    i = next(i for i, item in enumerate(view.items) if item.move == move)
     if view.zone == "display":
         return [chr(ord("A") + i), "enter"]
     if i < 9:

@@ -101,3 +101,20 @@ async def test_no_color_draws_the_board_without_colours(monkeypatch):
     colours = set(regex.findall(r"fill: ?#([0-9a-f]{6})", svg)) - {"c5c8c6"}
     assert len(colours) > 3, "no colours found in the screenshot"
     assert all(c[0:2] == c[2:4] == c[4:6] for c in colours), sorted(colours)
+
+
+def test_learn_opens_the_chapter_left_part_way_or_the_first(monkeypatch, capsys):
+    from solstis_tui.tutorial import progress
+
+    opened: list[tuple[str | None, bool]] = []
+    monkeypatch.setattr("solstis_tui.app.SolstisApp.run", lambda self, **k: opened.append(
+        (self.tutorial, self.restart_tutorial)))
+    assert cli.main(["learn"]) == 0
+    progress.write({"offered": True, "place": {"chapter": "firefly", "step": 2, "moves": []}})
+    assert cli.main(["learn"]) == 0
+    assert cli.main(["learn", "--restart"]) == 0
+    assert cli.main(["learn", "base"]) == 0
+    assert opened == [("base", False), ("firefly", False), ("base", True), ("base", False)]
+    monkeypatch.setenv("TERM", "dumb")
+    assert cli.main(["learn"]) == 2 and "TERM=dumb" in capsys.readouterr().err
+    assert len(opened) == 4

@@ -1,0 +1,75 @@
+"""Where a tutorial left off, and whether the first-run offer was answered: one small JSON
+file, ``tutorial.json``, beside the saved game (``saves.data_dir``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..core import IllegalMove, Move
+from ..saves import data_dir, write_atomic
+from .chapters import CHAPTERS, Chapter
+from .session import TutorialSession
+
+FILE = "tutorial.json"
+
+
+def path() -> Path:
+    return data_dir() / FILE
+
+
+def read() -> dict[str, Any]:
+    """The file's data; {} when it is missing or unreadable (a tutorial is cheap to redo)."""
+    try:
+        data = json.loads(path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def write(data: dict[str, Any]) -> None:
+    """Write the file (OSError if the directory is not writable)."""
+    write_atomic(path(), json.dumps(data, indent=1))
+
+
+def save(session: TutorialSession) -> None:
+    """Keep ``session``'s place, so that ``solstis learn`` resumes it."""
+    write({**read(), "offered": True, "place": session.progress()})
+
+
+def forget() -> None:
+    """Drop the saved place (the chapter was finished or started over)."""
+    data = read()
+    if "place" in data:
+        data.pop("place")
+        write(data)
+
+
+def resume(chapter: Chapter) -> TutorialSession | None:
+    """``chapter`` where it was left, or None if it was not left part-way (or the saved
+    place no longer replays)."""
+    place = read().get("place")
+    if not isinstance(place, dict) or place.get("chapter") != chapter.name:
+        return None
+    try:
+        moves = [Move.parse(str(text)) for text in place.get("moves", [])]
+        return TutorialSession.start(chapter, moves, int(place.get("step", 0)))
+    except (IllegalMove, ValueError, TypeError):
+        return None
+
+
+def saved_chapter() -> Chapter | None:
+    """The chapter left part-way, if any."""
+    place = read().get("place")
+    name = place.get("chapter") if isinstance(place, dict) else None
+    return CHAPTERS.get(name) if isinstance(name, str) else None
+
+
+def offered() -> bool:
+    """Whether the first-run offer was made and answered (taken or skipped)."""
+    return bool(read().get("offered"))
+
+
+def mark_offered() -> None:
+    write({**read(), "offered": True})

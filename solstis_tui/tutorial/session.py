@@ -1,0 +1,108 @@
+"""The tutorial's game: a ``Session`` on a chapter's position whose player must make each
+step's move, against a Tutor that plays the chapter's script."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core import Game, IllegalMove, Move, Observation
+from ..session import HUMAN, Session, Setup
+from .chapters import CHAPTERS, Chapter, Step
+
+TUTOR = "Tutor"
+
+
+class ScriptedBot:
+    """The Tutor: its n-th decision is the chapter's n-th scripted move (the first legal
+    move if the script has run out or does not fit, which the tests rule out)."""
+
+    def __init__(self, moves: tuple[str, ...]) -> None:
+        self.moves = [Move.parse(text) for text in moves]
+
+    def choose(self, obs: Observation, budget: Any = None,
+               cancel: threading.Event | None = None) -> Move:
+        made = sum(1 for player, _, auto in obs.history if player == obs.player and not auto)
+        if made < len(self.moves) and self.moves[made] in obs.legal_moves:
+            return self.moves[made]
+        return obs.legal_moves[0]
+
+
+@dataclass
+class TutorialSession(Session):
+    """A chapter in progress: ``step`` is the index of the step on screen."""
+
+    chapter: Chapter = field(default=CHAPTERS["base"])
+    step: int = 0
+
+    @classmethod
+    def start(cls, chapter: Chapter, moves: list[Move] | None = None,
+              step: int = 0) -> TutorialSession:
+        """The chapter from its start, or replayed to ``moves`` at ``step`` (IllegalMove
+        if they do not replay)."""
+        setup = Setup(variant=chapter.variant, seed=0, seats=(HUMAN, "tutor"),
+                      names=("", TUTOR))
+        session = cls(setup, game=chapter.new_game(), chapter=chapter)
+        if moves:
+            session.game = session.replay(moves)
+        session.step = max(0, min(step, len(chapter.steps) - 1))
+        return session
+
+    @property
+    def current(self) -> Step:
+        return self.chapter.steps[self.step]
+
+    @property
+    def last_step(self) -> bool:
+        return self.step == len(self.chapter.steps) - 1
+
+    def replay(self, moves: list[Move]) -> Game:
+        game = self.chapter.new_game()
+        for mv in moves:
+            game.play(mv)
+        return game
+
+    def bot(self, player: int) -> Any:
+        if player not in self.bots:
+            self.bots[player] = ScriptedBot(self.chapter.tutor)
+        return self.bots[player]
+
+    def apply(self, move: Move) -> None:
+        """The Tutor's moves as they come; the player's only if the step asks for it (an
+        IllegalMove saying why otherwise, and nothing changes)."""
+        if not self.human_to_play:
+            super().apply(move)
+            return
+        step = self.current
+        if move not in self.game.legal_moves():
+            self.game.play(move)  # raises IllegalMove with the engine's reason
+        if step.move is None:
+            raise IllegalMove("read the lesson first, then press Enter to go on")
+        if move != Move.parse(step.move):
+            raise IllegalMove(step.why or f"this step asks for {step.move}")
+        super().apply(move)
+        self.step += 1
+
+    def acknowledge(self) -> bool:
+        """Enter on a step that is read: go on (False if the step waits for a move)."""
+        if self.current.move is not None or self.last_step:
+            return False
+        self.step += 1
+        return True
+
+    @property
+    def assists(self) -> bool:
+        """No undo and no hints: each step says what to do and waits for it."""
+        return False
+
+    def can_undo(self) -> bool:
+        return False
+
+    def take_back_play(self) -> bool:
+        return False
+
+    def progress(self) -> dict[str, Any]:
+        """What ``progress.save`` keeps to resume this chapter."""
+        return {"chapter": self.chapter.name, "step": self.step,
+                "moves": [str(mv) for mv in self.moves()]}

@@ -1,0 +1,277 @@
+"""``solstis learn``: both chapters played to the end by keys, every step's text and the
+game after every step checked; wrong moves explained and refused; leave and resume; the
+first-run offer; 80x24, --ascii and every theme."""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+
+import pytest
+
+from solstis_tui.app import SolstisApp
+from solstis_tui.core import Move, Spirit
+from solstis_tui.core.board import parse_cell
+from solstis_tui.screens.game import GameScreen
+from solstis_tui.screens.tutorial import TutorialScreen
+from solstis_tui.screens.welcome import WelcomeScreen
+from solstis_tui.session import Setup
+from solstis_tui.tutorial.chapters import BASE, CHAPTERS, FIREFLY
+from solstis_tui.tutorial.session import TutorialSession
+
+from .conftest import keys_for_move, settle
+from .test_ascii_everywhere import screen_text
+
+SIZE = (80, 24)
+
+
+def tutorial_app(chapter: str = "base", **kwargs) -> SolstisApp:
+    kwargs.setdefault("pace", 0.0)
+    return SolstisApp(tutorial=chapter, **kwargs)
+
+
+def lesson(app) -> str:
+    return str(app.screen.query_one("#lesson").render())
+
+
+def cells(names) -> set[int]:
+    return {parse_cell(n) for n in names}
+
+
+def my_land(session: TutorialSession, player: int = 0) -> set[int]:
+    return set(session.game.observation(player).panoramas[player].land)
+
+
+#: What must hold once the base chapter's step (by its index) is done.
+BASE_CHECKS = {
+    2: lambda s: my_land(s) == cells(["1-2", "2-2"]),
+    5: lambda s: my_land(s) == cells(["1-2", "2-2", "2-1", "2-3"])
+    and any(t == parse_cell("5-5") for t, _ in s.game.observation(0).display),
+    8: lambda s: set(s.game.observation(0).panoramas[0].rainbows) == cells(["1-1"]),
+    10: lambda s: [sp for sp, _ in s.game.observation(0).panoramas[0].spirits] == [Spirit.FROG],
+    14: lambda s: set(s.game.observation(0).panoramas[0].rainbows) == cells(["1-1", "1-4"])
+    and s.game.observation(0).evil_player == 0,
+    18: lambda s: s.game.observation(0).evil_player == 1,
+    19: lambda s: parse_cell("4-2") in my_land(s),
+    20: lambda s: s.game.is_over and s.game.winner == 0
+    and (s.game.score(0).total, s.game.score(1).total) == (17, 11),
+}
+
+
+async def play_chapter(pilot, app, checks=None, upto: int | None = None) -> list[str]:
+    """Play the chapter on screen by keys, asserting each step's text and, after each
+    step, that its move was made (and ``checks``); returns the lessons shown."""
+    shown = []
+    screen = app.screen
+    session: TutorialSession = screen.tutorial
+    steps = session.chapter.steps
+    end = len(steps) - 1 if upto is None else upto
+    while session.step < end:
+        await settle(pilot, app)
+        i = session.step
+        step = steps[i]
+        assert lesson(app) == step.say, f"step {i}"
+        panel = app.screen.query_one("#lesson")
+        need = len(textwrap.wrap(step.say, panel.size.width, break_on_hyphens=False))
+        seen = panel.content_region.intersection(app.screen.query_one("#left").region)
+        assert seen.height >= need, f"step {i}: the lesson is cut at {app.size}"
+        shown.append(lesson(app))
+        if step.move is None:
+            await pilot.press("enter")
+        else:
+            move = Move.parse(step.move)
+            keys = ["d"] if step.move == "draw" else keys_for_move(screen, move)
+            for key in keys:
+                await pilot.press(key)
+            await pilot.pause()
+            mine = [mv for p, mv, auto in session.game.history if p == 0 and not auto]
+            assert mine[-1] == move, f"step {i}: {keys} did not make {step.move}"
+        await pilot.pause()
+        prompt = app.screen.query_one("#prompt").render()
+        assert session.step == i + 1, f"step {i} did not end: {prompt}"
+        if checks and i in checks:
+            assert checks[i](session), f"the game after step {i} is not the intended one"
+    await settle(pilot, app)
+    return shown
+
+
+async def test_the_base_chapter_plays_to_the_end_by_keys(data_dir):
+    app = tutorial_app()
+    async with app.run_test(size=SIZE) as pilot:
+        shown = await play_chapter(pilot, app, BASE_CHECKS)
+        assert len(shown) == len(BASE.steps) - 1
+        assert lesson(app) == BASE.steps[-1].say
+        assert "17 stars to 11" in lesson(app)
+        assert not (data_dir / "tutorial.json").exists() or \
+            "place" not in json.loads((data_dir / "tutorial.json").read_text())
+        await pilot.press("enter")  # the last step offers a real game against random
+        await pilot.pause()
+        screen = app.screen
+        assert type(screen) is GameScreen
+        assert "random" in screen.session.setup.seats
+
+
+async def test_the_base_chapter_leads_to_the_firefly_chapter():
+    app = tutorial_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await play_chapter(pilot, app)
+        await pilot.press("f")
+        await pilot.pause()
+        assert isinstance(app.screen, TutorialScreen)
+        assert app.screen.tutorial.chapter is FIREFLY
+
+
+async def test_the_firefly_chapter_plays_to_the_end_by_keys():
+    app = tutorial_app("firefly")
+    checks = {
+        1: lambda s: s.game.decision is not None and s.game.decision.name == "SQUARE",
+        2: lambda s: s.game.observation(0).panoramas[0].fireflies == (parse_cell("1-2"),),
+        3: lambda s: s.game.observation(0).evil_player == 1,
+    }
+    async with app.run_test(size=SIZE) as pilot:
+        await play_chapter(pilot, app, checks)
+        assert lesson(app) == FIREFLY.steps[-1].say
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.session.setup.variant == "firefly"
+
+
+async def test_a_wrong_move_is_explained_and_changes_nothing():
+    app = tutorial_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")  # past the welcome
+        session = app.screen.tutorial
+        before = session.game.to_json()
+        await pilot.press("2", "enter")  # 5-5: legal, but not this step's move
+        await pilot.pause()
+        prompt = str(app.screen.query_one("#prompt").render())
+        assert BASE.steps[1].why in prompt
+        assert session.step == 1 and session.game.to_json() == before
+        await pilot.press("u")  # no undo, said so
+        await pilot.pause()
+        assert "no undo in the tutorial" in str(app.screen.query_one("#prompt").render())
+        await pilot.press("1", "enter")  # the right one still works
+        await pilot.pause()
+        assert session.step == 2
+
+
+async def test_a_tutorial_left_part_way_resumes_where_it_was(data_dir):
+    app = tutorial_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await play_chapter(pilot, app, upto=9)
+        history = app.screen.tutorial.game.history
+        await pilot.press("q")
+    again = tutorial_app()
+    async with again.run_test(size=SIZE) as pilot:
+        await settle(pilot, again)
+        session = again.screen.tutorial
+        assert session.step == 9 and session.game.history == history
+        assert lesson(again) == BASE.steps[9].say
+        said = [n.message for n in again._notifications]
+        assert any("Resumed the tutorial at step 10" in m for m in said), said
+    fresh = tutorial_app(restart_tutorial=True)
+    async with fresh.run_test(size=SIZE) as pilot:
+        await settle(pilot, fresh)
+        assert fresh.screen.tutorial.step == 0 and not fresh.screen.tutorial.game.history
+
+
+def first_run_app() -> SolstisApp:
+    return SolstisApp(Setup(seed=3, seats=("human", "random")), offer_continue=True, pace=0)
+
+
+async def test_the_first_run_offers_the_tutorial_once(data_dir):
+    app = first_run_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, WelcomeScreen)
+        await pilot.press("s")  # one key skips
+        await pilot.pause()
+        assert type(app.screen) is GameScreen
+    assert json.loads((data_dir / "tutorial.json").read_text())["offered"] is True
+    again = first_run_app()
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert type(again.screen) is GameScreen  # never asked again
+
+
+async def test_the_first_run_offer_opens_the_tutorial():
+    app = first_run_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TutorialScreen)
+        assert lesson(app) == BASE.steps[0].say
+
+
+@pytest.mark.parametrize("theme", ["dark", "light", "high-contrast", "ansi-16"])
+async def test_the_tutorial_fits_80x24_in_ascii_in_every_theme(theme):
+    app = tutorial_app(ascii_mode=True, theme_name=theme)
+    async with app.run_test(size=SIZE) as pilot:
+        shown = await play_chapter(pilot, app, upto=6)
+        text = screen_text(app)
+        assert all(ord(ch) < 127 for ch in text), sorted({c for c in text if ord(c) > 126})
+        assert BASE.steps[6].say.split(":")[0] in text.replace("\n", " ")
+        assert len(shown) == 6
+
+
+def test_every_lesson_fits_three_lines_at_80_columns():
+    for chapter in CHAPTERS.values():
+        for i, step in enumerate(chapter.steps):
+            lines = textwrap.wrap(step.say, 78, break_on_hyphens=False)
+            assert len(lines) <= 3, (chapter.name, i, lines)
+            sentences = [t for t in re.split(r"(?<=[.!?]) ", step.say)
+                         if not t.startswith(("Press Enter", "Enter:"))]
+            assert len(sentences) <= 2, (chapter.name, i, sentences)
+
+
+def marked(widget, view) -> set[str]:
+    """The pieces of ``widget``'s drawing that carry the lesson's mark."""
+    from solstis_tui.widgets.view import palette_of
+
+    mark = palette_of(widget).mark
+    text = widget.draw(view)
+    return {text.plain[span.start:span.end] for span in text.spans
+            if getattr(span.style, "underline", False)
+            and getattr(span.style, "bgcolor", None) == mark.bgcolor}
+
+
+async def test_each_step_highlights_the_tiles_and_cells_it_names():
+    app = tutorial_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        hand, display = screen.query_one("#hand"), screen.query_one("#display")
+        view = screen.view
+        assert "1-2" in marked(hand, view) and "5-5" not in marked(hand, view)
+        assert {"2-2", "4-2"} <= marked(display, view)
+        assert "2-3" not in marked(display, view)
+        await play_chapter(pilot, app, upto=8)  # "put the rainbow on 1-1"
+        mine = screen.query_one("#mine")
+        pieces = marked(mine, screen.view)
+        assert pieces and all(p.strip() for p in pieces)
+        assert [p.strip() for p in pieces] == ["◇◇"], pieces  # 1-1 only
+
+
+async def test_a_second_chance_shows_the_drawn_tile_as_drawn():
+    app = tutorial_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await play_chapter(pilot, app, upto=5)  # 5-5 captured nothing; 2-1 was drawn
+        hand = str(app.screen.query_one("#hand").render())
+        assert "drew 2-1" in hand and "played" not in hand, hand
+
+
+async def test_the_tutorial_plays_where_nothing_can_be_saved(data_dir, monkeypatch):
+    """A file sits where the data folder should be: the chapter plays on, unkept."""
+    data_dir.parent.mkdir(exist_ok=True)
+    blocker = data_dir.parent / "blocker"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("SOLSTIS_DATA_DIR", str(blocker / "data"))
+    app = tutorial_app("firefly")
+    async with app.run_test(size=SIZE) as pilot:
+        await play_chapter(pilot, app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert type(app.screen) is GameScreen
