@@ -57,14 +57,19 @@ def build_parser() -> argparse.ArgumentParser:
                              "it is for replays and tests (default: a secret random deal)")
     parser.add_argument("--first", choices=("you", "bot", "random"), default="random",
                         help="who sits in seat 1 and starts (default: random)")
+    add_screen_options(parser, "a bot's decisions (default 0.5; Space skips)")
+    return parser
+
+
+def add_screen_options(parser: argparse.ArgumentParser, pace: str) -> None:
+    """--theme, --ascii, --no-mouse and --pace (``pace`` says between what)."""
     parser.add_argument("--theme", choices=THEME_NAMES, default="dark",
                         help="colours (default: dark; ansi-16 uses the terminal's own)")
     parser.add_argument("--ascii", action="store_true",
                         help="draw with plain ASCII, for terminals without Unicode")
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
     parser.add_argument("--pace", type=float, default=0.5, metavar="SECONDS",
-                        help="pause between a bot's decisions (default 0.5; Space skips)")
-    return parser
+                        help=f"pause between {pace}")
 
 
 def setup_from_args(args: argparse.Namespace, rng: random.Random | None = None) -> Setup:
@@ -95,13 +100,7 @@ def learn_parser() -> argparse.ArgumentParser:
                              "firefly: the Firefly expansion")
     parser.add_argument("--restart", action="store_true",
                         help="start the chapter from its first step")
-    parser.add_argument("--theme", choices=THEME_NAMES, default="dark",
-                        help="colours (default: dark; ansi-16 uses the terminal's own)")
-    parser.add_argument("--ascii", action="store_true",
-                        help="draw with plain ASCII, for terminals without Unicode")
-    parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
-    parser.add_argument("--pace", type=float, default=0.5, metavar="SECONDS",
-                        help="pause between the Tutor's decisions (default 0.5)")
+    add_screen_options(parser, "the Tutor's decisions (default 0.5)")
     return parser
 
 

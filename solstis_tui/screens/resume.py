@@ -1,4 +1,4 @@
-"""At start: an unfinished game is saved; continue it or start a new one?"""
+"""Questions asked by a key at start: continue the saved game? (and the base of others)."""
 
 from __future__ import annotations
 
@@ -10,27 +10,36 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 
-class ContinueScreen(ModalScreen[str]):
+class Question(ModalScreen[str]):
+    """A boxed text answered by a key; subclasses bind keys to ``choose('word')``, and the
+    screen dismisses with that word."""
+
+    DEFAULT_CSS = """
+    Question { align: center middle; }
+    Question Vertical { width: 66; height: auto; border: thick $primary;
+        background: $surface; padding: 1 2; }
+    """
+
+    def __init__(self, text: Text) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.text)
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+
+
+class ContinueScreen(Question):
     """Dismisses with 'continue' (c / Enter) or 'new' (n / Esc)."""
 
     BINDINGS = [Binding("c,enter", "choose('continue')", "Continue"),
                 Binding("n,escape", "choose('new')", "New game"),
                 Binding("q", "app.quit", "Quit")]
-    DEFAULT_CSS = """
-    ContinueScreen { align: center middle; }
-    ContinueScreen Vertical { width: 64; height: auto; border: thick $primary;
-        background: $surface; padding: 1 2; }
-    """
 
     def __init__(self, summary: str) -> None:
-        super().__init__()
         self.summary = summary
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(Text.assemble(("Continue your last game?", "bold"), "\n\n",
-                                       self.summary,
+        super().__init__(Text.assemble(("Continue your last game?", "bold"), "\n\n", summary,
                                        "\n\nc / Enter: continue   n: new game   q: quit"))
-
-    def action_choose(self, choice: str) -> None:
-        self.dismiss(choice)
