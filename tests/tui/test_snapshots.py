@@ -52,3 +52,16 @@ def test_new_game_screen(snap_compare):
 
 def test_too_small_message(snap_compare):
     assert snap_compare(make_app(seed=3), terminal_size=(60, 20))
+
+
+def test_tutorial_rainbow_step_80x24(snap_compare):
+    """The lesson panel, the highlighted cell and the prompt of a tutorial step."""
+    from solstis_tui.app import SolstisApp
+
+    from .test_tutorial import play_chapter
+
+    async def to_the_rainbow(pilot):
+        await play_chapter(pilot, pilot.app, upto=8)
+
+    app = SolstisApp(tutorial="base", pace=0.0)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=to_the_rainbow)
