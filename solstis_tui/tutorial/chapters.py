@@ -85,8 +85,9 @@ BASE = Chapter(
            "play 3-6", "capture 4-6", "play 1-9", "capture 2-9", "play 1-6", "play 6-5",
            "capture 6-7"),
     steps=(
-        Step("Welcome: you play the Tutor on a short, hand-made deal. Your panorama is the "
-             "grid on the left, and you fill it with the tiles you capture. Press Enter."),
+        Step("Welcome: you play against the Tutor on a short, hand-made deal. Your "
+             "panorama is the grid on the left; you fill it with the tiles you capture. "
+             "Press Enter."),
         Step("A turn starts by playing a tile from your hand. 1-2 shares column 2 with "
              "2-2 and 4-2 in the display, so it captures: press 1, then Enter.",
              move="play 1-2", why="play 1-2 for this step: it captures 2-2 or 4-2",
