@@ -30,6 +30,7 @@ from rich.progress import Progress
 from solstis_tui.ai.evaluate import evaluate
 from solstis_tui.ai.features import FEATURES, features
 from solstis_tui.ai.policy import best_move
+from solstis_tui.ai.registry import make_bot
 from solstis_tui.ai.value import FULL_PILE, WEIGHTS_FILE, Linear
 from solstis_tui.core import Decision, Game, Options
 from solstis_tui.core.scoring import score
@@ -40,9 +41,11 @@ EPSILONS = (0.1, 0.1, 0.1, 0.3, 0.6, 1.0)
 CHUNK = 250
 
 
-def play_chunk(variant: str, seed: int, first: int, count: int) -> list[list[float]]:
+def play_chunk(variant: str, seed: int, first: int, count: int,
+               player: str | None = None) -> list[list[float]]:
     """Rows [features of the mover, of the other, pile share, hand-written evaluation,
-    final margin, win] at every turn start of ``count`` self-play games."""
+    final margin, win] at every turn start of ``count`` self-play games: of the
+    epsilon-greedy heuristic, or of the bot ``player`` (a spec such as ``mcts@100``)."""
     rand = random.Random(f"{seed}:{variant}:{first}")
     options = Options.for_variant(variant)
     rows: list[list[float]] = []
@@ -50,12 +53,17 @@ def play_chunk(variant: str, seed: int, first: int, count: int) -> list[list[flo
         g = Game.new(seed * 1_000_003 + i, options)
         starts = []
         epsilon = (rand.choice(EPSILONS), rand.choice(EPSILONS))
+        bots = [make_bot(player, rand.randrange(2**32)) for _ in range(2)] if player else []
         while not g.is_over:
             if g.decision is Decision.PLAY:
                 p = g.to_play
                 starts.append((p, features(g, p) + features(g, 1 - p)
                                + [len(g.pile) / FULL_PILE, evaluate(g, p)]))
-            g.play(best_move(g, rand, epsilon[g.to_play]))
+            legal = g.legal_moves()
+            if bots and len(legal) > 1:
+                g.play(bots[g.to_play].choose(g.observation(g.to_play), None))
+            else:
+                g.play(best_move(g, rand, epsilon[g.to_play]))
         margin0 = score(g, 0).total - score(g, 1).total
         win0 = 0.5 if g.winner is None else float(g.winner == 0)
         for p, row in starts:
@@ -129,14 +137,16 @@ def measure(rows: np.ndarray, wm: np.ndarray, ww: np.ndarray) -> dict:
     }
 
 
-def gather(variant: str, seed: int, games: range, jobs: int, progress: Progress) -> np.ndarray:
+def gather(variant: str, seed: int, games: range, jobs: int, progress: Progress,
+           player: str | None = None) -> np.ndarray:
     """The rows of games number ``games`` (each number is its own deal)."""
     task = progress.add_task(f"{variant}: games {games.start}-{games.stop - 1}",
                              total=len(games))
     rows: list[list[float]] = []
     starts = range(games.start, games.stop, CHUNK)
     with ProcessPoolExecutor(jobs) as pool:
-        futures = [pool.submit(play_chunk, variant, seed, first, min(CHUNK, games.stop - first))
+        futures = [pool.submit(play_chunk, variant, seed, first,
+                               min(CHUNK, games.stop - first), player)
                    for first in starts]
         for first, future in zip(starts, futures, strict=True):
             rows.extend(future.result())
@@ -151,6 +161,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--variants", default="base,beginner,firefly")
     parser.add_argument("--out", type=Path, default=WEIGHTS_FILE)
+    parser.add_argument("--player", default=None,
+                        help="a bot spec (e.g. mcts@100) whose self-play games are fitted "
+                             "instead of the epsilon-greedy heuristic's")
     args = parser.parse_args(argv)
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     bad = [v for v in variants if v not in ("base", "beginner", "firefly")]
@@ -161,13 +174,15 @@ def main(argv: list[str] | None = None) -> int:
     held_out = max(1, args.games // 10)
     out = {"fitted": {"date": datetime.date.today().isoformat(), "games": args.games,
                       "held_out_games": held_out, "seed": args.seed, "epsilons": EPSILONS,
+                      "player": args.player or "epsilon-greedy heuristic",
                       "command": "tools/fit_value.py " + " ".join(argv or sys.argv[1:])},
            "features": list(FEATURES), "variants": {}}
     with Progress(console=console) as progress:
         for variant in variants:
-            train = gather(variant, args.seed, range(args.games), args.jobs, progress)
+            train = gather(variant, args.seed, range(args.games), args.jobs, progress,
+                           args.player)
             test = gather(variant, args.seed, range(args.games, args.games + held_out),
-                          args.jobs, progress)
+                          args.jobs, progress, args.player)
             wm = fit_margin(design(train), train[:, -2])
             ww = fit_win(design(train), train[:, -1])
             figures = measure(test, wm, ww)

@@ -119,3 +119,23 @@ def test_shape_features_see_room_to_grow_and_the_cells_that_join_sections() -> N
     assert free["reach"] == 47    # every cell but the opponent's 6-7
     hemmed = shape(["2-1", "2-2", "1-3"])
     assert hemmed == {"frontier": 0, "bridges": 0, "reach": 2}
+
+
+def test_the_fitting_tool_can_fit_a_bots_own_games(tmp_path) -> None:
+    from tools import fit_value
+
+    from solstis_tui.core import Game, Options
+
+    # A bot that always makes the first legal move plays the deal exactly as a replay does.
+    rows = fit_value.play_chunk("base", 3, 0, 1, player="tests.tui.bots:BackwardsRanker")
+    game = Game.new(3 * 1_000_003, Options.for_variant("base"))
+    while not game.is_over:
+        game.play(game.legal_moves()[0])
+    margin0 = game.score(0).total - game.score(1).total
+    assert rows[0][-2] == margin0 and {r[-2] for r in rows} <= {margin0, -margin0}
+    out = tmp_path / "weights.json"
+    assert fit_value.main(["--games", "40", "--variants", "base", "--player", "greedy",
+                           "--out", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["fitted"]["player"] == "greedy"
+    Linear.from_json(data["variants"]["base"]["win"])
