@@ -59,6 +59,28 @@ BASE_CHECKS = {
 }
 
 
+def intended_positions(chapter) -> dict[int, str]:
+    """The game (``to_json``) as each step begins, played through the session's API alone:
+    each step's move, or Enter, and the Tutor's script in between."""
+    session = TutorialSession.start(chapter)
+    positions = {}
+    while True:
+        step = session.current
+        tutor_first = step.move is None and step.after_tutor
+        if tutor_first or (step.move is not None and not session.human_to_play):
+            if not session.human_to_play and not session.game.is_over:
+                tutor = session.game.to_play
+                session.apply(session.bot(tutor).choose(session.observation(tutor)))
+                continue
+        positions[session.step] = session.game.to_json()
+        if session.last_step:
+            return positions
+        if step.move is None:
+            session.acknowledge()
+        else:
+            session.apply(Move.parse(step.move))
+
+
 async def play_chapter(pilot, app, checks=None, upto: int | None = None) -> list[str]:
     """Play the chapter on screen by keys, asserting each step's text and, after each
     step, that its move was made (and ``checks``); returns the lessons shown."""
@@ -67,11 +89,13 @@ async def play_chapter(pilot, app, checks=None, upto: int | None = None) -> list
     session: TutorialSession = screen.tutorial
     steps = session.chapter.steps
     end = len(steps) - 1 if upto is None else upto
+    intended = intended_positions(session.chapter)
     while session.step < end:
         await settle(pilot, app)
         i = session.step
         step = steps[i]
         assert lesson(app) == step.say, f"step {i}"
+        assert session.game.to_json() == intended[i], f"step {i} began in another position"
         panel = app.screen.query_one("#lesson")
         need = len(textwrap.wrap(step.say, panel.size.width, break_on_hyphens=False))
         seen = panel.content_region.intersection(app.screen.query_one("#left").region)
