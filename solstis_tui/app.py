@@ -109,7 +109,7 @@ class SolstisApp(App[None]):
 
     @staticmethod
     def _first_run() -> bool:
-        """No saved game and the tutorial never offered: this machine's first game."""
+        """The tutorial was never offered here (the caller checks there is no saved game)."""
         from .tutorial import progress
 
         return not progress.offered()
@@ -132,14 +132,25 @@ class SolstisApp(App[None]):
         from .tutorial.session import TutorialSession
 
         chapter = CHAPTERS[name]
+        if restart:
+            with contextlib.suppress(OSError):
+                progress.forget()
         session = None if restart else progress.resume(chapter)
         resumed = session is not None
         session = session or TutorialSession.start(chapter)
         self.start_session(session, TutorialScreen(session, pace=self.pace, resumed=resumed))
 
     def start_practice(self, variant: str) -> None:
-        """After the tutorial: a real game against the Random bot, random seats."""
-        self.start_session(Session(random_setup("random", variant)))
+        """After the tutorial: a real game against the Random bot, random seats; first the
+        continue-or-new question if an unfinished game is saved (a new game replaces it)."""
+        setup = random_setup("random", variant)
+        data = saves.peek()
+        if data is not None and not data.get("corrupt") and not data.get("finished"):
+            self.setup = setup  # what "new game" starts
+            self.push_screen(self._continue_screen(self._save_summary(data)),
+                             self._continue_chosen)
+            return
+        self.start_session(Session(setup))
 
     @staticmethod
     def _save_summary(data: dict) -> str:
@@ -329,7 +340,7 @@ class SolstisApp(App[None]):
             yield SystemCommand("Game log", "The whole log, scrollable", gs.action_show_log)
             yield SystemCommand("Spirits", "Every spirit and its effect", gs.action_spirits)
             yield SystemCommand("Review game", "Your decisions against the strongest bot's",
-                                lambda: self.show_review(gs.session))
+                                gs.action_review)
         last = self.last_finished
         if last is not None and last.game.is_over and (gs is None or last is not gs.session):
             yield SystemCommand("Review last game", "The finished game before this one",

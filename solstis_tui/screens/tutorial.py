@@ -48,25 +48,31 @@ class TutorialScreen(GameScreen):
         self.resumed = resumed
 
     def on_mount(self) -> None:
-        self.add_class("-tutorial")
         self.query_one("#left").mount(Static(id="lesson", markup=False), after="#scoreline")
         super().on_mount()
         if self.resumed:
+            name = self.tutorial.chapter.name
             self.notify(f"Resumed the tutorial at step {self.tutorial.step + 1}. "
-                        "'solstis learn --restart' starts it over.", markup=False, timeout=4)
+                        f"'solstis learn {name} --restart' starts it over.", markup=False,
+                        timeout=4)
 
     # ------------------------------------------------------------------ the steps
     def held(self) -> bool:
         """Whether the step on screen is read and waits for Enter (the Tutor waits too)."""
-        s, step = self.tutorial, self.tutorial.current
+        step = self.tutorial.current
         if step.move is not None:
             return False
-        return not (step.after_tutor and not s.human_to_play and not s.game.is_over)
+        return not (step.after_tutor and self.tutor_to_play())
+
+    def tutor_to_play(self) -> bool:
+        """The Tutor has a decision to make (the game is not over)."""
+        obs = self.obs
+        return not obs.is_over and obs.to_play != self.viewer()
 
     def advance(self) -> None:
         if not self.is_mounted:
             return
-        if self.held() or self.tutorial.game.is_over:
+        if self.held() or self.obs.is_over:
             self.thinking_since = None
             self.refresh_board()
             return
@@ -75,7 +81,7 @@ class TutorialScreen(GameScreen):
     def action_confirm(self) -> None:
         s = self.tutorial
         if not self.held():
-            if s.game.is_over or not s.human_to_play:
+            if self.obs.is_over or self.tutor_to_play():
                 self._not_now()
                 return
             super().action_confirm()
@@ -87,6 +93,14 @@ class TutorialScreen(GameScreen):
         self.error = ""
         self.keep()
         self.advance()
+
+    def _click_pick(self, what: tuple[str, int]) -> None:
+        """Clicks pick for a step's move; they never pass a step that is read."""
+        if self.held():
+            self.error = "this step is to read: press Enter to go on"
+            self.update_prompt()
+            return
+        super()._click_pick(what)
 
     def finish(self) -> None:
         """The last step's Enter: a real game against the Random bot."""
@@ -129,6 +143,8 @@ class TutorialScreen(GameScreen):
     def build_view(self) -> BoardView:
         view = super().build_view()
         step = self.tutorial.current
+        if self.tutor_to_play() and not self.held():
+            return view  # the panel says the Tutor is playing: nothing of the step is marked
         def cells(names: tuple[str, ...]) -> frozenset[int]:
             return frozenset(parse_cell(name) for name in names)
 
@@ -148,16 +164,17 @@ class TutorialScreen(GameScreen):
             return
         if self.tutorial.last_step:
             headline = "The end of this chapter: choose what comes next (see above)."
+            detail = self.notice or "q leaves · ? help · v log"
         else:
             headline = "Read the lesson above, then press Enter to go on."
-        detail = self.notice or "q leaves (solstis learn resumes here) · ? help · v log"
+            detail = self.notice or "q leaves (solstis learn resumes here) · ? help · v log"
         self.notice = ""
         self.query_one(PromptLine).say(headline, detail, self.error, -1, self.sapp.ascii_mode)
 
     def lesson_text(self) -> str:
         s = self.tutorial
-        if not self.held() and not s.human_to_play and not s.game.is_over:
-            text = f"{s.name(s.game.to_play)} is playing its turn: watch the display."
+        if not self.held() and self.tutor_to_play():
+            text = f"{s.name(self.obs.to_play)} is playing its turn: watch the display."
         else:
             text = s.current.say
         return asciify(text) if self.sapp.ascii_mode else text

@@ -21,4 +21,4 @@ class WelcomeScreen(Question):
             "New to the game? A short guided game teaches the rules by playing them, step "
             "by step (about 5 minutes; 'solstis learn' opens it later).",
             "\n\nl / Enter: learn   s: skip to a game   q: quit\n\n",
-            ("Either way, this question is not asked again.", "dim")))
+            ("Learn or skip: either way, this question is not asked again.", "dim")))

@@ -158,8 +158,8 @@ BASE = Chapter(
              move="capture 4-2", why="capture 4-2 here: it carries a fire",
              tiles=("4-2",)),
         Step("Nobody can capture any more, so the game is over (tiles left in a hand score "
-             "nothing). The Tutor held the Evil Spirit, so it covered its Butterfly. Press "
-             "Enter for your score.",
+             "nothing). The Tutor held the Evil Spirit: you chose the spirit it covers, its "
+             "only one, the Butterfly.",
              after_tutor=True),
         Step("Your score line says sec 10: your biggest section (tiles joined side by side) "
              "has 10 land tiles. Its two rainbows join it but score nothing. Press Enter.",
@@ -204,15 +204,15 @@ FIREFLY = Chapter(
              "1-1 (Enter; arrows move), and the other square gets one of your fireflies.",
              move="square 1-1", why="put the Phoenix on the square at 1-1 for this step",
              cells=("1-1",)),
-        Step("Firefly's Evil Spirit goes to the Tutor's panorama, next to its tiles: no "
-             "tile can go there. Put it on 4-6 there (Tab to it, then Enter).",
+        Step("Firefly's Evil Spirit goes next to the Tutor's tiles and blocks that cell until "
+             "its host meets a spirit and moves it on. Put it on 4-6 (Tab to it, then Enter).",
              move="evil 4-6", why="put the Evil Spirit on 4-6 for this step",
              theirs=("4-6",)),
         Step("A firefly scores 1 star at the end if its square connects to row 1; a "
              "fourth firefly wins the game at once. The Phoenix scores 1 per firefly.",
              ),
-        Step("That is all Firefly adds. Enter: a real Firefly game against the Random bot; "
-             "q: leave."),
+        Step("Firefly also brings four spirits (Cow, Phoenix, Viper, Renard; e lists them). "
+             "Enter: a real Firefly game against the Random bot; q: leave."),
     ),
 )
 

@@ -3,6 +3,7 @@ file, ``tutorial.json``, beside the saved game (``saves.data_dir``)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,16 @@ def write(data: dict[str, Any]) -> None:
 
 def save(session: TutorialSession) -> None:
     """Keep ``session``'s place, so that ``solstis learn`` resumes it."""
-    write({**read(), "offered": True, "place": session.progress()})
+    place = {**session.progress(), "chapter_version": fingerprint(session.chapter)}
+    write({**read(), "offered": True, "place": place})
+
+
+def fingerprint(chapter: Chapter) -> str:
+    """Names the chapter's text and script: a place saved by another version of it is
+    not resumed (its steps may no longer fit the moves)."""
+    text = json.dumps([chapter.position, chapter.tutor,
+                       [(s.say, s.move, s.after_tutor) for s in chapter.steps]])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def forget() -> None:
@@ -47,16 +57,21 @@ def forget() -> None:
 
 
 def resume(chapter: Chapter) -> TutorialSession | None:
-    """``chapter`` where it was left, or None if it was not left part-way (or the saved
-    place no longer replays)."""
+    """``chapter`` where it was left, or None if it was not left part-way, or the saved
+    place does not fit this version of the chapter (then it starts over)."""
     place = read().get("place")
-    if not isinstance(place, dict) or place.get("chapter") != chapter.name:
+    if not isinstance(place, dict) or place.get("chapter") != chapter.name \
+            or place.get("chapter_version") != fingerprint(chapter):
+        return None
+    step, moves = place.get("step"), place.get("moves")
+    if not isinstance(step, int) or not isinstance(moves, list) \
+            or not 0 <= step < len(chapter.steps):
         return None
     try:
-        moves = [Move.parse(str(text)) for text in place.get("moves", [])]
-        return TutorialSession.start(chapter, moves, int(place.get("step", 0)))
+        session = TutorialSession.start(chapter, [Move.parse(str(t)) for t in moves], step)
     except (IllegalMove, ValueError, TypeError):
         return None
+    return session if session.on_track() else None
 
 
 def saved_chapter() -> Chapter | None:

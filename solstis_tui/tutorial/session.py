@@ -15,8 +15,8 @@ TUTOR = "Tutor"
 
 
 class ScriptedBot:
-    """The Tutor: its n-th decision is the chapter's n-th scripted move (the first legal
-    move if the script has run out or does not fit, which the tests rule out)."""
+    """The Tutor: its n-th decision is the chapter's n-th scripted move. A script that has
+    run out or does not fit the position raises (the tests play every chapter through)."""
 
     def __init__(self, moves: tuple[str, ...]) -> None:
         self.moves = [Move.parse(text) for text in moves]
@@ -26,7 +26,7 @@ class ScriptedBot:
         made = sum(1 for player, _, auto in obs.history if player == obs.player and not auto)
         if made < len(self.moves) and self.moves[made] in obs.legal_moves:
             return self.moves[made]
-        return obs.legal_moves[0]
+        raise RuntimeError(f"the Tutor's script has no move {made + 1} for this position")
 
 
 @dataclass
@@ -77,12 +77,20 @@ class TutorialSession(Session):
         step = self.current
         if move not in self.game.legal_moves():
             self.game.play(move)  # raises IllegalMove with the engine's reason
+            raise IllegalMove(f"{move} is not a legal move now")
         if step.move is None:
             raise IllegalMove("read the lesson first, then press Enter to go on")
         if move != Move.parse(step.move):
             raise IllegalMove(step.why or f"this step asks for {step.move}")
         super().apply(move)
         self.step += 1
+
+    def on_track(self) -> bool:
+        """Whether the player's moves so far are exactly those of the steps before this one
+        (a resumed place must be)."""
+        mine = [mv for p, mv, auto in self.game.history if p == 0 and not auto]
+        asked = [Move.parse(s.move) for s in self.chapter.steps[:self.step] if s.move]
+        return mine == asked
 
     def acknowledge(self) -> bool:
         """Enter on a step that is read: go on (False if the step waits for a move)."""

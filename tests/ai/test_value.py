@@ -122,9 +122,8 @@ def test_shape_features_see_room_to_grow_and_the_cells_that_join_sections() -> N
 
 
 def test_the_fitting_tool_can_fit_a_bots_own_games(tmp_path) -> None:
-    from tools import fit_value
-
     from solstis_tui.core import Game, Options
+    from tools import fit_value
 
     # A bot that always makes the first legal move plays the deal exactly as a replay does.
     rows = fit_value.play_chunk("base", 3, 0, 1, player="tests.tui.bots:BackwardsRanker")

@@ -67,11 +67,11 @@ def intended_positions(chapter) -> dict[int, str]:
     while True:
         step = session.current
         tutor_first = step.move is None and step.after_tutor
-        if tutor_first or (step.move is not None and not session.human_to_play):
-            if not session.human_to_play and not session.game.is_over:
-                tutor = session.game.to_play
-                session.apply(session.bot(tutor).choose(session.observation(tutor)))
-                continue
+        tutor_turn = not session.human_to_play and not session.game.is_over
+        if (tutor_first or step.move is not None) and tutor_turn:
+            tutor = session.game.to_play
+            session.apply(session.bot(tutor).choose(session.observation(tutor)))
+            continue
         positions[session.step] = session.game.to_json()
         if session.last_step:
             return positions
@@ -79,6 +79,19 @@ def intended_positions(chapter) -> dict[int, str]:
             session.acknowledge()
         else:
             session.apply(Move.parse(step.move))
+
+
+def named_keys(say: str) -> list[str]:
+    """The keys a lesson tells the player to press ("press 1, then Enter", "(C, then
+    Enter", "Press d"); [] when it leaves the keys to the prompt."""
+    found = re.search(r"(?:[Pp]ress |\()([1-9A-Za-z]), then Enter", say)
+    if found:
+        return [found.group(1).lower(), "enter"]
+    if re.search(r"[Pp]ress d\b", say):
+        return ["d"]
+    if "(Enter;" in say:
+        return ["enter"]
+    return []
 
 
 async def play_chapter(pilot, app, checks=None, upto: int | None = None) -> list[str]:
@@ -105,7 +118,7 @@ async def play_chapter(pilot, app, checks=None, upto: int | None = None) -> list
             await pilot.press("enter")
         else:
             move = Move.parse(step.move)
-            keys = ["d"] if step.move == "draw" else keys_for_move(screen, move)
+            keys = named_keys(step.say) or keys_for_move(screen, move)
             for key in keys:
                 await pilot.press(key)
             await pilot.pause()
@@ -117,6 +130,9 @@ async def play_chapter(pilot, app, checks=None, upto: int | None = None) -> list
         if checks and i in checks:
             assert checks[i](session), f"the game after step {i} is not the intended one"
     await settle(pilot, app)
+    if upto is None:  # the Tutor played its script, move for move
+        tutor = [str(mv) for p, mv, auto in session.game.history if p == 1 and not auto]
+        assert tutor == list(session.chapter.tutor)
     return shown
 
 
@@ -299,3 +315,71 @@ async def test_the_tutorial_plays_where_nothing_can_be_saved(data_dir, monkeypat
         await pilot.press("enter")
         await pilot.pause()
         assert type(app.screen) is GameScreen
+
+
+@pytest.mark.parametrize("place", [
+    {"chapter": "base", "step": 1e400, "moves": []},        # not a step number
+    {"chapter": "base", "step": 9, "moves": []},            # a step the moves never reached
+    {"chapter": "base", "step": 2, "moves": ["play 5-5"]},  # a move the steps never asked
+    {"chapter": "base", "step": 2, "moves": ["play 1-2"], "chapter_version": "an old one"},
+    "not a place",
+])
+async def test_a_saved_place_that_does_not_fit_starts_the_chapter_over(data_dir, place):
+    from solstis_tui.tutorial import progress
+
+    if isinstance(place, dict):  # saved by this version of the chapter, unless it says not
+        place = {"chapter_version": progress.fingerprint(BASE), **place}
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "tutorial.json").write_text(json.dumps({"offered": True, "place": place}))
+    app = tutorial_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        session = app.screen.tutorial
+        assert session.step == 0 and not session.game.history
+        assert lesson(app) == BASE.steps[0].say
+    fitting = TutorialSession.start(BASE, [Move.parse("play 1-2")], 2)
+    progress.save(fitting)
+    assert progress.resume(BASE) is not None  # the same place, saved by this version, fits
+
+
+async def test_restart_forgets_the_place_left(data_dir):
+    from solstis_tui.tutorial import progress
+
+    progress.save(TutorialSession.start(BASE, [Move.parse("play 1-2")], 2))
+    app = tutorial_app(restart_tutorial=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("q")
+    assert progress.resume(BASE) is None
+
+
+async def test_the_practice_game_asks_before_it_replaces_a_saved_game(data_dir):
+    from solstis_tui import saves
+    from solstis_tui.screens.resume import ContinueScreen
+    from solstis_tui.session import Session
+
+    saved = Session(Setup(seed=11, seats=("human", "minimax")))
+    saves.save(saved)
+    app = tutorial_app("firefly")
+    async with app.run_test(size=SIZE) as pilot:
+        await play_chapter(pilot, app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ContinueScreen)
+        await pilot.press("c")  # keep the saved game
+        await settle(pilot, app)
+        assert app.game_screen.session.setup.seed == 11
+
+
+async def test_clicks_and_the_palette_do_not_get_past_the_tutorial():
+    app = tutorial_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        screen._click_pick(("item", 0))  # a double click on a read step: no step passes
+        screen._click_pick(("item", 0))
+        assert screen.tutorial.step == 0
+        for command in app.get_system_commands(screen):
+            if command.title == "Review game":
+                command.callback()
+        await pilot.pause()
+        assert app.screen is screen and "review is for real games" in screen.error
