@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -101,11 +102,13 @@ class SolstisApp(App[None]):
 
         return ContinueScreen(summary)
 
-    def _continue_chosen(self, choice: str | None) -> None:
+    def _continue_chosen(self, choice: str | None, new: Setup | None = None) -> None:
+        """'continue' resumes the saved game; anything else starts ``new`` (default: the
+        setup the app was started with)."""
         if choice == "continue":
             self.resume_saved(fallback=self.setup)
         else:
-            self.start_session(Session(self.setup))
+            self.start_session(Session(new or self.setup))
 
     @staticmethod
     def _first_run() -> bool:
@@ -146,9 +149,8 @@ class SolstisApp(App[None]):
         setup = random_setup("random", variant)
         data = saves.peek()
         if data is not None and not data.get("corrupt") and not data.get("finished"):
-            self.setup = setup  # what "new game" starts
             self.push_screen(self._continue_screen(self._save_summary(data)),
-                             self._continue_chosen)
+                             partial(self._continue_chosen, new=setup))
             return
         self.start_session(Session(setup))
 

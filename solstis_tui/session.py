@@ -162,9 +162,13 @@ class Session:
         """The decisions actually made (auto-applied ones left out), in order."""
         return [mv for _, mv, auto in self.game.history if not auto]
 
+    def new_game(self) -> Game:
+        """The game as dealt from the seed, before any move."""
+        return Game.new(self.setup.seed, self.setup.options, legacy=self.setup.legacy)
+
     def replay(self, moves: list[Move]) -> Game:
-        """A new game from the seed with ``moves`` made in order (IllegalMove if one fails)."""
-        game = Game.new(self.setup.seed, self.setup.options, legacy=self.setup.legacy)
+        """A new game as dealt with ``moves`` made in order (IllegalMove if one fails)."""
+        game = self.new_game()
         for mv in moves:
             game.play(mv)
         return game

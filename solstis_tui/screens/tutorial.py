@@ -24,6 +24,10 @@ from ..widgets.view import BoardView, asciify
 from .game import GameScreen
 
 
+def _cells(names: tuple[str, ...]) -> frozenset[int]:
+    return frozenset(parse_cell(name) for name in names)
+
+
 class TutorialServices(Protocol):
     """What the tutorial screen asks of the app when a chapter ends."""
 
@@ -142,14 +146,11 @@ class TutorialScreen(GameScreen):
 
     def build_view(self) -> BoardView:
         view = super().build_view()
-        step = self.tutorial.current
         if self.tutor_to_play() and not self.held():
             return view  # the panel says the Tutor is playing: nothing of the step is marked
-        def cells(names: tuple[str, ...]) -> frozenset[int]:
-            return frozenset(parse_cell(name) for name in names)
-
-        return dataclasses.replace(view, marks=cells(step.tiles),
-                                   mark_cells=(cells(step.cells), cells(step.theirs)))
+        step = self.tutorial.current
+        return dataclasses.replace(view, marks=_cells(step.tiles),
+                                   mark_cells=(_cells(step.cells), _cells(step.theirs)))
 
     def refresh_board(self) -> None:
         super().refresh_board()

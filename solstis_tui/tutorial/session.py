@@ -43,7 +43,7 @@ class TutorialSession(Session):
         if they do not replay)."""
         setup = Setup(variant=chapter.variant, seed=0, seats=(HUMAN, "tutor"),
                       names=("", TUTOR))
-        session = cls(setup, game=chapter.new_game(), chapter=chapter)
+        session = cls(setup, chapter=chapter)
         if moves:
             session.game = session.replay(moves)
         session.step = max(0, min(step, len(chapter.steps) - 1))
@@ -57,11 +57,9 @@ class TutorialSession(Session):
     def last_step(self) -> bool:
         return self.step == len(self.chapter.steps) - 1
 
-    def replay(self, moves: list[Move]) -> Game:
-        game = self.chapter.new_game()
-        for mv in moves:
-            game.play(mv)
-        return game
+    def new_game(self) -> Game:
+        """The chapter's hand-made position (undo and resume replay from it)."""
+        return self.chapter.new_game()
 
     def bot(self, player: int) -> Any:
         if player not in self.bots:
