@@ -121,8 +121,8 @@ class Search:
         (``follow_spread``) instead of ``exploration``."""
         if spread_exploration:
             self.c = spread_exploration * FIRST_SPREAD
-        self.leaves = 0
         self.reward_sum = self.reward_squares = 0.0
+        """Sums of this search's leaf rewards and their squares (with ``spread_exploration``)."""
         self.horizon = horizon
         self.margin_scale = margin_scale
         self.root = root if root is not None else Node(1 - obs.player, None)
@@ -203,10 +203,9 @@ class Search:
         makes the search independent of the rewards' scale. It did not win more games
         (docs/bots.md), so it is off by default.
         """
-        self.leaves += 1
         self.reward_sum += r0
         self.reward_squares += r0 * r0
-        n = self.leaves
+        n = self.iterations + 1  # this iteration's leaf included
         if n >= 2:
             mean = self.reward_sum / n
             variance = max(self.reward_squares / n - mean * mean, 1e-9)
@@ -269,10 +268,10 @@ class MCTSBot(Bot):
         spread_exploration: float = 0.0,
     ) -> None:
         super().__init__(seed)
-        self.spread_exploration = spread_exploration
         self.exploration, self.epsilon, self.bias = exploration, epsilon, bias
         self.horizon, self.margin_scale = horizon, margin_scale
         self.widening = widening
+        self.spread_exploration = spread_exploration
         self.endgame_pile = endgame_pile
         self.reuse = reuse
         self.last_iterations = 0
