@@ -29,7 +29,7 @@ from typing import Any
 from solstis_tui.core import Move, Observation
 
 from .base import Budget, Stopwatch
-from .mcts import Estimate, MCTSBot, Search, SearchParams
+from .mcts import Estimate, MCTSBot, Search, Settings
 
 Stats = list[tuple[Move, int, float, float]]
 
@@ -68,7 +68,7 @@ def _start_worker(counter: Any) -> None:
 
 
 def _run_share(
-    obs: Observation, seed: int, budget: Budget, params: SearchParams, decision: int,
+    obs: Observation, seed: int, budget: Budget, settings: Settings, decision: int,
     ends_at: float | None = None,
 ) -> Stats:
     """One worker's search: (move, visits, reward sum, margin sum) per root move.
@@ -79,7 +79,7 @@ def _run_share(
         budget = Budget(seconds=max(0.0, ends_at - time.time()), iterations=budget.iterations)
     cancel = _Superseded(_COUNTER, decision)
     clock = Stopwatch(budget, budget, cancel)  # type: ignore[arg-type]  # has is_set()
-    search = Search(obs, random.Random(seed), *params)
+    search = Search(obs, random.Random(seed), settings)
     search.run(clock)
     return _stats(search)
 
@@ -180,7 +180,6 @@ class ExpertBot(MCTSBot):
             return super().analyse(obs, budget, cancel)
         if budget is None or (budget.seconds is None and budget.iterations is None):
             budget = self.default_budget
-        params = self.params()
         seeds = [self.rand.getrandbits(63) for _ in range(self.workers)]
         try:
             pool = self.pool()
@@ -189,7 +188,7 @@ class ExpertBot(MCTSBot):
             decision = self._counter.value
             ends_at = time.time() + budget.seconds if budget.seconds is not None else None
             futures: list[Future[Stats]] = [
-                pool.submit(_run_share, obs, seed, budget, params, decision, ends_at)
+                pool.submit(_run_share, obs, seed, budget, self.settings, decision, ends_at)
                 for seed in seeds[1:]
             ]
         except (BrokenProcessPool, OSError, RuntimeError, ValueError):
@@ -199,7 +198,7 @@ class ExpertBot(MCTSBot):
             self.workers = 1
             return super().analyse(obs, budget, cancel)
         clock = Stopwatch(budget, budget, cancel)
-        local = Search(obs, random.Random(seeds[0]), *params, root=self.subtree(obs))
+        local = Search(obs, random.Random(seeds[0]), self.settings, root=self.subtree(obs))
         local.run(clock)
         if self.reuse:  # the calling process keeps its tree for the rest of the turn
             self._kept = (obs.player, obs.history, local.root)

@@ -19,6 +19,7 @@ import math
 import random
 import threading
 from dataclasses import dataclass
+from typing import Any
 
 from solstis_tui.core import Dealer, Decision, Game, Move, Observation, determinize
 from solstis_tui.core.scoring import score
@@ -82,9 +83,37 @@ def estimate(g: Game, scale: float) -> tuple[float, float]:
     return mix(win, margin, scale), margin
 
 
-#: ``Search``'s settings after ``rand``: exploration, epsilon, bias, horizon, margin scale,
-#: widening, endgame pile, spread exploration.
-SearchParams = tuple[float, float, float, int | None, float, float, int, float]
+@dataclass(frozen=True)
+class Settings:
+    """How a search explores, plays out and judges. The defaults are the shipped mcts's.
+    ``endgame_pile``, ``spread_exploration`` and ``prior`` are ideas measured against
+    plain ISMCTS and not adopted, ``widening`` one not yet measured (docs/bots.md): each
+    is off unless set."""
+
+    exploration: float = 0.7
+    """UCB's constant, for rewards in [0, 1]."""
+    epsilon: float = 0.1
+    """A playout's chance of a uniformly random move instead of the heuristic's."""
+    bias: float = 0.05
+    """Progressive bias: this times the heuristic's move value, over the visits."""
+    horizon: int | None = 8
+    """Playout decisions before the learned value judges (None: play to the end)."""
+    margin_scale: float = MARGIN_SCALE
+    """Stars of margin ``mix`` squashes (see ``mix``)."""
+    widening: float = 0.0
+    """Progressive widening: a node visited n times offers at most this times sqrt(n)
+    tried moves before it grows another."""
+    endgame_pile: int = -1
+    """From a land pile this small, playouts go to the end (no learned value)."""
+    spread_exploration: float = 0.0
+    """UCB's constant as this times the leaf rewards' standard deviation so far
+    (``Search.follow_spread``) instead of ``exploration``."""
+    prior: float = 0.0
+    """PUCT's constant over a softmax prior of the heuristic's move values
+    (``Search.select_puct``), in place of UCB."""
+    prior_temperature: float = 1.0
+    """The prior's softmax temperature, in stars of heuristic value."""
+
 
 #: At most this many decisions finish a cut-off playout's turn before it is evaluated.
 SETTLE_LIMIT = 16
@@ -100,31 +129,16 @@ class Search:
         self,
         obs: Observation,
         rand: random.Random,
-        exploration: float = 0.7,
-        epsilon: float = 0.1,
-        bias: float = 0.05,
-        horizon: int | None = 8,
-        margin_scale: float = MARGIN_SCALE,
-        widening: float = 0.0,
-        endgame_pile: int = -1,
-        spread_exploration: float = 0.0,
+        settings: Settings = Settings(),
         root: Node | None = None,
     ) -> None:
-        self.obs, self.rand = obs, rand
-        self.widening = widening
-        self.endgame_pile = endgame_pile
-        """From a land pile this small, playouts go to the end (no learned value)."""
+        self.obs, self.rand, self.settings = obs, rand, settings
         self.dealer = Dealer(obs)
-        self.c, self.epsilon, self.bias = exploration, epsilon, bias
-        self.spread_exploration = spread_exploration
-        """If set, UCB's constant is this times the leaf rewards' standard deviation so far
-        (``follow_spread``) instead of ``exploration``."""
-        if spread_exploration:
-            self.c = spread_exploration * FIRST_SPREAD
+        self.c = settings.exploration
+        if settings.spread_exploration:
+            self.c = settings.spread_exploration * FIRST_SPREAD
         self.reward_sum = self.reward_squares = 0.0
         """Sums of this search's leaf rewards and their squares (with ``spread_exploration``)."""
-        self.horizon = horizon
-        self.margin_scale = margin_scale
         self.root = root if root is not None else Node(1 - obs.player, None)
         self.iterations = 0
 
@@ -138,11 +152,20 @@ class Search:
         rand = self.rand
         g = self.dealer.deal(rand)
         node, path = self.root, []
-        c, bias, widening = self.c, self.bias, self.widening
+        settings = self.settings
+        c, bias, widening = self.c, settings.bias, settings.widening
         while not g.is_over:
             legal = g.legal
             p = g.to_play
             children = node.children
+            if settings.prior:
+                picked, next_node, new = self.select_puct(g, node)
+                g.play(picked)
+                path.append(next_node)
+                if new:
+                    break
+                node = next_node
+                continue
             # Progressive widening: a node visited n times grows a new child only while
             # fewer than widening * sqrt(n) of its children are on offer in this deal.
             grow = True
@@ -180,7 +203,7 @@ class Search:
             path.append(best)
             node = best
         r0, m0 = self.rollout(g)
-        if self.spread_exploration:
+        if settings.spread_exploration:
             self.follow_spread(r0)
         for child in path:
             child.n += 1
@@ -191,6 +214,48 @@ class Search:
                 child.w += 1.0 - r0
                 child.margin -= m0
         self.iterations += 1
+
+    def select_puct(self, g: Game, node: Node) -> tuple[Move, Node, bool]:
+        """PUCT (AlphaZero): the legal move maximising ``q + prior * P * sqrt(N) / (1 + n)``,
+        where P is a softmax of the heuristic's move values, N the visits of the moves on
+        offer in this deal and an untried move's q the visit-weighted mean of the tried ones.
+        (move, child, whether the child is new). With the heuristic as the prior it lost
+        to UCB (docs/bots.md): the place for a learned prior, off by default."""
+        p = g.to_play
+        children = node.children
+        legal = g.legal
+        temp = self.settings.prior_temperature
+        values = [move_value(g, mv) / temp for mv in legal]
+        top = max(values)
+        weights = [math.exp(v - top) for v in values]
+        total = sum(weights)
+        visits = 0
+        wins = 0.0
+        found: list[Node | None] = []
+        for mv in legal:
+            child = children.get((p, mv))
+            found.append(child)
+            if child is not None:
+                child.avail += 1
+                visits += child.n
+                wins += child.w
+        fpu = wins / visits if visits else 0.5
+        scale = self.settings.prior * math.sqrt(visits + 1) / total
+        best_i, best_u = 0, -1e9
+        for i, child in enumerate(found):
+            if child is None or not child.n:
+                u = fpu + scale * weights[i]
+            else:
+                u = child.w / child.n + scale * weights[i] / (1 + child.n)
+            u += self.rand.random() * 1e-9
+            if u > best_u:
+                best_i, best_u = i, u
+        mv = legal[best_i]
+        chosen = found[best_i]
+        if chosen is None:
+            chosen = children[(p, mv)] = Node(p, mv)
+            return mv, chosen, True
+        return mv, chosen, False
 
     def follow_spread(self, r0: float) -> None:
         """Count one leaf reward and set UCB's constant to ``spread_exploration`` times the
@@ -209,16 +274,17 @@ class Search:
         if n >= 2:
             mean = self.reward_sum / n
             variance = max(self.reward_squares / n - mean * mean, 1e-9)
-            self.c = self.spread_exploration * math.sqrt(variance)
+            self.c = self.settings.spread_exploration * math.sqrt(variance)
 
     def rollout(self, g: Game) -> tuple[float, float]:
         """Play on from a new leaf: to the end, or ``horizon`` decisions and then on to the
         next turn's start, where the evaluation takes over. (reward, margin) for player 0."""
-        rand, epsilon, scale = self.rand, self.epsilon, self.margin_scale
-        if self.horizon is None or len(g.pile) <= self.endgame_pile:
+        settings = self.settings
+        rand, epsilon, scale = self.rand, settings.epsilon, settings.margin_scale
+        if settings.horizon is None or len(g.pile) <= settings.endgame_pile:
             playout(g, rand, epsilon)
             return reward(g, scale)
-        for _ in range(self.horizon):
+        for _ in range(settings.horizon):
             if g.is_over:
                 return reward(g, scale)
             g.play(best_move(g, rand, epsilon))
@@ -254,39 +320,20 @@ class MCTSBot(Bot):
     description = "imagines hundreds of ways the next turns could go before each move: hard"
     default_budget = Budget(seconds=0.5)
 
-    def __init__(
-        self,
-        seed: int | None = None,
-        exploration: float = 0.7,
-        epsilon: float = 0.1,
-        bias: float = 0.05,
-        horizon: int | None = 8,
-        margin_scale: float = MARGIN_SCALE,
-        reuse: bool = True,
-        widening: float = 0.0,
-        endgame_pile: int = -1,
-        spread_exploration: float = 0.0,
-    ) -> None:
+    def __init__(self, seed: int | None = None, reuse: bool = True,
+                 **settings: Any) -> None:
+        """``settings``: any field of ``Settings`` (a wrong name is a TypeError)."""
         super().__init__(seed)
-        self.exploration, self.epsilon, self.bias = exploration, epsilon, bias
-        self.horizon, self.margin_scale = horizon, margin_scale
-        self.widening = widening
-        self.spread_exploration = spread_exploration
-        self.endgame_pile = endgame_pile
+        self.settings = Settings(**settings)
         self.reuse = reuse
         self.last_iterations = 0
         self._kept: tuple[int, tuple[HistoryEntry, ...], Node] | None = None
-
-    def params(self) -> SearchParams:
-        """The search settings, in ``Search``'s argument order after ``rand``."""
-        return (self.exploration, self.epsilon, self.bias, self.horizon, self.margin_scale,
-                self.widening, self.endgame_pile, self.spread_exploration)
 
     def search(
         self, obs: Observation, budget: Budget | None, cancel: threading.Event | None
     ) -> Search:
         clock = Stopwatch(budget, self.default_budget, cancel)
-        search = Search(obs, self.rand, *self.params(), root=self.subtree(obs))
+        search = Search(obs, self.rand, self.settings, root=self.subtree(obs))
         search.run(clock)
         self.last_iterations = search.iterations
         if self.reuse:

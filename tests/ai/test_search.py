@@ -1,4 +1,5 @@
-"""MCTS's optional exploration that follows the spread of its rewards (``spread_exploration``)."""
+"""MCTS's optional ways to steer its search: exploration that follows the spread of its
+rewards (``spread_exploration``) and PUCT over the heuristic's move values (``prior``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 
 from solstis_tui.ai import mcts
 from solstis_tui.ai.base import Budget, Stopwatch
+from solstis_tui.ai.policy import move_value
 
 from .conftest import positions
 
@@ -16,8 +18,8 @@ SPREAD = 2.0
 
 def root_visits(game_index: int) -> list[int]:
     g = positions("base", 6, seed=21)[game_index]
-    search = mcts.Search(g.observation(g.to_play), random.Random(3), bias=0.0,
-                         spread_exploration=SPREAD)
+    search = mcts.Search(g.observation(g.to_play), random.Random(3),
+                         mcts.Settings(bias=0.0, spread_exploration=SPREAD))
     search.run(Stopwatch(Budget(iterations=300), Budget(iterations=300), None))
     return [e.visits for e in sorted(search.estimates(), key=lambda e: str(e.move))]
 
@@ -37,7 +39,7 @@ def top_share(spread: float) -> float:
     shares = []
     for g in positions("base", 12, seed=22):
         search = mcts.Search(g.observation(g.to_play), random.Random(4),
-                             spread_exploration=spread)
+                             mcts.Settings(spread_exploration=spread))
         search.run(Stopwatch(Budget(iterations=400), Budget(iterations=400), None))
         estimates = search.estimates()
         shares.append(estimates[0].visits / sum(e.visits for e in estimates))
@@ -48,3 +50,25 @@ def test_following_the_spread_focuses_the_search() -> None:
     """The fixed constant, sized for 0/1 rewards, gives the best move about as many
     iterations as the rest (46% on these positions); following the spread, it gets most."""
     assert top_share(SPREAD) > 0.55 > top_share(0.0)
+
+
+def heuristic_favourite(g) -> object:
+    return max(g.legal_moves(), key=lambda mv: move_value(g, mv))
+
+
+def searched_most(g, **settings) -> tuple[object, float]:
+    """(most visited root move, its share of the visits) after 300 iterations."""
+    search = mcts.Search(g.observation(g.to_play), random.Random(5), mcts.Settings(**settings))
+    search.run(Stopwatch(Budget(iterations=300), Budget(iterations=300), None))
+    estimates = search.estimates()
+    return estimates[0].move, estimates[0].visits / sum(e.visits for e in estimates)
+
+
+def test_a_sharp_prior_steers_the_search_to_the_heuristics_favourite() -> None:
+    """With PUCT over a sharp softmax of the heuristic's move values, the search spends
+    most of its iterations on the heuristic's favourite; UCB (no prior) spreads them."""
+    games = [g for g in positions("base", 16, seed=23) if len(g.legal_moves()) >= 3][:8]
+    steered = [searched_most(g, prior=1.0, prior_temperature=0.2) for g in games]
+    assert sum(mv == heuristic_favourite(g) for g, (mv, _) in zip(games, steered, strict=True)) >= 6
+    plain_share = sum(searched_most(g)[1] for g in games) / len(games)
+    assert sum(share for _, share in steered) / len(games) > plain_share + 0.3
