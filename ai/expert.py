@@ -141,8 +141,8 @@ class ExpertBot(MCTSBot):
     default_budget = Budget(seconds=2.0)
 
     def __init__(self, seed: int | None = None, workers: int | None = None,
-                 **params: Any) -> None:
-        super().__init__(seed, **params)
+                 **settings: Any) -> None:
+        super().__init__(seed, **settings)
         self.workers = usable_cores() if workers is None else max(1, workers)
         self._pool: ProcessPoolExecutor | None = None
         self._counter: Synchronized[int] | None = None

@@ -110,9 +110,14 @@ class Settings:
     (``Search.follow_spread``) instead of ``exploration``."""
     prior: float = 0.0
     """PUCT's constant over a softmax prior of the heuristic's move values
-    (``Search.select_puct``), in place of UCB."""
+    (``Search.select_puct``). PUCT replaces UCB: ``exploration``, ``spread_exploration``,
+    ``bias`` and ``widening`` then play no part in choosing moves."""
     prior_temperature: float = 1.0
     """The prior's softmax temperature, in stars of heuristic value."""
+
+    def __post_init__(self) -> None:
+        if self.prior < 0 or self.prior_temperature <= 0:
+            raise ValueError("prior must be 0 or more and prior_temperature more than 0")
 
 
 #: At most this many decisions finish a cut-off playout's turn before it is evaluated.
@@ -216,9 +221,10 @@ class Search:
         self.iterations += 1
 
     def select_puct(self, g: Game, node: Node) -> tuple[Move, Node, bool]:
-        """PUCT (AlphaZero): the legal move maximising ``q + prior * P * sqrt(N) / (1 + n)``,
+        """PUCT (AlphaZero): the legal move maximising ``q + prior * P * sqrt(N + 1) / (1 + n)``,
         where P is a softmax of the heuristic's move values, N the visits of the moves on
-        offer in this deal and an untried move's q the visit-weighted mean of the tried ones.
+        offer in this deal (plus one, so that the prior orders the first tries too) and an
+        untried move's q the visit-weighted mean of the tried ones.
         (move, child, whether the child is new). With the heuristic as the prior it lost
         to UCB (docs/bots.md): the place for a learned prior, off by default."""
         p = g.to_play
@@ -320,7 +326,7 @@ class MCTSBot(Bot):
     description = "imagines hundreds of ways the next turns could go before each move: hard"
     default_budget = Budget(seconds=0.5)
 
-    def __init__(self, seed: int | None = None, reuse: bool = True,
+    def __init__(self, seed: int | None = None, *, reuse: bool = True,
                  **settings: Any) -> None:
         """``settings``: any field of ``Settings`` (a wrong name is a TypeError)."""
         super().__init__(seed)
