@@ -177,12 +177,14 @@ def deploy(tmp: Path, dropin: str) -> Deployment:
     deployment = Deployment(tmp, free_port())
     (tmp / "sshd_config").write_text(MAIN_CONFIG.format(
         port=deployment.port, dir=tmp, sftp_server=SFTP_SERVER))
+    if os.geteuid() == 0:
+        # sshd's privilege separation directory; ``sshd -t`` needs it too. A system that
+        # runs sshd as a service makes it at boot; a fresh container has none.
+        Path("/run/sshd").mkdir(exist_ok=True)
     checked = subprocess.run([_which("sshd"), "-t", "-f", tmp / "sshd_config"],
                              capture_output=True, text=True)
     assert (checked.returncode, checked.stdout + checked.stderr) == (0, ""), checked.stderr
     deployment.processes.append(start_host(tmp))
-    if os.geteuid() == 0:
-        Path("/run/sshd").mkdir(exist_ok=True)  # sshd's privilege separation directory
     with open(tmp / "sshd.log", "w") as log:
         daemon = subprocess.Popen([_which("sshd"), "-D", "-e", "-f", tmp / "sshd_config"],
                                   stderr=log)
