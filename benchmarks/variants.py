@@ -14,9 +14,8 @@ from __future__ import annotations
 import threading
 
 from solstis_tui.ai.base import Bot, Budget
-from solstis_tui.ai.mcts import MCTSBot
-from solstis_tui.ai.policy import best_move
-from solstis_tui.core import Move, Observation, determinize
+from solstis_tui.ai.mcts import MCTSBot, fallback
+from solstis_tui.core import Move, Observation
 
 
 class SpreadExploration(MCTSBot):
@@ -41,4 +40,4 @@ class Heuristic(Bot):
 
     def choose(self, obs: Observation, budget: Budget | None = None,
                cancel: threading.Event | None = None) -> Move:
-        return best_move(determinize(obs, self.rand), self.rand)
+        return fallback(obs, self.rand)

@@ -10,7 +10,7 @@ import pytest
 
 from solstis_tui.ai import mcts
 from solstis_tui.ai.base import Budget, Stopwatch
-from solstis_tui.ai.policy import move_value
+from solstis_tui.ai.policy import ordered_moves
 from solstis_tui.ai.registry import make_bot
 from solstis_tui.core import Game, Move
 
@@ -19,12 +19,18 @@ from .conftest import positions
 SPREAD = 2.0
 
 
+def searched(g: Game, seed: int, iterations: int, **settings: Any) -> list[mcts.Estimate]:
+    """The root estimates of one search of ``g`` for ``iterations``, most visited first."""
+    search = mcts.Search(g.observation(g.to_play), random.Random(seed),
+                         mcts.Settings(**settings))
+    search.run(Stopwatch(Budget(iterations=iterations), Budget(iterations=iterations), None))
+    return search.estimates()
+
+
 def root_visits(game_index: int) -> list[int]:
     g = positions("base", 6, seed=21)[game_index]
-    search = mcts.Search(g.observation(g.to_play), random.Random(3),
-                         mcts.Settings(bias=0.0, spread_exploration=SPREAD))
-    search.run(Stopwatch(Budget(iterations=300), Budget(iterations=300), None))
-    return [e.visits for e in sorted(search.estimates(), key=lambda e: str(e.move))]
+    estimates = searched(g, 3, 300, bias=0.0, spread_exploration=SPREAD)
+    return [e.visits for e in sorted(estimates, key=lambda e: str(e.move))]
 
 
 @pytest.mark.parametrize("game_index", range(6))
@@ -37,15 +43,17 @@ def test_squeezed_rewards_are_searched_the_same(monkeypatch, game_index: int) ->
     assert root_visits(game_index) == plain
 
 
+def searched_most(g: Game, seed: int, iterations: int,
+                  **settings: Any) -> tuple[Move, float]:
+    """(most visited root move, its share of the visits) after one search."""
+    estimates = searched(g, seed, iterations, **settings)
+    return estimates[0].move, estimates[0].visits / sum(e.visits for e in estimates)
+
+
 def top_share(spread: float) -> float:
     """The most visited root move's share of the visits, averaged over 12 positions."""
-    shares = []
-    for g in positions("base", 12, seed=22):
-        search = mcts.Search(g.observation(g.to_play), random.Random(4),
-                             mcts.Settings(spread_exploration=spread))
-        search.run(Stopwatch(Budget(iterations=400), Budget(iterations=400), None))
-        estimates = search.estimates()
-        shares.append(estimates[0].visits / sum(e.visits for e in estimates))
+    shares = [searched_most(g, 4, 400, spread_exploration=spread)[1]
+              for g in positions("base", 12, seed=22)]
     return sum(shares) / len(shares)
 
 
@@ -55,25 +63,13 @@ def test_following_the_spread_focuses_the_search() -> None:
     assert top_share(SPREAD) > 0.55 > top_share(0.0)
 
 
-def heuristic_favourite(g: Game) -> Move:
-    return max(g.legal_moves(), key=lambda mv: move_value(g, mv))
-
-
-def searched_most(g: Game, **settings: Any) -> tuple[Move, float]:
-    """(most visited root move, its share of the visits) after 300 iterations."""
-    search = mcts.Search(g.observation(g.to_play), random.Random(5), mcts.Settings(**settings))
-    search.run(Stopwatch(Budget(iterations=300), Budget(iterations=300), None))
-    estimates = search.estimates()
-    return estimates[0].move, estimates[0].visits / sum(e.visits for e in estimates)
-
-
 def test_a_sharp_prior_steers_the_search_to_the_heuristics_favourite() -> None:
     """With PUCT over a sharp softmax of the heuristic's move values, the search spends
     most of its iterations on the heuristic's favourite; UCB (no prior) spreads them."""
     games = [g for g in positions("base", 16, seed=23) if len(g.legal_moves()) >= 3][:8]
-    steered = [searched_most(g, prior=1.0, prior_temperature=0.2) for g in games]
-    assert sum(mv == heuristic_favourite(g) for g, (mv, _) in zip(games, steered, strict=True)) >= 5
-    plain_share = sum(searched_most(g)[1] for g in games) / len(games)
+    steered = [searched_most(g, 5, 300, prior=1.0, prior_temperature=0.2) for g in games]
+    assert sum(mv == ordered_moves(g)[0] for g, (mv, _) in zip(games, steered, strict=True)) >= 5
+    plain_share = sum(searched_most(g, 5, 300)[1] for g in games) / len(games)
     assert sum(share for _, share in steered) / len(games) > plain_share + 0.3
 
 
