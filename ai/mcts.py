@@ -86,9 +86,8 @@ def estimate(g: Game, scale: float) -> tuple[float, float]:
 @dataclass(frozen=True)
 class Settings:
     """How a search explores, plays out and judges. The defaults are the shipped mcts's.
-    ``endgame_pile``, ``spread_exploration`` and ``prior`` are ideas measured against
-    plain ISMCTS and not adopted, ``widening`` one not yet measured (docs/bots.md): each
-    is off unless set."""
+    ``widening``, ``endgame_pile``, ``spread_exploration`` and ``prior`` are ideas
+    measured against plain ISMCTS and not adopted (docs/bots.md): each is off unless set."""
 
     exploration: float = 0.7
     """UCB's constant, for rewards in [0, 1]."""

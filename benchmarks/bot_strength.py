@@ -2,11 +2,13 @@
 
     .venv/bin/python benchmarks/bot_strength.py --pairs ladder --games 200 --time 0.25 --jobs 2
     .venv/bin/python benchmarks/bot_strength.py --pairs mcts-plain --games 400 --seed 2027 --jobs 2
+    .venv/bin/python benchmarks/bot_strength.py --pairs scaling --games 200 --seed 4041 --jobs 2
 
 plays each chosen pair with the arena (each deal from both seats) and prints score, the
 Wilson 95% interval of the score, margin and whether the target is met (the interval's
 centre at or above it). Ladder pairs (issue 4) search for ``--time`` seconds a decision;
-the yardstick pairs (issue 16) carry their own budgets, as the issue's table gives them.
+the yardstick pairs (issue 16) carry their own budgets, as the issue's table gives them,
+and so do the scaling pairs (one search at 1 s against itself at 0.25 s).
 ``--calibrated`` gives the ladder's search bots iteration budgets measured to take about
 ``--time`` seconds on this machine instead of a clock. ``--json`` keeps the data.
 Pairs with an expert use its root-parallel processes (every core): run them with
@@ -57,8 +59,15 @@ YARDSTICK = {
     "mcts-plain-firefly": Pair("mcts@0.25s", "plain-ismcts@0.25s", 0.60, "firefly"),
     "mcts-plain-beginner": Pair("mcts@0.25s", "plain-ismcts@0.25s", 0.60, "beginner"),
 }
-GROUPS = {"ladder": list(LADDER), "yardstick": list(YARDSTICK),
-          "all": [*LADDER, *YARDSTICK]}
+#: What four times the time is worth to one search against itself: the yardstick
+#: targets ask a bot to beat an equal-time plain ISMCTS by more than this.
+SCALING = {
+    "plain-time": Pair("plain-ismcts@1s", "plain-ismcts@0.25s", 0.50),
+    "mcts-time": Pair("mcts@1s", "mcts@0.25s", 0.50),
+}
+FIXED = {**YARDSTICK, **SCALING}
+GROUPS = {"ladder": list(LADDER), "yardstick": list(YARDSTICK), "scaling": list(SCALING),
+          "all": [*LADDER, *YARDSTICK, *SCALING]}
 
 
 def wilson(score: float, n: int) -> tuple[float, float]:
@@ -95,11 +104,11 @@ def chosen_pairs(text: str, names: dict[str, str], variant: str) -> list[tuple[s
             if pid in LADDER:
                 p = LADDER[pid]
                 out.append((pid, Pair(names[p.stronger], names[p.weaker], p.target, variant)))
-            elif pid in YARDSTICK:
-                out.append((pid, YARDSTICK[pid]))
+            elif pid in FIXED:
+                out.append((pid, FIXED[pid]))
             else:
                 raise SystemExit(f"unknown pair {pid!r}: choose from "
-                                 f"{', '.join([*GROUPS, *LADDER, *YARDSTICK])}")
+                                 f"{', '.join([*GROUPS, *LADDER, *FIXED])}")
     return out
 
 
@@ -113,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--expert-factor", type=int, default=4,
                         help="ladder: expert's budget as a multiple of mcts's (default 4)")
     parser.add_argument("--pairs", default="ladder",
-                        help="pair ids or groups (ladder, yardstick, all), comma-separated")
+                        help="pair ids or groups (ladder, yardstick, scaling, all), "
+                        "comma-separated")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--variant", default="base", choices=("base", "beginner", "firefly"),
                         help="ladder pairs' variant (yardstick pairs name their own)")
