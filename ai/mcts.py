@@ -157,12 +157,12 @@ class Search:
         g = self.dealer.deal(rand)
         node, path = self.root, []
         settings = self.settings
-        c, bias, widening = self.c, settings.bias, settings.widening
+        c, bias, widening, prior = self.c, settings.bias, settings.widening, settings.prior
         while not g.is_over:
             legal = g.legal
             p = g.to_play
             children = node.children
-            if settings.prior:
+            if prior:
                 picked, next_node, new = self.select_puct(g, node)
                 g.play(picked)
                 path.append(next_node)

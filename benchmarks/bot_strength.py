@@ -59,8 +59,8 @@ YARDSTICK = {
     "mcts-plain-firefly": Pair("mcts@0.25s", "plain-ismcts@0.25s", 0.60, "firefly"),
     "mcts-plain-beginner": Pair("mcts@0.25s", "plain-ismcts@0.25s", 0.60, "beginner"),
 }
-#: What four times the time is worth to one search against itself: the yardstick
-#: targets ask a bot to beat an equal-time plain ISMCTS by more than this.
+#: What four times the time is worth to one search against itself, to set beside the
+#: yardstick targets (docs/bots.md, "What four times the time is worth").
 SCALING = {
     "plain-time": Pair("plain-ismcts@1s", "plain-ismcts@0.25s", 0.50),
     "mcts-time": Pair("mcts@1s", "mcts@0.25s", 0.50),
@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
                         "comma-separated")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--variant", default="base", choices=("base", "beginner", "firefly"),
-                        help="ladder pairs' variant (yardstick pairs name their own)")
+                        help="ladder pairs' variant (the other pairs name their own)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", help="write all figures and games here")
     args = parser.parse_args(argv)
