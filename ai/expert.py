@@ -2,13 +2,14 @@
 
 The search is root-parallel: each worker process runs its own ISMCTS from the same
 observation with its own seed, until the same moment, and the root statistics are added
-up. The calling process runs one share itself, on the tree it kept from the last decision
-of the turn (as mcts does). When its share ends (budget spent or cancel set) it waits at
-most ``GRACE`` seconds (4% of a short budget) for the workers' shares, then tells every
-worker still searching to stop (a shared counter moves on, which each worker checks once
-per iteration) and merges the shares that came back. So a decision takes its budget plus
-a few milliseconds, a cancel returns at once, and no worker is still busy with an old
-decision when the next one starts. The worker processes start with the first decision
+up; the calling process runs one share itself. Each process goes on from the tree of its
+own share of the last decision where the game has reached it, as mcts does through a
+turn. When its share ends (budget spent or cancel set) the calling process waits at most
+``GRACE`` seconds (4% of a short budget) for the workers' shares, then tells every worker
+still searching to stop (a shared counter moves on, which each worker checks once per
+iteration) and merges the shares that came back. So a decision takes its budget plus a few
+milliseconds, a cancel returns at once, and no worker is still busy with an old decision
+when the next one starts. The worker processes start with the first decision
 (which therefore searches mostly on the calling process) and stop with ``close``.
 """
 
@@ -29,7 +30,7 @@ from typing import Any
 from solstis_tui.core import Move, Observation
 
 from .base import Budget, Stopwatch
-from .mcts import Estimate, MCTSBot, Search, Settings
+from .mcts import Estimate, Kept, MCTSBot, Search, Settings, continue_from
 
 Stats = list[tuple[Move, int, float, float]]
 
@@ -61,6 +62,9 @@ class _Superseded:
 _COUNTER: Any = None
 """In a worker process: the pool's shared decision counter (set by ``_start_worker``)."""
 
+_KEPT: Kept | None = None
+"""In a worker process: the tree of its last share, for the next decision of the turn."""
+
 
 def _start_worker(counter: Any) -> None:
     global _COUNTER
@@ -69,18 +73,23 @@ def _start_worker(counter: Any) -> None:
 
 def _run_share(
     obs: Observation, seed: int, budget: Budget, settings: Settings, decision: int,
-    ends_at: float | None = None,
+    ends_at: float | None = None, reuse: bool = True,
 ) -> Stats:
     """One worker's search: (move, visits, reward sum, margin sum) per root move.
 
     ``ends_at`` (``time.time()``, which processes share) ends a timed share when the
-    calling process's own share ends, however late this worker picked it up."""
+    calling process's own share ends, however late this worker picked it up. With
+    ``reuse`` the worker goes on from the tree of its last share where ``obs`` has reached
+    it, as the calling process does, and keeps this share's tree for the next decision."""
+    global _KEPT
     if ends_at is not None and budget.seconds is not None:
         budget = Budget(seconds=max(0.0, ends_at - time.time()), iterations=budget.iterations)
     cancel = _Superseded(_COUNTER, decision)
     clock = Stopwatch(budget, budget, cancel)  # type: ignore[arg-type]  # has is_set()
-    search = Search(obs, random.Random(seed), settings)
+    search = Search(obs, random.Random(seed), settings,
+                    root=continue_from(_KEPT, obs) if reuse else None)
     search.run(clock)
+    _KEPT = (obs.player, obs.history, search.root) if reuse else None
     return _stats(search)
 
 
@@ -188,7 +197,8 @@ class ExpertBot(MCTSBot):
             decision = self._counter.value
             ends_at = time.time() + budget.seconds if budget.seconds is not None else None
             futures: list[Future[Stats]] = [
-                pool.submit(_run_share, obs, seed, budget, self.settings, decision, ends_at)
+                pool.submit(_run_share, obs, seed, budget, self.settings, decision, ends_at,
+                            self.reuse)
                 for seed in seeds[1:]
             ]
         except (BrokenProcessPool, OSError, RuntimeError, ValueError):

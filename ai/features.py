@@ -10,16 +10,7 @@ room the biggest section has left to grow (cells whose land tile can still come)
 from __future__ import annotations
 
 from solstis_tui.core import Game
-from solstis_tui.core.board import (
-    ALL,
-    ALL_SQUARES,
-    MATCH,
-    NEIGHBOURS,
-    SQUARE_CELLS,
-    bits,
-    sections,
-    spread,
-)
+from solstis_tui.core.board import ALL, ALL_SQUARES, MATCH, NEIGHBOURS, bits, grow, spread
 from solstis_tui.core.scoring import score
 
 from .policy import groups, play_value
@@ -62,8 +53,25 @@ def room_to_grow(have: int, open_cells: int) -> tuple[int, int, int]:
     edge = spread(big) & open_cells
     rest = have & ~big
     bridges = sum(1 for c in bits(edge) if NEIGHBOURS[c] & rest)
-    reach = next(part for part in sections(have | open_cells) if part & big)
-    return edge.bit_count(), bridges, reach.bit_count()
+    return edge.bit_count(), bridges, grow(big, have | open_cells).bit_count()
+
+
+def at_squares(cells: int) -> int:
+    """The squares (as a mask of lower-left cells) holding at least one of ``cells``."""
+    return (cells | cells >> 1 | cells >> 10 | cells >> 11) & ALL_SQUARES
+
+
+def square_counts(have: int, squares: int) -> tuple[int, int]:
+    """(squares among ``squares`` with exactly three cells of ``have``, with exactly
+    two), as masks of lower-left cells: the four corners are added bit by bit, every
+    square at once."""
+    a, b, c, d = have, have >> 1, have >> 10, have >> 11
+    ones_ab, carry_ab = a ^ b, a & b
+    ones_cd, carry_cd = c ^ d, c & d
+    ones, carry = ones_ab ^ ones_cd, ones_ab & ones_cd
+    twos = carry_ab ^ carry_cd ^ carry
+    fours = (carry_ab & carry_cd) | ((carry_ab | carry_cd) & carry)
+    return squares & ones & twos & ~fours, squares & ~ones & twos & ~fours
 
 
 def features(g: Game, p: int) -> list[float]:
@@ -74,19 +82,10 @@ def features(g: Game, p: int) -> list[float]:
     gone = g.land[1 - p] | g.removed
     # The Firefly Evil Spirit's cell takes neither land nor rainbow: its squares are dead.
     forbidden = 1 << g.evil_cell if g.evil_player == p and g.evil_cell >= 0 else 0
-    near = blocked = half = 0
-    for sq in bits(ALL_SQUARES & ~g.occupied_squares[p]):
-        cells = SQUARE_CELLS[sq]
-        if cells & forbidden:
-            continue
-        filled = (cells & have).bit_count()
-        if filled == 3:
-            if cells & ~have & gone:
-                blocked += 1
-            else:
-                near += 1
-        elif filled == 2:
-            half += 1
+    live = ALL_SQUARES & ~g.occupied_squares[p] & ~at_squares(forbidden)
+    three, two = square_counts(have, live)
+    # A square three cells full whose last cell's land tile is gone: only a rainbow fills it.
+    blocked_three = three & at_squares(gone & ~have)
     # Open cells: empty, and their land tile can still come (not the opponent's, not gone).
     frontier, bridges, reach = room_to_grow(have, ALL & ~have & ~gone & ~forbidden)
     spirits = [spirit for spirit, _ in g.spirits[p]]
@@ -101,9 +100,9 @@ def features(g: Game, p: int) -> list[float]:
         g.rainbow_cells[p].bit_count(),
         land.bit_count(),
         s.second_section,
-        near,
-        blocked,
-        half,
+        (three & ~blocked_three).bit_count(),
+        blocked_three.bit_count(),
+        two.bit_count(),
         sum(x.is_plain for x in spirits),
         sum(x.is_blue for x in spirits),
         1.0 if g.evil_player == p and not g.options.firefly else 0.0,

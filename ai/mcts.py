@@ -313,6 +313,32 @@ class Search:
         return out
 
 
+Kept = tuple[int, tuple[HistoryEntry, ...], Node]
+"""A search's tree as kept for the next decision: (searching player, history, root)."""
+
+
+def continue_from(kept: Kept | None, obs: Observation) -> Node | None:
+    """The part of a kept tree that ``obs`` has reached, if it was the same player in the
+    same game and every move since is in the tree; else None.
+
+    The later decisions of a turn (capture, square, spirit...) start from what the
+    search for the first one already learnt about them.
+    """
+    if kept is None:
+        return None
+    player, history, node = kept
+    if player != obs.player or obs.history[: len(history)] != history:
+        return None
+    for p, mv, auto in obs.history[len(history):]:
+        if auto:
+            continue
+        child = node.children.get((p, mv))
+        if child is None:
+            return None
+        node = child
+    return node
+
+
 def fallback(obs: Observation, rand: random.Random) -> Move:
     """The heuristic's move on one sampled deal: used when a search had no time at all."""
     return best_move(determinize(obs, rand), rand)
@@ -332,7 +358,7 @@ class MCTSBot(Bot):
         self.settings = Settings(**settings)
         self.reuse = reuse
         self.last_iterations = 0
-        self._kept: tuple[int, tuple[HistoryEntry, ...], Node] | None = None
+        self._kept: Kept | None = None
 
     def search(
         self, obs: Observation, budget: Budget | None, cancel: threading.Event | None
@@ -346,25 +372,8 @@ class MCTSBot(Bot):
         return search
 
     def subtree(self, obs: Observation) -> Node | None:
-        """The part of the last search's tree that ``obs`` has reached, if it was the same
-        player in the same game and every move since is in the tree; else None.
-
-        The later decisions of a turn (capture, square, spirit...) start from what the
-        search for the first one already learnt about them.
-        """
-        if self._kept is None:
-            return None
-        player, history, node = self._kept
-        if player != obs.player or obs.history[: len(history)] != history:
-            return None
-        for p, mv, auto in obs.history[len(history):]:
-            if auto:
-                continue
-            child = node.children.get((p, mv))
-            if child is None:
-                return None
-            node = child
-        return node
+        """The part of the last search's tree that ``obs`` has reached (``continue_from``)."""
+        return continue_from(self._kept, obs)
 
     def analyse(
         self,

@@ -133,16 +133,21 @@ def row_mask(row: int) -> int:
     return _ROW_MASK[row]
 
 
+def grow(group: int, filled: int) -> int:
+    """The cells of ``filled`` joined (side to side, through ``filled``) to ``group``, a
+    part of ``filled``."""
+    while True:
+        grown = (group | spread(group)) & filled
+        if grown == group:
+            return group
+        group = grown
+
+
 def sections(filled: int) -> list[int]:
     """The connected groups (side to side) of the cells in ``filled``."""
     groups = []
     while filled:
-        group = filled & -filled
-        while True:
-            grown = (group | spread(group)) & filled
-            if grown == group:
-                break
-            group = grown
+        group = grow(filled & -filled, filled)
         groups.append(group)
         filled &= ~group
     return groups

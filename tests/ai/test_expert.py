@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from concurrent.futures.process import BrokenProcessPool
 
+import pytest
+
 from solstis_tui.ai import expert
 from solstis_tui.ai.base import Budget
 from solstis_tui.ai.registry import make_bot, make_solo_bot
@@ -113,3 +115,34 @@ def test_a_dropped_expert_leaves_no_worker_processes() -> None:
             break
         time.sleep(0.05)
     assert not started & {p.pid for p in multiprocessing.active_children()}
+
+
+def test_every_process_of_the_expert_keeps_its_tree_for_the_rest_of_a_turn() -> None:
+    """After a play, the same player's next decision starts from what the play's search
+    learnt on *both* processes, not only on the calling one: the worker's share brings
+    its earlier visits too. A bot made with ``reuse=False`` starts every share afresh."""
+    for g in positions("base", 40, seed=22):
+        me = g.to_play
+        bots = [make_bot("expert", 8, workers=2), make_bot("expert", 8, workers=2, reuse=False)]
+        try:
+            move = bots[0].choose(g.observation(me), Budget(iterations=40))
+            bots[1].choose(g.observation(me), Budget(iterations=40))
+            g.play(move)
+            if g.is_over or g.to_play != me or len(g.legal_moves()) < 2:
+                continue
+            obs = g.observation(me)
+            kept = bots[0].subtree(obs)
+            assert kept is not None
+            local = sum(child.n for (p, mv), child in kept.children.items()
+                        if p == me and mv in obs.legal_moves)
+            follow_up = bots[0].analyse(obs, Budget(iterations=10))
+            # Ten fresh iterations on each process, the calling one's earlier visits, and
+            # the worker's earlier visits on top.
+            assert sum(e.visits for e in follow_up) > local + 20
+            afresh = bots[1].analyse(obs, Budget(iterations=10))
+            assert sum(e.visits for e in afresh) == 20
+            return
+        finally:
+            for bot in bots:
+                bot.close()
+    pytest.fail("no position where one player decides twice in a row")

@@ -13,6 +13,7 @@ from solstis_tui.ai.features import FEATURES, features
 from solstis_tui.ai.policy import best_move
 from solstis_tui.ai.value import Linear, models, value
 from solstis_tui.core import Decision, Game, Options
+from solstis_tui.core.board import parse_cell
 from solstis_tui.core.scoring import score
 
 from ..core.positions import position
@@ -119,6 +120,23 @@ def test_shape_features_see_room_to_grow_and_the_cells_that_join_sections() -> N
     assert free["reach"] == 47    # every cell but the opponent's 6-7
     hemmed = shape(["2-1", "2-2", "1-3"])
     assert hemmed == {"frontier": 0, "bridges": 0, "reach": 2}
+
+
+def test_square_features_tell_a_square_in_reach_from_one_only_a_rainbow_can_fill() -> None:
+    """1-1, 1-2, 2-1: the square at 1-1 wants 2-2, still to come. 1-5, 1-6, 2-5: the square
+    at 1-5 wants 2-6, which the opponent holds. Two of four cells: the squares at 1-4 (1-5,
+    2-5), 2-8 and 3-8 (3-8, 3-9). In Firefly, the Evil Spirit on 2-2 kills the first."""
+    g = position(p0={"hand": ["6-4"], "land": ["1-1", "1-2", "2-1", "1-5", "1-6", "2-5",
+                                               "3-8", "3-9"]},
+                 p1={"hand": ["6-5"], "land": ["2-6"]})
+
+    def squares() -> dict[str, float]:
+        named = dict(zip(FEATURES, features(g, 0), strict=True))
+        return {k: named[k] for k in ("near_squares", "blocked_near_squares", "half_squares")}
+
+    assert squares() == {"near_squares": 1, "blocked_near_squares": 1, "half_squares": 3}
+    g.evil_player, g.evil_cell = 0, parse_cell("2-2")
+    assert squares() == {"near_squares": 0, "blocked_near_squares": 1, "half_squares": 3}
 
 
 def test_the_fitting_tool_can_fit_a_bots_own_games(tmp_path) -> None:
