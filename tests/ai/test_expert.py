@@ -121,10 +121,10 @@ def test_every_process_of_the_expert_keeps_its_tree_for_the_rest_of_a_turn() -> 
     """After a play, the same player's next decision starts from what the play's search
     learnt on *both* processes, not only on the calling one: the worker's share brings
     its earlier visits too. A bot made with ``reuse=False`` starts every share afresh."""
-    for g in positions("base", 40, seed=22):
-        me = g.to_play
-        bots = [make_bot("expert", 8, workers=2), make_bot("expert", 8, workers=2, reuse=False)]
-        try:
+    bots = [make_bot("expert", 8, workers=2), make_bot("expert", 8, workers=2, reuse=False)]
+    try:
+        for g in positions("base", 40, seed=22):
+            me = g.to_play
             move = bots[0].choose(g.observation(me), Budget(iterations=40))
             bots[1].choose(g.observation(me), Budget(iterations=40))
             g.play(move)
@@ -142,7 +142,7 @@ def test_every_process_of_the_expert_keeps_its_tree_for_the_rest_of_a_turn() -> 
             afresh = bots[1].analyse(obs, Budget(iterations=10))
             assert sum(e.visits for e in afresh) == 20
             return
-        finally:
-            for bot in bots:
-                bot.close()
+    finally:
+        for bot in bots:
+            bot.close()
     pytest.fail("no position where one player decides twice in a row")
