@@ -69,51 +69,85 @@ class PlainISMCTS(Bot):
         cancel: threading.Event | None = None,
     ) -> dict[Move, int]:
         """Visits of each root move after one search (every legal move appears)."""
-        rand, c = self.rand, self.exploration
         dealer = Dealer(obs)
-        root = PlainNode(1 - obs.player)
+        root = self.root_for(obs)
         clock = Stopwatch(budget, self.default_budget, cancel)
         while not clock.done():
-            g = dealer.deal(rand)
-            node, path = root, [root]
-            while not g.is_over:
-                p = g.to_play
-                children = node.children
-                untried = [mv for mv in g.legal if (p, mv) not in children]
-                if untried:
-                    mv = rand.choice(untried)
-                    for other in g.legal:
-                        if (seen := children.get((p, other))) is not None:
-                            seen.avail += 1
-                    child = children[(p, mv)] = PlainNode(p)
-                    child.avail = 1
-                    g.play(mv)
-                    path.append(child)
-                    break
-                best: PlainNode | None = None
-                best_mv: Move | None = None
-                best_u = -math.inf
-                for mv in g.legal:
-                    child = children[(p, mv)]
-                    child.avail += 1
-                    u = child.w / child.n + c * math.sqrt(math.log(child.avail) / child.n)
-                    if u > best_u:
-                        best, best_mv, best_u = child, mv, u
-                assert best is not None and best_mv is not None
-                g.play(best_mv)
-                path.append(best)
-                node = best
-            while not g.is_over:
-                legal = g.legal
-                g.play(legal[int(rand.random() * len(legal))])
-            for visited in path[1:]:
-                visited.n += 1
-                visited.w += _result(g, visited.player)
+            self.iterate(dealer.deal(self.rand), [root])
             clock.iterations += 1
         self.last_iterations = clock.iterations
         me = obs.player
         tried = root.children
         return {mv: tried[(me, mv)].n if (me, mv) in tried else 0 for mv in obs.legal_moves}
+
+    def root_for(self, obs: Observation) -> PlainNode:
+        """The tree a search of ``obs`` starts from: a new one (no tree is kept)."""
+        return PlainNode(1 - obs.player)
+
+    def move_values(
+        self,
+        obs: Observation,
+        iterations_per_move: int,
+        cancel: threading.Event | None = None,
+    ) -> dict[Move, float]:
+        """Each legal move's mean result for ``obs.player`` in [0, 1] (a draw counts half),
+        from ``iterations_per_move`` iterations that start with it: the root's moves take
+        turns, and below them the search goes on as in ``visits``. Every move is judged
+        as thoroughly as every other, so the values can judge another bot's choice
+        (benchmarks/bot_regret.py)."""
+        dealer = Dealer(obs)
+        me = obs.player
+        root = PlainNode(1 - me)
+        firsts = [root.children.setdefault((me, mv), PlainNode(me)) for mv in obs.legal_moves]
+        for _ in range(iterations_per_move):
+            if cancel is not None and cancel.is_set():
+                break
+            for mv, first in zip(obs.legal_moves, firsts, strict=True):
+                g = dealer.deal(self.rand)
+                g.play(mv)
+                self.iterate(g, [root, first])
+        return {mv: (1.0 + first.w / first.n) / 2 if first.n else 0.5
+                for mv, first in zip(obs.legal_moves, firsts, strict=True)}
+
+    def iterate(self, g: Game, path: list[PlainNode]) -> None:
+        """One iteration on the deal ``g`` from the last node of ``path`` (whose moves ``g``
+        has played): UCB1 down the tree, one new node, a random playout, the result
+        counted on every node of ``path`` after the first."""
+        rand, c = self.rand, self.exploration
+        node = path[-1]
+        while not g.is_over:
+            p = g.to_play
+            children = node.children
+            untried = [mv for mv in g.legal if (p, mv) not in children]
+            if untried:
+                mv = rand.choice(untried)
+                for other in g.legal:
+                    if (seen := children.get((p, other))) is not None:
+                        seen.avail += 1
+                child = children[(p, mv)] = PlainNode(p)
+                child.avail = 1
+                g.play(mv)
+                path.append(child)
+                break
+            best: PlainNode | None = None
+            best_mv: Move | None = None
+            best_u = -math.inf
+            for mv in g.legal:
+                child = children[(p, mv)]
+                child.avail += 1
+                u = child.w / child.n + c * math.sqrt(math.log(child.avail) / child.n)
+                if u > best_u:
+                    best, best_mv, best_u = child, mv, u
+            assert best is not None and best_mv is not None
+            g.play(best_mv)
+            path.append(best)
+            node = best
+        while not g.is_over:
+            legal = g.legal
+            g.play(legal[int(rand.random() * len(legal))])
+        for visited in path[1:]:
+            visited.n += 1
+            visited.w += _result(g, visited.player)
 
     def choose(
         self,

@@ -15,6 +15,7 @@ what it already learnt.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import threading
@@ -86,8 +87,8 @@ def estimate(g: Game, scale: float) -> tuple[float, float]:
 @dataclass(frozen=True)
 class Settings:
     """How a search explores, plays out and judges. The defaults are the shipped mcts's.
-    ``widening``, ``endgame_pile``, ``spread_exploration`` and ``prior`` are ideas
-    measured against plain ISMCTS and not adopted (docs/bots.md): each is off unless set."""
+    ``widening``, ``endgame_pile``, ``spread_exploration``, ``prior`` and ``random_to_end``
+    are ideas measured and not adopted (docs/bots.md): each is off unless set."""
 
     exploration: float = 0.7
     """UCB's constant, for rewards in [0, 1]."""
@@ -113,6 +114,15 @@ class Settings:
     ``bias`` and ``widening`` then play no part in choosing moves."""
     prior_temperature: float = 1.0
     """The prior's softmax temperature, in stars of heuristic value."""
+    random_to_end: frozenset[Decision] = frozenset()
+    """Decisions searched with plain ISMCTS's playouts: uniformly random moves to the end of
+    the game, judged by the finished game instead of the learned value (``for_decision``)."""
+
+    def for_decision(self, decision: Decision | None) -> Settings:
+        """The settings a search of ``decision`` uses."""
+        if decision in self.random_to_end:
+            return dataclasses.replace(self, horizon=None, epsilon=1.0)
+        return self
 
     def __post_init__(self) -> None:
         if self.prior < 0 or self.prior_temperature <= 0:
@@ -136,6 +146,7 @@ class Search:
         settings: Settings = Settings(),
         root: Node | None = None,
     ) -> None:
+        settings = settings.for_decision(obs.decision)
         self.obs, self.rand, self.settings = obs, rand, settings
         self.dealer = Dealer(obs)
         self.c = settings.exploration

@@ -3,6 +3,10 @@ not adopted, and the bare heuristic, for the arena and the agreement benchmark t
 
     PYTHONPATH=benchmarks .venv/bin/python -m solstis_tui.ai.arena \\
         --bots variants:SpreadExploration@0.25s,plain-ismcts@0.25s --games 400 --seed 3031 --jobs 2
+    PYTHONPATH=benchmarks .venv/bin/python -m solstis_tui.ai.arena \\
+        --bots variants:PlainReuse@0.25s,plain-ismcts@0.25s --games 200 --seed 1001 --jobs 2
+    PYTHONPATH=benchmarks .venv/bin/python -m solstis_tui.ai.arena \\
+        --bots variants:SpiritGames@0.25s,mcts@0.25s --games 400 --seed 1001 --jobs 2
     PYTHONPATH=benchmarks .venv/bin/python benchmarks/bot_agreement.py --a variants:Heuristic \\
         --b plain-ismcts --reference mcts --positions 200 --time 0.25 --reference-factor 8
 
@@ -12,10 +16,12 @@ not adopted, and the bare heuristic, for the arena and the agreement benchmark t
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 from solstis_tui.ai.base import Bot, Budget
-from solstis_tui.ai.mcts import MCTSBot, fallback
-from solstis_tui.core import Move, Observation
+from solstis_tui.ai.baselines import PlainISMCTS, PlainNode
+from solstis_tui.ai.mcts import MCTSBot, continue_from, fallback
+from solstis_tui.core import Decision, Move, Observation
 
 
 class SpreadExploration(MCTSBot):
@@ -23,6 +29,13 @@ class SpreadExploration(MCTSBot):
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed, spread_exploration=2.0)
+
+
+class SpiritGames(MCTSBot):
+    """Draw-or-take and keep decisions searched with random playouts to the end."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed, random_to_end=frozenset({Decision.ENCOUNTER, Decision.KEEP}))
 
 
 class HeuristicPrior(MCTSBot):
@@ -41,3 +54,34 @@ class Heuristic(Bot):
     def choose(self, obs: Observation, budget: Budget | None = None,
                cancel: threading.Event | None = None) -> Move:
         return fallback(obs, self.rand)
+
+
+class PlainReuse(PlainISMCTS):
+    """Plain ISMCTS that goes on from its tree at the next decision of a turn, as mcts
+    does (``mcts.continue_from``); nothing else of mcts."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.kept: Any = None
+
+    def root_for(self, obs: Observation) -> PlainNode:
+        root = continue_from(self.kept, obs) or PlainNode(1 - obs.player)
+        self.kept = (obs.player, obs.history, root)
+        return root  # type: ignore[no-any-return]
+
+
+class Hybrid(Bot):
+    """mcts while the land pile holds more than ``switch`` tiles, then ``PlainReuse``."""
+
+    name = "hybrid"
+    switch = 10
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.early = MCTSBot(self.rand.randrange(2**32))
+        self.late = PlainReuse(self.rand.randrange(2**32))
+
+    def choose(self, obs: Observation, budget: Budget | None = None,
+               cancel: threading.Event | None = None) -> Move:
+        bot = self.early if obs.land_pile > self.switch else self.late
+        return bot.choose(obs, budget, cancel)

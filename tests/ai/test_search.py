@@ -1,5 +1,6 @@
 """MCTS's optional ways to steer its search: exploration that follows the spread of its
-rewards (``spread_exploration``) and PUCT over the heuristic's move values (``prior``)."""
+rewards (``spread_exploration``), PUCT over the heuristic's move values (``prior``) and
+whole random games for chosen decisions (``random_to_end``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from solstis_tui.ai import mcts
 from solstis_tui.ai.base import Budget, Stopwatch
 from solstis_tui.ai.policy import ordered_moves
 from solstis_tui.ai.registry import make_bot
-from solstis_tui.core import Game, Move
+from solstis_tui.core import Decision, Game, Move
 
 from .conftest import positions
 
@@ -79,3 +80,27 @@ def test_a_senseless_prior_is_refused_when_the_bot_is_made(settings: dict[str, f
     heuristic's worst moves: both are refused at once, with the reason."""
     with pytest.raises(ValueError, match="prior"):
         make_bot("mcts", 1, **settings)
+
+
+def test_chosen_decisions_are_judged_by_whole_games_and_the_rest_by_the_value(
+        monkeypatch) -> None:
+    """With ``random_to_end`` naming the keep decision, a search of which drawn spirit to
+    keep, early in a game (more than 10 tiles in the land pile, so cut-off playouts would
+    ask the learned value), plays every playout to the end and never asks the value; a
+    search of which tile to play still cuts its playouts short and asks it."""
+    judged: list[Game] = []
+    estimate = mcts.estimate
+
+    def counted(g: Game, scale: float) -> tuple[float, float]:
+        judged.append(g)
+        return estimate(g, scale)
+
+    monkeypatch.setattr(mcts, "estimate", counted)
+    found = positions("base", 400, seed=5)
+    keep = next(g for g in found if g.decision is Decision.KEEP and len(g.pile) > 10)
+    play = next(g for g in found if g.decision is Decision.PLAY)
+    to_end = frozenset({Decision.KEEP})
+    searched(keep, 1, 100, random_to_end=to_end)
+    assert judged == []
+    searched(play, 1, 100, random_to_end=to_end)
+    assert len(judged) > 50

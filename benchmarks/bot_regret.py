@@ -1,0 +1,135 @@
+"""Bot regret: how much win chance each bot's choice gives away, judged by a long search.
+
+    .venv/bin/python benchmarks/bot_regret.py --bots mcts,plain-ismcts --positions 300 \\
+        --time 0.25 --reference-iterations 1000 --jobs 2
+
+The positions are decisions with a real choice from heuristic self-play (``--seed``,
+sampled as ``bot_agreement.py`` samples them). The judge is plain ISMCTS giving every legal
+move of a position the same number of iterations (``PlainISMCTS.move_values``): a win
+chance per move. Each bot then chooses at every position with ``--time`` seconds (or
+``--iterations``; a spec such as ``mcts@1s`` brings its own budget), ``--repeats`` times
+with different seeds; its regret at a position is the judge's best value minus the value
+of its choice, in points of win chance. Prints each bot's mean regret with a 95% interval,
+how often it chose the judge's favourite, the same per kind of decision, and each bot's
+paired difference from the first.
+
+Games between two bots carry the luck of the deal and the seat, so 100 of them cannot tell
+a few points apart; on fixed positions that luck is gone and the judge's own noise is the
+same for every bot. The judge is plain ISMCTS's opinion, not the truth: a bot is measured
+by how well it agrees with a long knowledge-free search. The judge's values are kept in
+``--cache`` (a JSON file keyed by the positions' seed, variant and iterations), so a set of
+positions is judged once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from bot_agreement import sample_positions  # this folder's script, on sys.path when run
+from rich.console import Console
+from rich.table import Table
+
+from solstis_tui.ai.base import Budget
+from solstis_tui.ai.baselines import PlainISMCTS
+from solstis_tui.ai.registry import make_bot
+from solstis_tui.core import Game
+
+
+def judge(task: tuple[Game, int, int]) -> dict[str, float]:
+    """The judge's win chance of each legal move (keyed by move text) at one position."""
+    g, iterations, seed = task
+    values = PlainISMCTS(seed).move_values(g.observation(g.to_play), iterations)
+    return {str(mv): v for mv, v in values.items()}
+
+
+def choice(task: tuple[str, Game, Budget | None, int]) -> str:
+    """One bot's move at one position, as text."""
+    spec, g, budget, seed = task
+    return str(make_bot(spec, seed).choose(g.observation(g.to_play), budget))
+
+
+def mean_interval(xs: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its normal 95% interval."""
+    if len(xs) < 2:
+        return (xs[0] if xs else 0.0), math.inf
+    return statistics.fmean(xs), 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bots", default="mcts,plain-ismcts", help="comma-separated specs")
+    parser.add_argument("--positions", type=int, default=300)
+    parser.add_argument("--time", type=float, default=0.25, help="seconds a decision")
+    parser.add_argument("--iterations", type=int, help="iterations a decision instead")
+    parser.add_argument("--repeats", type=int, default=1, help="choices per bot and position")
+    parser.add_argument("--reference-iterations", type=int, default=1000,
+                        help="the judge's iterations per legal move")
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--variant", default="base", choices=("base", "beginner", "firefly"))
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--cache", default="bot_regret_cache.json",
+                        help="where the judge's values are kept")
+    args = parser.parse_args(argv)
+    console = Console()
+    positions = sample_positions(args.positions, args.seed, args.variant)
+    key = f"{args.variant}:{args.seed}:{args.reference_iterations}"
+    cache_file = Path(args.cache)
+    cache = json.loads(cache_file.read_text()) if cache_file.exists() else {}
+    known: list[dict[str, float]] = cache.get(key, [])
+    with ProcessPoolExecutor(args.jobs) as pool:
+        missing = [(g, args.reference_iterations, 1_000 + i)
+                   for i, g in enumerate(positions) if i >= len(known)]
+        if missing:
+            console.print(f"judging {len(missing)} positions ...")
+            known = [*known, *pool.map(judge, missing)]
+            cache[key] = known
+            cache_file.write_text(json.dumps(cache))
+        budget = Budget(iterations=args.iterations) if args.iterations else Budget(
+            seconds=args.time)
+        specs = [s.strip() for s in args.bots.split(",")]
+        regrets: dict[str, list[float]] = {}
+        by_kind: dict[tuple[str, str], list[float]] = defaultdict(list)
+        top: dict[str, list[float]] = {}
+        for spec in specs:
+            own = None if "@" in spec else budget  # "mcts@1s" brings its own budget
+            tasks = [(spec, g, own, r * 100_003 + i) for r in range(args.repeats)
+                     for i, g in enumerate(positions)]
+            console.print(f"{spec}: {len(tasks)} choices ...")
+            chosen = list(pool.map(choice, tasks))
+            regrets[spec], top[spec] = [], []
+            for (_, g, _, seed), move in zip(tasks, chosen, strict=True):
+                values = known[seed % 100_003]
+                best = max(values.values())
+                regret = 100 * (best - values[move])
+                regrets[spec].append(regret)
+                top[spec].append(100.0 * (values[move] == best))
+                by_kind[(spec, g.legal_moves()[0].kind.name.lower())].append(regret)
+    table = Table(title=f"Regret against plain ISMCTS judging every move with "
+                  f"{args.reference_iterations} iterations; {len(positions)} positions, "
+                  f"{args.variant}, seed {args.seed}; bots at "
+                  f"{f'{args.iterations} iterations' if args.iterations else f'{args.time} s'}"
+                  f", {args.repeats} choice(s) each")
+    kinds = sorted({k for _, k in by_kind}, key=lambda k: -len(by_kind[(specs[0], k)]))
+    for col in ("bot", "regret (points)", "judge's favourite", f"vs {specs[0]}", *kinds):
+        table.add_column(col, justify="right")
+    for spec in specs:
+        mean, half = mean_interval(regrets[spec])
+        diff = [a - b for a, b in zip(regrets[spec], regrets[specs[0]], strict=True)]
+        dmean, dhalf = mean_interval(diff)
+        table.add_row(spec, f"{mean:.2f} ± {half:.2f}", f"{statistics.fmean(top[spec]):.0f}%",
+                      "—" if spec == specs[0] else f"{dmean:+.2f} ± {dhalf:.2f}",
+                      *(f"{statistics.fmean(by_kind[(spec, k)]):.2f}" for k in kinds))
+    table.add_row("positions", "", "", "", *(str(len(by_kind[(specs[0], k)]) // args.repeats)
+                                            for k in kinds))
+    console.print(table)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
