@@ -94,7 +94,8 @@ class PlainISMCTS(Bot):
         from ``iterations_per_move`` iterations that start with it: the root's moves take
         turns, and below them the search goes on as in ``visits``. Every move is judged
         as thoroughly as every other, so the values can judge another bot's choice
-        (benchmarks/bot_regret.py)."""
+        (benchmarks/bot_regret.py). A set ``cancel`` stops it after the current round of
+        moves (before the first one: every move 0.5)."""
         dealer = Dealer(obs)
         me = obs.player
         root = PlainNode(1 - me)

@@ -116,7 +116,9 @@ class Settings:
     """The prior's softmax temperature, in stars of heuristic value."""
     random_to_end: frozenset[Decision] = frozenset()
     """Decisions searched with plain ISMCTS's playouts: uniformly random moves to the end of
-    the game, judged by the finished game instead of the learned value (``for_decision``)."""
+    the game, judged by the finished game instead of the learned value (``for_decision``).
+    The rest stays mcts's: the reward's mix of win and margin, the progressive bias, and a
+    tree kept from earlier in the turn (whose statistics came from cut-off playouts)."""
 
     def for_decision(self, decision: Decision | None) -> Settings:
         """The settings a search of ``decision`` uses."""

@@ -10,8 +10,9 @@ chance per move. Each bot then chooses at every position with ``--time`` seconds
 ``--iterations``; a spec such as ``mcts@1s`` brings its own budget), ``--repeats`` times
 with different seeds; its regret at a position is the judge's best value minus the value
 of its choice, in points of win chance. Prints each bot's mean regret with a 95% interval,
-how often it chose the judge's favourite, the same per kind of decision, and each bot's
-paired difference from the first.
+how often it chose the judge's favourite, the same per kind of decision (named by the kind
+of the position's first legal move: "draw" for an encounter with spirits left to draw), and
+each bot's paired difference from the first; a position's repeats are averaged first.
 
 Games between two bots carry the luck of the deal and the seat, so 100 of them cannot tell
 a few points apart; on fixed positions that luck is gone and the judge's own noise is the
@@ -54,6 +55,14 @@ def choice(task: tuple[str, Game, Budget | None, int]) -> str:
     return str(make_bot(spec, seed).choose(g.observation(g.to_play), budget))
 
 
+def judged_positions(positions: list[Game], known: list[dict[str, float]]) -> None:
+    """Refuse judge values that belong to other positions (a cache made by other code)."""
+    for g, values in zip(positions, known, strict=False):
+        if set(values) != {str(mv) for mv in g.legal_moves()}:
+            raise SystemExit("the cached judge values do not fit these positions (made by "
+                             "other code?): delete the cache file and run again")
+
+
 def mean_interval(xs: list[float]) -> tuple[float, float]:
     """Mean and the half-width of its normal 95% interval."""
     if len(xs) < 2:
@@ -82,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     cache_file = Path(args.cache)
     cache = json.loads(cache_file.read_text()) if cache_file.exists() else {}
     known: list[dict[str, float]] = cache.get(key, [])
+    judged_positions(positions, known)
     with ProcessPoolExecutor(args.jobs) as pool:
         missing = [(g, args.reference_iterations, 1_000 + i)
                    for i, g in enumerate(positions) if i >= len(known)]
@@ -93,22 +103,24 @@ def main(argv: list[str] | None = None) -> int:
         budget = Budget(iterations=args.iterations) if args.iterations else Budget(
             seconds=args.time)
         specs = [s.strip() for s in args.bots.split(",")]
+        # Per bot and position: the mean regret and favourite share over the repeats, so
+        # that the intervals are over positions, not over correlated choices.
         regrets: dict[str, list[float]] = {}
         by_kind: dict[tuple[str, str], list[float]] = defaultdict(list)
         top: dict[str, list[float]] = {}
         for spec in specs:
             own = None if "@" in spec else budget  # "mcts@1s" brings its own budget
-            tasks = [(spec, g, own, r * 100_003 + i) for r in range(args.repeats)
-                     for i, g in enumerate(positions)]
+            tasks = [(spec, g, own, r * len(positions) + i) for i, g in enumerate(positions)
+                     for r in range(args.repeats)]
             console.print(f"{spec}: {len(tasks)} choices ...")
-            chosen = list(pool.map(choice, tasks))
+            chosen = iter(pool.map(choice, tasks))
             regrets[spec], top[spec] = [], []
-            for (_, g, _, seed), move in zip(tasks, chosen, strict=True):
-                values = known[seed % 100_003]
+            for g, values in zip(positions, known, strict=True):
                 best = max(values.values())
-                regret = 100 * (best - values[move])
+                picks = [values[next(chosen)] for _ in range(args.repeats)]
+                regret = statistics.fmean(100 * (best - v) for v in picks)
                 regrets[spec].append(regret)
-                top[spec].append(100.0 * (values[move] == best))
+                top[spec].append(statistics.fmean(100.0 * (v == best) for v in picks))
                 by_kind[(spec, g.legal_moves()[0].kind.name.lower())].append(regret)
     table = Table(title=f"Regret against plain ISMCTS judging every move with "
                   f"{args.reference_iterations} iterations; {len(positions)} positions, "
@@ -125,8 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         table.add_row(spec, f"{mean:.2f} ± {half:.2f}", f"{statistics.fmean(top[spec]):.0f}%",
                       "—" if spec == specs[0] else f"{dmean:+.2f} ± {dhalf:.2f}",
                       *(f"{statistics.fmean(by_kind[(spec, k)]):.2f}" for k in kinds))
-    table.add_row("positions", "", "", "", *(str(len(by_kind[(specs[0], k)]) // args.repeats)
-                                            for k in kinds))
+    table.add_row("positions", "", "", "", *(str(len(by_kind[(specs[0], k)])) for k in kinds))
     console.print(table)
     return 0
 

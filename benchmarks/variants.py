@@ -65,6 +65,8 @@ class PlainReuse(PlainISMCTS):
         self.kept: Any = None
 
     def root_for(self, obs: Observation) -> PlainNode:
+        # continue_from walks any tree whose nodes keep children by (player, move), as
+        # PlainNode does; it is typed for mcts's Node, hence the ignore below.
         root = continue_from(self.kept, obs) or PlainNode(1 - obs.player)
         self.kept = (obs.player, obs.history, root)
         return root  # type: ignore[no-any-return]
@@ -84,4 +86,4 @@ class Hybrid(Bot):
     def choose(self, obs: Observation, budget: Budget | None = None,
                cancel: threading.Event | None = None) -> Move:
         bot = self.early if obs.land_pile > self.switch else self.late
-        return bot.choose(obs, budget, cancel)
+        return bot.choose(obs, budget or self.default_budget, cancel)  # "Hybrid@0.25s"
