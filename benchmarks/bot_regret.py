@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
@@ -36,6 +35,7 @@ from bot_agreement import sample_positions  # this folder's script, on sys.path 
 from rich.console import Console
 from rich.table import Table
 
+from solstis_tui.ai.arena_stats import mean_ci
 from solstis_tui.ai.base import Budget
 from solstis_tui.ai.baselines import PlainISMCTS
 from solstis_tui.ai.registry import make_bot
@@ -55,7 +55,7 @@ def choice(task: tuple[str, Game, Budget | None, int]) -> str:
     return str(make_bot(spec, seed).choose(g.observation(g.to_play), budget))
 
 
-def judged_positions(positions: list[Game], known: list[dict[str, float]]) -> None:
+def refuse_stale_cache(positions: list[Game], known: list[dict[str, float]]) -> None:
     """Refuse judge values that belong to other positions (a cache made by other code)."""
     for g, values in zip(positions, known, strict=False):
         if set(values) != {str(mv) for mv in g.legal_moves()}:
@@ -64,10 +64,9 @@ def judged_positions(positions: list[Game], known: list[dict[str, float]]) -> No
 
 
 def mean_interval(xs: list[float]) -> tuple[float, float]:
-    """Mean and the half-width of its normal 95% interval."""
-    if len(xs) < 2:
-        return (xs[0] if xs else 0.0), math.inf
-    return statistics.fmean(xs), 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
+    """Mean and the half-width of its 95% interval (``arena_stats.mean_ci``)."""
+    mean, (low, _) = mean_ci(xs)
+    return mean, mean - low
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -91,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     cache_file = Path(args.cache)
     cache = json.loads(cache_file.read_text()) if cache_file.exists() else {}
     known: list[dict[str, float]] = cache.get(key, [])
-    judged_positions(positions, known)
+    refuse_stale_cache(positions, known)
     with ProcessPoolExecutor(args.jobs) as pool:
         missing = [(g, args.reference_iterations, 1_000 + i)
                    for i, g in enumerate(positions) if i >= len(known)]
