@@ -15,7 +15,7 @@ import signal
 import sys
 import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, TypedDict
 
 from rich.console import Console
@@ -32,7 +32,7 @@ from rich.table import Table
 from solstis_tui.core import Game, Options
 
 from .arena_stats import GameRecord, as_data, elo_ratings, latencies, pair_results
-from .base import Budget
+from .base import Bot, Budget
 from .registry import describe, make_bot, split_spec
 
 
@@ -48,13 +48,21 @@ class Task(TypedDict):
     bot_seeds: list[int]
 
 
+#: Called with a bot and the real game before the bot decides (``play_game``).
+Peek = Callable[[Bot, Game], None]
+
+
 def stable_seed(*parts: object) -> int:
     """A seed from ``parts`` that is the same on every run and machine."""
     return zlib.crc32(":".join(map(str, parts)).encode())
 
 
-def play_game(task: Task) -> GameRecord:
-    """Play one arena game; a bot's illegal move or crash loses the game for it."""
+def play_game(task: Task, peek: Peek | None = None) -> GameRecord:
+    """Play one arena game; a bot's illegal move or crash loses the game for it.
+
+    ``peek``, if given, is called with each bot and the real game before the bot decides:
+    only for measuring what hidden information would be worth (benchmarks/hand_oracle.py);
+    the arena's own games never peek."""
     specs = task["bots"]
     game = Game.new(seed=task["game_seed"], options=Options.for_variant(task["variant"]))
     bots = [make_bot(spec, seed) for spec, seed in zip(specs, task["bot_seeds"], strict=True)]
@@ -68,6 +76,8 @@ def play_game(task: Task) -> GameRecord:
             game.play(legal[0])
             continue
         obs = game.observation(p)
+        if peek is not None:
+            peek(bots[p], game)
         start = time.perf_counter()
         try:
             move = bots[p].choose(obs, budgets[p])
@@ -112,8 +122,11 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def run(tasks: list[Task], jobs: int, console: Console) -> tuple[list[GameRecord], bool]:
-    """Play the tasks with a progress bar; (finished games, whether interrupted)."""
+def run(tasks: list[Task], jobs: int, console: Console,
+        play: Callable[[Task], GameRecord] | None = None) -> tuple[list[GameRecord], bool]:
+    """Play the tasks with ``play`` (default ``play_game``; picklable when ``jobs`` > 1)
+    and a progress bar; (finished games, whether interrupted)."""
+    play = play or play_game
     done: list[GameRecord] = []
     columns = (TextColumn("[bold]arena"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
@@ -127,9 +140,9 @@ def run(tasks: list[Task], jobs: int, console: Console) -> tuple[list[GameRecord
             results: Iterator[GameRecord]
             if jobs > 1:
                 pool = multiprocessing.get_context("spawn").Pool(jobs, _ignore_sigint)
-                results = pool.imap_unordered(play_game, tasks)
+                results = pool.imap_unordered(play, tasks)
             else:
-                results = map(play_game, tasks)
+                results = map(play, tasks)
             step = max(1, len(tasks) // 20)
             for record in results:
                 done.append(record)

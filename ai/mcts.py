@@ -147,10 +147,11 @@ class Search:
         rand: random.Random,
         settings: Settings = Settings(),
         root: Node | None = None,
+        dealer: Dealer | None = None,
     ) -> None:
         settings = settings.for_decision(obs.decision)
         self.obs, self.rand, self.settings = obs, rand, settings
-        self.dealer = Dealer(obs)
+        self.dealer = dealer if dealer is not None else Dealer(obs)
         self.c = settings.exploration
         if settings.spread_exploration:
             self.c = settings.spread_exploration * FIRST_SPREAD
@@ -377,12 +378,19 @@ class MCTSBot(Bot):
         self, obs: Observation, budget: Budget | None, cancel: threading.Event | None
     ) -> Search:
         clock = Stopwatch(budget, self.default_budget, cancel)
-        search = Search(obs, self.rand, self.settings, root=self.subtree(obs))
+        search = Search(obs, self.rand, self.settings, root=self.subtree(obs),
+                        dealer=self.dealer_for(obs))
         search.run(clock)
         self.last_iterations = search.iterations
         if self.reuse:
             self._kept = (obs.player, obs.history, search.root)
         return search
+
+    def dealer_for(self, obs: Observation) -> Dealer:
+        """What deals the search's worlds: a fair ``Dealer`` of what ``obs`` cannot see. (A
+        benchmark's subclass is told the opponent's hand here, to measure what knowing it
+        would be worth: benchmarks/hand_oracle.py. The expert's searches do not ask it.)"""
+        return Dealer(obs)
 
     def subtree(self, obs: Observation) -> Node | None:
         """The part of the last search's tree that ``obs`` has reached (``continue_from``)."""

@@ -3,12 +3,12 @@
     .venv/bin/python tools/fit_value.py --games 20000 --seed 1 --jobs 2
 
 For each variant it plays ``--games`` games with the epsilon-greedy heuristic that MCTS
-uses in its playouts (each player's epsilon drawn per game from ``EPSILONS``, so that
-clumsy, scattered panoramas like a random player's are in the data too), notes both
-players' features at the start of every turn, and fits the final star margin by least
-squares and the win by logistic regression (draws count half). A further tenth of the
-games, never fitted, measures the result; the figures are printed beside those of the
-hand-written ``ai.evaluate`` and kept in the weights file.
+uses in its playouts (each player's epsilon drawn per game from ``EPSILONS``, or from
+``--epsilons``, so that clumsy, scattered panoramas like a random player's are in the
+data too), notes both players' features at the start of every turn, and fits the final
+star margin by least squares and the win by logistic regression (draws count half). A
+further tenth of the games, never fitted, measures the result; the figures are printed
+beside those of the hand-written ``ai.evaluate`` and kept in the weights file.
 Needs numpy (``pip install -e ".[fit]"``).
 """
 
@@ -42,7 +42,8 @@ CHUNK = 250
 
 
 def play_chunk(variant: str, seed: int, first: int, count: int,
-               player: str | None = None) -> list[list[float]]:
+               player: str | None = None,
+               epsilons: tuple[float, ...] = EPSILONS) -> list[list[float]]:
     """Rows [features of the mover, of the other, pile share, hand-written evaluation,
     final margin, win] at every turn start of ``count`` self-play games: of the
     epsilon-greedy heuristic, or of the bot ``player`` (a spec such as ``mcts@100``)."""
@@ -52,7 +53,7 @@ def play_chunk(variant: str, seed: int, first: int, count: int,
     for i in range(first, first + count):
         g = Game.new(seed * 1_000_003 + i, options)
         starts = []
-        epsilon = (rand.choice(EPSILONS), rand.choice(EPSILONS))
+        epsilon = (rand.choice(epsilons), rand.choice(epsilons))
         bots = [make_bot(player, rand.randrange(2**32)) for _ in range(2)] if player else []
         while not g.is_over:
             if g.decision is Decision.PLAY:
@@ -138,7 +139,7 @@ def measure(rows: np.ndarray, wm: np.ndarray, ww: np.ndarray) -> dict:
 
 
 def gather(variant: str, seed: int, games: range, jobs: int, progress: Progress,
-           player: str | None = None) -> np.ndarray:
+           player: str | None = None, epsilons: tuple[float, ...] = EPSILONS) -> np.ndarray:
     """The rows of games number ``games`` (each number is its own deal)."""
     task = progress.add_task(f"{variant}: games {games.start}-{games.stop - 1}",
                              total=len(games))
@@ -146,7 +147,7 @@ def gather(variant: str, seed: int, games: range, jobs: int, progress: Progress,
     starts = range(games.start, games.stop, CHUNK)
     with ProcessPoolExecutor(jobs) as pool:
         futures = [pool.submit(play_chunk, variant, seed, first,
-                               min(CHUNK, games.stop - first), player)
+                               min(CHUNK, games.stop - first), player, epsilons)
                    for first in starts]
         for first, future in zip(starts, futures, strict=True):
             rows.extend(future.result())
@@ -164,7 +165,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--player", default=None,
                         help="a bot spec (e.g. mcts@100) whose self-play games are fitted "
                              "instead of the epsilon-greedy heuristic's")
+    parser.add_argument("--epsilons", default=",".join(map(str, EPSILONS)),
+                        help="the heuristic players' chances of a random move, one drawn "
+                             "per player and game (comma-separated)")
     args = parser.parse_args(argv)
+    try:
+        epsilons = tuple(float(e) for e in args.epsilons.split(","))
+    except ValueError:
+        parser.error(f"--epsilons takes numbers separated by commas (got {args.epsilons!r})")
+    if not epsilons or not all(0.0 <= e <= 1.0 for e in epsilons):
+        parser.error("--epsilons are chances between 0 and 1")
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     bad = [v for v in variants if v not in ("base", "beginner", "firefly")]
     if bad or args.games < 10 or args.jobs < 1:
@@ -173,16 +183,16 @@ def main(argv: list[str] | None = None) -> int:
     console = Console()
     held_out = max(1, args.games // 10)
     out = {"fitted": {"date": datetime.date.today().isoformat(), "games": args.games,
-                      "held_out_games": held_out, "seed": args.seed, "epsilons": EPSILONS,
+                      "held_out_games": held_out, "seed": args.seed, "epsilons": epsilons,
                       "player": args.player or "epsilon-greedy heuristic",
                       "command": "tools/fit_value.py " + " ".join(argv or sys.argv[1:])},
            "features": list(FEATURES), "variants": {}}
     with Progress(console=console) as progress:
         for variant in variants:
             train = gather(variant, args.seed, range(args.games), args.jobs, progress,
-                           args.player)
+                           args.player, epsilons)
             test = gather(variant, args.seed, range(args.games, args.games + held_out),
-                          args.jobs, progress, args.player)
+                          args.jobs, progress, args.player, epsilons)
             wm = fit_margin(design(train), train[:, -2])
             ww = fit_win(design(train), train[:, -1])
             figures = measure(test, wm, ww)

@@ -8,6 +8,7 @@ import pytest
 
 from solstis_tui.ai import arena
 from solstis_tui.ai.arena_stats import elo_ratings, mean_ci, percentile
+from solstis_tui.core import Game, Options
 
 
 def run_json(tmp_path, *flags: str) -> dict:
@@ -147,3 +148,25 @@ def test_the_progress_bar_in_a_terminal_shows_the_time_left() -> None:
     done, interrupted = arena.run(tasks, 1, console)
     assert len(done) == 4 and not interrupted
     assert "ETA" in out.getvalue() and "4/4" in out.getvalue()
+
+
+def test_a_peek_sees_the_real_game_at_every_decision_of_a_bot() -> None:
+    """The hook hand_oracle.py tells its bot the opponent's hand with: called with the bot
+    and the real game (hidden hands included) just before each decision with a choice."""
+    task = next(arena.tasks_for(["random", "greedy"], 2, 5, "base", None))
+    peeks: list[bool] = []
+
+    def peek(bot, game) -> None:
+        # The same deal replayed move by move: the peeked hands must be the real ones.
+        real = Game.new(seed=task["game_seed"], options=Options.for_variant("base"))
+        for _, move, automatic in game.history:
+            if not automatic:
+                real.play(move)
+        hidden = set(game.hands[1 - game.to_play]) - set(
+            game.observation(game.to_play).opponent_known)
+        assert game.hands == real.hands and len(game.legal_moves()) > 1
+        peeks.append(bool(hidden))
+
+    record = arena.play_game(task, peek=peek)
+    assert len(peeks) == len(record["times"][0]) + len(record["times"][1]) > 20
+    assert any(peeks)  # hand tiles the deciding bot's observation does not show

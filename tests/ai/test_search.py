@@ -104,3 +104,26 @@ def test_chosen_decisions_are_judged_by_whole_games_and_the_rest_by_the_value(
     assert judged == []
     searched(play, 1, 100, random_to_end=to_end)
     assert len(judged) > 50
+
+
+def test_the_search_deals_its_worlds_from_the_bots_dealer() -> None:
+    """``MCTSBot.dealer_for`` is where a subclass changes what the search deals (the
+    hand-oracle benchmark tells its bot the opponent's hand there): every iteration deals
+    one world from it."""
+    from solstis_tui.core import Dealer
+
+    class Counting(Dealer):
+        deals = 0
+
+        def deal(self, rand: random.Random) -> Game:
+            Counting.deals += 1
+            return super().deal(rand)
+
+    class CountingBot(mcts.MCTSBot):
+        def dealer_for(self, obs):
+            return Counting(obs)
+
+    g = positions("base", 4)[3]
+    bot = CountingBot(seed=1)
+    bot.choose(g.observation(g.to_play), Budget(iterations=40))
+    assert Counting.deals == bot.last_iterations == 40

@@ -156,3 +156,26 @@ def test_the_fitting_tool_can_fit_a_bots_own_games(tmp_path) -> None:
     data = json.loads(out.read_text())
     assert data["fitted"]["player"] == "greedy"
     Linear.from_json(data["variants"]["base"]["win"])
+
+
+def test_the_fitting_tool_plays_the_epsilons_it_is_given(tmp_path, monkeypatch, capsys) -> None:
+    from tools import fit_value
+
+    used: set[float] = set()
+    real_best_move = fit_value.best_move
+
+    def recording(g, rand, epsilon=0.0):
+        used.add(epsilon)
+        return real_best_move(g, rand, epsilon)
+
+    monkeypatch.setattr(fit_value, "best_move", recording)
+    fit_value.play_chunk("base", 3, 0, 2, epsilons=(0.2,))
+    assert used == {0.2}
+    out = tmp_path / "weights.json"
+    assert fit_value.main(["--games", "40", "--variants", "base", "--epsilons", "0.1,0.3",
+                           "--out", str(out)]) == 0
+    assert json.loads(out.read_text())["fitted"]["epsilons"] == [0.1, 0.3]
+    with pytest.raises(SystemExit):
+        fit_value.main(["--epsilons", "0.1,lots", "--out", str(tmp_path / "bad.json")])
+    assert "--epsilons takes numbers separated by commas" in capsys.readouterr().err
+    assert not (tmp_path / "bad.json").exists()

@@ -1,0 +1,103 @@
+"""What knowing the opponent's hand would be worth to mcts: the ceiling of any inference
+about it.
+
+    PYTHONPATH=benchmarks .venv/bin/python benchmarks/hand_oracle.py --opponent mcts \\
+        --games 100 --seed 1001 --time 0.25 --jobs 2
+
+``ToldMCTS`` is mcts told the opponent's hand before each of its decisions: every world it
+searches deals the opponent exactly those tiles, while the land pile, the face-down
+display tiles and the spirit pile stay as unknown as ever. No fair bot can know this much.
+Inferring the hand from the opponent's choices (which tile it played, which it kept) can
+recover only part of it, so ``ToldMCTS``'s score against a bot is a ceiling for what such
+inference could add against that bot (issue 16). The games are the arena's (the same deals
+for a seed, each from both seats, the same report and ``--json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from functools import partial
+
+from rich.console import Console
+
+from solstis_tui.ai.arena import play_game, print_report, report, run, tasks_for
+from solstis_tui.ai.base import Bot, Budget
+from solstis_tui.ai.mcts import MCTSBot
+from solstis_tui.core import Dealer, Game, Observation
+
+
+class TellingDealer(Dealer):
+    """Deals like ``Dealer``, except that the opponent always holds ``opponent_hand``."""
+
+    def __init__(self, obs: Observation, opponent_hand: tuple[int, ...]) -> None:
+        super().__init__(obs)
+        self.opponent_hand = sorted(opponent_hand)
+
+    def deal(self, rand: random.Random) -> Game:
+        g = super().deal(rand)
+        opp = 1 - self.obs.player
+        # Swap each told tile the fair deal put elsewhere with a dealt tile it replaces:
+        # the other unseen tiles stay as randomly placed as before.
+        spare = [t for t in g.hands[opp] if t not in self.opponent_hand]
+        missing = [t for t in self.opponent_hand if t not in g.hands[opp]]
+        for told, dealt in zip(missing, spare, strict=True):
+            where = g.pile if told in g.pile else g.face_down
+            where[where.index(told)] = dealt
+        g.hands[opp] = list(self.opponent_hand)
+        return g
+
+
+class ToldMCTS(MCTSBot):
+    """mcts that searches only worlds where the opponent holds ``told`` (set by
+    ``tell_hand`` before each decision)."""
+
+    name = "told-mcts"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.told: tuple[int, ...] | None = None
+
+    def dealer_for(self, obs: Observation) -> Dealer:
+        if self.told is None:
+            raise RuntimeError("ToldMCTS plays only in hand_oracle.py, which tells it the hand")
+        return TellingDealer(obs, self.told)
+
+
+def tell_hand(bot: Bot, game: Game) -> None:
+    """The arena's ``peek``: tell a ``ToldMCTS`` the opponent's real hand. (By attribute,
+    not class: the arena builds its bots from the spec "hand_oracle:ToldMCTS", a class other
+    than this script's own ``__main__.ToldMCTS``.)"""
+    if hasattr(bot, "told"):
+        bot.told = tuple(game.hands[1 - game.to_play])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--opponent", default="mcts")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1001)
+    parser.add_argument("--time", type=float, default=0.25)
+    parser.add_argument("--variant", default="base", choices=("base", "beginner", "firefly"))
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--json", default=None)
+    args = parser.parse_args(argv)
+    bots = ["hand_oracle:ToldMCTS", args.opponent]
+    settings = {"bots": bots, "games_per_pair": args.games + args.games % 2,
+                "seed": args.seed, "variant": args.variant, "time": args.time,
+                "jobs": args.jobs, "peek": "ToldMCTS is told the opponent's hand"}
+    tasks = list(tasks_for(bots, args.games, args.seed, args.variant,
+                           Budget(seconds=args.time)))
+    console = Console()
+    games, interrupted = run(tasks, args.jobs, console, partial(play_game, peek=tell_hand))
+    data = report(bots, games, settings, interrupted, len(tasks))
+    print_report(data, console)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(data, out, indent=1)
+    return 130 if interrupted else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
