@@ -16,6 +16,7 @@ import sys
 import time
 import zlib
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any, TypedDict
 
 from rich.console import Console
@@ -123,10 +124,10 @@ def _ignore_sigint() -> None:
 
 
 def run(tasks: list[Task], jobs: int, console: Console,
-        play: Callable[[Task], GameRecord] | None = None) -> tuple[list[GameRecord], bool]:
-    """Play the tasks with ``play`` (default ``play_game``; picklable when ``jobs`` > 1)
-    and a progress bar; (finished games, whether interrupted)."""
-    play = play or play_game
+        peek: Peek | None = None) -> tuple[list[GameRecord], bool]:
+    """Play the tasks with a progress bar, each with ``play_game`` (and ``peek``, picklable
+    when ``jobs`` > 1); (finished games, whether interrupted)."""
+    play = partial(play_game, peek=peek) if peek is not None else play_game
     done: list[GameRecord] = []
     columns = (TextColumn("[bold]arena"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
@@ -266,9 +267,9 @@ def parse_bots(parser: argparse.ArgumentParser, text: str) -> list[str]:
     return bots
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, peek: Peek | None = None) -> int:
     """Run ``solstis arena`` with ``argv`` (without the program name); returns the exit
-    status (0 done, 130 interrupted)."""
+    status (0 done, 130 interrupted). ``peek`` goes to every game (``play_game``)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     bots = parse_bots(parser, args.bots)
@@ -277,9 +278,11 @@ def main(argv: list[str] | None = None) -> int:
     settings = {"bots": bots, "games_per_pair": args.games + args.games % 2,
                 "seed": args.seed, "variant": args.variant, "time": args.time,
                 "iterations": args.iterations, "jobs": args.jobs}
+    if peek is not None:
+        settings["peek"] = peek.__name__
     console = Console()
     tasks = list(tasks_for(bots, args.games, args.seed, args.variant, budget))
-    games, interrupted = run(tasks, args.jobs, console)
+    games, interrupted = run(tasks, args.jobs, console, peek)
     data = report(bots, games, settings, interrupted, len(tasks))
     print_report(data, console)
     if args.json:

@@ -10,20 +10,16 @@ display tiles and the spirit pile stay as unknown as ever. No fair bot can know 
 Inferring the hand from the opponent's choices (which tile it played, which it kept) can
 recover only part of it, so ``ToldMCTS``'s score against a bot is a ceiling for what such
 inference could add against that bot (issue 16). The games are the arena's (the same deals
-for a seed, each from both seats, the same report and ``--json``).
+for a seed, each from both seats, the same flags, report and ``--json``).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import random
-from functools import partial
 
-from rich.console import Console
-
-from solstis_tui.ai.arena import play_game, print_report, report, run, tasks_for
-from solstis_tui.ai.base import Bot, Budget
+from solstis_tui.ai import arena
+from solstis_tui.ai.base import Bot
 from solstis_tui.ai.mcts import MCTSBot
 from solstis_tui.core import Dealer, Game, Observation
 
@@ -74,29 +70,13 @@ def tell_hand(bot: Bot, game: Game) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``--opponent`` and the arena's own flags (``solstis arena --help``); the defaults
+    are 100 games, seed 1001 and 0.25 s a decision."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--opponent", default="mcts")
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=1001)
-    parser.add_argument("--time", type=float, default=0.25)
-    parser.add_argument("--variant", default="base", choices=("base", "beginner", "firefly"))
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--json", default=None)
-    args = parser.parse_args(argv)
-    bots = ["hand_oracle:ToldMCTS", args.opponent]
-    settings = {"bots": bots, "games_per_pair": args.games + args.games % 2,
-                "seed": args.seed, "variant": args.variant, "time": args.time,
-                "jobs": args.jobs, "peek": "ToldMCTS is told the opponent's hand"}
-    tasks = list(tasks_for(bots, args.games, args.seed, args.variant,
-                           Budget(seconds=args.time)))
-    console = Console()
-    games, interrupted = run(tasks, args.jobs, console, partial(play_game, peek=tell_hand))
-    data = report(bots, games, settings, interrupted, len(tasks))
-    print_report(data, console)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
-            json.dump(data, out, indent=1)
-    return 130 if interrupted else 0
+    args, rest = parser.parse_known_args(argv)
+    return arena.main(["--bots", f"hand_oracle:ToldMCTS,{args.opponent}", "--games", "100",
+                       "--seed", "1001", "--time", "0.25", *rest], peek=tell_hand)
 
 
 if __name__ == "__main__":
