@@ -2,7 +2,8 @@
 
 ``solstis arena --bots random,greedy,mcts --games 20 --seed 1`` (or ``python -m
 solstis_tui.ai.arena ...``).
-Every deal is played twice, once from each seat. Ctrl-C prints what finished so far.
+Every deal is played twice, once from each seat. Ctrl-C prints what finished so far;
+``--resume FILE`` (an earlier ``--json``) goes on from there, or adds games to a finished run.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import signal
 import sys
 import time
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import Any, TypedDict
 
@@ -117,6 +118,48 @@ def tasks_for(bots: list[str], games: int, seed: int, variant: str,
                     "bot_seeds": [stable_seed("bot", seed, deal, i, s)
                                   for i, s in enumerate(seats)],
                 }
+
+
+def game_key(bots: Sequence[str], game_seed: int) -> tuple[tuple[str, ...], int]:
+    """What makes two games the same task: the bots in their seats, and the deal."""
+    return tuple(bots), game_seed
+
+
+def split_finished(tasks: list[Task], earlier: list[GameRecord]
+                   ) -> tuple[list[GameRecord], list[Task]]:
+    """(the ``earlier`` games that are tasks of ``tasks``, the tasks none of them played).
+
+    A game is a task's when it has the same bots in the same seats and the same deal, so
+    an earlier run with the same seed and bots counts however many games it planned;
+    games from other deals, seeds or bots are left out. The pair number follows
+    ``tasks``, so earlier games of a differently ordered ``--bots`` still count."""
+    wanted = {game_key(t["bots"], t["game_seed"]): t for t in tasks}
+    kept: dict[tuple[tuple[str, ...], int], GameRecord] = {}
+    for game in earlier:
+        task = wanted.get(game_key(game["bots"], game["game_seed"]))
+        if task is not None:
+            kept[game_key(game["bots"], game["game_seed"])] = {
+                **game, "pair": task["pair"], "deal": task["deal"]}
+    todo = [t for t in tasks if game_key(t["bots"], t["game_seed"]) not in kept]
+    return list(kept.values()), todo
+
+
+def load_games(path: str) -> tuple[dict[str, Any], list[GameRecord]]:
+    """(settings, games) of a JSON file an earlier ``--json`` wrote; ValueError with the
+    reason when the file cannot be read or is not one."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read {path}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path} is not JSON: {exc}") from None
+    games = data.get("games") if isinstance(data, dict) else None
+    if not isinstance(games, list) or not all(
+            isinstance(g, dict) and {"bots", "game_seed", "winner", "scores"} <= g.keys()
+            for g in games):
+        raise ValueError(f"{path} is not an arena --json file (it has no list of games)")
+    return data.get("settings") or {}, games
 
 
 def _ignore_sigint() -> None:
@@ -230,6 +273,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--jobs", type=_positive_int, default=1,
                         help="games played in parallel processes (default: %(default)s)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--resume", metavar="FILE",
+                        help="keep the games an earlier --json FILE of the same bots, seed, "
+                        "variant and budget finished, and play only the rest")
     return parser
 
 
@@ -267,6 +313,26 @@ def parse_bots(parser: argparse.ArgumentParser, text: str) -> list[str]:
     return bots
 
 
+#: Settings an arena run and the run it resumes must share (the games may differ).
+SAME_FOR_RESUME = ("seed", "variant", "time", "iterations", "peek")
+
+
+def resume_tasks(parser: argparse.ArgumentParser, path: str, settings: dict[str, Any],
+                 tasks: list[Task]) -> tuple[list[GameRecord], list[Task]]:
+    """The games ``path`` keeps for this run and the tasks left to play; a file that is
+    not an arena --json, or was played with other settings, is refused (parser.error)."""
+    try:
+        before, games = load_games(path)
+    except ValueError as exc:
+        parser.error(str(exc))
+    differ = [k for k in SAME_FOR_RESUME if before.get(k) != settings.get(k)]
+    if differ:
+        parser.error(f"--resume {path}: its games were played with another "
+                     + ", ".join(f"{k} ({before.get(k)!r}, not {settings.get(k)!r})"
+                                 for k in differ))
+    return split_finished(tasks, games)
+
+
 def main(argv: list[str] | None = None, peek: Peek | None = None) -> int:
     """Run ``solstis arena`` with ``argv`` (without the program name); returns the exit
     status (0 done, 130 interrupted). ``peek`` goes to every game (``play_game``)."""
@@ -282,8 +348,14 @@ def main(argv: list[str] | None = None, peek: Peek | None = None) -> int:
         settings["peek"] = peek.__name__
     console = Console()
     tasks = list(tasks_for(bots, args.games, args.seed, args.variant, budget))
-    games, interrupted = run(tasks, args.jobs, console, peek)
-    data = report(bots, games, settings, interrupted, len(tasks))
+    earlier: list[GameRecord] = []
+    todo = tasks
+    if args.resume:
+        earlier, todo = resume_tasks(parser, args.resume, settings, tasks)
+        console.print(f"{len(earlier)} games kept from {args.resume}, {len(todo)} to play.",
+                      highlight=False, markup=False)
+    games, interrupted = run(todo, args.jobs, console, peek)
+    data = report(bots, earlier + games, settings, interrupted, len(tasks))
     print_report(data, console)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:

@@ -10,7 +10,9 @@ centre at or above it). Ladder pairs (issue 4) search for ``--time`` seconds a d
 the yardstick pairs (issue 16) carry their own budgets, as the issue's table gives them,
 and so do the scaling pairs (one search at 1 s against itself at 0.25 s).
 ``--calibrated`` gives the ladder's search bots iteration budgets measured to take about
-``--time`` seconds on this machine instead of a clock. ``--json`` keeps the data.
+``--time`` seconds on this machine instead of a clock. ``--json`` keeps the data;
+``--resume FILE`` keeps the games an earlier ``--json`` FILE with the same seed finished
+(after Ctrl-C, or with fewer ``--games``) and plays only the rest of each pair's.
 Pairs with an expert use its root-parallel processes (every core): run them with
 ``--jobs 1`` so that the two bots' time per decision stays equal.
 """
@@ -28,7 +30,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from solstis_tui.ai.arena import report, run, tasks_for
+from solstis_tui.ai.arena import report, run, split_finished, tasks_for
+from solstis_tui.ai.arena_stats import GameRecord
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,24 @@ def chosen_pairs(text: str, names: dict[str, str], variant: str) -> list[tuple[s
     return out
 
 
+def earlier_games(path: str, seed: int) -> dict[str, list[GameRecord]]:
+    """Each pair id's games in a JSON file an earlier ``--json`` run wrote; SystemExit
+    with the reason when the file cannot be read, is not one, or used another seed."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        pairs = data["pairs"]
+        found = {p["id"]: p["games"] for p in pairs}
+        earlier_seed = data["args"]["seed"]
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SystemExit(f"--resume: cannot read {path}: {exc}") from None
+    except (ValueError, KeyError, TypeError):
+        raise SystemExit(f"--resume: {path} is not a bot_strength.py --json file") from None
+    if earlier_seed != seed:
+        raise SystemExit(f"--resume: {path} was played with --seed {earlier_seed}, "
+                         f"not {seed}")
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per pair")
@@ -129,7 +150,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="ladder pairs' variant (the other pairs name their own)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", help="write all figures and games here")
+    parser.add_argument("--resume", metavar="FILE",
+                        help="keep the games an earlier --json FILE (same --seed) finished")
     args = parser.parse_args(argv)
+    earlier = earlier_games(args.resume, args.seed) if args.resume else {}
     calibrated = None
     if args.calibrated:
         mm, mc = (int(x) for x in args.calibrated.split(","))
@@ -141,10 +165,14 @@ def main(argv: list[str] | None = None) -> int:
     for pid, pair in pairs:
         bots = [pair.stronger, pair.weaker]
         tasks = list(tasks_for(bots, args.games, args.seed, pair.variant, None))
+        kept, todo = split_finished(tasks, earlier.get(pid, []))
         console.print(f"[bold]{pid}[/]: {bots[0]} vs {bots[1]}, {pair.variant}: "
                       f"{len(tasks)} games")
-        games, interrupted = run(tasks, args.jobs, console)
-        data = report(bots, games, {"variant": pair.variant}, interrupted, len(tasks))
+        if args.resume:
+            console.print(f"{len(kept)} kept from {args.resume}, {len(todo)} to play",
+                          markup=False, highlight=False)
+        games, interrupted = run(todo, args.jobs, console)
+        data = report(bots, kept + games, {"variant": pair.variant}, interrupted, len(tasks))
         results.append((pid, pair, data))
         if args.json:
             Path(args.json).write_text(json.dumps(

@@ -170,3 +170,76 @@ def test_a_peek_sees_the_real_game_at_every_decision_of_a_bot() -> None:
     record = arena.play_game(task, peek=peek)
     assert len(peeks) == len(record["times"][0]) + len(record["times"][1]) > 20
     assert any(peeks)  # hand tiles the deciding bot's observation does not show
+
+
+def count_games(monkeypatch) -> list[str]:
+    """The arena's games as they start (their first seat's bot), played as usual."""
+    real = arena.play_game
+    started: list[str] = []
+
+    def counted(task):
+        started.append(task["bots"][0])
+        return real(task)
+
+    monkeypatch.setattr(arena, "play_game", counted)
+    return started
+
+
+def test_resume_keeps_the_finished_games_and_plays_only_the_rest(tmp_path, monkeypatch) -> None:
+    """Ctrl-C after two of four games, then --resume: the two are kept as they were (their
+    move times too), only the other two are played, and the figures are an uninterrupted
+    run's."""
+    flags = ["--bots", "random,greedy", "--games", "4", "--seed", "5"]
+    interrupt_at_game(monkeypatch, 3)
+    part = tmp_path / "part.json"
+    assert arena.main([*flags, "--json", str(part)]) == 130
+    finished = json.loads(part.read_text())["games"]
+    monkeypatch.undo()
+    started = count_games(monkeypatch)
+    data = run_json(tmp_path, *flags, "--resume", str(part))
+    assert len(started) == 2
+    assert data["completed"] == data["planned"] == 4 and not data["interrupted"]
+    assert all(game in data["games"] for game in finished)
+    monkeypatch.undo()
+    whole = run_json(tmp_path, *flags)
+    assert [g["scores"] for g in data["games"]] == [g["scores"] for g in whole["games"]]
+    assert data["pairs"][0]["a_score"] == whole["pairs"][0]["a_score"]
+
+
+def test_resume_adds_games_to_a_finished_run(tmp_path, monkeypatch) -> None:
+    """A 2-game run resumed with --games 6 plays the 4 games of the two new deals."""
+    first = tmp_path / "first.json"
+    assert arena.main(["--bots", "random,greedy", "--games", "2", "--json", str(first)]) == 0
+    started = count_games(monkeypatch)
+    data = run_json(tmp_path, "--bots", "random,greedy", "--games", "6", "--resume", str(first))
+    assert len(started) == 4 and data["completed"] == 6
+    assert sorted({g["deal"] for g in data["games"]}) == [0, 1, 2]
+
+
+@pytest.mark.parametrize(
+    ("content", "flags", "words"),
+    [
+        ("not json", [], "is not JSON"),
+        ('{"pairs": []}', [], "not an arena --json file"),
+        (None, ["--seed", "6"], "seed (5, not 6)"),
+        (None, ["--time", "0.1"], "time (None, not 0.1)"),
+    ],
+)
+def test_resume_refuses_a_file_of_other_games(tmp_path, monkeypatch, capsys, content, flags,
+                                              words) -> None:
+    """A file that is not an arena's, or one played with another seed or budget, is
+    refused with the reason, and nothing is played."""
+    earlier = tmp_path / "earlier.json"
+    if content is None:
+        assert arena.main(["--bots", "random,greedy", "--games", "2", "--seed", "5",
+                           "--json", str(earlier)]) == 0
+    else:
+        earlier.write_text(content)
+    capsys.readouterr()
+    started = count_games(monkeypatch)
+    with pytest.raises(SystemExit) as exit_info:
+        arena.main(["--bots", "random,greedy", "--games", "4", "--seed", "5", *flags,
+                    "--resume", str(earlier)])
+    assert exit_info.value.code == 2
+    assert words in capsys.readouterr().err
+    assert started == []
