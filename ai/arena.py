@@ -9,9 +9,11 @@ Every deal is played twice, once from each seat. Ctrl-C prints what finished so 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import multiprocessing
+import os
 import signal
 import sys
 import time
@@ -33,7 +35,14 @@ from rich.table import Table
 
 from solstis_tui.core import Game, Options
 
-from .arena_stats import GameRecord, as_data, elo_ratings, latencies, pair_results
+from .arena_stats import (
+    GameRecord,
+    as_data,
+    elo_ratings,
+    latencies,
+    pair_results,
+    record_problem,
+)
 from .base import Bot, Budget
 from .registry import describe, make_bot, split_spec
 
@@ -144,22 +153,50 @@ def split_finished(tasks: list[Task], earlier: list[GameRecord]
     return list(kept.values()), todo
 
 
-def load_games(path: str) -> tuple[dict[str, Any], list[GameRecord]]:
-    """(settings, games) of a JSON file an earlier ``--json`` wrote; ValueError with the
-    reason when the file cannot be read or is not one."""
+def checked_games(games: object, path: str) -> list[GameRecord]:
+    """``games`` (read from ``path``) as game records; ValueError naming the first that
+    is not one, so that a bad file is refused before any game is played."""
+    if not isinstance(games, list):
+        raise ValueError(f"{path} is not an arena --json file (it has no list of games)")
+    for number, game in enumerate(games, 1):
+        problem = record_problem(game)
+        if problem:
+            raise ValueError(f"{path}: game {number} of its list {problem}")
+    return games
+
+
+def read_json(path: str) -> Any:
+    """The JSON in ``path``; ValueError with the reason when it cannot be read."""
     try:
         with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+            return json.load(f)
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read {path}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path} is not JSON: {exc}") from None
-    games = data.get("games") if isinstance(data, dict) else None
-    if not isinstance(games, list) or not all(
-            isinstance(g, dict) and {"bots", "game_seed", "winner", "scores"} <= g.keys()
-            for g in games):
-        raise ValueError(f"{path} is not an arena --json file (it has no list of games)")
-    return data.get("settings") or {}, games
+
+
+def write_json(path: str, data: Any) -> None:
+    """Write ``data`` to ``path`` whole or not at all (a temporary file, then a rename):
+    an interrupted write never leaves half a file where a resumable run's games were."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as out:
+            json.dump(data, out, indent=1)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def load_games(path: str) -> tuple[dict[str, Any], list[GameRecord]]:
+    """(settings, games) of a JSON file an earlier arena ``--json`` wrote; ValueError with
+    the reason when the file cannot be read or is not one."""
+    data = read_json(path)
+    if not isinstance(data, dict) or not isinstance(data.get("settings"), dict):
+        raise ValueError(f"{path} is not an arena --json file (it has no settings)")
+    return data["settings"], checked_games(data.get("games"), path)
 
 
 def _ignore_sigint() -> None:
@@ -317,20 +354,38 @@ def parse_bots(parser: argparse.ArgumentParser, text: str) -> list[str]:
 SAME_FOR_RESUME = ("seed", "variant", "time", "iterations", "peek")
 
 
+def resume_line(path: str, in_file: int, kept: int, todo: int, planned: int) -> str:
+    """What ``--resume`` took from ``path``, e.g. "160 games kept from FILE, 240 of 400 to
+    play", and how many of its ``in_file`` games this run leaves out."""
+    line = f"{kept} games kept from {path}, {todo} of {planned} to play."
+    if in_file > kept:
+        line += f" {in_file - kept} of its games are not part of this run and are left out."
+    return line
+
+
+def described(settings: dict[str, Any], keys: list[str]) -> str:
+    """``keys`` of ``settings`` for a message, e.g. "seed 5, time none"."""
+    return ", ".join(f"{k} {'none' if settings.get(k) is None else settings.get(k)}"
+                     for k in keys)
+
+
 def resume_tasks(parser: argparse.ArgumentParser, path: str, settings: dict[str, Any],
-                 tasks: list[Task]) -> tuple[list[GameRecord], list[Task]]:
-    """The games ``path`` keeps for this run and the tasks left to play; a file that is
-    not an arena --json, or was played with other settings, is refused (parser.error)."""
+                 tasks: list[Task], console: Console) -> tuple[list[GameRecord], list[Task]]:
+    """The games ``path`` keeps for this run and the tasks left to play, said on
+    ``console``; a file that is not an arena --json, or was played with other settings,
+    is refused (parser.error)."""
     try:
         before, games = load_games(path)
     except ValueError as exc:
         parser.error(str(exc))
     differ = [k for k in SAME_FOR_RESUME if before.get(k) != settings.get(k)]
     if differ:
-        parser.error(f"--resume {path}: its games were played with another "
-                     + ", ".join(f"{k} ({before.get(k)!r}, not {settings.get(k)!r})"
-                                 for k in differ))
-    return split_finished(tasks, games)
+        parser.error(f"--resume {path}: its games were played with "
+                     f"{described(before, differ)}; this run has {described(settings, differ)}")
+    kept, todo = split_finished(tasks, games)
+    console.print(resume_line(path, len(games), len(kept), len(todo), len(tasks)),
+                  highlight=False, markup=False)
+    return kept, todo
 
 
 def main(argv: list[str] | None = None, peek: Peek | None = None) -> int:
@@ -351,15 +406,12 @@ def main(argv: list[str] | None = None, peek: Peek | None = None) -> int:
     earlier: list[GameRecord] = []
     todo = tasks
     if args.resume:
-        earlier, todo = resume_tasks(parser, args.resume, settings, tasks)
-        console.print(f"{len(earlier)} games kept from {args.resume}, {len(todo)} to play.",
-                      highlight=False, markup=False)
+        earlier, todo = resume_tasks(parser, args.resume, settings, tasks, console)
     games, interrupted = run(todo, args.jobs, console, peek)
     data = report(bots, earlier + games, settings, interrupted, len(tasks))
     print_report(data, console)
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
-            json.dump(data, out, indent=1)
+        write_json(args.json, data)
         console.print(f"Figures written to {args.json}")
     return 130 if interrupted else 0
 

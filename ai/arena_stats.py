@@ -25,6 +25,37 @@ class GameRecord(TypedDict):
     """Per seat, the seconds each decision with a real choice took."""
 
 
+def _whole(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def record_problem(game: object) -> str | None:
+    """What is wrong with ``game`` as a ``GameRecord`` read back from JSON (None: nothing).
+    The figures index every field, so a record is checked whole before it is used."""
+    if not isinstance(game, dict):
+        return "is not an object"
+    missing = [k for k in GameRecord.__annotations__ if k not in game]
+    if missing:
+        return "has no " + ", ".join(missing)
+    checks = {
+        "pair": _whole(game["pair"]),
+        "deal": _whole(game["deal"]),
+        "bots": isinstance(game["bots"], list) and len(game["bots"]) == 2
+        and all(isinstance(b, str) for b in game["bots"]),
+        "game_seed": _whole(game["game_seed"]),
+        "winner": game["winner"] is None or (_whole(game["winner"]) and game["winner"] in (0, 1)),
+        "scores": isinstance(game["scores"], list) and len(game["scores"]) == 2
+        and all(_whole(x) for x in game["scores"]),
+        "end": game["end"] is None or isinstance(game["end"], str),
+        "times": isinstance(game["times"], list) and len(game["times"]) == 2
+        and all(isinstance(seat, list) and all(
+            isinstance(t, (int, float)) and not isinstance(t, bool) for t in seat)
+            for seat in game["times"]),
+    }
+    bad = [k for k, ok in checks.items() if not ok]
+    return "has a malformed " + ", ".join(bad) if bad else None
+
+
 @dataclass(frozen=True)
 class PairResult:
     a: str

@@ -21,17 +21,24 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import math
 import sys
 from dataclasses import dataclass
-from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from solstis_tui.ai.arena import report, run, split_finished, tasks_for
-from solstis_tui.ai.arena_stats import GameRecord
+from solstis_tui.ai.arena import (
+    checked_games,
+    read_json,
+    report,
+    resume_line,
+    run,
+    split_finished,
+    tasks_for,
+    write_json,
+)
 
 
 @dataclass(frozen=True)
@@ -83,6 +90,10 @@ def wilson(score: float, n: int) -> tuple[float, float]:
     return centre - half, centre + half
 
 
+Row = tuple[str, Pair, dict[str, Any]]
+"""One pair's result: (pair id, the pair, the arena's report of its games)."""
+
+
 def ladder_specs(seconds: float, calibrated: dict[str, int] | None,
                  expert_factor: int) -> dict[str, str]:
     """Arena spec per tier: with calibration, iterations; else a time budget."""
@@ -115,22 +126,46 @@ def chosen_pairs(text: str, names: dict[str, str], variant: str) -> list[tuple[s
     return out
 
 
-def earlier_games(path: str, seed: int) -> dict[str, list[GameRecord]]:
-    """Each pair id's games in a JSON file an earlier ``--json`` run wrote; SystemExit
-    with the reason when the file cannot be read, is not one, or used another seed."""
+#: Flags that make a ladder pair's games (its bots' budgets, its variant's deals).
+LADDER_FLAGS = ("time", "calibrated", "expert_factor", "variant")
+
+
+def earlier_pairs(path: str, args: argparse.Namespace, ladder: bool) -> list[dict[str, Any]]:
+    """The pair entries (each with its games) of a JSON file an earlier ``--json`` run
+    wrote; SystemExit with the reason when the file cannot be read, is not one, or was
+    played with another ``--seed`` (or, with ``ladder`` pairs, other ladder flags)."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        pairs = data["pairs"]
-        found = {p["id"]: p["games"] for p in pairs}
-        earlier_seed = data["args"]["seed"]
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SystemExit(f"--resume: cannot read {path}: {exc}") from None
-    except (ValueError, KeyError, TypeError):
-        raise SystemExit(f"--resume: {path} is not a bot_strength.py --json file") from None
-    if earlier_seed != seed:
-        raise SystemExit(f"--resume: {path} was played with --seed {earlier_seed}, "
-                         f"not {seed}")
-    return found
+        data = read_json(path)
+        if not isinstance(data, dict) or not isinstance(data.get("args"), dict) or not (
+                isinstance(data.get("pairs"), list)
+                and all(isinstance(p, dict) and isinstance(p.get("id"), str)
+                        for p in data["pairs"])):
+            raise ValueError(f"{path} is not a bot_strength.py --json file")
+        for entry in data["pairs"]:
+            checked_games(entry.get("games"), f"{path} (pair {entry['id']})")
+    except ValueError as exc:
+        raise SystemExit(f"--resume: {exc}") from None
+    before = data["args"]
+    differ = [k for k in ("seed", *(LADDER_FLAGS if ladder else ()))
+              if before.get(k) != getattr(args, k)]
+    if differ:
+        raise SystemExit(f"--resume: {path} was played with " + ", ".join(
+            f"--{k.replace('_', '-')} {before.get(k)!r}, not {getattr(args, k)!r}"
+            for k in differ))
+    pairs: list[dict[str, Any]] = data["pairs"]
+    return pairs
+
+
+def write_figures(path: str, args: argparse.Namespace, results: list[Row],
+                  earlier: list[dict[str, Any]]) -> None:
+    """Write every pair's figures and games to ``path``, keeping the entries of
+    ``earlier`` pairs this run has not (yet) played, so that resuming into the same file
+    loses nothing."""
+    done = {pid for pid, _, _ in results}
+    pairs = [{"id": i, "stronger": p.stronger, "weaker": p.weaker, "target": p.target,
+              "variant": p.variant, **d} for i, p, d in results]
+    pairs += [entry for entry in earlier if entry["id"] not in done]
+    write_json(path, {"args": vars(args), "date": str(datetime.date.today()), "pairs": pairs})
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,33 +188,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--resume", metavar="FILE",
                         help="keep the games an earlier --json FILE (same --seed) finished")
     args = parser.parse_args(argv)
-    earlier = earlier_games(args.resume, args.seed) if args.resume else {}
     calibrated = None
     if args.calibrated:
         mm, mc = (int(x) for x in args.calibrated.split(","))
         calibrated = {"minimax": mm, "mcts": mc}
     pairs = chosen_pairs(args.pairs, ladder_specs(args.time, calibrated, args.expert_factor),
                          args.variant)
+    ladder = any(pid in LADDER for pid, _ in pairs)
+    earlier = earlier_pairs(args.resume, args, ladder) if args.resume else []
+    earlier_games = {entry["id"]: entry["games"] for entry in earlier}
     console = Console(width=max(120, Console().width))
-    results, interrupted = [], False
+    results: list[Row] = []
+    interrupted = False
     for pid, pair in pairs:
         bots = [pair.stronger, pair.weaker]
         tasks = list(tasks_for(bots, args.games, args.seed, pair.variant, None))
-        kept, todo = split_finished(tasks, earlier.get(pid, []))
+        kept, todo = split_finished(tasks, earlier_games.get(pid, []))
         console.print(f"[bold]{pid}[/]: {bots[0]} vs {bots[1]}, {pair.variant}: "
                       f"{len(tasks)} games")
         if args.resume:
-            console.print(f"{len(kept)} kept from {args.resume}, {len(todo)} to play",
-                          markup=False, highlight=False)
+            console.print(resume_line(args.resume, len(earlier_games.get(pid, [])), len(kept),
+                                      len(todo), len(tasks)), markup=False, highlight=False)
         games, interrupted = run(todo, args.jobs, console)
         data = report(bots, kept + games, {"variant": pair.variant}, interrupted, len(tasks))
         results.append((pid, pair, data))
         if args.json:
-            Path(args.json).write_text(json.dumps(
-                {"args": vars(args), "date": str(datetime.date.today()), "pairs": [
-                    {"id": i, "stronger": p.stronger, "weaker": p.weaker,
-                     "target": p.target, "variant": p.variant, **d} for i, p, d in results
-                ]}, indent=1))
+            write_figures(args.json, args, results, earlier)
         if interrupted:
             break
     table = Table(title=f"Bot strength, seed {args.seed}, {datetime.date.today()}")
@@ -187,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
                 "95% CI", "margin", "target", "met"):
         table.add_column(col)
     for pid, pair, data in results:
+        if not data["pairs"]:  # interrupted before its first game ended
+            continue
         row = data["pairs"][0]
         n, score = row["games"], row["a_score"]
         lo, hi = wilson(score, n)

@@ -186,18 +186,19 @@ def count_games(monkeypatch) -> list[str]:
 
 
 def test_resume_keeps_the_finished_games_and_plays_only_the_rest(tmp_path, monkeypatch) -> None:
-    """Ctrl-C after two of four games, then --resume: the two are kept as they were (their
-    move times too), only the other two are played, and the figures are an uninterrupted
-    run's."""
+    """Ctrl-C after three of four games (the second deal from one seat only), then
+    --resume: the three are kept as they were (their move times too), only the other seat
+    of the second deal is played, and the figures are an uninterrupted run's."""
     flags = ["--bots", "random,greedy", "--games", "4", "--seed", "5"]
-    interrupt_at_game(monkeypatch, 3)
+    interrupt_at_game(monkeypatch, 4)
     part = tmp_path / "part.json"
     assert arena.main([*flags, "--json", str(part)]) == 130
     finished = json.loads(part.read_text())["games"]
+    assert len(finished) == 3
     monkeypatch.undo()
     started = count_games(monkeypatch)
     data = run_json(tmp_path, *flags, "--resume", str(part))
-    assert len(started) == 2
+    assert started == ["greedy"]
     assert data["completed"] == data["planned"] == 4 and not data["interrupted"]
     assert all(game in data["games"] for game in finished)
     monkeypatch.undo()
@@ -216,13 +217,32 @@ def test_resume_adds_games_to_a_finished_run(tmp_path, monkeypatch) -> None:
     assert sorted({g["deal"] for g in data["games"]}) == [0, 1, 2]
 
 
+def test_resume_counts_the_games_of_the_same_bots_listed_the_other_way_round(
+        tmp_path, monkeypatch) -> None:
+    earlier = tmp_path / "earlier.json"
+    assert arena.main(["--bots", "greedy,random", "--games", "2", "--json", str(earlier)]) == 0
+    started = count_games(monkeypatch)
+    data = run_json(tmp_path, "--bots", "random,greedy", "--games", "2", "--resume", str(earlier))
+    assert started == [] and data["completed"] == 2
+    assert [(p["a"], p["b"], p["games"]) for p in data["pairs"]] == [("random", "greedy", 2)]
+
+
+GAME = ('{"pair": 0, "deal": 0, "bots": ["random", "greedy"], "game_seed": 1, "winner": 0, '
+        '"scores": [3, 2], "end": "normal"%s}')
+
+
 @pytest.mark.parametrize(
     ("content", "flags", "words"),
     [
         ("not json", [], "is not JSON"),
-        ('{"pairs": []}', [], "not an arena --json file"),
-        (None, ["--seed", "6"], "seed (5, not 6)"),
-        (None, ["--time", "0.1"], "time (None, not 0.1)"),
+        ('{"pairs": []}', [], "not an arena --json file (it has no settings)"),
+        ('{"settings": {"seed": 5}, "games": {}}', [], "it has no list of games"),
+        ('{"settings": {"seed": 5}, "games": [%s]}' % (GAME % ""), [],
+         "game 1 of its list has no times"),
+        ('{"settings": {"seed": 5}, "games": [%s]}' % (GAME % ', "times": [[0.1], "x"]'), [],
+         "game 1 of its list has a malformed times"),
+        (None, ["--seed", "6"], "played with seed 5; this run has seed 6"),
+        (None, ["--time", "0.1"], "played with time none; this run has time 0.1"),
     ],
 )
 def test_resume_refuses_a_file_of_other_games(tmp_path, monkeypatch, capsys, content, flags,

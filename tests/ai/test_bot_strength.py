@@ -42,3 +42,34 @@ def test_resume_refuses_another_seed_or_file(tmp_path, monkeypatch) -> None:
     with pytest.raises(SystemExit, match=r"not a bot_strength\.py --json file"):
         bot_strength.main(["--pairs", "greedy-random", "--resume", str(tmp_path / "arena.json")])
     assert started == []
+
+
+def test_resuming_into_the_same_file_keeps_the_pairs_not_yet_replayed(tmp_path,
+                                                                       monkeypatch) -> None:
+    """Two finished pairs given more games in the same file, interrupted during the first:
+    the second pair's games are still in the file, ready for the next --resume."""
+    both = ["--pairs", "greedy-random,mcts-random", "--calibrated", "2,5", "--seed", "3"]
+    figures = tmp_path / "figures.json"
+    assert bot_strength.main([*both, "--games", "2", "--json", str(figures)]) == 0
+    interrupt_at_game(monkeypatch, 2)
+    assert bot_strength.main([*both, "--games", "4", "--resume", str(figures),
+                              "--json", str(figures)]) == 130
+    pairs = {p["id"]: p for p in json.loads(figures.read_text())["pairs"]}
+    assert len(pairs["greedy-random"]["games"]) == 3
+    assert len(pairs["mcts-random"]["games"]) == 2
+
+
+def test_resume_refuses_malformed_games_and_other_ladder_flags(tmp_path, monkeypatch) -> None:
+    earlier = tmp_path / "earlier.json"
+    assert bot_strength.main(["--pairs", "greedy-random", "--games", "2", "--seed", "3",
+                              "--json", str(earlier)]) == 0
+    started = count_games(monkeypatch)
+    with pytest.raises(SystemExit, match=r"played with --time 0\.25, not 0\.5"):
+        bot_strength.main(["--pairs", "greedy-random", "--seed", "3", "--time", "0.5",
+                           "--resume", str(earlier)])
+    data = json.loads(earlier.read_text())
+    del data["pairs"][0]["games"][1]["scores"]
+    earlier.write_text(json.dumps(data))
+    with pytest.raises(SystemExit, match="game 2 of its list has no scores"):
+        bot_strength.main(["--pairs", "greedy-random", "--seed", "3", "--resume", str(earlier)])
+    assert started == []
