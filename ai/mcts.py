@@ -64,24 +64,29 @@ class Estimate:
 MARGIN_SCALE = 25.0
 
 
-def mix(win: float, margin: float, scale: float) -> float:
-    """A reward in [0, 1]: 80% the win, 20% the star margin squashed by ``tanh(margin /
-    scale)``. A large scale keeps a bot that is far ahead playing for more stars."""
-    return 0.8 * win + 0.1 * (1.0 + math.tanh(margin / scale))
+#: The win's share of the reward; the rest is the star margin (``mix``).
+WIN_SHARE = 0.8
 
 
-def reward(g: Game, scale: float) -> tuple[float, float]:
+def mix(win: float, margin: float, scale: float, win_share: float = WIN_SHARE) -> float:
+    """A reward in [0, 1]: ``win_share`` (80%) the win, the rest the star margin squashed by
+    ``tanh(margin / scale)``. A large scale keeps a bot that is far ahead playing for more
+    stars."""
+    return win_share * win + (1.0 - win_share) / 2 * (1.0 + math.tanh(margin / scale))
+
+
+def reward(g: Game, scale: float, win_share: float = WIN_SHARE) -> tuple[float, float]:
     """(reward for player 0 in [0, 1], star margin of player 0) of a finished game."""
     margin = score(g, 0).total - score(g, 1).total
     win = 0.5 if g.winner is None else float(g.winner == 0)
-    return mix(win, margin, scale), float(margin)
+    return mix(win, margin, scale, win_share), float(margin)
 
 
-def estimate(g: Game, scale: float) -> tuple[float, float]:
+def estimate(g: Game, scale: float, win_share: float = WIN_SHARE) -> tuple[float, float]:
     """Like ``reward`` for an unfinished game: the learned value's expected margin and
     win chance (value.py) stand in for the final ones."""
     margin, win = value(g, 0)
-    return mix(win, margin, scale), margin
+    return mix(win, margin, scale, win_share), margin
 
 
 @dataclass(frozen=True)
@@ -100,6 +105,8 @@ class Settings:
     """Playout decisions before the learned value judges (None: play to the end)."""
     margin_scale: float = MARGIN_SCALE
     """Stars of margin ``mix`` squashes (see ``mix``)."""
+    win_share: float = WIN_SHARE
+    """The win's share of the reward, the rest being the margin (see ``mix``)."""
     widening: float = 0.0
     """Progressive widening: a node visited n times offers at most this times sqrt(n)
     tried moves before it grows another."""
@@ -299,19 +306,20 @@ class Search:
         """Play on from a new leaf: to the end, or ``horizon`` decisions and then on to the
         next turn's start, where the evaluation takes over. (reward, margin) for player 0."""
         settings = self.settings
-        rand, epsilon, scale = self.rand, settings.epsilon, settings.margin_scale
+        rand, epsilon = self.rand, settings.epsilon
+        scale, share = settings.margin_scale, settings.win_share
         if settings.horizon is None or len(g.pile) <= settings.endgame_pile:
             playout(g, rand, epsilon)
-            return reward(g, scale)
+            return reward(g, scale, share)
         for _ in range(settings.horizon):
             if g.is_over:
-                return reward(g, scale)
+                return reward(g, scale, share)
             g.play(best_move(g, rand, epsilon))
         for _ in range(SETTLE_LIMIT):
             if g.is_over or g.decision is Decision.PLAY:
                 break
             g.play(best_move(g, rand, epsilon))
-        return reward(g, scale) if g.is_over else estimate(g, scale)
+        return reward(g, scale, share) if g.is_over else estimate(g, scale, share)
 
     def estimates(self) -> list[Estimate]:
         """Root moves, most visited first; unvisited moves last with neutral values."""

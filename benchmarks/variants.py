@@ -7,6 +7,9 @@ not adopted, and the bare heuristic, for the arena and the agreement benchmark t
         --bots variants:PlainReuse@0.25s,plain-ismcts@0.25s --games 200 --seed 1001 --jobs 2
     PYTHONPATH=benchmarks .venv/bin/python -m solstis_tui.ai.arena \\
         --bots variants:SpiritGames@0.25s,mcts@0.25s --games 400 --seed 1001 --jobs 2
+    PYTHONPATH=benchmarks .venv/bin/python benchmarks/bot_regret.py \\
+        --bots mcts,variants:WinShare95,variants:WinOnly --positions 400 --time 1 \\
+        --reference-iterations 2000 --jobs 2
     PYTHONPATH=benchmarks .venv/bin/python benchmarks/bot_agreement.py --a variants:Heuristic \\
         --b plain-ismcts --reference mcts --positions 200 --time 0.25 --reference-factor 8
 
@@ -36,6 +39,20 @@ class SpiritGames(MCTSBot):
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed, random_to_end=frozenset({Decision.ENCOUNTER, Decision.KEEP}))
+
+
+class WinShare95(MCTSBot):
+    """The reward 95% the win and 5% the margin, instead of 80% and 20%."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed, win_share=0.95)
+
+
+class WinOnly(MCTSBot):
+    """The reward the win alone (a draw half), with no margin part."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed, win_share=1.0)
 
 
 class HeuristicPrior(MCTSBot):

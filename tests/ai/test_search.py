@@ -1,6 +1,7 @@
 """MCTS's optional ways to steer its search: exploration that follows the spread of its
-rewards (``spread_exploration``), PUCT over the heuristic's move values (``prior``) and
-whole random games for chosen decisions (``random_to_end``)."""
+rewards (``spread_exploration``), PUCT over the heuristic's move values (``prior``),
+whole random games for chosen decisions (``random_to_end``) and the win's share of the reward
+(``win_share``)."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ def test_squeezed_rewards_are_searched_the_same(monkeypatch, game_index: int) ->
     the search spends its iterations (with the fixed constant it spread them more evenly)."""
     plain = root_visits(game_index)
     mix = mcts.mix
-    monkeypatch.setattr(mcts, "mix", lambda w, m, s: 0.5 + (mix(w, m, s) - 0.5) / 4)
+    monkeypatch.setattr(mcts, "mix", lambda *args: 0.5 + (mix(*args) - 0.5) / 4)
     assert root_visits(game_index) == plain
 
 
@@ -91,9 +92,9 @@ def test_chosen_decisions_are_judged_by_whole_games_and_the_rest_by_the_value(
     judged: list[Game] = []
     estimate = mcts.estimate
 
-    def counted(g: Game, scale: float) -> tuple[float, float]:
+    def counted(g: Game, scale: float, win_share: float) -> tuple[float, float]:
         judged.append(g)
-        return estimate(g, scale)
+        return estimate(g, scale, win_share)
 
     monkeypatch.setattr(mcts, "estimate", counted)
     found = positions("base", 400, seed=5)
@@ -127,3 +128,21 @@ def test_the_search_deals_its_worlds_from_the_bots_dealer() -> None:
     bot = CountingBot(seed=1)
     bot.choose(g.observation(g.to_play), Budget(iterations=40))
     assert Counting.deals == bot.last_iterations == 40
+
+
+def test_a_win_only_reward_tells_no_margin_apart(monkeypatch) -> None:
+    """``win_share=1``: every result the search counts is the win alone (1, 0, or 1/2 for
+    a draw; a cut-off position's learned win chance), whatever the stars; the shipped share
+    still counts them."""
+    assert {mcts.mix(1.0, m, mcts.MARGIN_SCALE, 1.0) for m in (-30, 0, 2, 40)} == {1.0}
+    assert mcts.mix(1.0, 10, mcts.MARGIN_SCALE) > mcts.mix(1.0, 2, mcts.MARGIN_SCALE)
+    shares: list[float] = []
+    mix = mcts.mix
+
+    def counted(win: float, margin: float, scale: float, win_share: float) -> float:
+        shares.append(win_share)
+        return mix(win, margin, scale, win_share)
+
+    monkeypatch.setattr(mcts, "mix", counted)
+    searched(positions("base", 6, seed=21)[3], 3, 50, win_share=1.0)
+    assert len(shares) == 50 and set(shares) == {1.0}
