@@ -363,6 +363,17 @@ def resume_line(path: str, in_file: int, kept: int, todo: int, planned: int) -> 
     return line
 
 
+def overwrite_problem(path: str, json_out: str | None, left_out: int) -> str | None:
+    """Why writing to ``json_out`` would lose games of ``path`` (None if it would not): it
+    is the same file and ``left_out`` of its games are not part of this run."""
+    if not left_out or not json_out or not os.path.exists(json_out):
+        return None
+    if not os.path.samefile(path, json_out):
+        return None
+    return (f"--resume {path}: {left_out} of its games are not part of this run, and "
+            f"--json {json_out} would write over them; give --json another file")
+
+
 def described(settings: dict[str, Any], keys: list[str]) -> str:
     """``keys`` of ``settings`` for a message, e.g. "seed 5, time none"."""
     return ", ".join(f"{k} {'none' if settings.get(k) is None else settings.get(k)}"
@@ -370,10 +381,12 @@ def described(settings: dict[str, Any], keys: list[str]) -> str:
 
 
 def resume_tasks(parser: argparse.ArgumentParser, path: str, settings: dict[str, Any],
-                 tasks: list[Task], console: Console) -> tuple[list[GameRecord], list[Task]]:
+                 tasks: list[Task], console: Console,
+                 json_out: str | None) -> tuple[list[GameRecord], list[Task]]:
     """The games ``path`` keeps for this run and the tasks left to play, said on
-    ``console``; a file that is not an arena --json, or was played with other settings,
-    is refused (parser.error)."""
+    ``console``; a file that is not an arena --json, was played with other settings, or
+    holds games this run leaves out that ``json_out`` would write over, is refused
+    (parser.error)."""
     try:
         before, games = load_games(path)
     except ValueError as exc:
@@ -383,6 +396,9 @@ def resume_tasks(parser: argparse.ArgumentParser, path: str, settings: dict[str,
         parser.error(f"--resume {path}: its games were played with "
                      f"{described(before, differ)}; this run has {described(settings, differ)}")
     kept, todo = split_finished(tasks, games)
+    problem = overwrite_problem(path, json_out, len(games) - len(kept))
+    if problem:
+        parser.error(problem)
     console.print(resume_line(path, len(games), len(kept), len(todo), len(tasks)),
                   highlight=False, markup=False)
     return kept, todo
@@ -406,7 +422,8 @@ def main(argv: list[str] | None = None, peek: Peek | None = None) -> int:
     earlier: list[GameRecord] = []
     todo = tasks
     if args.resume:
-        earlier, todo = resume_tasks(parser, args.resume, settings, tasks, console)
+        earlier, todo = resume_tasks(parser, args.resume, settings, tasks, console,
+                                     args.json)
     games, interrupted = run(todo, args.jobs, console, peek)
     data = report(bots, earlier + games, settings, interrupted, len(tasks))
     print_report(data, console)

@@ -64,29 +64,29 @@ class Estimate:
 MARGIN_SCALE = 25.0
 
 
-#: The win's share of the reward; the rest is the star margin (``mix``).
-WIN_SHARE = 0.8
+#: The star margin's share of the reward; the rest is the win (``mix``).
+MARGIN_SHARE = 0.2
 
 
-def mix(win: float, margin: float, scale: float, win_share: float = WIN_SHARE) -> float:
-    """A reward in [0, 1]: ``win_share`` (80%) the win, the rest the star margin squashed by
-    ``tanh(margin / scale)``. A large scale keeps a bot that is far ahead playing for more
-    stars."""
-    return win_share * win + (1.0 - win_share) / 2 * (1.0 + math.tanh(margin / scale))
+def mix(win: float, margin: float, scale: float, margin_share: float = MARGIN_SHARE) -> float:
+    """A reward in [0, 1]: the win, and with ``margin_share`` (20%) of the weight the star
+    margin squashed by ``tanh(margin / scale)``. A large scale keeps a bot that is far ahead
+    playing for more stars."""
+    return (1.0 - margin_share) * win + margin_share / 2 * (1.0 + math.tanh(margin / scale))
 
 
-def reward(g: Game, scale: float, win_share: float = WIN_SHARE) -> tuple[float, float]:
+def reward(g: Game, scale: float, margin_share: float = MARGIN_SHARE) -> tuple[float, float]:
     """(reward for player 0 in [0, 1], star margin of player 0) of a finished game."""
     margin = score(g, 0).total - score(g, 1).total
     win = 0.5 if g.winner is None else float(g.winner == 0)
-    return mix(win, margin, scale, win_share), float(margin)
+    return mix(win, margin, scale, margin_share), float(margin)
 
 
-def estimate(g: Game, scale: float, win_share: float = WIN_SHARE) -> tuple[float, float]:
+def estimate(g: Game, scale: float, margin_share: float = MARGIN_SHARE) -> tuple[float, float]:
     """Like ``reward`` for an unfinished game: the learned value's expected margin and
     win chance (value.py) stand in for the final ones."""
     margin, win = value(g, 0)
-    return mix(win, margin, scale, win_share), margin
+    return mix(win, margin, scale, margin_share), margin
 
 
 @dataclass(frozen=True)
@@ -105,8 +105,8 @@ class Settings:
     """Playout decisions before the learned value judges (None: play to the end)."""
     margin_scale: float = MARGIN_SCALE
     """Stars of margin ``mix`` squashes (see ``mix``)."""
-    win_share: float = WIN_SHARE
-    """The win's share of the reward, the rest being the margin (see ``mix``)."""
+    margin_share: float = MARGIN_SHARE
+    """The star margin's share of the reward, the rest being the win (see ``mix``)."""
     widening: float = 0.0
     """Progressive widening: a node visited n times offers at most this times sqrt(n)
     tried moves before it grows another."""
@@ -136,6 +136,8 @@ class Settings:
     def __post_init__(self) -> None:
         if self.prior < 0 or self.prior_temperature <= 0:
             raise ValueError("prior must be 0 or more and prior_temperature more than 0")
+        if not 0.0 <= self.margin_share <= 1.0:
+            raise ValueError("margin_share must be from 0 to 1")
 
 
 #: At most this many decisions finish a cut-off playout's turn before it is evaluated.
@@ -307,7 +309,7 @@ class Search:
         next turn's start, where the evaluation takes over. (reward, margin) for player 0."""
         settings = self.settings
         rand, epsilon = self.rand, settings.epsilon
-        scale, share = settings.margin_scale, settings.win_share
+        scale, share = settings.margin_scale, settings.margin_share
         if settings.horizon is None or len(g.pile) <= settings.endgame_pile:
             playout(g, rand, epsilon)
             return reward(g, scale, share)

@@ -84,7 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", default="bot_regret_cache.json",
                         help="where the judge's values are kept")
     args = parser.parse_args(argv)
-    console = Console(width=max(160, Console().width))  # piped: the whole table, not 80 columns
+    console = Console()
+    if not console.is_terminal:  # piped: the whole table, not 80 columns of it
+        console = Console(width=160)
     positions = sample_positions(args.positions, args.seed, args.variant)
     key = f"{args.variant}:{args.seed}:{args.reference_iterations}"
     cache_file = Path(args.cache)

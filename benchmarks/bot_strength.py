@@ -31,6 +31,7 @@ from rich.table import Table
 
 from solstis_tui.ai.arena import (
     checked_games,
+    overwrite_problem,
     read_json,
     report,
     resume_line,
@@ -197,6 +198,14 @@ def main(argv: list[str] | None = None) -> int:
     ladder = any(pid in LADDER for pid, _ in pairs)
     earlier = earlier_pairs(args.resume, args, ladder) if args.resume else []
     earlier_games = {entry["id"]: entry["games"] for entry in earlier}
+    for pid, pair in pairs:  # refuse before playing anything, not after the first pair
+        found = earlier_games.get(pid, [])
+        tasks = list(tasks_for([pair.stronger, pair.weaker], args.games, args.seed,
+                               pair.variant, None))
+        kept, _ = split_finished(tasks, found)
+        problem = overwrite_problem(args.resume, args.json, len(found) - len(kept))
+        if problem:
+            raise SystemExit(f"{pid}: {problem}")
     console = Console(width=max(120, Console().width))
     results: list[Row] = []
     interrupted = False

@@ -45,14 +45,14 @@ class WinShare95(MCTSBot):
     """The reward 95% the win and 5% the margin, instead of 80% and 20%."""
 
     def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed, win_share=0.95)
+        super().__init__(seed, margin_share=0.05)
 
 
 class WinOnly(MCTSBot):
     """The reward the win alone (a draw half), with no margin part."""
 
     def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed, win_share=1.0)
+        super().__init__(seed, margin_share=0.0)
 
 
 class HeuristicPrior(MCTSBot):

@@ -263,3 +263,23 @@ def test_resume_refuses_a_file_of_other_games(tmp_path, monkeypatch, capsys, con
     assert exit_info.value.code == 2
     assert words in capsys.readouterr().err
     assert started == []
+
+
+def test_resume_will_not_write_over_games_it_leaves_out(tmp_path, monkeypatch, capsys) -> None:
+    """A 4-game file resumed with --games 2: writing the figures over it would lose the
+    two games of the second deal, so that is refused and the file stays as it was; written
+    elsewhere, the run says it left them out."""
+    figures = tmp_path / "figures.json"
+    assert arena.main(["--bots", "random,greedy", "--games", "4", "--json", str(figures)]) == 0
+    before = figures.read_text()
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_info:
+        arena.main(["--bots", "random,greedy", "--games", "2", "--resume", str(figures),
+                    "--json", str(figures)])
+    assert exit_info.value.code == 2
+    assert "2 of its games are not part of this run" in capsys.readouterr().err
+    assert figures.read_text() == before
+    started = count_games(monkeypatch)
+    data = run_json(tmp_path, "--bots", "random,greedy", "--games", "2", "--resume", str(figures))
+    assert started == [] and data["completed"] == 2
+    assert "2 of its games are not part of this run and are left out" in capsys.readouterr().out

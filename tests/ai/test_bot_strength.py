@@ -73,3 +73,15 @@ def test_resume_refuses_malformed_games_and_other_ladder_flags(tmp_path, monkeyp
     with pytest.raises(SystemExit, match="game 2 of its list has no scores"):
         bot_strength.main(["--pairs", "greedy-random", "--seed", "3", "--resume", str(earlier)])
     assert started == []
+
+
+def test_resume_will_not_write_over_games_it_leaves_out(tmp_path, monkeypatch) -> None:
+    figures = tmp_path / "figures.json"
+    assert bot_strength.main(["--pairs", "greedy-random", "--games", "4", "--seed", "3",
+                              "--json", str(figures)]) == 0
+    before = figures.read_text()
+    started = count_games(monkeypatch)
+    with pytest.raises(SystemExit, match="2 of its games are not part of this run"):
+        bot_strength.main(["--pairs", "greedy-random", "--games", "2", "--seed", "3",
+                           "--resume", str(figures), "--json", str(figures)])
+    assert started == [] and figures.read_text() == before

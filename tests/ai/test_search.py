@@ -1,7 +1,7 @@
 """MCTS's optional ways to steer its search: exploration that follows the spread of its
 rewards (``spread_exploration``), PUCT over the heuristic's move values (``prior``),
 whole random games for chosen decisions (``random_to_end``) and the win's share of the reward
-(``win_share``)."""
+(``margin_share``)."""
 
 from __future__ import annotations
 
@@ -92,9 +92,9 @@ def test_chosen_decisions_are_judged_by_whole_games_and_the_rest_by_the_value(
     judged: list[Game] = []
     estimate = mcts.estimate
 
-    def counted(g: Game, scale: float, win_share: float) -> tuple[float, float]:
+    def counted(g: Game, scale: float, margin_share: float) -> tuple[float, float]:
         judged.append(g)
-        return estimate(g, scale, win_share)
+        return estimate(g, scale, margin_share)
 
     monkeypatch.setattr(mcts, "estimate", counted)
     found = positions("base", 400, seed=5)
@@ -131,18 +131,20 @@ def test_the_search_deals_its_worlds_from_the_bots_dealer() -> None:
 
 
 def test_a_win_only_reward_tells_no_margin_apart(monkeypatch) -> None:
-    """``win_share=1``: every result the search counts is the win alone (1, 0, or 1/2 for
-    a draw; a cut-off position's learned win chance), whatever the stars; the shipped share
-    still counts them."""
-    assert {mcts.mix(1.0, m, mcts.MARGIN_SCALE, 1.0) for m in (-30, 0, 2, 40)} == {1.0}
+    """``margin_share=0``: every result the search counts is the win alone (1, 0, or 1/2
+    for a draw; a cut-off position's learned win chance), whatever the stars; the shipped
+    share still counts them, and a share outside 0 to 1 is refused."""
+    assert {mcts.mix(1.0, m, mcts.MARGIN_SCALE, 0.0) for m in (-30, 0, 2, 40)} == {1.0}
     assert mcts.mix(1.0, 10, mcts.MARGIN_SCALE) > mcts.mix(1.0, 2, mcts.MARGIN_SCALE)
     shares: list[float] = []
     mix = mcts.mix
 
-    def counted(win: float, margin: float, scale: float, win_share: float) -> float:
-        shares.append(win_share)
-        return mix(win, margin, scale, win_share)
+    def counted(win: float, margin: float, scale: float, margin_share: float) -> float:
+        shares.append(margin_share)
+        return mix(win, margin, scale, margin_share)
 
     monkeypatch.setattr(mcts, "mix", counted)
-    searched(positions("base", 6, seed=21)[3], 3, 50, win_share=1.0)
-    assert len(shares) == 50 and set(shares) == {1.0}
+    searched(positions("base", 6, seed=21)[3], 3, 50, margin_share=0.0)
+    assert len(shares) == 50 and set(shares) == {0.0}
+    with pytest.raises(ValueError, match="margin_share"):
+        mcts.Settings(margin_share=1.5)
