@@ -198,26 +198,26 @@ def main(argv: list[str] | None = None) -> int:
     ladder = any(pid in LADDER for pid, _ in pairs)
     earlier = earlier_pairs(args.resume, args, ladder) if args.resume else []
     earlier_games = {entry["id"]: entry["games"] for entry in earlier}
-    for pid, pair in pairs:  # refuse before playing anything, not after the first pair
+    plans = []  # every pair's plan first, so that a refusal comes before any game
+    for pid, pair in pairs:
         found = earlier_games.get(pid, [])
         tasks = list(tasks_for([pair.stronger, pair.weaker], args.games, args.seed,
                                pair.variant, None))
-        kept, _ = split_finished(tasks, found)
+        kept, todo = split_finished(tasks, found)
         problem = overwrite_problem(args.resume, args.json, len(found) - len(kept))
         if problem:
             raise SystemExit(f"{pid}: {problem}")
+        plans.append((pid, pair, len(found), tasks, kept, todo))
     console = Console(width=max(120, Console().width))
     results: list[Row] = []
     interrupted = False
-    for pid, pair in pairs:
+    for pid, pair, in_file, tasks, kept, todo in plans:
         bots = [pair.stronger, pair.weaker]
-        tasks = list(tasks_for(bots, args.games, args.seed, pair.variant, None))
-        kept, todo = split_finished(tasks, earlier_games.get(pid, []))
         console.print(f"[bold]{pid}[/]: {bots[0]} vs {bots[1]}, {pair.variant}: "
                       f"{len(tasks)} games")
         if args.resume:
-            console.print(resume_line(args.resume, len(earlier_games.get(pid, [])), len(kept),
-                                      len(todo), len(tasks)), markup=False, highlight=False)
+            console.print(resume_line(args.resume, in_file, len(kept), len(todo), len(tasks)),
+                          markup=False, highlight=False)
         games, interrupted = run(todo, args.jobs, console)
         data = report(bots, kept + games, {"variant": pair.variant}, interrupted, len(tasks))
         results.append((pid, pair, data))

@@ -1,7 +1,7 @@
 """MCTS's optional ways to steer its search: exploration that follows the spread of its
 rewards (``spread_exploration``), PUCT over the heuristic's move values (``prior``),
-whole random games for chosen decisions (``random_to_end``) and the win's share of the reward
-(``margin_share``)."""
+whole random games for chosen decisions (``random_to_end``) and the margin's share of the
+reward (``margin_share``)."""
 
 from __future__ import annotations
 
