@@ -28,13 +28,14 @@ from solstis_tui.core.state import HistoryEntry
 
 from .base import Bot, Budget, Stopwatch, capped
 from .policy import best_move, move_value, playout
+from .prior import logits
 from .value import value
 
 
 class Node:
     """Statistics of one move (the edge into this node) and the moves after it."""
 
-    __slots__ = ("avail", "children", "margin", "move", "n", "player", "w")
+    __slots__ = ("avail", "children", "margin", "move", "n", "player", "scores", "w")
 
     def __init__(self, player: int, move: Move | None) -> None:
         self.player, self.move = player, move
@@ -43,6 +44,8 @@ class Node:
         self.w = 0.0
         self.margin = 0.0
         self.children: dict[tuple[int, Move], Node] = {}
+        self.scores: dict[tuple[int, Move], float] | None = None
+        """The learned prior's score of each move seen here (``Settings.learned_prior``)."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,10 @@ class Settings:
     ``bias`` and ``widening`` then play no part in choosing moves."""
     prior_temperature: float = 1.0
     """The prior's softmax temperature, in stars of heuristic value."""
+    learned_prior: int = 0
+    """From this many visits of a node on, the learned prior (prior.py) scores its moves
+    instead of the heuristic's move value: in the order untried moves are expanded, in the
+    progressive bias and in PUCT's prior. 0: never."""
     random_to_end: frozenset[Decision] = frozenset()
     """Decisions searched with plain ISMCTS's playouts: uniformly random moves to the end of
     the game, judged by the finished game instead of the learned value (``for_decision``).
@@ -181,6 +188,7 @@ class Search:
         node, path = self.root, []
         settings = self.settings
         c, bias, widening, prior = self.c, settings.bias, settings.widening, settings.prior
+        learned = settings.learned_prior
         while not g.is_over:
             legal = g.legal
             p = g.to_play
@@ -196,8 +204,10 @@ class Search:
             # Progressive widening: a node visited n times grows a new child only while
             # fewer than widening * sqrt(n) of its children are on offer in this deal.
             grow = True
+            visits = node.n + (self.iterations if node is self.root else 0)
+            guide = (self.learned_scores(g, node)
+                     if learned and visits >= learned else None)
             if widening:
-                visits = node.n + (self.iterations if node is self.root else 0)
                 tried = sum(1 for mv in legal if (p, mv) in children)
                 grow = tried == 0 or tried < widening * math.sqrt(visits)
             fresh: tuple[float, Move] | None = None
@@ -207,14 +217,16 @@ class Search:
                 child = children.get((p, mv))
                 if child is None:
                     if grow:
-                        value = move_value(g, mv) + rand.random() * 0.01
+                        value = (guide[(p, mv)] if guide is not None else move_value(g, mv))
+                        value += rand.random() * 0.01
                         if fresh is None or value > fresh[0]:
                             fresh = (value, mv)
                     continue
                 child.avail += 1
                 if fresh is None:
+                    worth = guide[(p, mv)] if guide is not None else move_value(g, mv)
                     u = (child.w / child.n + c * math.sqrt(math.log(child.avail) / child.n)
-                         + bias * move_value(g, mv) / child.n)
+                         + bias * worth / child.n)
                     if u > best_u:
                         best, best_u = child, u
             if fresh is not None:
@@ -253,7 +265,12 @@ class Search:
         children = node.children
         legal = g.legal
         temp = self.settings.prior_temperature
-        values = [move_value(g, mv) / temp for mv in legal]
+        learned = self.settings.learned_prior
+        if learned and node.n + (self.iterations if node is self.root else 0) >= learned:
+            scores = self.learned_scores(g, node)
+            values = [scores[(p, mv)] / temp for mv in legal]
+        else:
+            values = [move_value(g, mv) / temp for mv in legal]
         top = max(values)
         weights = [math.exp(v - top) for v in values]
         total = sum(weights)
@@ -284,6 +301,19 @@ class Search:
             chosen = children[(p, mv)] = Node(p, mv)
             return mv, chosen, True
         return mv, chosen, False
+
+    def learned_scores(self, g: Game, node: Node) -> dict[tuple[int, Move], float]:
+        """The learned prior's score of every legal move at ``node`` in ``g``, worked out
+        for the moves not seen here before (on this iteration's deal) and kept."""
+        scores = node.scores
+        if scores is None:
+            scores = node.scores = {}
+        p = g.to_play
+        new = [mv for mv in g.legal if (p, mv) not in scores]
+        if new:
+            for mv, z in zip(new, logits(g, new), strict=True):
+                scores[(p, mv)] = z
+        return scores
 
     def follow_spread(self, r0: float) -> None:
         """Count one leaf reward and set UCB's constant to ``spread_exploration`` times the

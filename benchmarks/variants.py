@@ -62,6 +62,21 @@ class HeuristicPrior(MCTSBot):
         super().__init__(seed, prior=prior)
 
 
+class LearnedPrior(MCTSBot):
+    """At nodes visited 8 times or more, the learned prior (ai/prior.py) instead of the
+    heuristic orders the expansions and gives the progressive bias."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed, learned_prior=8)
+
+
+class LearnedPUCT(MCTSBot):
+    """PUCT (constant 0.3) over the learned prior from a node's second visit on."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed, prior=0.3, learned_prior=1)
+
+
 class Heuristic(Bot):
     """The heuristic's favourite move (policy.move_value) on one sampled deal: what mcts's
     playouts play, and what its progressive bias and expansion order follow."""

@@ -1,0 +1,138 @@
+"""The learned move prior: its weights file must match the move inputs, the search follows
+it where asked, and the tool that fits it learns which moves a search favours."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from solstis_tui.ai import mcts, prior
+from solstis_tui.ai.base import Budget, Stopwatch
+from solstis_tui.ai.policy import move_value
+from solstis_tui.core import Decision, Game
+
+from .conftest import positions
+
+
+def use_weights(monkeypatch, tmp_path: Path, data: dict) -> None:
+    path = tmp_path / "prior_weights.json"
+    path.write_text(json.dumps(data))
+    monkeypatch.setattr(prior, "PRIOR_FILE", path)
+    prior.weights.cache_clear()
+
+
+@pytest.fixture(autouse=True)
+def fresh_weights():
+    prior.weights.cache_clear()
+    yield
+    prior.weights.cache_clear()
+
+
+def test_the_shipped_weights_load_and_score_every_move() -> None:
+    g = next(g for g in positions("base", 6, seed=31) if g.decision is Decision.PLAY)
+    scores = prior.logits(g, g.legal)
+    assert len(scores) == len(g.legal) and len(set(scores)) > 1
+    assert Decision.PLAY in prior.weights()
+
+
+def test_weights_fitted_to_other_inputs_are_refused(monkeypatch, tmp_path) -> None:
+    inputs = list(prior.MOVE_INPUTS)
+    inputs[1] = "mover_old_feature"
+    use_weights(monkeypatch, tmp_path, {"inputs": inputs, "decisions": {}})
+    with pytest.raises(ValueError, match=r"fit it again with tools/fit_prior\.py"):
+        prior.weights()
+
+
+def test_a_decision_with_the_wrong_number_of_weights_is_refused(monkeypatch,
+                                                                tmp_path) -> None:
+    use_weights(monkeypatch, tmp_path, {"inputs": list(prior.MOVE_INPUTS),
+                                        "decisions": {"PLAY": [0.0, 1.0]}})
+    with pytest.raises(ValueError, match="PLAY has 2 weights"):
+        prior.weights()
+
+
+def expansion_order(g: Game, iterations: int, **settings) -> list:
+    """The root's moves in the order the search first tried them."""
+    search = mcts.Search(g.observation(g.to_play), random.Random(1), mcts.Settings(**settings))
+    order = []
+    for _ in range(iterations):
+        search.run(Stopwatch(Budget(iterations=1), Budget(iterations=1), None))
+        for (_, mv) in search.root.children:
+            if mv not in order:
+                order.append(mv)
+    return order
+
+
+def test_the_search_expands_moves_in_the_learned_priors_order(monkeypatch, tmp_path) -> None:
+    """A prior that scores a move by minus the heuristic's value turns the expansion order
+    round once the root has been visited; without it the heuristic's order stays."""
+    heuristic = prior.MOVE_INPUTS.index("heuristic")
+    backwards = [0.0] * len(prior.MOVE_INPUTS)
+    backwards[heuristic] = -1.0
+    use_weights(monkeypatch, tmp_path, {"inputs": list(prior.MOVE_INPUTS),
+                                        "decisions": {"PLAY": backwards}})
+    g = next(g for g in positions("base", 8, seed=32)
+             if g.decision is Decision.PLAY and len(g.legal) == 3
+             and len({round(move_value(g, mv), 3) for mv in g.legal}) == 3)
+    best_first = sorted(g.legal, key=lambda mv: -move_value(g, mv))
+    assert expansion_order(g, 3) == best_first
+    learned = expansion_order(g, 3, learned_prior=1)
+    assert learned[0] == best_first[0]  # the first visit is the heuristic's
+    assert learned[1:] == [best_first[2], best_first[1]]
+
+
+def synthetic_rows(games: range, rand: random.Random) -> list[dict]:
+    """Play decisions whose teacher favours the move that grows the biggest section most,
+    whatever the heuristic says."""
+    grow = prior.MOVE_INPUTS.index("mover_biggest_section")
+    rows = []
+    for game in games:
+        for _ in range(30):
+            inputs = []
+            for growth in rand.sample([0.0, 1.0, 2.0], 3):
+                x = [0.0] * len(prior.MOVE_INPUTS)
+                x[0] = rand.uniform(0, 3)
+                x[grow] = growth
+                x[prior.MOVE_INPUTS.index("kind_play")] = 1.0
+                inputs.append(x)
+            visits = [int(10 + 100 * x[grow] + rand.randrange(10)) for x in inputs]
+            rows.append({"game": game, "decision": "PLAY", "inputs": inputs,
+                         "visits": visits})
+    return rows
+
+
+def test_the_fitting_tool_learns_what_the_search_favours(tmp_path) -> None:
+    from tools import fit_prior
+
+    rows = tmp_path / "rows.json"
+    rows.write_text(json.dumps(synthetic_rows(range(22), random.Random(3))))
+    out = tmp_path / "prior.json"
+    assert fit_prior.main(["--games", "20", "--rows", str(rows), "--out", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["inputs"] == list(prior.MOVE_INPUTS)
+    assert set(data["decisions"]) == {"PLAY"}
+    weights = data["decisions"]["PLAY"]
+    assert weights[prior.MOVE_INPUTS.index("mover_biggest_section")] > 1.0
+    held_out = data["held_out"]["PLAY"]
+    assert held_out["prior_agreement"] > 0.9
+    assert held_out["prior_cross_entropy"] < held_out["heuristic_cross_entropy"]
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_the_fitting_tool_plays_notes_rows_and_writes_weights(tmp_path) -> None:
+    """A small real run: self-play of greedy, a short teacher search, rows kept."""
+    from tools import fit_prior
+
+    rows, out = tmp_path / "rows.json", tmp_path / "prior.json"
+    assert fit_prior.main(["--games", "10", "--player", "greedy", "--teacher-iterations",
+                           "30", "--share", "0.5", "--rows", str(rows),
+                           "--out", str(out)]) == 0
+    kept = json.loads(rows.read_text())
+    assert {r["game"] for r in kept} == set(range(12))
+    assert all(len(r["inputs"]) == len(r["visits"]) > 1 for r in kept)
+    assert all(sum(r["visits"]) == 30 for r in kept)
+    data = json.loads(out.read_text())
+    assert "PLAY" in data["decisions"]
