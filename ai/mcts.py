@@ -95,8 +95,9 @@ def estimate(g: Game, scale: float, margin_share: float = MARGIN_SHARE) -> tuple
 @dataclass(frozen=True)
 class Settings:
     """How a search explores, plays out and judges. The defaults are the shipped mcts's.
-    ``widening``, ``endgame_pile``, ``spread_exploration``, ``prior`` and ``random_to_end``
-    are ideas measured and not adopted (docs/bots.md): each is off unless set."""
+    ``widening``, ``endgame_pile``, ``spread_exploration``, ``prior``, ``learned_prior`` and
+    ``random_to_end`` are ideas measured and not adopted (docs/bots.md): each is off unless
+    set."""
 
     exploration: float = 0.7
     """UCB's constant, for rewards in [0, 1]."""
@@ -145,6 +146,8 @@ class Settings:
             raise ValueError("prior must be 0 or more and prior_temperature more than 0")
         if not 0.0 <= self.margin_share <= 1.0:
             raise ValueError("margin_share must be from 0 to 1")
+        if self.learned_prior < 0:
+            raise ValueError("learned_prior is a number of visits: 0 (off) or more")
 
 
 #: At most this many decisions finish a cut-off playout's turn before it is evaluated.

@@ -8,7 +8,7 @@ features (features.py) after the move minus before, the heuristic's move value
 counts of long mcts searches in self-play and writes ``prior_weights.json``; a decision the
 file has no weights for scores every move by the heuristic alone.
 
-Scoring a move costs a game copy, the move and two feature calls (about 40 µs), so
+Scoring a move costs a game copy, the move and two feature calls (about 75 µs), so
 ``Search`` asks for it only at nodes already visited a few times and remembers the scores
 (mcts.Settings.learned_prior).
 """
@@ -37,8 +37,8 @@ MOVE_INPUTS: tuple[str, ...] = (
 
 
 def move_inputs(g: Game, moves: Sequence[Move]) -> list[list[float]]:
-    """Each move's inputs in ``MOVE_INPUTS`` order, for the player to move in ``g`` (a full
-    game: a determinization, never the real one)."""
+    """Each move's inputs in ``MOVE_INPUTS`` order, for the player to move in ``g``, a full
+    game: the search's deal (tools/fit_prior.py passes its self-play game itself)."""
     p = g.to_play
     mover0, other0 = features(g, p), features(g, 1 - p)
     rows = []
@@ -66,6 +66,8 @@ def weights() -> dict[Decision, tuple[float, ...]]:
                          "fit it again with tools/fit_prior.py")
     out = {}
     for name, ws in data["decisions"].items():
+        if name not in Decision.__members__:
+            raise ValueError(f"{PRIOR_FILE.name}: no decision is called {name!r}")
         if len(ws) != len(MOVE_INPUTS):
             raise ValueError(f"{PRIOR_FILE.name}: {name} has {len(ws)} weights, "
                              f"not {len(MOVE_INPUTS)}")

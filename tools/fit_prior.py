@@ -1,17 +1,18 @@
 """Fit the learned move prior (ai/prior.py) to the visits of long mcts searches.
 
-    .venv/bin/python tools/fit_prior.py --games 200 --seed 12 --jobs 2
+    .venv/bin/python tools/fit_prior.py --games 182 --seed 12 --jobs 2
 
 Plays ``--games`` base games of ``--player`` (mcts at 200 iterations) against itself. At
 a share (``--share``) of the decisions with a choice it runs a fresh mcts search of
 ``--teacher-iterations`` and notes every legal move's inputs (``prior.move_inputs``, on
 the real game: the teacher's worlds are deals of what the mover cannot see, the inputs one
 of them) with the teacher's visits. Then, for each kind of decision with enough rows, it
-fits a softmax over a linear score of the inputs to the visit shares (cross-entropy, a
-little L2). A further tenth of the games, never fitted, measures the result beside the
-heuristic's move values (softmax at the temperature that fits the training rows best) and
-a uniform prior; the figures are kept in the weights file. Needs numpy
-(``pip install -e ".[fit]"``).
+fits a softmax over a linear score of the inputs to the visit shares (cross-entropy and an
+L2 penalty, which the training games' last fifth chooses; a decision whose fit predicts
+those games no better than the heuristic keeps the heuristic). A further tenth of the
+games (numbers ``--games`` on), never fitted, measures the result beside the heuristic's
+move values (softmax at the temperature that fits the training rows best) and a uniform
+prior; the figures are kept in the weights file. Needs numpy (``pip install -e ".[fit]"``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import argparse
 import datetime
 import json
 import random
+import shlex
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -195,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=PRIOR_FILE)
     parser.add_argument("--rows", type=Path, default=None,
                         help="keep the gathered rows in this JSON file; if it exists, fit "
-                             "its rows instead of playing")
+                             "its rows instead of playing (the other flags must then be "
+                             "those it was gathered with: games from --games on are held out)")
     args = parser.parse_args(argv)
     if args.games < 10 or args.jobs < 1 or args.teacher_iterations < 1:
         parser.error("--games >= 10, --jobs >= 1, --teacher-iterations >= 1")
@@ -216,7 +219,9 @@ def main(argv: list[str] | None = None) -> int:
         "fitted": {"date": datetime.date.today().isoformat(), "games": args.games,
                    "held_out_games": held_out, "seed": args.seed, "player": args.player,
                    "teacher_iterations": args.teacher_iterations, "share": args.share,
-                   "command": "tools/fit_prior.py " + " ".join(argv or sys.argv[1:])},
+                   "rows": str(args.rows) if args.rows is not None else None,
+                   "command": shlex.join(["tools/fit_prior.py",
+                                          *(sys.argv[1:] if argv is None else argv)])},
         "inputs": list(MOVE_INPUTS), "decisions": {}, "held_out": {}}
     for decision in Decision:
         mine = [r for r in rows if r["decision"] == decision.name]

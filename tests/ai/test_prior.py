@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -46,11 +47,15 @@ def test_weights_fitted_to_other_inputs_are_refused(monkeypatch, tmp_path) -> No
         prior.weights()
 
 
-def test_a_decision_with_the_wrong_number_of_weights_is_refused(monkeypatch,
-                                                                tmp_path) -> None:
+@pytest.mark.parametrize(("decisions", "reason"), [
+    ({"PLAY": [0.0, 1.0]}, "PLAY has 2 weights"),
+    ({"SHOUT": [0.0] * len(prior.MOVE_INPUTS)}, "no decision is called 'SHOUT'"),
+])
+def test_weights_for_a_decision_that_do_not_fit_are_refused(monkeypatch, tmp_path,
+                                                            decisions, reason) -> None:
     use_weights(monkeypatch, tmp_path, {"inputs": list(prior.MOVE_INPUTS),
-                                        "decisions": {"PLAY": [0.0, 1.0]}})
-    with pytest.raises(ValueError, match="PLAY has 2 weights"):
+                                        "decisions": decisions})
+    with pytest.raises(ValueError, match=reason):
         prior.weights()
 
 
@@ -66,22 +71,45 @@ def expansion_order(g: Game, iterations: int, **settings) -> list:
     return order
 
 
+def backwards_prior(monkeypatch, tmp_path: Path) -> tuple[Game, list]:
+    """Weights that score a play by minus the heuristic's value, and a play decision whose
+    three moves the heuristic tells clearly apart, with its moves best first."""
+    backwards = [0.0] * len(prior.MOVE_INPUTS)
+    backwards[prior.MOVE_INPUTS.index("heuristic")] = -1.0
+    use_weights(monkeypatch, tmp_path, {"inputs": list(prior.MOVE_INPUTS),
+                                        "decisions": {"PLAY": backwards}})
+
+    def apart(g: Game) -> bool:
+        values = sorted(move_value(g, mv) for mv in g.legal)
+        return all(b - a > 0.2 for a, b in pairwise(values))
+
+    g = next(g for g in positions("base", 8, seed=32)
+             if g.decision is Decision.PLAY and len(g.legal) == 3 and apart(g))
+    return g, sorted(g.legal, key=lambda mv: -move_value(g, mv))
+
+
 def test_the_search_expands_moves_in_the_learned_priors_order(monkeypatch, tmp_path) -> None:
     """A prior that scores a move by minus the heuristic's value turns the expansion order
     round once the root has been visited; without it the heuristic's order stays."""
-    heuristic = prior.MOVE_INPUTS.index("heuristic")
-    backwards = [0.0] * len(prior.MOVE_INPUTS)
-    backwards[heuristic] = -1.0
-    use_weights(monkeypatch, tmp_path, {"inputs": list(prior.MOVE_INPUTS),
-                                        "decisions": {"PLAY": backwards}})
-    g = next(g for g in positions("base", 8, seed=32)
-             if g.decision is Decision.PLAY and len(g.legal) == 3
-             and len({round(move_value(g, mv), 3) for mv in g.legal}) == 3)
-    best_first = sorted(g.legal, key=lambda mv: -move_value(g, mv))
+    g, best_first = backwards_prior(monkeypatch, tmp_path)
     assert expansion_order(g, 3) == best_first
     learned = expansion_order(g, 3, learned_prior=1)
     assert learned[0] == best_first[0]  # the first visit is the heuristic's
     assert learned[1:] == [best_first[2], best_first[1]]
+
+
+def test_puct_follows_the_learned_prior(monkeypatch, tmp_path) -> None:
+    """With a strong PUCT constant the most searched move is the prior's favourite: the
+    heuristic's, or with the backwards prior from the second visit on, its worst."""
+    g, best_first = backwards_prior(monkeypatch, tmp_path)
+    assert searched_most(g, prior=5.0) == best_first[0]
+    assert searched_most(g, prior=5.0, learned_prior=1) == best_first[2]
+
+
+def searched_most(g: Game, **settings):
+    search = mcts.Search(g.observation(g.to_play), random.Random(2), mcts.Settings(**settings))
+    search.run(Stopwatch(Budget(iterations=300), Budget(iterations=300), None))
+    return search.estimates()[0].move
 
 
 def synthetic_rows(games: range, rand: random.Random) -> list[dict]:
@@ -115,18 +143,20 @@ def test_the_fitting_tool_learns_what_the_search_favours(tmp_path) -> None:
     assert data["inputs"] == list(prior.MOVE_INPUTS)
     assert set(data["decisions"]) == {"PLAY"}
     weights = data["decisions"]["PLAY"]
-    assert weights[prior.MOVE_INPUTS.index("mover_biggest_section")] > 1.0
+    assert weights[prior.MOVE_INPUTS.index("mover_biggest_section")] > 0.5
     held_out = data["held_out"]["PLAY"]
     assert held_out["prior_agreement"] > 0.9
     assert held_out["prior_cross_entropy"] < held_out["heuristic_cross_entropy"]
     assert not list(tmp_path.glob("*.tmp"))
 
 
-def test_the_fitting_tool_plays_notes_rows_and_writes_weights(tmp_path) -> None:
-    """A small real run: self-play of greedy, a short teacher search, rows kept."""
+def test_the_fitting_tool_plays_games_keeps_their_rows_and_writes_weights(
+        monkeypatch, tmp_path) -> None:
+    """A small real run: self-play of greedy, a short teacher search, rows kept, and a
+    weights file the bots can read."""
     from tools import fit_prior
 
-    rows, out = tmp_path / "rows.json", tmp_path / "prior.json"
+    rows, out = tmp_path / "rows.json", tmp_path / "prior_weights.json"
     assert fit_prior.main(["--games", "10", "--player", "greedy", "--teacher-iterations",
                            "30", "--share", "0.5", "--rows", str(rows),
                            "--out", str(out)]) == 0
@@ -135,4 +165,6 @@ def test_the_fitting_tool_plays_notes_rows_and_writes_weights(tmp_path) -> None:
     assert all(len(r["inputs"]) == len(r["visits"]) > 1 for r in kept)
     assert all(sum(r["visits"]) == 30 for r in kept)
     data = json.loads(out.read_text())
-    assert "PLAY" in data["decisions"]
+    assert "PLAY" in data["held_out"]
+    monkeypatch.setattr(prior, "PRIOR_FILE", out)
+    assert set(prior.weights()) == {Decision[name] for name in data["decisions"]}

@@ -75,10 +75,12 @@ def test_a_sharp_prior_steers_the_search_to_the_heuristics_favourite() -> None:
     assert sum(share for _, share in steered) / len(games) > plain_share + 0.3
 
 
-@pytest.mark.parametrize("settings", [{"prior_temperature": 0.0}, {"prior": -1.0}])
+@pytest.mark.parametrize("settings", [{"prior_temperature": 0.0}, {"prior": -1.0},
+                                      {"learned_prior": -1}])
 def test_a_senseless_prior_is_refused_when_the_bot_is_made(settings: dict[str, float]) -> None:
     """A zero temperature would divide by zero mid-game, a negative prior favour the
-    heuristic's worst moves: both are refused at once, with the reason."""
+    heuristic's worst moves, a negative number of visits would switch the learned prior on
+    everywhere: all are refused at once, with the reason."""
     with pytest.raises(ValueError, match="prior"):
         make_bot("mcts", 1, **settings)
 
