@@ -31,6 +31,7 @@ import numpy as np
 from rich.console import Console
 from rich.progress import Progress
 
+from solstis_tui.ai.arena import write_json
 from solstis_tui.ai.base import Budget, Stopwatch
 from solstis_tui.ai.mcts import Search
 from solstis_tui.ai.prior import MOVE_INPUTS, PRIOR_FILE, move_inputs
@@ -236,9 +237,7 @@ def main(argv: list[str] | None = None) -> int:
             figures: dict[str, Any] = {"fit": why, **measure(test, w, scale)}
             out["held_out"][decision.name] = figures
             console.print(decision.name, figures)
-    tmp = args.out.with_suffix(".tmp")
-    tmp.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(args.out)
+    write_json(str(args.out), out)
     console.print(f"wrote {args.out}")
     return 0
 

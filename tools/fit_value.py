@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import math
 import random
 import sys
@@ -27,6 +26,7 @@ import numpy as np
 from rich.console import Console
 from rich.progress import Progress
 
+from solstis_tui.ai.arena import write_json
 from solstis_tui.ai.evaluate import evaluate
 from solstis_tui.ai.features import FEATURES, features
 from solstis_tui.ai.policy import best_move
@@ -199,9 +199,7 @@ def main(argv: list[str] | None = None) -> int:
             out["variants"][variant] = {"margin": linear(wm).to_json(),
                                         "win": linear(ww).to_json(), "held_out": figures}
             console.print(variant, figures)
-    tmp = args.out.with_suffix(".tmp")
-    tmp.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(args.out)
+    write_json(str(args.out), out)
     console.print(f"wrote {args.out}")
     return 0
 
