@@ -207,7 +207,8 @@ class Search:
             # Progressive widening: a node visited n times grows a new child only while
             # fewer than widening * sqrt(n) of its children are on offer in this deal.
             grow = True
-            visits = node.n + (self.iterations if node is self.root else 0)
+            visits = (node.n + (self.iterations if node is self.root else 0)
+                      if learned or widening else 0)
             guide = (self.learned_scores(g, node)
                      if learned and visits >= learned else None)
             if widening:
