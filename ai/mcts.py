@@ -408,6 +408,8 @@ class MCTSBot(Bot):
     name = "mcts"
     description = "imagines hundreds of ways the next turns could go before each move: hard"
     default_budget = Budget(seconds=0.5)
+    search_type: type[Search] = Search
+    """The search ``search`` runs (a benchmark's variant may change how it plays out)."""
 
     def __init__(self, seed: int | None = None, *, reuse: bool = True,
                  **settings: Any) -> None:
@@ -422,7 +424,7 @@ class MCTSBot(Bot):
         self, obs: Observation, budget: Budget | None, cancel: threading.Event | None
     ) -> Search:
         clock = Stopwatch(budget, self.default_budget, cancel)
-        search = Search(obs, self.rand, self.settings, root=self.subtree(obs),
+        search = self.search_type(obs, self.rand, self.settings, root=self.subtree(obs),
                         dealer=self.dealer_for(obs))
         search.run(clock)
         self.last_iterations = search.iterations
