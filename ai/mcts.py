@@ -20,7 +20,7 @@ import math
 import random
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from solstis_tui.core import Dealer, Decision, Game, Move, Observation, determinize
 from solstis_tui.core.scoring import score
@@ -408,8 +408,9 @@ class MCTSBot(Bot):
     name = "mcts"
     description = "imagines hundreds of ways the next turns could go before each move: hard"
     default_budget = Budget(seconds=0.5)
-    search_type: type[Search] = Search
-    """The search ``search`` runs (a benchmark's variant may change how it plays out)."""
+    search_type: ClassVar[type[Search]] = Search
+    """The search ``search`` runs: a benchmark's variant may change how it plays out
+    (benchmarks/variants.py). The expert's worker processes build ``Search`` itself."""
 
     def __init__(self, seed: int | None = None, *, reuse: bool = True,
                  **settings: Any) -> None:
