@@ -207,8 +207,7 @@ class Search:
             # Progressive widening: a node visited n times grows a new child only while
             # fewer than widening * sqrt(n) of its children are on offer in this deal.
             grow = True
-            visits = (node.n + (self.iterations if node is self.root else 0)
-                      if learned or widening else 0)
+            visits = self.visits(node) if learned or widening else 0
             guide = (self.learned_scores(g, node)
                      if learned and visits >= learned else None)
             if widening:
@@ -258,6 +257,11 @@ class Search:
                 child.margin -= m0
         self.iterations += 1
 
+    def visits(self, node: Node) -> int:
+        """How often the search has passed through ``node``: the root is on no iteration's
+        path, so its count is the visits kept from an earlier search plus this one's."""
+        return node.n + (self.iterations if node is self.root else 0)
+
     def select_puct(self, g: Game, node: Node) -> tuple[Move, Node, bool]:
         """PUCT (AlphaZero): the legal move maximising ``q + prior * P * sqrt(N + 1) / (1 + n)``,
         where P is a softmax of the heuristic's move values, N the visits of the moves on
@@ -270,7 +274,7 @@ class Search:
         legal = g.legal
         temp = self.settings.prior_temperature
         learned = self.settings.learned_prior
-        if learned and node.n + (self.iterations if node is self.root else 0) >= learned:
+        if learned and self.visits(node) >= learned:
             scores = self.learned_scores(g, node)
             values = [scores[(p, mv)] / temp for mv in legal]
         else:

@@ -88,7 +88,7 @@ class RandomLateSearch(Search):
     late = 1000
 
     def rollout(self, g: Game) -> tuple[float, float]:
-        if self.root.n + self.iterations < self.late:
+        if self.visits(self.root) < self.late:
             return super().rollout(g)
         playout(g, self.rand, 1.0)
         return reward(g, self.settings.margin_scale, self.settings.margin_share)
