@@ -220,16 +220,16 @@ class Search:
                 child = children.get((p, mv))
                 if child is None:
                     if grow:
-                        value = (guide[(p, mv)] if guide is not None else move_value(g, mv))
-                        value += rand.random() * 0.01
+                        value = self.expansion_value(g, mv, guide) + rand.random() * 0.01
                         if fresh is None or value > fresh[0]:
                             fresh = (value, mv)
                     continue
                 child.avail += 1
                 if fresh is None:
-                    worth = guide[(p, mv)] if guide is not None else move_value(g, mv)
-                    u = (child.w / child.n + c * math.sqrt(math.log(child.avail) / child.n)
-                         + bias * worth / child.n)
+                    u = child.w / child.n + c * math.sqrt(math.log(child.avail) / child.n)
+                    if bias:
+                        worth = guide[(p, mv)] if guide is not None else move_value(g, mv)
+                        u += bias * worth / child.n
                     if u > best_u:
                         best, best_u = child, u
             if fresh is not None:
@@ -256,6 +256,12 @@ class Search:
                 child.w += 1.0 - r0
                 child.margin -= m0
         self.iterations += 1
+
+    def expansion_value(self, g: Game, mv: Move,
+                        guide: dict[tuple[int, Move], float] | None) -> float:
+        """How soon to try the untried ``mv``: the most valued first. The heuristic's move
+        value, or the learned prior's score (``guide``) where that has taken over."""
+        return guide[(g.to_play, mv)] if guide is not None else move_value(g, mv)
 
     def visits(self, node: Node) -> int:
         """How often the search has passed through ``node``: the root is on no iteration's

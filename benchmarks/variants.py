@@ -9,6 +9,8 @@ not adopted, and the bare heuristic, for the arena and the agreement benchmark t
         --bots variants:SpiritGames@0.25s,mcts@0.25s --games 400 --seed 1001 --jobs 2
     PYTHONPATH=benchmarks .venv/bin/python -m solstis_tui.ai.arena \\
         --bots variants:RandomLate@1s,plain-ismcts@1s --games 200 --seed 3031 --jobs 2
+    PYTHONPATH=benchmarks .venv/bin/python -m solstis_tui.ai.arena \\
+        --bots variants:UnguidedTree@1s,plain-ismcts@1s --games 200 --seed 3031 --jobs 2
     PYTHONPATH=benchmarks .venv/bin/python benchmarks/bot_regret.py \\
         --bots mcts,variants:WinShare95,variants:WinOnly --positions 400 --time 1 \\
         --reference-iterations 2000 --jobs 2
@@ -102,6 +104,25 @@ class RandomLate(MCTSBot):
     games (docs/bots.md)."""
 
     search_type = RandomLateSearch
+
+
+class UnguidedTreeSearch(Search):
+    """mcts's search with untried moves tried in random order instead of the heuristic's."""
+
+    def expansion_value(self, g: Game, mv: Move,
+                        guide: dict[tuple[int, Move], float] | None) -> float:
+        return 0.0  # the caller adds a random tie-break
+
+
+class UnguidedTree(MCTSBot):
+    """mcts with no Solstis knowledge in its tree: untried moves in random order and no
+    progressive bias, as plain ISMCTS's tree; the heuristic's playouts, the learned value,
+    the reward and the exploration constant stay mcts's."""
+
+    search_type = UnguidedTreeSearch
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed, bias=0.0)
 
 
 class Heuristic(Bot):
