@@ -260,7 +260,8 @@ class Search:
     def expansion_value(self, g: Game, mv: Move,
                         guide: dict[tuple[int, Move], float] | None) -> float:
         """How soon to try the untried ``mv``: the most valued first. The heuristic's move
-        value, or the learned prior's score (``guide``) where that has taken over."""
+        value, or the learned prior's score (``guide``) where that has taken over. (PUCT,
+        ``Settings.prior``, orders moves by its prior instead.)"""
         return guide[(g.to_play, mv)] if guide is not None else move_value(g, mv)
 
     def visits(self, node: Node) -> int:
@@ -419,8 +420,9 @@ class MCTSBot(Bot):
     description = "imagines hundreds of ways the next turns could go before each move: hard"
     default_budget = Budget(seconds=0.5)
     search_type: ClassVar[type[Search]] = Search
-    """The search ``search`` runs: a benchmark's variant may change how it plays out
-    (benchmarks/variants.py). The expert's worker processes build ``Search`` itself."""
+    """The search ``search`` runs: a benchmark's variant may change how it plays out or
+    the order it expands moves in (benchmarks/variants.py). The expert's worker processes
+    build ``Search`` itself."""
 
     def __init__(self, seed: int | None = None, *, reuse: bool = True,
                  **settings: Any) -> None:
