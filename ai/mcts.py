@@ -220,7 +220,7 @@ class Search:
                 child = children.get((p, mv))
                 if child is None:
                     if grow:
-                        value = self.expansion_value(g, mv, guide) + rand.random() * 0.01
+                        value = self.move_worth(g, mv, guide) + rand.random() * 0.01
                         if fresh is None or value > fresh[0]:
                             fresh = (value, mv)
                     continue
@@ -228,8 +228,7 @@ class Search:
                 if fresh is None:
                     u = child.w / child.n + c * math.sqrt(math.log(child.avail) / child.n)
                     if bias:
-                        worth = guide[(p, mv)] if guide is not None else move_value(g, mv)
-                        u += bias * worth / child.n
+                        u += bias * self.move_worth(g, mv, guide) / child.n
                     if u > best_u:
                         best, best_u = child, u
             if fresh is not None:
@@ -257,11 +256,12 @@ class Search:
                 child.margin -= m0
         self.iterations += 1
 
-    def expansion_value(self, g: Game, mv: Move,
-                        guide: dict[tuple[int, Move], float] | None) -> float:
-        """How soon to try the untried ``mv``: the most valued first. The heuristic's move
-        value, or the learned prior's score (``guide``) where that has taken over. (PUCT,
-        ``Settings.prior``, orders moves by its prior instead.)"""
+    def move_worth(self, g: Game, mv: Move,
+                   guide: dict[tuple[int, Move], float] | None) -> float:
+        """What guides the tree to ``mv``: untried moves are tried the most worth first,
+        and the progressive bias adds the worth. The heuristic's move value, or the learned
+        prior's score (``guide``) where that has taken over. (PUCT, ``Settings.prior``,
+        follows its prior instead.)"""
         return guide[(g.to_play, mv)] if guide is not None else move_value(g, mv)
 
     def visits(self, node: Node) -> int:

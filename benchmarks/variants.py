@@ -109,9 +109,9 @@ class RandomLate(MCTSBot):
 class UnguidedTreeSearch(Search):
     """mcts's search with untried moves tried in random order instead of the heuristic's."""
 
-    def expansion_value(self, g: Game, mv: Move,
-                        guide: dict[tuple[int, Move], float] | None) -> float:
-        return 0.0  # the caller adds a random tie-break
+    def move_worth(self, g: Game, mv: Move,
+                   guide: dict[tuple[int, Move], float] | None) -> float:
+        return 0.0  # the expansion adds a random tie-break
 
 
 class UnguidedTree(MCTSBot):
