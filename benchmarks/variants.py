@@ -11,6 +11,8 @@ not adopted, and the bare heuristic, for the arena and the agreement benchmark t
         --bots variants:RandomLate@1s,plain-ismcts@1s --games 200 --seed 3031 --jobs 2
     PYTHONPATH=benchmarks .venv/bin/python -m solstis_tui.ai.arena \\
         --bots variants:UnguidedTree@1s,plain-ismcts@1s --games 200 --seed 3031 --jobs 2
+    PYTHONPATH=benchmarks .venv/bin/python -m solstis_tui.ai.arena \\
+        --bots variants:WinOnly@1s,plain-ismcts@1s --games 200 --seed 8081 --jobs 1
     PYTHONPATH=benchmarks .venv/bin/python benchmarks/bot_regret.py \\
         --bots mcts,variants:WinShare95,variants:WinOnly --positions 400 --time 1 \\
         --reference-iterations 2000 --jobs 2
