@@ -13,6 +13,10 @@ not adopted, and the bare heuristic, for the arena and the agreement benchmark t
         --bots variants:UnguidedTree@1s,plain-ismcts@1s --games 200 --seed 3031 --jobs 2
     PYTHONPATH=benchmarks .venv/bin/python -m solstis_tui.ai.arena \\
         --bots variants:WinOnly@1s,plain-ismcts@1s --games 200 --seed 8081 --jobs 1
+    PYTHONPATH=benchmarks .venv/bin/python -m solstis_tui.ai.arena \\
+        --bots variants:ExploreLess@1s,plain-ismcts@1s --games 200 --seed 8081 --jobs 1
+    PYTHONPATH=benchmarks .venv/bin/python -m solstis_tui.ai.arena \\
+        --bots variants:ExploreMore@1s,plain-ismcts@1s --games 200 --seed 8081 --jobs 1
     PYTHONPATH=benchmarks .venv/bin/python benchmarks/bot_regret.py \\
         --bots mcts,variants:WinShare95,variants:WinOnly --positions 400 --time 1 \\
         --reference-iterations 2000 --jobs 2
@@ -39,6 +43,20 @@ class SpreadExploration(MCTSBot):
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed, spread_exploration=2.0)
+
+
+class ExploreLess(MCTSBot):
+    """UCB's constant at 0.35 instead of 0.7: half the exploration."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed, exploration=0.35)
+
+
+class ExploreMore(MCTSBot):
+    """UCB's constant at 1.4 instead of 0.7: twice the exploration."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed, exploration=1.4)
 
 
 class SpiritGames(MCTSBot):
