@@ -105,6 +105,16 @@ def mean_ci(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
     return mean, (mean - half, mean + half)
 
 
+def wilson(score: float, n: int) -> tuple[float, float]:
+    """95% Wilson interval of a share of points over n games."""
+    if not n:
+        return 0.0, 1.0
+    z = 1.96
+    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
 def pair_results(games: list[GameRecord], pairs: list[tuple[str, str]]) -> list[PairResult]:
     out = []
     for a, b in pairs:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import math
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +39,7 @@ from solstis_tui.ai.arena import (
     tasks_for,
     write_json,
 )
+from solstis_tui.ai.arena_stats import wilson
 
 
 @dataclass(frozen=True)
@@ -79,16 +79,6 @@ SCALING = {
 FIXED = {**YARDSTICK, **SCALING}
 GROUPS = {"ladder": list(LADDER), "yardstick": list(YARDSTICK), "scaling": list(SCALING),
           "all": [*LADDER, *YARDSTICK, *SCALING]}
-
-
-def wilson(score: float, n: int) -> tuple[float, float]:
-    """95% Wilson interval of a share of points over n games."""
-    if not n:
-        return 0.0, 1.0
-    z = 1.96
-    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 Row = tuple[str, Pair, dict[str, Any]]

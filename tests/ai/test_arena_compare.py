@@ -1,0 +1,85 @@
+"""Comparing two arena runs game by game (ai/arena_compare.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from solstis_tui.ai import arena_compare
+
+ROOT = Path(__file__).resolve().parents[2]
+RUNS = ROOT / "benchmarks" / "runs"
+
+
+def game(bots: list[str], seed: int, scores: list[int]) -> dict:
+    winner = None if scores[0] == scores[1] else int(scores[1] > scores[0])
+    return {"pair": 0, "deal": seed, "bots": bots, "game_seed": seed, "winner": winner,
+            "scores": scores, "end": "normal", "times": [[], []]}
+
+
+def write_run(path: Path, bots: list[str], games: list[dict], **settings: object) -> str:
+    data = {"settings": {"bots": bots, "seed": 5, "variant": "base", **settings},
+            "games": games}
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def test_the_kept_runs_give_the_paired_figure_the_docs_quote(capsys) -> None:
+    assert arena_compare.main([str(RUNS / "winonly-plain-1s-seed8081.json"),
+                               str(RUNS / "mcts-plain-1s-seed8081.json")]) == 0
+    out = capsys.readouterr().out
+    assert "200 games, 101-8-91, 52.5% (45.6-59.3%)" in out
+    assert "200 games, 95-5-100, 48.8% (41.9-55.6%)" in out
+    assert "A - B: +3.8 ± 8.4 points in 100 games" in out
+    assert "+3.8 ± 8.4 points" in (ROOT / "docs" / "bots.md").read_text()
+
+
+def test_games_are_paired_by_deal_and_seat_not_by_order(tmp_path, capsys) -> None:
+    x, y, o = "x@1s", "y@1s", "plain-ismcts@1s"
+    a = write_run(tmp_path / "a.json", [x, o], [
+        game([o, x], 1, [10, 12]),   # deal 1, x second: x wins
+        game([x, o], 1, [9, 9]),     # deal 1, x first: draw
+        game([x, o], 2, [20, 10]),   # deal 2, x first: wins by 10 (B never played it)
+    ])
+    b = write_run(tmp_path / "b.json", [y, o], [
+        game([y, o], 1, [8, 11]),    # deal 1, y first: loses by 3
+        game([o, y], 1, [15, 12]),   # deal 1, y second: loses by 3
+    ])
+    comparison = arena_compare.compare(arena_compare.read_run(a), arena_compare.read_run(b))
+    assert comparison.games == 2
+    assert comparison.a_score == 0.75 and comparison.b_score == 0.0
+    assert comparison.points_diff[0] == 0.75
+    assert comparison.margin_diff[0] == 4.0   # (2 + 3 and 0 + 3) / 2
+    assert arena_compare.main([a, b]) == 0
+    out = capsys.readouterr().out
+    assert "A: x@1s vs plain-ismcts@1s" in out and "3 games, 2-1-0" in out
+    assert "On the 2 games both played" in out
+
+
+@pytest.mark.parametrize(("b_bots", "b_settings", "b_seeds", "words"), [
+    (["y", "minimax"], {}, [1], "different opponents"),
+    (["y", "plain"], {"seed": 6}, [1], "seed 5"),
+    (["y", "plain"], {"variant": "firefly"}, [1], "variant base"),
+    (["y", "plain"], {}, [2], "no game of"),
+    (["y", "plain", "random"], {}, [1], "exactly two bots"),
+])
+def test_runs_that_cannot_be_paired_are_refused_with_the_reason(
+        tmp_path, capsys, b_bots, b_settings, b_seeds, words) -> None:
+    a = write_run(tmp_path / "a.json", ["x", "plain"], [game(["x", "plain"], 1, [3, 4])])
+    b = write_run(tmp_path / "b.json", b_bots,
+                  [game(b_bots[:2], s, [3, 4]) for s in b_seeds], **b_settings)
+    with pytest.raises(SystemExit) as exit_:
+        arena_compare.main([a, b])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+
+
+def test_a_file_that_is_not_an_arena_run_is_refused(tmp_path, capsys) -> None:
+    bad = tmp_path / "notes.json"
+    bad.write_text("[1, 2]")
+    with pytest.raises(SystemExit):
+        arena_compare.main([str(bad), str(bad)])
+    assert "is not an arena --json file" in capsys.readouterr().err
