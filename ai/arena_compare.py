@@ -97,27 +97,41 @@ def compare(a: Run, b: Run) -> Comparison:
     )
 
 
-def run_line(name: str, run: Run) -> str:
-    """One run's record over all its games, e.g. "A: mcts@1s vs plain-ismcts@1s, 200 games,
-    95-5-100, 48.8% (41.9-55.6%), margin +1.58"."""
+#: A game is close when its margin is at most this many stars (a draw included).
+CLOSE = 3
+
+
+def share(results: list[tuple[float, int]]) -> float:
+    """The share of the points in ``results`` (0 for none)."""
+    return sum(p for p, _ in results) / len(results) if results else 0.0
+
+
+def run_lines(name: str, run: Run) -> list[str]:
+    """One run's record over all its games, e.g. "A: mcts@1s vs plain-ismcts@1s (FILE)",
+    "   200 games, 95-5-100, 48.8% (41.9-55.6%), margin +1.58 (+0.03, +3.13)", and its
+    close games and seats."""
     results = [outcome(g, run.bot) for g in run.games.values()]
     n = len(results)
     wins = sum(p == 1.0 for p, _ in results)
     draws = sum(p == 0.5 for p, _ in results)
-    score = (wins + 0.5 * draws) / n if n else 0.0
-    lo, hi = wilson(score, n)
-    margin, _ = mean_ci([float(m) for _, m in results])
-    return (f"{name}: {run.bot} vs {run.opponent} ({run.path}), {n} games, "
-            f"{wins}-{draws}-{n - wins - draws}, {100 * score:.1f}% "
-            f"({100 * lo:.1f}-{100 * hi:.1f}%), margin {margin:+.2f}")
+    lo, hi = wilson(share(results), n)
+    margin, (mlo, mhi) = mean_ci([float(m) for _, m in results])
+    close = [r for r in results if abs(r[1]) <= CLOSE]
+    seats = [share([outcome(g, run.bot) for (_, seat), g in run.games.items() if seat == s])
+             for s in (0, 1)]
+    return [f"{name}: {run.bot} vs {run.opponent} ({run.path})",
+            f"   {n} games, {wins}-{draws}-{n - wins - draws}, {100 * share(results):.1f}% "
+            f"({100 * lo:.1f}-{100 * hi:.1f}%), margin {margin:+.2f} ({mlo:+.2f}, {mhi:+.2f})",
+            f"   close games (≤ {CLOSE} stars) {100 * share(close):.0f}% of {len(close)}; "
+            f"seat 1 {100 * seats[0]:.1f}%, seat 2 {100 * seats[1]:.1f}%"]
 
 
 def report(a: Run, b: Run, c: Comparison) -> list[str]:
     """The comparison as lines of plain text."""
     (dp, (plo, phi)), (dm, (mlo, mhi)) = c.points_diff, c.margin_diff
     return [
-        run_line("A", a),
-        run_line("B", b),
+        *run_lines("A", a),
+        *run_lines("B", b),
         f"On the {c.games} games both played (the same deal, the judged bot in the same seat):",
         f"  A scored {100 * c.a_score:.1f}%, B {100 * c.b_score:.1f}%",
         f"  A - B: {100 * dp:+.1f} ± {50 * (phi - plo):.1f} points in 100 games, "

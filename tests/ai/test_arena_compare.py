@@ -30,10 +30,17 @@ def test_the_kept_runs_give_the_paired_figure_the_docs_quote(capsys) -> None:
     assert arena_compare.main([str(RUNS / "winonly-plain-1s-seed8081.json"),
                                str(RUNS / "mcts-plain-1s-seed8081.json")]) == 0
     out = capsys.readouterr().out
-    assert "200 games, 101-8-91, 52.5% (45.6-59.3%)" in out
-    assert "200 games, 95-5-100, 48.8% (41.9-55.6%)" in out
+    assert "200 games, 101-8-91, 52.5% (45.6-59.3%), margin +1.61 (+0.17, +3.06)" in out
+    assert "close games (≤ 3 stars) 47% of 47; seat 1 65.5%, seat 2 39.5%" in out
+    assert "200 games, 95-5-100, 48.8% (41.9-55.6%), margin +1.58 (+0.03, +3.13)" in out
+    assert "close games (≤ 3 stars) 39% of 47; seat 1 59.0%, seat 2 38.5%" in out
     assert "A - B: +3.8 ± 8.4 points in 100 games" in out
-    assert "+3.8 ± 8.4 points" in (ROOT / "docs" / "bots.md").read_text()
+    docs = (ROOT / "docs" / "bots.md").read_text()
+    assert ("| 200 | 101-8-91 | 52.5% | 45.6–59.3% | +1.61 (+0.17, +3.06) | 47% of 47 "
+            "| 65.5% / 39.5% |") in docs
+    assert ("| 200 | 95-5-100 | 48.8% | 41.9–55.6% | +1.58 (+0.03, +3.13) | 39% of 47 "
+            "| 59.0% / 38.5% |") in docs
+    assert "+3.8 ± 8.4 points" in docs
 
 
 def test_games_are_paired_by_deal_and_seat_not_by_order(tmp_path, capsys) -> None:
@@ -55,6 +62,7 @@ def test_games_are_paired_by_deal_and_seat_not_by_order(tmp_path, capsys) -> Non
     assert arena_compare.main([a, b]) == 0
     out = capsys.readouterr().out
     assert "A: x@1s vs plain-ismcts@1s" in out and "3 games, 2-1-0" in out
+    assert "close games (≤ 3 stars) 75% of 2; seat 1 75.0%, seat 2 100.0%" in out
     assert "On the 2 games both played" in out
 
 
