@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .arena import load_games
-from .arena_stats import GameRecord, mean_ci, points, wilson
+from .arena_stats import GameRecord, mean_ci, pair_results, points, wilson
 
 #: Settings two compared runs must share for their games to be the same deals.
 SAME_FOR_COMPARE = ("seed", "variant")
@@ -72,6 +72,15 @@ class Comparison:
     """Mean and 95% interval of A's star margin minus B's per game."""
 
 
+#: A game is close when its margin is at most this many stars (a draw included).
+CLOSE = 3
+
+
+def share(results: list[tuple[float, int]]) -> float:
+    """The share of the points in ``results`` (0 for none)."""
+    return sum(p for p, _ in results) / len(results) if results else 0.0
+
+
 def compare(a: Run, b: Run) -> Comparison:
     """The paired comparison of ``a`` and ``b``; ValueError when they cannot be paired
     (another opponent, seed or variant, or no deal and seat in common)."""
@@ -90,38 +99,27 @@ def compare(a: Run, b: Run) -> Comparison:
     rb = [outcome(b.games[k], b.bot) for k in keys]
     return Comparison(
         len(keys),
-        sum(p for p, _ in ra) / len(keys),
-        sum(p for p, _ in rb) / len(keys),
+        share(ra),
+        share(rb),
         mean_ci([x[0] - y[0] for x, y in zip(ra, rb, strict=True)]),
         mean_ci([float(x[1] - y[1]) for x, y in zip(ra, rb, strict=True)]),
     )
-
-
-#: A game is close when its margin is at most this many stars (a draw included).
-CLOSE = 3
-
-
-def share(results: list[tuple[float, int]]) -> float:
-    """The share of the points in ``results`` (0 for none)."""
-    return sum(p for p, _ in results) / len(results) if results else 0.0
 
 
 def run_lines(name: str, run: Run) -> list[str]:
     """One run's record over all its games, e.g. "A: mcts@1s vs plain-ismcts@1s (FILE)",
     "   200 games, 95-5-100, 48.8% (41.9-55.6%), margin +1.58 (+0.03, +3.13)", and its
     close games and seats."""
-    results = [outcome(g, run.bot) for g in run.games.values()]
-    n = len(results)
-    wins = sum(p == 1.0 for p, _ in results)
-    draws = sum(p == 0.5 for p, _ in results)
-    lo, hi = wilson(share(results), n)
-    margin, (mlo, mhi) = mean_ci([float(m) for _, m in results])
-    close = [r for r in results if abs(r[1]) <= CLOSE]
+    [r] = pair_results(list(run.games.values()), [(run.bot, run.opponent)])
+    lo, hi = wilson(r.a_score, r.games)
+    mlo, mhi = r.margin_ci95
+    close = [x for x in (outcome(g, run.bot) for g in run.games.values()) if abs(x[1]) <= CLOSE]
     seats = [share([outcome(g, run.bot) for (_, seat), g in run.games.items() if seat == s])
              for s in (0, 1)]
     return [f"{name}: {run.bot} vs {run.opponent} ({run.path})",
-            f"   {n} games, {wins}-{draws}-{n - wins - draws}, {100 * share(results):.1f}% "
-            f"({100 * lo:.1f}-{100 * hi:.1f}%), margin {margin:+.2f} ({mlo:+.2f}, {mhi:+.2f})",
+            f"   {r.games} games, {r.a_wins}-{r.draws}-{r.b_wins}, {100 * r.a_score:.1f}% "
+            f"({100 * lo:.1f}-{100 * hi:.1f}%), margin {r.margin_mean:+.2f} "
+            f"({mlo:+.2f}, {mhi:+.2f})",
             f"   close games (≤ {CLOSE} stars) {100 * share(close):.0f}% of {len(close)}; "
             f"seat 1 {100 * seats[0]:.1f}%, seat 2 {100 * seats[1]:.1f}%"]
 
