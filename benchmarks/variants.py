@@ -17,6 +17,8 @@ not adopted, and the bare heuristic, for the arena and the agreement benchmark t
         --bots variants:ExploreLess@1s,plain-ismcts@1s --games 200 --seed 8081 --jobs 1
     PYTHONPATH=benchmarks .venv/bin/python -m solstis_tui.ai.arena \\
         --bots variants:ExploreMore@1s,plain-ismcts@1s --games 200 --seed 8081 --jobs 1
+    PYTHONPATH=benchmarks .venv/bin/python -m solstis_tui.ai.arena \\
+        --bots variants:UnguidedWinOnly@1s,plain-ismcts@1s --games 200 --seed 8082 --jobs 2
     PYTHONPATH=benchmarks .venv/bin/python benchmarks/bot_regret.py \\
         --bots mcts,variants:WinShare95,variants:WinOnly --positions 400 --time 1 \\
         --reference-iterations 2000 --jobs 2
@@ -144,6 +146,17 @@ class UnguidedTree(MCTSBot):
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed, bias=0.0)
+
+
+class UnguidedWinOnly(MCTSBot):
+    """The two swaps that came out ahead of mcts at 1 s, together: no heuristic in the tree
+    (``UnguidedTree``) and the win alone as the reward (``WinOnly``); the heuristic's
+    playouts, the learned value, the exploration constant and the tree reuse stay mcts's."""
+
+    search_type = UnguidedTreeSearch
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed, bias=0.0, margin_share=0.0)
 
 
 class Heuristic(Bot):
