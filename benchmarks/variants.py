@@ -144,19 +144,17 @@ class UnguidedTree(MCTSBot):
 
     search_type = UnguidedTreeSearch
 
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed, bias=0.0)
+    def __init__(self, seed: int | None = None, **settings: Any) -> None:
+        super().__init__(seed, bias=0.0, **settings)
 
 
-class UnguidedWinOnly(MCTSBot):
+class UnguidedWinOnly(UnguidedTree):
     """The two swaps that came out ahead of mcts at 1 s, together: no heuristic in the tree
     (``UnguidedTree``) and the win alone as the reward (``WinOnly``); the heuristic's
     playouts, the learned value, the exploration constant and the tree reuse stay mcts's."""
 
-    search_type = UnguidedTreeSearch
-
     def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed, bias=0.0, margin_share=0.0)
+        super().__init__(seed, margin_share=0.0)
 
 
 class Heuristic(Bot):
