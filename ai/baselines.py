@@ -112,8 +112,18 @@ class PlainISMCTS(Bot):
 
     def iterate(self, g: Game, path: list[PlainNode]) -> None:
         """One iteration on the deal ``g`` from the last node of ``path`` (whose moves ``g``
-        has played): UCB1 down the tree, one new node, a random playout, the result
-        counted on every node of ``path`` after the first."""
+        has played): down the tree (``descend``), a random playout, the result counted on
+        every node of ``path`` after the first."""
+        self.descend(g, path)
+        self.playout(g)
+        for visited in path[1:]:
+            visited.n += 1
+            visited.w += _result(g, visited.player)
+
+    def descend(self, g: Game, path: list[PlainNode]) -> None:
+        """UCB1 down the tree from ``path[-1]`` while every move legal in ``g`` has been
+        tried, then one new node for an untried move; plays those moves on ``g`` and
+        appends their nodes to ``path``."""
         rand, c = self.rand, self.exploration
         node = path[-1]
         while not g.is_over:
@@ -129,7 +139,7 @@ class PlainISMCTS(Bot):
                 child.avail = 1
                 g.play(mv)
                 path.append(child)
-                break
+                return
             best: PlainNode | None = None
             best_mv: Move | None = None
             best_u = -math.inf
@@ -143,12 +153,13 @@ class PlainISMCTS(Bot):
             g.play(best_mv)
             path.append(best)
             node = best
+
+    def playout(self, g: Game) -> None:
+        """Uniformly random legal moves on ``g`` to the end of the game."""
+        rand = self.rand
         while not g.is_over:
             legal = g.legal
             g.play(legal[int(rand.random() * len(legal))])
-        for visited in path[1:]:
-            visited.n += 1
-            visited.w += _result(g, visited.player)
 
     def choose(
         self,

@@ -7,6 +7,10 @@ spread over whole games (as ``bot_agreement.py`` samples them). Each search runs
 number of iterations from a fresh tree; the figure per position is the best of ``--runs``
 timings (this machine's speed drifts), and the table shows the median and the quartiles
 over the positions, with the iterations that fit in 0.25 s at the median speed.
+
+``--split`` then shows where plain ISMCTS's time goes, summed over the same positions: the
+random playouts, the walk down the tree (selection and expansion, with the moves it plays),
+and the rest (dealing the hidden tiles and spirits, counting results).
 """
 
 from __future__ import annotations
@@ -20,8 +24,9 @@ from rich.console import Console
 from rich.table import Table
 
 from solstis_tui.ai.base import Budget
+from solstis_tui.ai.baselines import PlainISMCTS, PlainNode
 from solstis_tui.ai.registry import make_bot
-from solstis_tui.core import Observation
+from solstis_tui.core import Game, Observation
 
 BOTS = ("mcts", "plain-ismcts")
 
@@ -38,6 +43,39 @@ def microseconds_per_iteration(spec: str, obs: Observation, iterations: int,
     return best / iterations * 1e6
 
 
+class TimedPlain(PlainISMCTS):
+    """Plain ISMCTS that adds up the seconds it spends walking its tree and in playouts."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.tree_seconds = 0.0
+        self.playout_seconds = 0.0
+
+    def descend(self, g: Game, path: list[PlainNode]) -> None:
+        start = time.perf_counter()
+        super().descend(g, path)
+        self.tree_seconds += time.perf_counter() - start
+
+    def playout(self, g: Game) -> None:
+        start = time.perf_counter()
+        super().playout(g)
+        self.playout_seconds += time.perf_counter() - start
+
+
+def plain_split(positions: list[Observation], iterations: int) -> dict[str, float]:
+    """Seconds plain ISMCTS spends in playouts, in its tree and on the rest, summed over
+    one search of ``iterations`` iterations at each position."""
+    bot = TimedPlain(0)
+    total = 0.0
+    for obs in positions:
+        start = time.perf_counter()
+        bot.visits(obs, Budget(iterations=iterations))
+        total += time.perf_counter() - start
+    rest = total - bot.tree_seconds - bot.playout_seconds
+    return {"random playouts": bot.playout_seconds, "tree": bot.tree_seconds,
+            "dealing and the rest": rest}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--positions", type=int, default=20)
@@ -45,6 +83,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--variant", choices=("base", "beginner", "firefly"), default="base")
+    parser.add_argument("--split", action="store_true",
+                        help="also show where plain ISMCTS's time goes")
     args = parser.parse_args()
     positions = [g.observation(g.to_play)
                  for g in sample_positions(args.positions, args.seed, args.variant)]
@@ -59,6 +99,15 @@ def main() -> None:
         table.add_row(spec, f"{median:.0f}", f"{low:.0f}–{high:.0f}",
                       f"{0.25e6 / median:.0f}")
     Console().print(table)
+    if args.split:
+        split = plain_split(positions, args.iterations)
+        total = sum(split.values())
+        shares = Table(title=f"plain ISMCTS's time over the same searches ({total:.1f} s)")
+        shares.add_column("part")
+        shares.add_column("share", justify="right")
+        for part, seconds in split.items():
+            shares.add_row(part, f"{seconds / total:.0%}")
+        Console().print(shares)
 
 
 if __name__ == "__main__":
