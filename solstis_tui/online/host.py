@@ -8,6 +8,7 @@ stopped. Bots play their seats in worker processes (see botpool).
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import random
 import secrets
@@ -20,13 +21,15 @@ from typing import Any
 from solstis_tui.ai.registry import make_solo_bot
 
 from ..core import IllegalMove, Move, Options
-from ..core.rng import derive
 from ..session import BOT_TIERS
 from .admission import Door
-from .botpool import BotFailed, BotPool, Decision, WorkerLost
+from .botpool import BotPool
 from .connection import Connection, start_server
+from .host_bots import BotSeats
 from .hostlock import FileLock, StartRefused, claim_data_dir, claim_socket
+from .housekeeping import Housekeeping
 from .limits import ACCEPT_BURST, Limits
+from .names import MAX_MARKS, too_many_marks
 from .players import PlayerRegistry
 from .protocol import (
     MAX_CHAT,
@@ -37,10 +40,25 @@ from .protocol import (
     field,
 )
 from .tables import Seat, Table, TableStore, new_table
-from .views import LobbyOrder, connected, lobby_page, presence, state_message
+from .views import LobbyOrder, lobby_page, presence, state_message
+
+#: The highest ``offset`` a ``list`` may ask for (far more rows than a host ever has).
+MAX_OFFSET = 1_000_000
+#: Internal errors kept in ``Host.internal_errors`` (the newest; the log has every one).
+MAX_KEPT_ERRORS = 100
+
+log = logging.getLogger("solstis.host")
 
 
-class Host:
+def kind_of(line: bytes | None) -> str:
+    """A message's type, for the log (never more than 20 characters of it)."""
+    try:
+        return str(decode(line).get("type"))[:20] if line is not None else "too long"
+    except ProtocolError:
+        return "unreadable"
+
+
+class Host(Housekeeping, BotSeats):
     """Owns the tables; ``serve_unix`` / ``serve_tcp`` start listening."""
 
     def __init__(
@@ -223,7 +241,9 @@ class Host:
             reply = {"type": "error", "code": exc.code, "message": exc.message}
             closing = exc.close
         except Exception as exc:  # a bug must cost one reply, never the host
+            log.exception("internal error on a %r message", kind_of(line))
             self.internal_errors.append(f"{type(exc).__name__}: {exc}")
+            del self.internal_errors[:-MAX_KEPT_ERRORS]  # the log has them all
             reply = {"type": "error", "code": "internal", "message": "the host failed on that"}
         if reply is not None:
             if msg_id is not None:
@@ -232,9 +252,12 @@ class Host:
         conn.closed = conn.closed or closing
 
     async def _gone(self, conn: Connection) -> None:
-        for table_id in conn.seated | conn.watching:
+        """Tell the tables where this was the player's last connection that the player
+        left (a watcher leaving changes nothing anyone is shown)."""
+        still = presence(self.conns)
+        for table_id in conn.seated:
             table = self.tables.get(table_id)
-            if table is not None:
+            if table is not None and (table_id, conn.code) not in still:
                 await self._broadcast(table)
 
     # ------------------------------------------------------------------ messages
@@ -248,8 +271,8 @@ class Host:
             raise ProtocolError("hello_first", "say hello first")
         if kind == "list":
             offset = field(msg, "offset", int, default=0)
-            if offset < 0:
-                raise ProtocolError("bad_message", "list: 'offset' is 0 or more")
+            if not 0 <= offset <= MAX_OFFSET:
+                raise ProtocolError("bad_message", f"list: 'offset' is from 0 to {MAX_OFFSET}")
             return {"type": "tables", **self.lobby_page(conn.code, offset)}
         table_id = field(msg, "table", str, default=None, max_len=16)
         if kind == "create":
@@ -260,6 +283,10 @@ class Host:
         if kind == "join":
             return await self._join(conn, table)
         if kind == "watch":
+            cap = self.limits.watched_per_connection
+            if table.id not in conn.watching and len(conn.watching) >= cap:
+                raise ProtocolError("too_many", f"you watch {cap} tables already: leave one "
+                                    "first")
             conn.watching.add(table.id)
             conn.push({"type": "watching", "table": table.id})
             conn.push(state_message(table, None, presence(self.conns)))
@@ -365,6 +392,11 @@ class Host:
         text = field(msg, "text", str, max_len=MAX_CHAT).strip()
         if not text.isprintable():
             raise ProtocolError("bad_message", "chat takes printable text")
+        if not text:
+            raise ProtocolError("bad_message", "chat takes some text, not only spaces")
+        if too_many_marks(text):
+            raise ProtocolError("bad_message", f"chat puts at most {MAX_MARKS} accents on a "
+                                "letter")
         for other in self._audience(table):
             other.push({"type": "chat", "table": table.id, "name": conn.name,
                               "text": text})
@@ -396,9 +428,12 @@ class Host:
 
     # ------------------------------------------------------------------ table updates
     async def _after_change(self, table: Table) -> None:
-        """Tell everyone at ``table`` about a change that is stored."""
+        """Tell everyone at ``table`` about a change that is stored; a game that ended may
+        make an older finished table go (``prune_finished``)."""
         await self._broadcast(table)
         self._schedule_bot(table)
+        if table.game.is_over:
+            self.prune_finished()
 
     async def _commit(self, table: Table, change: Callable[[Table], None], what: str) -> None:
         """Make ``change`` to ``table`` only once it is stored: it is made to a copy, the
@@ -427,24 +462,6 @@ class Host:
         except OSError as exc:
             raise self.door.refused(exc, what) from None
 
-    async def _bot_play(self, table: Table, move: Move) -> None:
-        """Play a bot's move once it is stored; if the disk refuses, wait and let the bot
-        loop ask again (the table is unchanged)."""
-        seq = len(table.game.history)
-
-        def play(t: Table) -> None:
-            if len(t.game.history) != seq:
-                raise ProtocolError("stale", "the game moved on")
-            t.game.play(move)
-
-        try:
-            await self._commit(table, play, "a bot's move")
-        except ProtocolError as exc:
-            if exc.code == "storage":
-                await asyncio.sleep(self.storage_retry)
-            return
-        await self._after_change(table)
-
     def _audience(self, table: Table) -> list[Connection]:
         return [c for c in self.conns if table.id in c.seated | c.watching and not c.closed]
 
@@ -461,88 +478,3 @@ class Host:
         if self._lobby is None or len(self._lobby) != len(self.tables):
             self._lobby = LobbyOrder(self.tables.values())
         return lobby_page(self._lobby, self.conns, code, offset, self.limits.page_size)
-
-    # ------------------------------------------------------------------ bots
-    def _schedule_bot(self, table: Table) -> None:
-        game = table.game
-        if game.is_over or table.seats[game.to_play].bot is None:
-            return
-        task = self.bot_tasks.get(table.id)
-        if task is None or task.done():
-            task = asyncio.get_running_loop().create_task(self._bot_turns(table))
-            self.bot_tasks[table.id] = task
-            task.add_done_callback(
-                lambda t: self.bot_tasks.pop(table.id) if self.bot_tasks.get(table.id) is t
-                else None)
-
-    async def _bot_turns(self, table: Table) -> None:
-        """Play the table's bot seats through the worker pool; the loop only waits."""
-        game = table.game
-        while not game.is_over and table.seats[game.to_play].bot and not self.closed:
-            seat = game.to_play
-            seq = len(game.history)
-            bot_seed = derive(game.seed, b"host-bot", seq * 2 + seat)  # reveals nothing
-            decision = Decision(table.seats[seat].bot, bot_seed, game.observation(seat),
-                                self.bot_seconds)
-            move = None
-            for _ in range(2):  # a lost worker is replaced: ask once more
-                try:
-                    move = Move.parse(await self.bots.decide(table.id, decision))
-                    break
-                except WorkerLost:
-                    continue
-                except (BotFailed, ValueError):
-                    break
-            if (self.closed or self.tables.get(table.id) is not table
-                    or len(game.history) != seq):
-                return
-            if move not in game.legal_moves():  # a broken bot must not stop the table
-                move = random.Random(bot_seed).choice(game.legal_moves())
-            await self._bot_play(table, move)  # on a storage failure the loop asks again
-
-    # ------------------------------------------------------------------ expiry
-    async def _expire_loop(self) -> None:
-        while True:
-            shortest = min(self.limits.table_expire_seconds, self.limits.open_table_seconds)
-            await asyncio.sleep(min(60.0, max(0.05, shortest / 4)))
-            self.expire()
-            self.prune_players()
-
-    def prune_players(self, now: float | None = None) -> list[str]:
-        """Forget resume codes unused for too long, except those of players who are
-        connected or seated at a table."""
-        keep = {s.code for t in self.tables.values() for s in t.seats if s.code}
-        keep |= {c.code for c in self.conns if c.code}
-        return self.players.prune(now, keep)
-
-    def expire(self, now: float | None = None) -> list[str]:
-        """Drop tables nobody is connected to that have been idle too long, and tables
-        still waiting for a second player ``open_table_seconds`` after they were made."""
-        now = time.time() if now is None else now
-        wait = self.limits.open_table_seconds
-        gone = []
-        present = presence(self.conns)
-        for table in list(self.tables.values()):
-            humans = [s for s, c in zip(table.seats, connected(table, present), strict=True)
-                      if s.bot is None and s.code and c]
-            waited = table.status() == "open" and now - table.created > wait
-            idle = now - table.last_active > self.limits.table_expire_seconds
-            if not waited and (humans or not idle):
-                continue
-            lock = self.save_locks.get(table.id)
-            if lock is not None and lock.locked():
-                continue  # a save is landing: the next round takes it
-            why = (f"nobody took the open seat at table {table.id} in {wait / 60:g} minutes"
-                   if waited else f"table {table.id} had no move and no player for "
-                   f"{self.limits.table_expire_seconds / 3600:g} hours")
-            for conn in self._audience(table):
-                conn.push({"type": "closed", "table": table.id,
-                           "message": f"{why}, so it was closed"})
-                conn.seated.discard(table.id)
-                conn.watching.discard(table.id)
-            del self.tables[table.id]
-            self._lobby = None
-            self.save_locks.pop(table.id, None)
-            self.store.delete(table.id)
-            gone.append(table.id)
-        return gone

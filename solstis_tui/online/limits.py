@@ -31,6 +31,9 @@ class Limits:
     bot_tables_per_player: int = 2  # of those, games against a bot (bots cost the host CPU)
     max_open_tables: int = 200  # tables waiting for a second player, host-wide
     open_tables_per_player: int = 2  # of a player's tables, those waiting for a player
+    finished_tables_per_player: int = 5  # a player's latest finished tables kept (older go)
+    max_finished_tables: int = 500  # finished tables kept host-wide (the oldest go first)
+    watched_per_connection: int = 4  # tables one connection watches at once
     open_table_seconds: float = 3600.0  # a table still waiting for a player closes then
     table_expire_seconds: float = 24 * 3600.0  # a table with no move and nobody there goes
     player_expire_seconds: float = 30 * 24 * 3600.0  # a resume code unused this long goes

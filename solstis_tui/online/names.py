@@ -68,7 +68,7 @@ def normalize_name(raw: str) -> str:
             raise BadName(f"a name cannot contain {reason}")
     if not name:
         raise BadName("a name needs at least one visible character")
-    if unicodedata.combining(name[0]) or _too_many_marks(name):
+    if unicodedata.combining(name[0]) or too_many_marks(name):
         raise BadName(f"a name puts at most {MAX_MARKS} accents on a letter, and starts with "
                       "a letter, not an accent")
     if name_key(name) in _RESERVED_KEYS:
@@ -78,9 +78,10 @@ def normalize_name(raw: str) -> str:
     return name
 
 
-def _too_many_marks(name: str) -> bool:
+def too_many_marks(text: str) -> bool:
+    """Whether ``text`` stacks more than ``MAX_MARKS`` combining marks on a letter."""
     run = 0
-    for ch in unicodedata.normalize("NFD", name):
+    for ch in unicodedata.normalize("NFD", text):
         run = run + 1 if unicodedata.combining(ch) else 0
         if run > MAX_MARKS:
             return True

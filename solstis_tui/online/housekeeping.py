@@ -1,0 +1,108 @@
+"""The host's housekeeping: tables and resume codes that are no longer needed go, so that
+neither idle players nor a flood of quick games can fill the host's memory or disk."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING
+
+from .views import connected, presence
+
+if TYPE_CHECKING:
+    from .connection import Connection
+    from .limits import Limits
+    from .players import PlayerRegistry
+    from .tables import Table, TableStore
+    from .views import LobbyOrder
+
+
+class Housekeeping:
+    """Expiry of tables and resume codes, for ``Host`` (which provides the attributes)."""
+
+    limits: Limits
+    tables: dict[str, Table]
+    conns: set[Connection]
+    save_locks: dict[str, asyncio.Lock]
+    store: TableStore
+    players: PlayerRegistry
+    _lobby: LobbyOrder | None
+
+    def _audience(self, table: Table) -> list[Connection]:
+        raise NotImplementedError
+
+    async def _expire_loop(self) -> None:
+        while True:
+            shortest = min(self.limits.table_expire_seconds, self.limits.open_table_seconds)
+            await asyncio.sleep(min(60.0, max(0.05, shortest / 4)))
+            self.expire()
+            self.prune_players()
+
+    def prune_players(self, now: float | None = None) -> list[str]:
+        """Forget resume codes unused for too long, except those of players who are
+        connected or seated at a table."""
+        keep = {s.code for t in self.tables.values() for s in t.seats if s.code}
+        keep |= {c.code for c in self.conns if c.code}
+        return self.players.prune(now, keep)
+
+    def expire(self, now: float | None = None) -> list[str]:
+        """Drop tables nobody is connected to that have been idle too long, tables still
+        waiting for a second player ``open_table_seconds`` after they were made, and
+        finished tables beyond those kept (``prune_finished``)."""
+        now = time.time() if now is None else now
+        wait = self.limits.open_table_seconds
+        gone = []
+        present = presence(self.conns)
+        for table in list(self.tables.values()):
+            humans = [s for s, c in zip(table.seats, connected(table, present), strict=True)
+                      if s.bot is None and s.code and c]
+            waited = table.status() == "open" and now - table.created > wait
+            idle = now - table.last_active > self.limits.table_expire_seconds
+            if not waited and (humans or not idle):
+                continue
+            why = (f"nobody took the open seat at table {table.id} in {wait / 60:g} minutes"
+                   if waited else f"table {table.id} had no move and no player for "
+                   f"{self.limits.table_expire_seconds / 3600:g} hours")
+            if self._close(table, why):
+                gone.append(table.id)
+        return gone + self.prune_finished()
+
+    def prune_finished(self) -> list[str]:
+        """Close the finished tables beyond the most recent ``finished_tables_per_player``
+        of each player and ``max_finished_tables`` on the host (newest kept first)."""
+        finished = sorted((t for t in self.tables.values() if t.game.is_over),
+                          key=lambda t: t.last_active, reverse=True)
+        kept: dict[str, int] = {}
+        count, gone = 0, []
+        per_player, on_host = (self.limits.finished_tables_per_player,
+                               self.limits.max_finished_tables)
+        for table in finished:
+            codes = {s.code for s in table.seats if s.code}
+            mine = any(kept.get(code, 0) >= per_player for code in codes)
+            if not mine and count < on_host:
+                count += 1
+                for code in codes:
+                    kept[code] = kept.get(code, 0) + 1
+                continue
+            why = (f"the host keeps each player's {per_player} latest finished games"
+                   if mine else f"the host keeps its {on_host} latest finished games")
+            if self._close(table, f"{why} and table {table.id} is older"):
+                gone.append(table.id)
+        return gone
+
+    def _close(self, table: Table, why: str) -> bool:
+        """Close ``table``, telling everyone at it ``why``; False (nothing done) while a
+        save of it is landing (the next round takes it)."""
+        lock = self.save_locks.get(table.id)
+        if lock is not None and lock.locked():
+            return False
+        for conn in self._audience(table):
+            conn.push({"type": "closed", "table": table.id,
+                       "message": f"{why}, so it was closed"})
+            conn.seated.discard(table.id)
+            conn.watching.discard(table.id)
+        del self.tables[table.id]
+        self._lobby = None
+        self.save_locks.pop(table.id, None)
+        self.store.delete(table.id)
+        return True

@@ -1,0 +1,154 @@
+"""Limits that keep a crowd of hostile connections cheap for the host: what one connection
+may watch, what a watcher leaving costs, how many finished tables stay, odd `list` and
+chat requests. (The attacks came from a raw-socket client run against a real host.)"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+
+from solstis_tui.core import Game, Options
+from solstis_tui.online.client import HostClient
+from solstis_tui.online.tables import Seat, new_table
+
+from .test_host import start_friend_game
+from .test_limits import running
+
+START = time.time()
+
+
+async def reply(client: HostClient, message: dict, kind: str = "") -> dict:
+    """The host's answer to ``message``: the reply carrying its id, or the first message
+    of type ``kind`` (a ``watching`` carries none)."""
+    await client.send({**message, "id": 7})
+    while True:
+        said = await asyncio.wait_for(client.receive(), 5)
+        if said.get("id") == 7 or said.get("type") == kind:
+            return said
+
+
+async def watch(client: HostClient, table: str) -> dict:
+    return await reply(client, {"type": "watch", "table": table}, "watching")
+
+
+async def test_a_list_offset_past_any_lobby_is_refused_and_the_host_carries_on(connect, host):
+    eve = await connect("Eve")
+    said = await reply(eve, {"type": "list", "offset": 10**29})
+    assert said["code"] == "bad_message" and "offset" in said["message"]
+    assert (await reply(eve, {"type": "list", "offset": 0}))["type"] == "tables"
+
+
+async def test_one_connection_watches_a_few_tables_at_most(connect, host):
+    ann = await connect("Ann")
+    tables = []
+    for _ in range(5):
+        table = new_table(Options(), [Seat("Zed", f"z{len(tables)}"), Seat()])
+        host.tables[table.id] = table
+        tables.append(table.id)
+    for table_id in tables[:4]:
+        assert (await watch(ann, table_id))["type"] == "watching"
+    said = await watch(ann, tables[4])
+    assert said["code"] == "too_many" and "leave one first" in said["message"]
+    assert (await reply(ann, {"type": "leave", "table": tables[0]}))["type"] == "left"
+    assert (await watch(ann, tables[4]))["type"] == "watching"
+
+
+async def nothing_comes(client: HostClient) -> None:
+    """Nothing reaches ``client`` for a moment (its ping's pong comes first)."""
+    await asyncio.sleep(0.3)
+    await client.send({"type": "ping"})
+    assert (await asyncio.wait_for(client.receive(), 5))["type"] == "pong"
+
+
+async def test_a_watcher_or_a_second_window_hanging_up_costs_the_players_nothing(
+        connect, host):
+    ann, bob, table = await start_friend_game(connect)
+    eve = await connect("Eve")
+    assert (await watch(eve, table))["type"] == "watching"
+    bobs_window = await connect(code=bob.code)  # Bob's second window sits at the table too
+    await asyncio.sleep(0.2)
+    assert (await reply(ann, {"type": "ping"}))["type"] == "pong"  # what came so far is read
+    eve.writer.close()
+    await nothing_comes(ann)
+    bobs_window.writer.close()
+    await nothing_comes(ann)
+    bob.writer.close()  # a player leaving is shown to the other
+    state = await asyncio.wait_for(ann.receive_until("state", table=table), 5)
+    assert [seat["connected"] for seat in state["seats"]] == [True, False]
+
+
+def finished_table(names: list[str], codes: list[str], when: float):
+    """A table whose game is over, last changed ``when`` seconds after the test began
+    (recent, so only the caps on finished tables can close it)."""
+    game = Game.new(seed=abs(int(when)))
+    rand = random.Random(when)
+    while not game.is_over:
+        game.play(rand.choice(game.legal_moves()))
+    table = new_table(Options(), [Seat(n, c) for n, c in zip(names, codes, strict=True)])
+    table.game, table.last_active = game, START + when
+    return table
+
+
+async def test_only_each_players_latest_finished_tables_stay(tmp_path):
+    async with running(tmp_path, finished_tables_per_player=2, max_finished_tables=3) as host:
+        made = [finished_table(["Mal", "Kit"], ["mal", f"k{i}"], 1000 + i) for i in range(4)]
+        made.append(finished_table(["Ann", "Bob"], ["ann", "bob"], 1000))
+        made.append(finished_table(["Cy", "Di"], ["cy", "di"], 999))
+        for table in made:
+            host.tables[table.id] = table
+        gone = host.expire()
+        kept = set(host.tables)
+        # Mal's two latest stay; then Ann and Bob's; Cy and Di's is past the host's three
+        assert kept == {made[3].id, made[2].id, made[4].id}
+        assert set(gone) == {made[0].id, made[1].id, made[5].id}
+        assert not any((tmp_path / "data" / "tables" / f"{t}.json").exists() for t in gone)
+
+
+async def test_a_game_ending_makes_an_older_finished_table_go(tmp_path):
+    async with running(tmp_path, finished_tables_per_player=1) as host:
+        ann = await HostClient.connect(host.socket_path)
+        await ann.hello("Ann")
+        code = next(c.code for c in host.conns if c.name == "Ann")
+        old = finished_table(["Ann", "Bob"], [code, "bob"], -100)
+        host.tables[old.id] = old
+        await ann.send({"type": "create", "opponent": "random", "seat": 0})
+        table = (await ann.receive_until("joined"))["table"]
+        rand = random.Random(1)
+        while not host.tables[table].game.is_over:
+            state = await ann.receive_until("state", table=table)
+            legal = state["observation"]["legal_moves"]
+            if legal and not state["observation"]["is_over"]:
+                await ann.send({"type": "move", "table": table, "move": rand.choice(legal),
+                                "seq": len(state["observation"]["history"])})
+        await asyncio.sleep(0.1)
+        assert old.id not in host.tables and table in host.tables
+        ann.writer.close()
+
+
+async def test_chat_of_stacked_accents_or_only_spaces_is_refused(connect, host):
+    ann, _bob, table = await start_friend_game(connect)
+    said = await reply(ann, {"type": "chat", "table": table, "text": "a" + "\u0301" * 40})
+    assert said["code"] == "bad_message" and "accents" in said["message"]
+    said = await reply(ann, {"type": "chat", "table": table, "text": "    "})
+    assert said["code"] == "bad_message" and "only spaces" in said["message"]
+
+
+async def test_a_bug_costs_one_reply_is_logged_and_the_record_stays_small(
+        tmp_path, monkeypatch, caplog):
+    async with running(tmp_path, message_rate=1000, message_burst=1000) as host:
+        async def broken(conn, msg):
+            raise RuntimeError("a bug")
+
+        ann = await HostClient.connect(host.socket_path)
+        monkeypatch.setattr(host, "_dispatch", broken)
+        with caplog.at_level(logging.ERROR, logger="solstis.host"):
+            for _ in range(130):
+                await ann.send({"type": "ping"})
+                assert (await ann.receive_until("error"))["code"] == "internal"
+        assert len(host.internal_errors) == 100
+        assert sum("internal error on a 'ping' message" in r.message
+                   for r in caplog.records) == 130
+        host.internal_errors.clear()  # the test's own bug, not the host's
+        ann.writer.close()
