@@ -50,6 +50,7 @@ class Connection:
         self.hello_by = now + limits.hello_seconds
         self.last_message = now
         self.code_failures = 0
+        self.overflow = False  # accepted past the cap: must find a place at hello
         self.closed = False
 
     def allow(self) -> bool:

@@ -25,6 +25,7 @@ from ..session import BOT_TIERS
 from .admission import Door
 from .botpool import BotPool
 from .connection import Connection, start_server
+from .crowding import OVERFLOW, OVERFLOW_HELLO_SECONDS, displaceable, oldest_silent, plays
 from .host_bots import BotSeats
 from .hostlock import FileLock, StartRefused, claim_data_dir, claim_socket
 from .housekeeping import Housekeeping
@@ -38,6 +39,7 @@ from .protocol import (
     ProtocolError,
     decode,
     field,
+    message_kind,
 )
 from .tables import Seat, Table, TableStore, new_table
 from .views import LobbyOrder, lobby_page, presence, state_message
@@ -48,14 +50,6 @@ MAX_OFFSET = 1_000_000
 MAX_KEPT_ERRORS = 100
 
 log = logging.getLogger("solstis.host")
-
-
-def kind_of(line: bytes | None) -> str:
-    """A message's type, for the log (never more than 20 characters of it)."""
-    try:
-        return str(decode(line).get("type"))[:20] if line is not None else "too long"
-    except ProtocolError:
-        return "unreadable"
 
 
 class Host(Housekeeping, BotSeats):
@@ -172,16 +166,17 @@ class Host(Housekeeping, BotSeats):
         conn = Connection(writer, self.limits)
         if len(self.conns) + self.closing >= self.max_connections:
             self._make_room()
-        if len(self.conns) + self.closing >= self.max_connections:
-            conn.push({"type": "error", "code": "busy", "message":
-                             f"the host is full ({self.max_connections} players connected); "
-                             "try again in a few minutes"})
+        if len(self.conns) + self.closing >= self.max_connections + OVERFLOW:
+            conn.push({"type": "error", "code": "busy", "message": self._full()})
             self.refusing += 1  # a few linger so the client reads why; the rest just close
             try:
                 await conn.hang_up(reader, linger=0 if self.refusing > ACCEPT_BURST else 1)
             finally:
                 self.refusing -= 1
             return
+        if len(self.conns) + self.closing >= self.max_connections:
+            conn.hello_by = min(conn.hello_by, conn.last_message + OVERFLOW_HELLO_SECONDS)
+            conn.overflow = True  # stays only if its hello finds it a place (_hello)
         self.conns.add(conn)
         lines = LineReader()
         try:
@@ -218,16 +213,38 @@ class Host(Housekeeping, BotSeats):
             finally:
                 self.closing -= 1
 
+    def _full(self) -> str:
+        return (f"the host is full ({self.max_connections} players connected); try again "
+                "in a few minutes")
+
     def _make_room(self) -> None:
         """The host is full: drop the oldest connection that has not said hello yet (a
         real client says hello as it connects), so that silent sockets lock nobody out."""
-        silent = [c for c in self.conns if c.code is None and not c.closed]
-        if silent:
-            oldest = min(silent, key=lambda c: c.hello_by)
-            oldest.push({"type": "error", "code": "timeout",
-                         "message": "the host is full and you said no hello; disconnected"})
-            oldest.drop()
-            self.conns.discard(oldest)
+        oldest = oldest_silent(self.conns)
+        if oldest is not None:
+            self._drop(oldest, "timeout", "the host is full and you said no hello")
+
+    def _drop(self, conn: Connection, code: str, why: str) -> None:
+        conn.push({"type": "error", "code": code, "message": f"{why}; disconnected"})
+        conn.drop()
+        self.conns.discard(conn)
+
+    def _find_place(self, conn: Connection) -> None:
+        """``conn`` came past the cap: it stays only as a player coming back to an
+        unfinished game, in the place of a connection ``displaceable`` names (busy, and
+        closed, otherwise)."""
+        conn.overflow = False
+        if len(self.conns) + self.closing <= self.max_connections:
+            return  # someone left meanwhile
+        silent = oldest_silent(self.conns)
+        other = silent or (displaceable(self.conns, conn, self.tables)
+                           if plays(conn, self.tables) else None)
+        if other is None:
+            conn.code = conn.name = None
+            raise ProtocolError("busy", self._full(), close=True)
+        self._drop(other, "busy", "the host is full and a player coming back to a game "
+                   "needed a place" if other is not silent else
+                   "the host is full and you said no hello")
 
     async def _handle_line(self, conn: Connection, line: bytes | None) -> None:
         msg_id, closing = None, False
@@ -241,7 +258,7 @@ class Host(Housekeeping, BotSeats):
             reply = {"type": "error", "code": exc.code, "message": exc.message}
             closing = exc.close
         except Exception as exc:  # a bug must cost one reply, never the host
-            log.exception("internal error on a %r message", kind_of(line))
+            log.exception("internal error on a %r message", message_kind(line))
             self.internal_errors.append(f"{type(exc).__name__}: {exc}")
             del self.internal_errors[:-MAX_KEPT_ERRORS]  # the log has them all
             reply = {"type": "error", "code": "internal", "message": "the host failed on that"}
@@ -301,6 +318,8 @@ class Host(Housekeeping, BotSeats):
         return await self._move(conn, table, msg)
 
     async def _hello(self, conn: Connection, msg: dict[str, Any]) -> None:
+        if conn.overflow and msg.get("code") is None:  # a new name has no game to go back to
+            raise ProtocolError("busy", self._full(), close=True)
         code = await self.door.admit(conn, msg)
         others = sum(c.code == conn.code for c in self.conns if c is not conn and not c.closed)
         if others >= self.limits.connections_per_player:
@@ -308,11 +327,17 @@ class Host(Housekeeping, BotSeats):
             raise ProtocolError("too_many", f"you are connected {others} times here already: "
                                 "close another window first", close=True)
         seated = [t for t in self.tables.values() if t.seat_of(conn.code) is not None]
+        conn.seated.update(t.id for t in seated)
+        if conn.overflow:
+            try:
+                self._find_place(conn)
+            except ProtocolError:
+                conn.seated.clear()
+                raise
         conn.push({"type": "welcome", "name": conn.name, "code": code,
                          "version": VERSION, **self.lobby_page(conn.code),
                          "seated": [t.id for t in seated]})
         for table in seated:
-            conn.seated.add(table.id)
             await self._broadcast(table)
             await conn.drained()
 

@@ -103,3 +103,11 @@ class LineReader:
                 out.append(None)
             elif line.strip():
                 out.append(line)
+
+
+def message_kind(line: bytes | None) -> str:
+    """A message's type, for the host's log (at most 20 characters of it)."""
+    try:
+        return str(decode(line).get("type"))[:20] if line is not None else "too long"
+    except ProtocolError:
+        return "unreadable"

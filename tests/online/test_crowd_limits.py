@@ -5,16 +5,19 @@ chat requests. (The attacks came from a raw-socket client run against a real hos
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
 
+import pytest
+
 from solstis_tui.core import Game, Options
-from solstis_tui.online.client import HostClient
+from solstis_tui.online.client import HostClient, HostError
 from solstis_tui.online.tables import Seat, new_table
 
 from .test_host import start_friend_game
-from .test_limits import running
+from .test_limits import named, running, until
 
 START = time.time()
 
@@ -152,3 +155,69 @@ async def test_a_bug_costs_one_reply_is_logged_and_the_record_stays_small(
                    for r in caplog.records) == 130
         host.internal_errors.clear()  # the test's own bug, not the host's
         ann.writer.close()
+
+
+async def closed_with(client: HostClient) -> dict:
+    """The last message before the host closed ``client``'s connection."""
+    last: dict = {}
+    with contextlib.suppress(HostError):
+        while True:
+            last = await asyncio.wait_for(client.receive(), 5)
+    return last
+
+
+async def test_a_player_coming_back_to_a_game_gets_in_when_strangers_fill_the_host(tmp_path):
+    async with running(tmp_path, max_connections=6) as host:
+        ghost = await named(host, "Ghost")  # has a name here but no game
+        ghost.writer.close()
+        ann, bob = await named(host, "Ann"), await named(host, "Bob")
+        await ann.send({"type": "create", "opponent": "friend", "seat": 0})
+        table = (await ann.receive_until("joined"))["table"]
+        await bob.send({"type": "join", "table": table})
+        await bob.receive_until("joined")
+        ann.writer.close()  # Ann steps away; strangers with no game fill the host
+        await until(lambda: len(host.conns) == 1)
+        strangers = [await named(host, f"Stranger {i}") for i in range(3)]
+        await asyncio.sleep(0.05)
+        first = await named(host, "Sly")
+        second = await HostClient.connect(host.socket_path)
+        await second.hello(code=first.code)  # Sly's second window
+        await asyncio.sleep(0.05)
+        assert (await reply(first, {"type": "ping"}))["type"] == "pong"
+        players = len(host.players)
+        for name, code in (("Newcomer", None), (None, ghost.code)):
+            refused = await HostClient.connect(host.socket_path)
+            with pytest.raises(HostError, match="the host is full"):
+                await refused.hello(name, code)
+        assert len(host.players) == players  # the refused newcomer's name was not taken
+        back = await HostClient.connect(host.socket_path)
+        await back.hello(code=ann.code)  # Ann comes back: Sly's quieter window makes room
+        said = await closed_with(second)
+        assert said["code"] == "busy" and "coming back to a game" in said["message"]
+        state = await back.receive_until("state", table=table)
+        assert state["seat"] == 0 and [s["connected"] for s in state["seats"]] == [True, True]
+        for client in (bob, first, *strangers, back):
+            assert (await reply(client, {"type": "ping"}))["type"] == "pong"
+            client.writer.close()
+
+
+async def test_when_everyone_connected_is_in_a_game_a_returning_player_waits(tmp_path):
+    async with running(tmp_path, max_connections=3) as host:
+        ann, bob, cy = await named(host, "Ann"), await named(host, "Bob"), await named(host, "Cy")
+        await ann.send({"type": "create", "opponent": "friend", "seat": 0})
+        table = (await ann.receive_until("joined"))["table"]
+        await bob.send({"type": "join", "table": table})
+        await bob.receive_until("joined")
+        await cy.send({"type": "create", "opponent": "random", "seat": 0})
+        await cy.receive_until("joined")
+        ann.writer.close()
+        await until(lambda: len(host.conns) == 2)
+        eve = await named(host, "Eve")
+        await eve.send({"type": "create", "opponent": "random", "seat": 0})
+        await eve.receive_until("joined")
+        back = await HostClient.connect(host.socket_path)
+        with pytest.raises(HostError, match="the host is full"):
+            await back.hello(code=ann.code)
+        for client in (bob, cy, eve):  # nobody in a game lost their place
+            assert (await reply(client, {"type": "ping"}))["type"] == "pong"
+            client.writer.close()

@@ -307,7 +307,8 @@ async def test_a_full_host_refuses_clearly_and_idle_sockets_lock_nobody_out(tmp_
         await bob.receive_until("joined")
         await play_to_end(host, {0: ann, 1: bob}, table, random.Random(3), stop_after=4)
         crowd = [await named(host, f"Player {i}") for i in range(4)]  # six said hello
-        reader, _ = await raw(host)  # now the host is full of players: refused, clearly
+        reader, writer = await raw(host)  # now the host is full of players: a newcomer
+        await say(writer, hello("Newcomer"))  # is refused, clearly
         said = await hear_to_the_end(reader)
         assert said[0]["code"] == "busy" and "full" in said[0]["message"]
         await ann.send({"type": "ping"})  # those inside carry on
