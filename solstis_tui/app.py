@@ -26,7 +26,12 @@ KEY_WORDS = {"⏎": "Enter", "←": "Left", "→": "Right", "↑": "Up", "↓": 
              "⌫": "Bksp", "⇧": "Shift"}
 
 class SolstisApp(App[None]):
-    """Play Solstis. ``setup`` None starts a person against minimax, random seed and seats."""
+    """Play Solstis. ``setup`` None starts a person against minimax, random seed and seats.
+
+    With ``offer_continue``, an unfinished saved game is offered first; ``options_given``
+    (the setup came from command-line options) names the new game in that question and
+    skips the first run's tutorial offer.
+    """
 
     TITLE = "Solstis"
     CSS_PATH = "app.tcss"
@@ -38,6 +43,7 @@ class SolstisApp(App[None]):
         *,
         resume: bool = False,
         offer_continue: bool = False,
+        options_given: bool = False,
         tutorial: str | None = None,
         restart_tutorial: bool = False,
         theme_name: str = DEFAULT_THEME,
@@ -51,6 +57,7 @@ class SolstisApp(App[None]):
         self.setup = setup or random_setup()
         self.resume = resume
         self.offer_continue = offer_continue
+        self.options_given = options_given
         self.tutorial = tutorial
         self.restart_tutorial = restart_tutorial
         self.theme_name = theme_name
@@ -83,7 +90,7 @@ class SolstisApp(App[None]):
             return
         if self.offer_continue:
             data = saves.peek()
-            if data is None and self._first_run():
+            if data is None and not self.options_given and self._first_run():
                 from .screens.welcome import WelcomeScreen
 
                 self.push_screen(WelcomeScreen(), self._welcome_chosen)
@@ -93,14 +100,15 @@ class SolstisApp(App[None]):
                     self.resume_saved(fallback=self.setup)
                     return
                 summary = self._save_summary(data)
-                self.push_screen(self._continue_screen(summary), self._continue_chosen)
+                new = saves.describe_setup(self.setup) if self.options_given else ""
+                self.push_screen(self._continue_screen(summary, new), self._continue_chosen)
                 return
         self.start_session(Session(self.setup))
 
-    def _continue_screen(self, summary: str) -> Screen:
+    def _continue_screen(self, summary: str, new: str = "") -> Screen:
         from .screens.resume import ContinueScreen
 
-        return ContinueScreen(summary)
+        return ContinueScreen(summary, new)
 
     def _continue_chosen(self, choice: str | None, new: Setup | None = None) -> None:
         """'continue' resumes the saved game; anything else starts ``new`` (default: the

@@ -183,14 +183,16 @@ def main(argv: list[str] | None = None) -> int:
                 make_bot(spec, 0)
             except Exception as exc:
                 parser.error(f"--opponent {spec}: {exc}")
+    # Options that choose the game still ask before an unfinished saved game is replaced.
     chose_game = any(x is not None for x in (args.seed, args.opponent, args.variant)) or \
-        args.hotseat or args.watch
+        args.hotseat or args.watch or args.first != "random"
     from .app import SolstisApp
 
     app = SolstisApp(
         setup,
         resume=args.resume,
-        offer_continue=not chose_game and not args.resume,
+        offer_continue=not args.resume,
+        options_given=chose_game,
         theme_name=args.theme,
         ascii_mode=args.ascii,
         pace=args.pace,

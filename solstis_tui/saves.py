@@ -125,6 +125,13 @@ def describe(data: dict) -> str:
             f"{data.get('turn', '?')}: {shown[0]} vs {shown[1]}")
 
 
+def describe_setup(setup: Setup) -> str:
+    """A game about to start, in ``describe``'s words: "firefly game, seed 42: You vs
+    Minimax bot" (a secret seed is left out)."""
+    seed = "" if setup.secret else f", seed {setup.seed}"
+    return f"{setup.variant} game{seed}: {setup.seat_name(0)} vs {setup.seat_name(1)}"
+
+
 def failure_message(exc: OSError) -> str:
     """What to tell the player, once, when the autosave cannot be written."""
     reason = exc.strerror or str(exc)

@@ -33,13 +33,18 @@ class Question(ModalScreen[str]):
 
 
 class ContinueScreen(Question):
-    """Dismisses with 'continue' (c / Enter) or 'new' (n / Esc)."""
+    """Dismisses with 'continue' (c / Enter) or 'new' (n / Esc). ``new`` names the game the
+    command-line options asked for, which would replace the saved one."""
 
     BINDINGS = [Binding("c,enter", "choose('continue')", "Continue"),
                 Binding("n,escape", "choose('new')", "New game"),
                 Binding("q", "app.quit", "Quit")]
 
-    def __init__(self, summary: str) -> None:
+    def __init__(self, summary: str, new: str = "") -> None:
         self.summary = summary
+        asked = ("\n\nYour options ask for a new game: ", new,
+                 ". Starting it replaces the saved game.") if new else ()
+        keys = "c / Enter: continue it   n: start the new game   q: quit" if new else \
+            "c / Enter: continue   n: new game   q: quit"
         super().__init__(Text.assemble(("Continue your last game?", "bold"), "\n\n", summary,
-                                       "\n\nc / Enter: continue   n: new game   q: quit"))
+                                       *asked, "\n\n", keys))
