@@ -31,16 +31,18 @@ def result_line(session: SessionView, obs: Observation) -> str:
 class EndScreen(ModalScreen[str]):
     """Dismisses with 'new', 'rematch', 'review', 'quit' or None (look at the board).
 
-    Each button names its key. Only the focused button looks selected, and Enter presses it;
-    arrows and Tab move the focus.
+    Each button names its key. No button has the focus at first, so Enter, like Esc, goes
+    back to the board; arrows and Tab focus a button, which alone then looks selected, and
+    Enter presses it.
     """
 
+    AUTO_FOCUS = ""  # Enter closes the sheet until a button is picked
     BINDINGS = [
         Binding("n", "choose('new')", "New game"),
         Binding("m", "choose('rematch')", "Rematch"),
         Binding("r", "choose('review')", "Review"),
         Binding("q", "choose('quit')", "Quit"),
-        Binding("escape", "choose('')", "Board"),
+        Binding("escape,enter", "choose('')", "Board"),
         Binding("left,up", "app.focus_previous", "Previous", show=False),
         Binding("right,down", "app.focus_next", "Next", show=False),
     ]
@@ -53,6 +55,7 @@ class EndScreen(ModalScreen[str]):
     EndScreen #sheet { height: auto; margin: 1 0; }
     EndScreen Horizontal { height: 3; align: center middle; }
     EndScreen Button { min-width: 12; margin: 0 1; }
+    EndScreen #keys { height: 1; color: $text-muted; content-align: center middle; }
     """
 
     def __init__(self, session: SessionView, obs: Observation, ascii_mode: bool = False) -> None:
@@ -75,6 +78,8 @@ class EndScreen(ModalScreen[str]):
                 yield Button("Rematch (m)", id="rematch")
                 yield Button("Review (r)", id="review")
                 yield Button("Quit (q)", id="quit")
+            yield Static("Enter or Esc: back to the board · ←→ then Enter presses a button",
+                         id="keys")
 
     def on_mount(self) -> None:
         self.set_class(self.ascii_mode, "-ascii")

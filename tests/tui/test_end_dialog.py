@@ -1,5 +1,6 @@
-"""The end dialog: its keys do what its buttons say, Enter presses the button that looks
-selected, and a rematch keeps the finished game reviewable."""
+"""The end dialog: its keys do what its buttons say, Enter closes it until a button is
+picked and then presses the button that looks selected, and a rematch keeps the finished
+game reviewable."""
 
 from __future__ import annotations
 
@@ -128,18 +129,34 @@ async def test_the_finished_game_stays_reviewable_after_a_rematch():
         assert app.screen.rows and app.screen.done == len(app.screen.rows)
 
 
+async def test_enter_and_esc_close_the_score_sheet_and_start_nothing():
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        dialog = await _finish(pilot, app)
+        finished = app.game_screen.session
+        assert _selected_looking(dialog) == [], "a button looks selected before any is picked"
+        assert "Enter or Esc: back to the board" in str(dialog.query_one("#keys").render())
+        for key in ("enter", "escape"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.screen is app.game_screen, f"{key} left {app.screen!r} open"
+            assert app.game_screen.session is finished and finished.game.is_over
+            await pilot.press("enter")  # "Enter: score sheet" opens it again
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen)
+
+
 async def test_enter_presses_the_one_button_that_looks_selected():
     app = make_app(seats=("human", "random"), seed=3)
     async with app.run_test(size=(100, 30)) as pilot:
         await _finish(pilot, app)
         await pilot.press("escape")
         await pilot.pause()
-        for moves in ([], ["right"], ["right", "right"], ["tab", "tab", "tab"]):
+        for moves in (["right"], ["right", "right"], ["left"], ["tab", "tab", "tab"]):
             chosen: list = []
             dialog = await _fresh_dialog(pilot, app, chosen)
-            if moves:
-                await pilot.press(*moves)
-                await pilot.pause()
+            await pilot.press(*moves)
+            await pilot.pause()
             selected = _selected_looking(dialog)
             assert len(selected) == 1, f"buttons that look selected: {selected}"
             assert dialog.focused is not None and dialog.focused.id == selected[0]
