@@ -197,8 +197,9 @@ class Session:
             self.on_change(self)
         return True
 
-    def take_back_play(self) -> bool:
-        """Esc after playing a capturing tile: return it to the hand (nothing was revealed)."""
+    def can_take_back_play(self) -> bool:
+        """Esc would return the tile a person just played to capture with to their hand
+        (not after a second-chance draw: the drawn tile is face up)."""
         game = self.game
         if not self.replayable or not game.history or game.decision is None:
             return False
@@ -207,7 +208,11 @@ class Session:
         player, mv, auto = game.history[-1]
         if auto or mv.kind.name != "PLAY" or not self.is_human(player):
             return False
-        if game.context and game.context[0] != mv.arg:  # a second-chance draw revealed a tile
+        return not (game.context and game.context[0] != mv.arg)
+
+    def take_back_play(self) -> bool:
+        """Esc after playing a capturing tile: return it to the hand (nothing was revealed)."""
+        if not self.can_take_back_play():
             return False
         self.game = self.replay(self.moves()[:-1])
         if self.on_change is not None:

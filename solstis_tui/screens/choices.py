@@ -38,12 +38,25 @@ CELL_KIND: dict[Decision, MoveKind] = {
 #: What the digits / letters / cursor do for each zone (the prompt's second line).
 ZONE_KEYS: dict[str, str] = {
     "hand": "1 to {n} or ←→ pick a tile · Enter plays it",
-    "display": "A to {L} or ←→ pick a pile · Enter takes it · Esc back",
+    "display": "A to {L} or ←→ pick a pile · Enter takes it",
     "spirits": "1 to {n} or ←→ choose · Enter confirms",
     "opp_hand": "1 to {n} or ←→ pick their tile · Enter confirms",
     "mine": "arrows/hjkl move · Tab next target · Enter confirms",
     "theirs": "arrows/hjkl move · Tab next target · Enter confirms",
 }
+
+
+#: Added to the display zone's keys when Esc can take back the tile just played.
+ESC_BACK = " · Esc back"
+
+
+def drawn_for_second_chance(obs: Observation) -> bool:
+    """The pending capture is for a tile drawn from the deck because the played one
+    captured nothing: that tile is face up, so there is no going back."""
+    if obs.decision is not Decision.CAPTURE or not obs.history or not obs.context:
+        return False
+    _player, move, _auto = obs.history[-1]
+    return move.kind is MoveKind.PLAY and move.arg != obs.context[0]
 
 
 def zone_of(decision: Decision | None) -> str | None:

@@ -11,7 +11,7 @@ from ..core import Decision, IllegalMove, Move
 from ..core.board import CELLS, COL_OF, NAMES, ROW_OF, SQUARES, cell_index
 from ..widgets.display import PILE_LETTERS
 from . import choices
-from .helpers import describe_move, hint_reason, legend_lines, zone_keys
+from .helpers import describe_move, esc_takes_back, hint_reason, legend_lines, zone_keys
 
 
 class GameKeys:
@@ -125,6 +125,8 @@ class GameKeys:
         elif self.session.take_back_play():
             self.notice = "the tile is back in your hand"
             self.reset_log()
+        elif self.session.human_to_play and choices.drawn_for_second_chance(self.obs):
+            self.error = "no going back: the tile drawn for the second chance is face up"
         self.decision_key = None
         self.refresh_board()
 
@@ -215,7 +217,7 @@ class GameKeys:
         if view is None or view.obs.is_over:
             self.sapp.show_help()
             return
-        keys = zone_keys(view) if view.zone is not None else ""
+        keys = zone_keys(view, esc_takes_back(self.session)) if view.zone is not None else ""
         self.sapp.show_help(view.obs.decision, keys)
 
     def action_show_log(self) -> None:

@@ -7,6 +7,7 @@ from typing import Protocol
 
 from ..core import Decision, Move, MoveKind, Observation, Spirit
 from ..core.board import MATCH, NAMES
+from ..session import Session
 from ..session_view import SessionView
 from ..widgets.view import ASCII, UNICODE, BoardView, asciify
 from . import choices
@@ -112,7 +113,7 @@ def prompt_text(screen: PromptState) -> tuple[str, str, bool]:
         detail = screen.notice
         screen.notice = ""
         return headline, detail, False
-    keys = zone_keys(view)
+    keys = zone_keys(view, esc_takes_back(s))
     n = len(view.items)
     extra = ""
     if 0 <= view.selected < n:
@@ -146,11 +147,18 @@ def passes_note(obs: Observation, name: Callable[[int], str]) -> str:
                    for p in reversed(passed))
 
 
-def zone_keys(view) -> str:
-    """The keys that answer the pending decision of ``view`` ('' when none is asked)."""
+def zone_keys(view, back: bool = False) -> str:
+    """The keys that answer the pending decision of ``view`` ('' when none is asked);
+    with ``back``, Esc takes back the tile just played (see ``esc_takes_back``)."""
     n = len(view.items)
-    return choices.ZONE_KEYS.get(view.zone or "", "").format(
+    keys = choices.ZONE_KEYS.get(view.zone or "", "").format(
         n=max(n, 1), L=chr(ord("A") + max(n - 1, 0)))
+    return keys + choices.ESC_BACK if back and view.zone == "display" else keys
+
+
+def esc_takes_back(session: SessionView) -> bool:
+    """Esc would put the tile just played back in the hand (only a local game can)."""
+    return isinstance(session, Session) and session.can_take_back_play()
 
 
 def legend_lines(ascii_only: bool) -> tuple[str, ...]:

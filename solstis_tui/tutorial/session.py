@@ -105,7 +105,8 @@ class TutorialSession(Session):
     def can_undo(self) -> bool:
         return False
 
-    def take_back_play(self) -> bool:
+    def can_take_back_play(self) -> bool:
+        """No taking back: each step waits for its own move."""
         return False
 
     def progress(self) -> dict[str, Any]:
