@@ -4,8 +4,14 @@ Besides Textual's colours each theme sets the board's own variables, read by the
 widgets as Rich colours: ``row-1`` .. ``row-6`` (the landscape colours, red valley at the
 bottom to purple summits at the top), ``row-text`` (letters on a row colour), ``rainbow``,
 ``fire-lit``, ``fire-unlit``, ``target`` (cells a pending choice may pick), ``spirit``,
-``blue-spirit``, ``firefly`` and ``evil``. Colours are never the only cue: every row also
-has its letter and every mark its symbol.
+``blue-spirit``, ``firefly``, ``evil`` and ``empty`` (empty cells and their unlit fires).
+A theme may also set ``row-1-label`` .. ``row-6-label``: the row numbers beside the grid,
+drawn on the panel, which need darker colours than the tiles on a light background (they
+default to the row colours). Colours are never the only cue: every row also has its letter
+and every mark its symbol.
+
+Contrast (``tests/tui/test_theme_contrast.py``): the light theme's text colours reach 4.5:1
+against its background, surface and panel, and its board symbols 3:1.
 """
 
 from __future__ import annotations
@@ -32,6 +38,8 @@ BOARD_DEFAULTS: dict[str, str] = {
     "evil": "#ff4f4f",
     "empty": "#5a5a5a",
 }
+#: Optional board variables: the row numbers' colours (default: the row colours).
+ROW_LABELS: tuple[str, ...] = tuple(f"row-{r}-label" for r in range(1, 7))
 
 DARK = Theme(
     name="dark",
@@ -64,15 +72,21 @@ LIGHT = Theme(
     dark=False,
     variables={
         **BOARD_DEFAULTS,
-        "rainbow": "#b58900",
-        "fire-lit": "#c04000",
-        "fire-unlit": "#7a7a7a",
-        "target": "#0062c4",
+        # Dark enough for text on the light panel (4.5:1), symbols at least 3:1.
+        "row-1-label": "#af0000",
+        "row-2-label": "#704800",
+        "row-3-label": "#1a6e1a",
+        "row-4-label": "#005f87",
+        "row-5-label": "#af0087",
+        "rainbow": "#6e5400",
+        "fire-lit": "#8f2f00",
+        "fire-unlit": "#6c6c6c",
+        "target": "#005faf",
         "spirit": "#000000",
         "blue-spirit": "#1f4fbf",
-        "firefly": "#8a6d00",
+        "firefly": "#5f5f00",
         "evil": "#c00000",
-        "empty": "#a8a8a8",
+        "empty": "#767676",
     },
 )
 
@@ -150,4 +164,4 @@ THEMES: dict[str, Theme] = {t.name: t for t in (DARK, LIGHT, HIGH_CONTRAST, ANSI
 DEFAULT_THEME = "dark"
 
 __all__ = ["ANSI_16", "BOARD_DEFAULTS", "DARK", "DEFAULT_THEME", "HIGH_CONTRAST", "LIGHT",
-           "THEMES"]
+           "ROW_LABELS", "THEMES"]

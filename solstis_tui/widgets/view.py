@@ -92,13 +92,16 @@ class Palette:
     """Rich styles from the current theme's board variables."""
 
     def __init__(self, variables: dict[str, str]) -> None:
-        from solstis_tui.themes import BOARD_DEFAULTS
+        from solstis_tui.themes import BOARD_DEFAULTS, ROW_LABELS
 
-        v = {**BOARD_DEFAULTS, **{k: x for k, x in variables.items() if k in BOARD_DEFAULTS}}
+        v = {**BOARD_DEFAULTS, **{k: x for k, x in variables.items()
+                                  if k in BOARD_DEFAULTS or k in ROW_LABELS}}
         self.v = v
         text = v["row-text"]
         self.rows = {r: Style(color=text, bgcolor=v[f"row-{r}"], bold=True) for r in range(1, 7)}
-        self.row_fg = {r: Style(color=v[f"row-{r}"], bold=True) for r in range(1, 7)}
+        #: The row numbers beside a grid: the row colour, or the theme's darker label colour.
+        self.row_fg = {r: Style(color=v.get(f"row-{r}-label", v[f"row-{r}"]), bold=True)
+                       for r in range(1, 7)}
         self.rainbow = Style(color=v["rainbow"], bold=True)
         self.fire_lit = Style(color=v["fire-lit"], bold=True)
         self.fire_unlit = Style(color=v["fire-unlit"])
