@@ -14,7 +14,7 @@ from textual.screen import Screen
 
 from solstis_tui.themes import DEFAULT_THEME, THEMES
 
-from . import saves
+from . import saves, settings
 from .ascii_filter import AsciiFilter, to_ascii
 from .core import Decision, Move, Observation
 from .session import STRONGEST, Session, Setup, random_setup
@@ -30,7 +30,8 @@ class SolstisApp(App[None]):
 
     With ``offer_continue``, an unfinished saved game is offered first; ``options_given``
     (the setup came from command-line options) names the new game in that question and
-    skips the first run's tutorial offer.
+    skips the first run's tutorial offer. ``theme_name`` None: the theme last chosen in the
+    command palette (``settings``), else the default.
     """
 
     TITLE = "Solstis"
@@ -46,7 +47,7 @@ class SolstisApp(App[None]):
         options_given: bool = False,
         tutorial: str | None = None,
         restart_tutorial: bool = False,
-        theme_name: str = DEFAULT_THEME,
+        theme_name: str | None = None,
         ascii_mode: bool = False,
         pace: float = 0.5,
         autosave: bool = True,
@@ -60,7 +61,7 @@ class SolstisApp(App[None]):
         self.options_given = options_given
         self.tutorial = tutorial
         self.restart_tutorial = restart_tutorial
-        self.theme_name = theme_name
+        self.theme_name = theme_name or settings.remembered_theme() or DEFAULT_THEME
         self.ascii_mode = ascii_mode
         self.pace = pace
         self.autosave_enabled = autosave
@@ -329,6 +330,16 @@ class SolstisApp(App[None]):
             return KEY_WORDS.get(shown, to_ascii(shown))
         return shown
 
+    def choose_theme(self, name: str) -> None:
+        """The palette's choice: used now and kept for the next start (if the data
+        directory cannot be written, a warning says it is used now only)."""
+        self.theme = name
+        try:
+            settings.remember_theme(name)
+        except OSError as exc:
+            self.notify(f"The {name} theme is used now but could not be kept for next time: "
+                        f"{exc}", severity="warning", markup=False)
+
     def search_themes(self) -> None:
         """The palette's Theme command: our four themes only, made for the board (Textual's
         stock themes were not)."""
@@ -337,7 +348,8 @@ class SolstisApp(App[None]):
         from .theme_provider import SolstisThemes
 
         self.push_screen(CommandPalette(providers=[SolstisThemes],
-                                        placeholder="Search for themes…"))
+                                        placeholder="Search for themes" +
+                                        ("..." if self.ascii_mode else "…")))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -345,7 +357,8 @@ class SolstisApp(App[None]):
         if gs is not None:
             yield SystemCommand("New game", "Choose a mode, opponent and variant",
                                 gs.action_new_game)
-            yield SystemCommand("Undo", "Back to your previous decision", gs.action_undo)
+            if gs.undo_offered():
+                yield SystemCommand("Undo", "Back to your previous decision", gs.action_undo)
             yield SystemCommand("Hint", "Ask the strongest bot", gs.action_hint)
             yield SystemCommand("Game log", "The whole log, scrollable", gs.action_show_log)
             yield SystemCommand("Spirits", "Every spirit and its effect", gs.action_spirits)

@@ -63,8 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def add_screen_options(parser: argparse.ArgumentParser, pace: str) -> None:
     """--theme, --ascii, --no-mouse and --pace (``pace`` says between what)."""
-    parser.add_argument("--theme", choices=THEME_NAMES, default="dark",
-                        help="colours (default: dark; ansi-16 uses the terminal's own)")
+    parser.add_argument("--theme", choices=THEME_NAMES, default=None,
+                        help="colours for this run (default: the theme last chosen with "
+                             "Ctrl+P, else dark; ansi-16 uses the terminal's own)")
     parser.add_argument("--ascii", action="store_true",
                         help="draw with plain ASCII, for terminals without Unicode")
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")

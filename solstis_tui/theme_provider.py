@@ -1,4 +1,5 @@
-"""The command palette's theme list: our four themes, in our order, not Textual's stock."""
+"""The command palette's theme list: our four themes, in our order, not Textual's stock;
+the choice is kept for the next start (``SolstisApp.choose_theme``)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,10 @@ class SolstisThemes(ThemeProvider):
     @property
     def commands(self) -> list[tuple[str, Callable[[], None]]]:
         def use(name: str) -> None:
-            self.app.theme = name
+            choose = getattr(self.app, "choose_theme", None)
+            if choose is not None:  # our app: kept for the next start too
+                choose(name)
+            else:
+                self.app.theme = name
 
         return [(name, partial(use, name)) for name in THEMES]

@@ -60,6 +60,9 @@ class GameScreen(GameKeys, GameMouse, Screen):
         Binding("escape", "back", "Back"),
         Binding("question_mark", "help", "Help"),
         Binding("u", "undo", "Undo"),
+        # Where undo can never act (hot-seat, watching, online, a rebuilt game) the footer
+        # leaves it out; the key still says why (see ``check_action``).
+        Binding("u", "undo_unavailable", "Undo", show=False),
         Binding("t", "hint", "Hint"),
         Binding("n", "new_game", "New"),
         Binding("v", "show_log", "Log"),
@@ -169,8 +172,23 @@ class GameScreen(GameKeys, GameMouse, Screen):
                 f"It is {width}{cross}{height} now.\n\nq quits.")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Behind the "window too small" screen only quitting acts (and resizing)."""
-        return not self.too_small or action == "quit_game"
+        """Behind the "window too small" screen only quitting acts (and resizing). Undo is
+        in the footer only in a game where it can act (False also leaves a key out of it)."""
+        if self.too_small:
+            return action == "quit_game"
+        if action in ("undo", "undo_unavailable"):
+            return self.undo_offered() == (action == "undo")
+        return True
+
+    def undo_offered(self) -> bool:
+        """Undo can act in this game, now or later: a person against bots, in a game that
+        replays from its seed (not hot-seat, watching, online or rebuilt from a snapshot)."""
+        s = self.session
+        return s.assists and s.replayable and bool(s.humans)
+
+    def action_undo_unavailable(self) -> None:
+        """``u`` where undo never acts: the prompt says why."""
+        self.action_undo()
 
     def _block_palette(self, block: bool) -> None:
         """Turn the command palette off while the board is too small to be seen (and back

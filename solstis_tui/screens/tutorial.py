@@ -42,7 +42,7 @@ class TutorialScreen(GameScreen):
     CSS_PATH = ["game.tcss", "tutorial.tcss"]
     turn_in_prompt = False
     BINDINGS = [Binding("f", "firefly", "Firefly chapter", show=False),
-                Binding("u", "undo", "Undo", show=False),
+                Binding("u", "undo_unavailable", "Undo", show=False),
                 Binding("t", "hint", "Hint", show=False)]
 
     def __init__(self, session: TutorialSession, pace: float = 0.5,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from rich.cells import cell_len
 from rich.text import Text
 
 from ..core import PanoramaView, Spirit
@@ -203,20 +204,27 @@ class PanoramaGrid(BoardWidget):
         return [first] + [" " * geo.width] * (geo.height - 1)
 
     def _title(self, view, p, pano, pal, g) -> Text:
-        score = view.scores[p]
-        title = Text()
-        title.append(view.names[p], style=pal.bold)
-        title.append(f" {g.star}{score.total}", style=pal.fire_lit)
+        """``Minimax bot ★22 Evil hand size 4 ◀``: name, stars, then the marks; a name too
+        long for the grid's width is cut (with an ellipsis), never the marks."""
+        stars = f" {g.star}{view.scores[p].total}"
         extras = []
         obs = view.obs
         if not obs.options.firefly and obs.evil_player == p:
             extras.append(("Evil", pal.evil))
         if pano.fireflies:
             extras.append((f"{g.firefly}{len(pano.fireflies)}", pal.firefly))
-        if pano.hand_size == 4:
-            extras.append(("hand 4", pal.dim))
+        if pano.hand_size == 4:  # the Bear: a size, not the tiles held (the hand line)
+            extras.append(("hand size 4", pal.dim))
         if view.to_play == p and not obs.is_over:
             extras.append(("◀" if not view.ascii else "<", pal.target))
+        width = self.size.width or self.geo.line_width
+        room = width - len(stars) - sum(1 + cell_len(text) for text, _ in extras)
+        name = Text(view.names[p])  # a person's name: text, never markup
+        if name.cell_len > room:
+            name.truncate(max(room, 4), overflow="ellipsis")
+        title = Text()
+        title.append(name.plain, style=pal.bold)
+        title.append(stars, style=pal.fire_lit)
         for text, style in extras:
             title.append(" ")
             title.append(text, style=style)

@@ -6,15 +6,26 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from ..core import Score
+from ..core import Score, Spirit
 from .view import BoardView, glyphs_of, palette_of
+
+#: Blue spirits whose rule gives no bonus stars (rules.md §9): the Squirrel only puts the
+#: tiles left in its owner's hand into the panorama at game end. Its star is on the
+#: "Spirits (1 each)" line; a "Squirrel bonus 0" row would suggest a bonus it never has.
+NO_BONUS = frozenset({Spirit.SQUIRREL.title})
+
+
+def bonus_names(scores: tuple[Score, ...]) -> list[str]:
+    """The spirits with a bonus row on the sheet, in the order they were scored."""
+    return [name for name in dict.fromkeys(n for s in scores for n in s.bonuses)
+            if name not in NO_BONUS]
 
 
 def score_rows(score: Score) -> list[tuple[str, int]]:
     """The score sheet of one player, line by line (rules.md §12)."""
     rows = [("Biggest section", score.biggest_section), ("Lit fires", score.lit_fires),
             ("Spirits (1 each)", score.spirits)]
-    rows += [(f"  {name} bonus", value) for name, value in score.bonuses.items()]
+    rows += [(f"  {name} bonus", score.bonuses[name]) for name in bonus_names((score,))]
     if score.fireflies:
         rows.append(("Fireflies", score.fireflies))
     if score.covered:
@@ -32,8 +43,7 @@ def score_table(names: tuple[str, str], scores: tuple[Score, Score], star: str) 
             ("Spirits (1 each)", "spirits")]
     for label, attr in base:
         table.add_row(label, str(getattr(scores[0], attr)), str(getattr(scores[1], attr)))
-    bonus_names = list(dict.fromkeys([*scores[0].bonuses, *scores[1].bonuses]))
-    for name in bonus_names:
+    for name in bonus_names(scores):
         cells = [str(s.bonuses[name]) if name in s.bonuses else "" for s in scores]
         table.add_row(f"  {name} bonus", *cells)
     if any(s.fireflies for s in scores):  # Firefly variant; the Evil Spirit is base game
