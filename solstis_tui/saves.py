@@ -15,6 +15,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .session import Session, Setup
 
@@ -33,6 +34,21 @@ def data_dir() -> Path:
 
 def autosave_path() -> Path:
     return data_dir() / AUTOSAVE
+
+
+def read_small_json(name: str) -> dict[str, Any]:
+    """The JSON object in file ``name`` beside the saved game; {} when it is missing or
+    unreadable (such files only hold what is cheap to lose: settings, tutorial places)."""
+    try:
+        data = json.loads((data_dir() / name).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def write_small_json(name: str, data: dict[str, Any]) -> None:
+    """Write ``data`` to file ``name`` beside the saved game (OSError if it cannot be)."""
+    write_atomic(data_dir() / name, json.dumps(data, indent=1))
 
 
 def write_atomic(path: Path, text: str) -> None:

@@ -5,33 +5,24 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 from typing import Any
 
 from ..core import IllegalMove, Move
-from ..saves import data_dir, write_atomic
+from ..saves import read_small_json, write_small_json
 from .chapters import CHAPTERS, Chapter
 from .session import TutorialSession
 
 FILE = "tutorial.json"
 
 
-def path() -> Path:
-    return data_dir() / FILE
-
-
 def read() -> dict[str, Any]:
     """The file's data; {} when it is missing or unreadable (a tutorial is cheap to redo)."""
-    try:
-        data = json.loads(path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+    return read_small_json(FILE)
 
 
 def write(data: dict[str, Any]) -> None:
     """Write the file (OSError if the directory is not writable)."""
-    write_atomic(path(), json.dumps(data, indent=1))
+    write_small_json(FILE, data)
 
 
 def save(session: TutorialSession) -> None:
