@@ -348,8 +348,7 @@ class SolstisApp(App[None]):
         from .theme_provider import SolstisThemes
 
         self.push_screen(CommandPalette(providers=[SolstisThemes],
-                                        placeholder="Search for themes" +
-                                        ("..." if self.ascii_mode else "…")))
+                                        placeholder="Search for themes..."))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -6,7 +6,8 @@ dropdown arrows, the command palette's icon, punctuation in help texts — passe
 ``AsciiFilter``, a Textual line filter: each non-ASCII character becomes ASCII of the same
 width on screen, so nothing moves. The ellipsis that Rich and Textual put where they cut a
 line short becomes "..." (over the two cells before it, already cut text): a lone "."
-would read as a full stop.
+would read as a full stop. So the program's own texts never show a literal "…" that
+reaches this filter: they write "..." (or go through ``widgets.view.asciify`` first).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from typing import Any
 
 from solstis_tui.ai.registry import TIERS, make_bot
 
-from .core import Game, IllegalMove, Move, Observation, Options
+from .core import Decision, Game, IllegalMove, Move, MoveKind, Observation, Options
 from .core.rng import derive, new_secret
 
 HUMAN = "human"
@@ -102,6 +102,16 @@ def random_setup(opponent: str = "minimax", variant: str = "base",
     if seed is None:
         return Setup(variant=variant, seed=new_secret(), seats=seats, secret=True)
     return Setup(variant=variant, seed=seed, seats=seats)
+
+
+def drawn_for_second_chance(position: Game | Observation) -> bool:
+    """The pending capture is for a tile drawn from the deck because the played one
+    captured nothing: that tile is face up, so there is no going back."""
+    if position.decision is not Decision.CAPTURE or not position.history \
+            or not position.context:
+        return False
+    _player, move, _auto = position.history[-1]
+    return move.kind is MoveKind.PLAY and move.arg != position.context[0]
 
 
 @dataclass
@@ -208,7 +218,7 @@ class Session:
         player, mv, auto = game.history[-1]
         if auto or mv.kind.name != "PLAY" or not self.is_human(player):
             return False
-        return not (game.context and game.context[0] != mv.arg)
+        return not drawn_for_second_chance(game)
 
     def take_back_play(self) -> bool:
         """Esc after playing a capturing tile: return it to the hand (nothing was revealed)."""

@@ -25,7 +25,7 @@ from ..session import BOT_TIERS
 from .admission import Door
 from .botpool import BotPool
 from .connection import Connection, start_server
-from .crowding import OVERFLOW, OVERFLOW_HELLO_SECONDS, displaceable, oldest_silent, plays
+from .crowding import OVERFLOW, OVERFLOW_HELLO_SECONDS, displaceable, oldest_silent
 from .host_bots import BotSeats
 from .hostlock import FileLock, StartRefused, claim_data_dir, claim_socket
 from .housekeeping import Housekeeping
@@ -42,7 +42,7 @@ from .protocol import (
     message_kind,
 )
 from .tables import Seat, Table, TableStore, new_table
-from .views import LobbyOrder, lobby_page, presence, state_message
+from .views import LobbyOrder, audience, lobby_page, presence, state_message
 
 #: The highest ``offset`` a ``list`` may ask for (far more rows than a host ever has).
 MAX_OFFSET = 1_000_000
@@ -164,9 +164,9 @@ class Host(Housekeeping, BotSeats):
     # ------------------------------------------------------------------ connections
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = Connection(writer, self.limits)
-        if len(self.conns) + self.closing >= self.max_connections:
+        if self._places_taken() >= self.max_connections:
             self._make_room()
-        if len(self.conns) + self.closing >= self.max_connections + OVERFLOW:
+        if self._places_taken() >= self.max_connections + OVERFLOW:
             conn.push({"type": "error", "code": "busy", "message": self._full()})
             self.refusing += 1  # a few linger so the client reads why; the rest just close
             try:
@@ -174,7 +174,7 @@ class Host(Housekeeping, BotSeats):
             finally:
                 self.refusing -= 1
             return
-        if len(self.conns) + self.closing >= self.max_connections:
+        if self._places_taken() >= self.max_connections:
             conn.hello_by = min(conn.hello_by, conn.last_message + OVERFLOW_HELLO_SECONDS)
             conn.overflow = True  # stays only if its hello finds it a place (_hello)
         self.conns.add(conn)
@@ -213,6 +213,10 @@ class Host(Housekeeping, BotSeats):
             finally:
                 self.closing -= 1
 
+    def _places_taken(self) -> int:
+        """Connections counted against the cap (those hanging up included)."""
+        return len(self.conns) + self.closing
+
     def _full(self) -> str:
         return (f"the host is full ({self.max_connections} players connected); try again "
                 "in a few minutes")
@@ -229,22 +233,21 @@ class Host(Housekeeping, BotSeats):
         conn.drop()
         self.conns.discard(conn)
 
-    def _find_place(self, conn: Connection) -> None:
-        """``conn`` came past the cap: it stays only as a player coming back to an
-        unfinished game, in the place of a connection ``displaceable`` names (busy, and
-        closed, otherwise)."""
+    def _find_place(self, conn: Connection, in_game: bool) -> None:
+        """``conn`` came past the cap: a silent connection makes room if there is one;
+        otherwise it stays only as a player coming back to a game (``in_game``), in the
+        place of a connection ``displaceable`` names (busy, and closed, otherwise)."""
         conn.overflow = False
-        if len(self.conns) + self.closing <= self.max_connections:
-            return  # someone left meanwhile
-        silent = oldest_silent(self.conns)
-        other = silent or (displaceable(self.conns, conn, self.tables)
-                           if plays(conn, self.tables) else None)
+        if self._places_taken() > self.max_connections:
+            self._make_room()
+        if self._places_taken() <= self.max_connections:
+            return  # someone left meanwhile, or a silent connection made room
+        other = displaceable(self.conns, conn, self.tables) if in_game else None
         if other is None:
             conn.code = conn.name = None
             raise ProtocolError("busy", self._full(), close=True)
         self._drop(other, "busy", "the host is full and a player coming back to a game "
-                   "needed a place" if other is not silent else
-                   "the host is full and you said no hello")
+                   "needed a place")
 
     async def _handle_line(self, conn: Connection, line: bytes | None) -> None:
         msg_id, closing = None, False
@@ -327,13 +330,9 @@ class Host(Housekeeping, BotSeats):
             raise ProtocolError("too_many", f"you are connected {others} times here already: "
                                 "close another window first", close=True)
         seated = [t for t in self.tables.values() if t.seat_of(conn.code) is not None]
-        conn.seated.update(t.id for t in seated)
         if conn.overflow:
-            try:
-                self._find_place(conn)
-            except ProtocolError:
-                conn.seated.clear()
-                raise
+            self._find_place(conn, any(not t.game.is_over for t in seated))
+        conn.seated.update(t.id for t in seated)
         conn.push({"type": "welcome", "name": conn.name, "code": code,
                          "version": VERSION, **self.lobby_page(conn.code),
                          "seated": [t.id for t in seated]})
@@ -422,7 +421,7 @@ class Host(Housekeeping, BotSeats):
         if too_many_marks(text):
             raise ProtocolError("bad_message", f"chat puts at most {MAX_MARKS} accents on a "
                                 "letter")
-        for other in self._audience(table):
+        for other in audience(self.conns, table):
             other.push({"type": "chat", "table": table.id, "name": conn.name,
                               "text": text})
         return None
@@ -487,12 +486,9 @@ class Host(Housekeeping, BotSeats):
         except OSError as exc:
             raise self.door.refused(exc, what) from None
 
-    def _audience(self, table: Table) -> list[Connection]:
-        return [c for c in self.conns if table.id in c.seated | c.watching and not c.closed]
-
     async def _broadcast(self, table: Table) -> None:
         present = presence(self.conns)
-        for conn in self._audience(table):
+        for conn in audience(self.conns, table):
             seat = table.seat_of(conn.code) if table.id in conn.seated else None
             conn.push(state_message(table, seat, present))
 

@@ -7,7 +7,7 @@ import asyncio
 import time
 from typing import TYPE_CHECKING
 
-from .views import connected, presence
+from .views import audience, connected, presence
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -27,9 +27,6 @@ class Housekeeping:
     store: TableStore
     players: PlayerRegistry
     _lobby: LobbyOrder | None
-
-    def _audience(self, table: Table) -> list[Connection]:
-        raise NotImplementedError
 
     async def _expire_loop(self) -> None:
         while True:
@@ -96,7 +93,7 @@ class Housekeeping:
         lock = self.save_locks.get(table.id)
         if lock is not None and lock.locked():
             return False
-        for conn in self._audience(table):
+        for conn in audience(self.conns, table):
             conn.push({"type": "closed", "table": table.id,
                        "message": f"{why}, so it was closed"})
             conn.seated.discard(table.id)

@@ -83,7 +83,7 @@ class LobbyScreen(Screen):
 
     def compose(self) -> ComposeResult:
         # Names, table ids and the host's messages are shown as written, never as markup.
-        yield Static("Connecting to the game host…", id="who", markup=False)
+        yield Static("Connecting to the game host...", id="who", markup=False)
         yield Input(placeholder="name", id="name")
         yield LobbyTable(id="tables", cursor_type="row")
         yield Static("", id="page", markup=False)

@@ -50,15 +50,6 @@ ZONE_KEYS: dict[str, str] = {
 ESC_BACK = " · Esc back"
 
 
-def drawn_for_second_chance(obs: Observation) -> bool:
-    """The pending capture is for a tile drawn from the deck because the played one
-    captured nothing: that tile is face up, so there is no going back."""
-    if obs.decision is not Decision.CAPTURE or not obs.history or not obs.context:
-        return False
-    _player, move, _auto = obs.history[-1]
-    return move.kind is MoveKind.PLAY and move.arg != obs.context[0]
-
-
 def zone_of(decision: Decision | None) -> str | None:
     return ZONES.get(decision) if decision is not None else None
 

@@ -9,6 +9,7 @@ from functools import partial
 
 from ..core import Decision, IllegalMove, Move
 from ..core.board import CELLS, COL_OF, NAMES, ROW_OF, SQUARES, cell_index
+from ..session import drawn_for_second_chance
 from ..widgets.display import PILE_LETTERS
 from . import choices
 from .helpers import describe_move, esc_takes_back, hint_reason, legend_lines, zone_keys
@@ -125,7 +126,7 @@ class GameKeys:
         elif self.session.take_back_play():
             self.notice = "the tile is back in your hand"
             self.reset_log()
-        elif self.session.human_to_play and choices.drawn_for_second_chance(self.obs):
+        elif self.session.human_to_play and drawn_for_second_chance(self.obs):
             self.error = "no going back: the tile drawn for the second chance is face up"
         self.decision_key = None
         self.refresh_board()

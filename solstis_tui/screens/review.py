@@ -92,7 +92,7 @@ class ReviewScreen(Screen[None]):
         self.rows = self.decisions()
         for i, row in enumerate(self.rows):
             who = [self.session.name(row["player"])] if self.several else []
-            cells = [str(i + 1), str(row["turn"]), *who, row["prompt"], row["yours"], "…", ""]
+            cells = [str(i + 1), str(row["turn"]), *who, row["prompt"], row["yours"], "...", ""]
             table.add_row(*(Text(c, no_wrap=True, overflow="ellipsis") for c in cells),
                           key=str(i))
         if not self.rows:
@@ -155,7 +155,7 @@ class ReviewScreen(Screen[None]):
         row = self.rows[i]
         who = self.session.name(row["player"]) if self.several else "You"
         if "best" not in row:
-            text = f"Turn {row['turn']}: {row['prompt']}. {who}: {row['yours']}. (bot thinking…)"
+            text = f"Turn {row['turn']}: {row['prompt']}. {who}: {row['yours']}. (bot thinking...)"
         elif row["agree"]:
             text = (f"Turn {row['turn']}: {row['prompt']}. {who}: {row['yours']}. "
                     "The bot agrees.")
