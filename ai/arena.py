@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import datetime
 import itertools
 import json
 import multiprocessing
@@ -33,8 +34,10 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from solstis_tui import engine_build
 from solstis_tui.core import Game, Options
 
+from . import arena_record
 from .arena_stats import (
     GameRecord,
     as_data,
@@ -68,11 +71,16 @@ def stable_seed(*parts: object) -> int:
     return zlib.crc32(":".join(map(str, parts)).encode())
 
 
+def deal_seed(settings: dict[str, Any], deal: int) -> int:
+    """The seed of deal number ``deal`` of a run with ``settings`` (its seed and variant)."""
+    return stable_seed("deal", settings["seed"], settings["variant"], deal)
+
+
 def play_game(task: Task, peek: Peek | None = None) -> GameRecord:
     """Play one arena game; a bot's illegal move or crash loses the game for it.
 
     ``peek``, if given, is called with each bot and the real game before the bot decides:
-    only for measuring what hidden information would be worth (benchmarks/hand_oracle.py);
+    only for measuring what hidden information would be worth (research/hand_oracle.py);
     the arena's own games never peek."""
     specs = task["bots"]
     game = Game.new(seed=task["game_seed"], options=Options.for_variant(task["variant"]))
@@ -119,7 +127,7 @@ def tasks_for(bots: list[str], games: int, seed: int, variant: str,
     even number), deal by deal, each deal from both seats."""
     for pair, (a, b) in enumerate(itertools.combinations(bots, 2)):
         for deal in range((games + 1) // 2):
-            game_seed = stable_seed("deal", seed, variant, deal)
+            game_seed = deal_seed({"seed": seed, "variant": variant}, deal)
             for seats in ((a, b), (b, a)):
                 yield {
                     "pair": pair, "deal": deal, "bots": seats, "variant": variant,
@@ -177,12 +185,17 @@ def read_json(path: str) -> Any:
 
 
 def write_json(path: str, data: Any) -> None:
-    """Write ``data`` to ``path`` whole or not at all (a temporary file, then a rename):
+    """Write ``data`` to ``path`` as JSON, whole or not at all (``write_text``)."""
+    write_text(path, json.dumps(data, indent=1))
+
+
+def write_text(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a temporary file, then a rename):
     an interrupted write never leaves half a file where a resumable run's games were."""
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         with open(tmp, "w", encoding="utf-8") as out:
-            json.dump(data, out, indent=1)
+            out.write(text)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -310,6 +323,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--jobs", type=_positive_int, default=1,
                         help="games played in parallel processes (default: %(default)s)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--record", metavar="FILE",
+                        help="also write a compact record of every game (CSV, a few KB), "
+                        "from which the figures can be recomputed")
     parser.add_argument("--resume", metavar="FILE",
                         help="keep the games an earlier --json FILE of the same bots, seed, "
                         "variant and budget finished, and play only the rest")
@@ -415,9 +431,10 @@ def main(argv: list[str] | None = None, peek: Peek | None = None) -> int:
     settings = {"bots": bots, "games_per_pair": args.games + args.games % 2,
                 "seed": args.seed, "variant": args.variant, "time": args.time,
                 "iterations": args.iterations, "jobs": args.jobs}
+    console = Console()
+    console.print(f"Engine: {engine_build.STATUS.line}", highlight=False, markup=False)
     if peek is not None:
         settings["peek"] = peek.__name__
-    console = Console()
     tasks = list(tasks_for(bots, args.games, args.seed, args.variant, budget))
     earlier: list[GameRecord] = []
     todo = tasks
@@ -430,6 +447,11 @@ def main(argv: list[str] | None = None, peek: Peek | None = None) -> int:
     if args.json:
         write_json(args.json, data)
         console.print(f"Figures written to {args.json}")
+    if args.record:
+        settings = {**settings, "engine": engine_build.STATUS.line,
+                    "date": str(datetime.date.today())}
+        write_text(args.record, arena_record.dumps(settings, data["games"]))
+        console.print(f"Record of {len(data['games'])} games written to {args.record}")
     return 130 if interrupted else 0
 
 

@@ -30,7 +30,8 @@ from typing import Any
 from solstis_tui.core import Move, Observation
 
 from .base import Budget, Stopwatch
-from .mcts import Estimate, Kept, MCTSBot, Search, Settings, continue_from
+from .mcts import MCTSBot, Settings, mcts_search
+from .search import Estimate, Kept, Search, continue_from
 
 Stats = list[tuple[Move, int, float, float]]
 
@@ -85,9 +86,9 @@ def _run_share(
     if ends_at is not None and budget.seconds is not None:
         budget = Budget(seconds=max(0.0, ends_at - time.time()), iterations=budget.iterations)
     cancel = _Superseded(_COUNTER, decision)
-    clock = Stopwatch(budget, budget, cancel)  # type: ignore[arg-type]  # has is_set()
-    search = Search(obs, random.Random(seed), settings,
-                    root=continue_from(_KEPT, obs) if reuse else None)
+    clock = Stopwatch(budget, budget, cancel)
+    search = mcts_search(obs, random.Random(seed), settings,
+                         root=continue_from(_KEPT, obs) if reuse else None)
     search.run(clock)
     _KEPT = (obs.player, obs.history, search.root) if reuse else None
     return _stats(search)
@@ -114,7 +115,7 @@ def _merge(shares: list[Stats]) -> list[Estimate]:
     return out
 
 
-def _start_resource_tracker() -> None:
+def start_resource_tracker() -> None:
     """Start multiprocessing's resource tracker with the real stderr.
 
     The tracker hands its child ``sys.stderr``'s descriptor; inside a Textual app that is
@@ -150,15 +151,15 @@ class ExpertBot(MCTSBot):
     default_budget = Budget(seconds=2.0)
 
     def __init__(self, seed: int | None = None, workers: int | None = None,
-                 **settings: Any) -> None:
-        super().__init__(seed, **settings)
+                 reuse: bool = True, settings: Settings | None = None) -> None:
+        super().__init__(seed, reuse=reuse, settings=settings)
         self.workers = usable_cores() if workers is None else max(1, workers)
         self._pool: ProcessPoolExecutor | None = None
         self._counter: Synchronized[int] | None = None
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            _start_resource_tracker()
+            start_resource_tracker()
             context = multiprocessing.get_context("spawn")
             self._counter = context.Value("q", 0, lock=False)
             self._pool = ProcessPoolExecutor(self.workers - 1, mp_context=context,
@@ -208,7 +209,8 @@ class ExpertBot(MCTSBot):
             self.workers = 1
             return super().analyse(obs, budget, cancel)
         clock = Stopwatch(budget, budget, cancel)
-        local = Search(obs, random.Random(seeds[0]), self.settings, root=self.subtree(obs))
+        local = mcts_search(obs, random.Random(seeds[0]), self.settings,
+                            root=self.subtree(obs))
         local.run(clock)
         if self.reuse:  # the calling process keeps its tree for the rest of the turn
             self._kept = (obs.player, obs.history, local.root)

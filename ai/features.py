@@ -9,13 +9,25 @@ room the biggest section has left to grow (cells whose land tile can still come)
 
 from __future__ import annotations
 
+from typing import Final
+
 from solstis_tui.core import Game
-from solstis_tui.core.board import ALL, ALL_SQUARES, MATCH, NEIGHBOURS, bits, grow, spread
+from solstis_tui.core.board import (
+    ALL,
+    ALL_SQUARES,
+    MATCH,
+    NEIGHBOURS,
+    bits,
+    grow,
+    spread,
+    squares_at,
+)
 from solstis_tui.core.scoring import score
+from solstis_tui.core.spirits import BLUE_IDS, PLAIN_IDS
 
 from .policy import groups, play_value
 
-FEATURES: tuple[str, ...] = (
+FEATURES: Final[tuple[str, ...]] = (
     "biggest_section",      # stars for the biggest section (its land tiles)
     "lit_fires",
     "bonuses",              # the blue spirits' bonuses
@@ -52,13 +64,11 @@ def room_to_grow(have: int, open_cells: int) -> tuple[int, int, int]:
     big = parts[0]
     edge = spread(big) & open_cells
     rest = have & ~big
-    bridges = sum(1 for c in bits(edge) if NEIGHBOURS[c] & rest)
+    bridges = 0
+    for c in bits(edge):
+        if NEIGHBOURS[c] & rest:
+            bridges += 1
     return edge.bit_count(), bridges, grow(big, have | open_cells).bit_count()
-
-
-def at_squares(cells: int) -> int:
-    """The squares (as a mask of lower-left cells) holding at least one of ``cells``."""
-    return (cells | cells >> 1 | cells >> 10 | cells >> 11) & ALL_SQUARES
 
 
 def square_counts(have: int, squares: int) -> tuple[int, int]:
@@ -82,19 +92,32 @@ def features(g: Game, p: int) -> list[float]:
     gone = g.land[1 - p] | g.removed
     # The Firefly Evil Spirit's cell takes neither land nor rainbow: its squares are dead.
     forbidden = 1 << g.evil_cell if g.evil_player == p and g.evil_cell >= 0 else 0
-    live = ALL_SQUARES & ~g.occupied_squares[p] & ~at_squares(forbidden)
+    live = ALL_SQUARES & ~g.occupied_squares[p] & ~squares_at(forbidden)
     three, two = square_counts(have, live)
     # A square three cells full whose last cell's land tile is gone: only a rainbow fills it.
-    blocked_three = three & at_squares(gone & ~have)
+    blocked_three = three & squares_at(gone & ~have)
     # Open cells: empty, and their land tile can still come (not the opponent's, not gone).
     frontier, bridges, reach = room_to_grow(have, ALL & ~have & ~gone & ~forbidden)
-    spirits = [spirit for spirit, _ in g.spirits[p]]
+    plain = blue = 0
+    for spirit, _ in g.spirits[p]:
+        if spirit in PLAIN_IDS:
+            plain += 1
+        elif spirit in BLUE_IDS:
+            blue += 1
     hand = g.hands[p]
     up = g.face_up_mask
+    capturing = 0
+    best_play = 0.0
+    for i, t in enumerate(hand):
+        if MATCH[t] & up:
+            capturing += 1
+        value = play_value(g, p, t)
+        best_play = value if i == 0 else max(best_play, value)
+    fireflies = g.fireflies[p].bit_count()
     return [
         s.biggest_section,
         s.lit_fires,
-        sum(s.bonuses.values()),
+        s.bonus_total,
         s.unlit_fires,
         s.sections,
         g.rainbow_cells[p].bit_count(),
@@ -103,16 +126,16 @@ def features(g: Game, p: int) -> list[float]:
         (three & ~blocked_three).bit_count(),
         blocked_three.bit_count(),
         two.bit_count(),
-        sum(x.is_plain for x in spirits),
-        sum(x.is_blue for x in spirits),
+        plain,
+        blue,
         1.0 if g.evil_player == p and not g.options.firefly else 0.0,
-        g.fireflies[p].bit_count(),
+        fireflies,
         s.fireflies,
-        1.0 if g.fireflies[p].bit_count() == 3 else 0.0,
+        1.0 if fireflies == 3 else 0.0,
         g.hand_size[p],
         len(hand),
-        sum(1 for t in hand if MATCH[t] & up),
-        max((play_value(g, p, t) for t in hand), default=0.0),
+        capturing,
+        best_play,
         frontier,
         bridges,
         reach,

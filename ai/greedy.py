@@ -38,7 +38,7 @@ class GreedyBot(Bot):
         for _ in range(self.samples):
             if done and cancel is not None and cancel.is_set():
                 break
-            base = determinize(obs, self.rand)
+            base = determinize(obs, self.rand, quiet=True)
             for mv in moves:
                 g = base.copy()
                 g.play(mv)

@@ -1,61 +1,21 @@
-"""Minimax: depth-limited alpha-beta over sampled deals (perfect-information Monte Carlo).
+"""The minimax tier: depth-limited alpha-beta over sampled deals (perfect-information Monte
+Carlo).
 
 Each sample deals the unseen tiles and spirits with ``determinize``; within a deal the
-chance events are fixed, so averaging the root values over many deals averages them.
-Inner nodes look at the heuristic's best few moves only (a beam); a leaf first lets the
-player to move finish their turn with the heuristic, then calls ``evaluate``.
+chance events are fixed, so averaging the root values over many deals averages them. The
+search on one deal is ``alphabeta.AlphaBeta``.
 """
 
 from __future__ import annotations
 
-import random
 import threading
 
-from solstis_tui.core import Game, Move, Observation, determinize
+from solstis_tui.core import Move, Observation, determinize
 
+from .alphabeta import INF, AlphaBeta
 from .base import Bot, Budget, Cancelled, Stopwatch
-from .evaluate import evaluate
 from .mcts import fallback
-from .policy import finish_turn, ordered_moves
-
-INF = float("inf")
-
-
-class AlphaBeta:
-    """Alpha-beta on one full game, from ``me``'s side, checking the clock as it goes."""
-
-    def __init__(
-        self, me: int, rand: random.Random, clock: Stopwatch, beam: int, check_every: int = 8
-    ) -> None:
-        self.me, self.rand, self.clock, self.beam = me, rand, clock, beam
-        self.nodes = 0
-        self.check_every = check_every
-
-    def value(self, g: Game, depth: int, alpha: float, beta: float) -> float:
-        self.nodes += 1
-        if self.nodes % self.check_every == 0 and self.clock.out_of_time():
-            raise Cancelled
-        if g.is_over:
-            return evaluate(g, self.me)
-        if depth <= 0:
-            finish_turn(g, self.rand)
-            return evaluate(g, self.me)
-        moves = ordered_moves(g)[: self.beam]
-        maximize = g.to_play == self.me
-        best = -INF if maximize else INF
-        for mv in moves:
-            child = g.copy()
-            child.play(mv)
-            v = self.value(child, depth - 1, alpha, beta)
-            if maximize:
-                best = max(best, v)
-                alpha = max(alpha, v)
-            else:
-                best = min(best, v)
-                beta = min(beta, v)
-            if alpha >= beta:
-                break
-        return best
+from .policy import ordered_moves
 
 
 class MinimaxBot(Bot):
@@ -101,7 +61,7 @@ class MinimaxBot(Bot):
 
     def _sample(self, obs: Observation, clock: Stopwatch) -> dict[Move, float] | None:
         """Root move values on one fresh deal; None if the clock ran out meanwhile."""
-        g = determinize(obs, self.rand)
+        g = determinize(obs, self.rand, quiet=True)
         search = AlphaBeta(obs.player, self.rand, clock, self.beam)
         values = {}
         try:

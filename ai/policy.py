@@ -7,8 +7,9 @@ returns rough star values; they are quick bit-mask sums, not searches.
 from __future__ import annotations
 
 import random
+from typing import Final
 
-from solstis_tui.core import Decision, Game, Move, MoveKind, Spirit
+from solstis_tui.core import Game, Move, Spirit
 from solstis_tui.core.board import (
     CELL_SQUARES,
     FIRE_CELLS,
@@ -19,17 +20,47 @@ from solstis_tui.core.board import (
     bits,
     sections,
 )
-
-K = MoveKind
+from solstis_tui.core.moves import (
+    BEETLE_KIND,
+    CAPTURE_KIND,
+    COVER_KIND,
+    DEER_KIND,
+    DRAW_KIND,
+    EVIL_KIND,
+    KEEP_KIND,
+    PLAY_DECISION,
+    PLAY_KIND,
+    RAINBOW_KIND,
+    RENARD_KIND,
+    SHIFT_KIND,
+    SQUARE_KIND,
+    TAKE_KIND,
+    VIPER_KIND,
+)
+from solstis_tui.core.rng import rand_below
+from solstis_tui.core.spirits import (
+    BEE_ID,
+    BIRD_ID,
+    BLUE_IDS,
+    BUTTERFLY_ID,
+    COW_ID,
+    FROG_ID,
+    LADYBUG_ID,
+    PHOENIX_ID,
+    PLAIN_IDS,
+    SQUIRREL_ID,
+    VIPER_ID,
+    WOLF_ID,
+)
 
 #: Rough worth in stars of a plain spirit's effect (the spirit's own star not included).
-PLAIN_WORTH: dict[Spirit, float] = {
+PLAIN_WORTH: Final[dict[int, float]] = {
     Spirit.FISH: 0.8, Spirit.DEER: 1.6, Spirit.EAGLE: 1.3, Spirit.BEAR: 1.5,
     Spirit.FLY: 1.6, Spirit.BEETLE: 1.6, Spirit.MARMOT: 2.0, Spirit.VIPER: 1.4,
     Spirit.RENARD: 1.0,
 }
-DRAW_WORTH = 2.7
-SQUARE_WORTH = 2.2
+DRAW_WORTH: Final = 2.7
+SQUARE_WORTH: Final = 2.2
 
 
 def filled(g: Game, p: int) -> int:
@@ -37,7 +68,7 @@ def filled(g: Game, p: int) -> int:
 
 
 #: For each cell, (square bit, square cells) of the squares containing it.
-_SQUARES_OF: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+_SQUARES_OF: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
     tuple((1 << sq, SQUARE_CELLS[sq]) for sq in bits(CELL_SQUARES[c])) for c in range(60)
 )
 
@@ -52,7 +83,11 @@ def squares_closed(g: Game, p: int, cell: int, full: int) -> int:
     return n
 
 
-_GROUPS: dict[int, tuple[int, ...]] = {}
+_GROUPS: Final[dict[int, tuple[int, ...]]] = {}
+
+
+def _size(group: int) -> int:
+    return group.bit_count()
 
 
 def groups(have: int) -> tuple[int, ...]:
@@ -61,7 +96,7 @@ def groups(have: int) -> tuple[int, ...]:
     if found is None:
         if len(_GROUPS) > 50_000:
             _GROUPS.clear()
-        found = tuple(sorted(sections(have), key=int.bit_count, reverse=True))
+        found = tuple(sorted(sections(have), key=_size, reverse=True))
         _GROUPS[have] = found
     return found
 
@@ -130,31 +165,30 @@ def rainbow_gain(g: Game, p: int, cell: int) -> float:
 
 def spirit_worth(g: Game, p: int, s: int) -> float:
     """Rough stars that spirit ``s`` brings to ``p`` (its own star included)."""
-    s = Spirit(s)
     if s in PLAIN_WORTH:
         worth = PLAIN_WORTH[s]
-        if s is Spirit.VIPER and not g.isolated_land(1 - p):
+        if s == VIPER_ID and not g.isolated_land(1 - p):
             worth = 0.0
         return 1.0 + worth
-    mine = [x for x, _ in g.spirits[p]]
     land = g.land[p]
-    if s is Spirit.BEE:
-        return 1.5 + sum(x.is_plain for x in mine)
-    if s is Spirit.BIRD:
-        return 1.5 + sum(x.is_blue for x in mine)
-    if s is Spirit.LADYBUG:
+    if s in (BEE_ID, BIRD_ID):
+        kinds = PLAIN_IDS if s == BEE_ID else BLUE_IDS
+        held = 0
+        for x, _ in g.spirits[p]:
+            if x in kinds:
+                held += 1
+        return 1.5 + held
+    if s == LADYBUG_ID:
         return 1.2 + 0.5 * (FIRE_CELLS & land).bit_count()
-    if s is Spirit.BUTTERFLY:
+    if s == BUTTERFLY_ID:
         return 1.8 + 0.6 * (FIRE_CELLS & land).bit_count()
-    if s is Spirit.FROG:
+    if s == FROG_ID:
         return 1.5 + g.rainbow_cells[p].bit_count()
-    if s is Spirit.WOLF:
+    if s in (WOLF_ID, COW_ID):
         return 2.0
-    if s is Spirit.SQUIRREL:
+    if s == SQUIRREL_ID:
         return 2.2
-    if s is Spirit.COW:
-        return 2.0
-    if s is Spirit.PHOENIX:
+    if s == PHOENIX_ID:
         return 1.5 + g.fireflies[p].bit_count()
     return 1.0
 
@@ -169,39 +203,44 @@ def play_value(g: Game, p: int, tile: int) -> float:
     """Worth of playing ``tile``: its best capture, or a modest second chance."""
     targets = MATCH[tile] & g.face_up_mask
     if targets:
-        return 1.5 + max(capture_value(g, p, tile, t) for t in g.face_up if targets >> t & 1)
+        best = -1e9
+        for t in g.face_up:
+            if targets >> t & 1:
+                best = max(best, capture_value(g, p, tile, t))
+        return 1.5 + best
     return 1.0 - deny_value(g, p, tile) if g.pile else -1.0
 
 
 def move_value(g: Game, mv: Move) -> float:
     """Rough stars ``mv`` is worth to the player who must decide in ``g``."""
     p = g.to_play
-    kind, arg = mv
-    if kind == K.PLAY:
+    kind: int = mv.kind
+    arg = mv.arg
+    if kind == PLAY_KIND:
         return play_value(g, p, arg)
-    if kind == K.CAPTURE:
+    if kind == CAPTURE_KIND:
         return capture_value(g, p, g.context[0], arg)
-    if kind == K.RAINBOW or kind == K.SHIFT:
+    if kind in (RAINBOW_KIND, SHIFT_KIND):
         return rainbow_gain(g, p, arg)
-    if kind == K.DRAW:
+    if kind == DRAW_KIND:
         return DRAW_WORTH
-    if kind == K.TAKE or kind == K.KEEP:
+    if kind in (TAKE_KIND, KEEP_KIND):
         return spirit_worth(g, p, arg)
-    if kind == K.SQUARE:
+    if kind == SQUARE_KIND:
         return -0.5 * (SQUARE_CELLS[arg] & g.rainbow_cells[p]).bit_count()
-    if kind == K.DEER:
+    if kind == DEER_KIND:
         return land_gain(g, p, arg)
-    if kind == K.BEETLE:
+    if kind == BEETLE_KIND:
         return land_gain(g, p, arg) + deny_value(g, p, arg)
-    if kind == K.VIPER:
+    if kind == VIPER_KIND:
         return land_gain(g, p, arg) + 1.0
-    if kind == K.RENARD:
+    if kind == RENARD_KIND:
         o = 1 - p
         return -(3.0 if MATCH[arg] & g.face_up_mask else 0.0) - land_gain(g, o, arg)
-    if kind == K.EVIL:
+    if kind == EVIL_KIND:
         o = 1 - p
         return land_gain(g, o, arg)
-    if kind == K.COVER:
+    if kind == COVER_KIND:
         return spirit_worth(g, g.context[0], arg)
     return 0.0
 
@@ -213,7 +252,7 @@ def best_move(g: Game, rand: random.Random, epsilon: float = 0.0) -> Move:
     if len(legal) == 1:
         return legal[0]
     if epsilon and rand.random() < epsilon:
-        return legal[rand.randrange(len(legal))]
+        return legal[rand_below(rand, len(legal))]
     best, best_v = legal[0], -1e9
     for mv in legal:
         v = move_value(g, mv) + rand.random() * 0.01
@@ -224,14 +263,17 @@ def best_move(g: Game, rand: random.Random, epsilon: float = 0.0) -> Move:
 
 def ordered_moves(g: Game) -> list[Move]:
     """Legal moves, the heuristic's favourites first (stable, no randomness)."""
-    return sorted(g.legal, key=lambda mv: -move_value(g, mv))
+    valued = [(-move_value(g, mv), i) for i, mv in enumerate(g.legal)]
+    valued.sort()
+    legal = g.legal
+    return [legal[i] for _, i in valued]
 
 
 def finish_turn(g: Game, rand: random.Random, limit: int = 16) -> None:
     """Let the player to move finish their own chain of decisions with the heuristic."""
     p = g.to_play
     for _ in range(limit):
-        if g.is_over or g.to_play != p or g.decision is Decision.PLAY:
+        if g.is_over or g.to_play != p or g.decision is PLAY_DECISION:
             return
         g.play(best_move(g, rand))
 

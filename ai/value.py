@@ -14,14 +14,15 @@ import json
 import math
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
+from importlib import resources
 from typing import Any
 
 from solstis_tui.core import Game
 
 from .features import FEATURES, features
 
-WEIGHTS_FILE = Path(__file__).with_name("value_weights.json")
+#: The weights' file, shipped beside this module.
+WEIGHTS_FILE = "value_weights.json"
 #: Land tiles in the pile at the start of a game (48 minus the display and two hands).
 FULL_PILE = 30
 
@@ -73,9 +74,10 @@ class Model:
 @cache
 def models() -> dict[str, Model]:
     """Every variant's model, read once from ``value_weights.json``."""
-    data = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
+    text = resources.files("solstis_tui.ai").joinpath(WEIGHTS_FILE).read_text(encoding="utf-8")
+    data = json.loads(text)
     if data.get("features") != list(FEATURES):
-        raise ValueError(f"{WEIGHTS_FILE.name} was fitted to other features: "
+        raise ValueError(f"{WEIGHTS_FILE} was fitted to other features: "
                          "fit it again with tools/fit_value.py")
     return {
         variant: Model(Linear.from_json(m["margin"]), Linear.from_json(m["win"]))

@@ -3,14 +3,16 @@
     .venv/bin/python benchmarks/search_speed.py --positions 20 --iterations 600 --runs 3
 
 The positions are decisions with a real choice from heuristic self-play (``--seed``),
-spread over whole games (as ``bot_agreement.py`` samples them). Each search runs a fixed
-number of iterations from a fresh tree; the figure per position is the best of ``--runs``
-timings (this machine's speed drifts), and the table shows the median and the quartiles
-over the positions, with the iterations that fit in 0.25 s at the median speed.
+spread over whole games. Each search runs a fixed number of iterations from a fresh tree;
+the figure per position is the best of ``--runs`` timings (this machine's speed drifts),
+and the table shows the median and the quartiles over the positions, with the iterations
+that fit in 0.25 s at the median speed. It measures the engine this process runs
+(``solstis --version`` names it; ``SOLSTIS_PURE=1`` for pure Python); build_speed.py puts
+the two side by side.
 
 ``--split`` then shows where plain ISMCTS's time goes, summed over the same positions: the
-random playouts, the walk down the tree (selection and expansion, with the moves it plays),
-and the rest (dealing the hidden tiles and spirits, counting results).
+random playouts (its evaluator), the walk down the tree (its tree policy, with the moves it
+plays), and the rest (dealing the hidden tiles and spirits, counting results).
 """
 
 from __future__ import annotations
@@ -19,13 +21,14 @@ import argparse
 import statistics
 import time
 
-from bot_agreement import sample_positions  # this folder's script, on sys.path when run
+from positions import sample_positions  # this folder's module, on sys.path when run
 from rich.console import Console
 from rich.table import Table
 
-from solstis_tui.ai.base import Budget
-from solstis_tui.ai.baselines import PlainISMCTS, PlainNode
+from solstis_tui import engine_build
+from solstis_tui.ai.base import Budget, Stopwatch
 from solstis_tui.ai.registry import make_bot
+from solstis_tui.ai.search import Evaluator, Node, RandomToEnd, RandomUCB, Search, TreePolicy
 from solstis_tui.core import Game, Observation
 
 BOTS = ("mcts", "plain-ismcts")
@@ -43,36 +46,53 @@ def microseconds_per_iteration(spec: str, obs: Observation, iterations: int,
     return best / iterations * 1e6
 
 
-class TimedPlain(PlainISMCTS):
-    """Plain ISMCTS that adds up the seconds it spends walking its tree and in playouts."""
+class TimedTree:
+    """A tree policy that adds up the seconds the one it wraps spends."""
 
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed)
-        self.tree_seconds = 0.0
-        self.playout_seconds = 0.0
+    def __init__(self, part: TreePolicy) -> None:
+        self.part, self.seconds = part, 0.0
 
-    def descend(self, g: Game, path: list[PlainNode]) -> None:
+    def descend(self, search: Search, g: Game, path: list[Node]) -> None:
         start = time.perf_counter()
-        super().descend(g, path)
-        self.tree_seconds += time.perf_counter() - start
+        self.part.descend(search, g, path)
+        self.seconds += time.perf_counter() - start
 
-    def playout(self, g: Game) -> None:
+
+class TimedEvaluator:
+    """An evaluator that adds up the seconds the one it wraps spends."""
+
+    def __init__(self, part: Evaluator) -> None:
+        self.part, self.seconds = part, 0.0
+
+    def judge(self, search: Search, g: Game) -> tuple[float, float, float]:
         start = time.perf_counter()
-        super().playout(g)
-        self.playout_seconds += time.perf_counter() - start
+        try:
+            return self.part.judge(search, g)
+        finally:
+            self.seconds += time.perf_counter() - start
+
+
+def plain_search(obs: Observation, seed: int, tree: TimedTree,
+                 evaluator: TimedEvaluator, iterations: int) -> Search:
+    """Plain ISMCTS's search of ``obs`` with timed parts (the bot's own, wrapped)."""
+    import random
+
+    search = Search(obs, random.Random(seed), tree, evaluator)
+    search.run(Stopwatch(Budget(iterations=iterations), Budget(), None))
+    return search
 
 
 def plain_split(positions: list[Observation], iterations: int) -> dict[str, float]:
     """Seconds plain ISMCTS spends in playouts, in its tree and on the rest, summed over
     one search of ``iterations`` iterations at each position."""
-    bot = TimedPlain(0)
+    tree, evaluator = TimedTree(RandomUCB()), TimedEvaluator(RandomToEnd())
     total = 0.0
-    for obs in positions:
+    for i, obs in enumerate(positions):
         start = time.perf_counter()
-        bot.visits(obs, Budget(iterations=iterations))
+        plain_search(obs, i, tree, evaluator, iterations)
         total += time.perf_counter() - start
-    rest = total - bot.tree_seconds - bot.playout_seconds
-    return {"random playouts": bot.playout_seconds, "tree": bot.tree_seconds,
+    rest = total - tree.seconds - evaluator.seconds
+    return {"random playouts": evaluator.seconds, "tree": tree.seconds,
             "dealing and the rest": rest}
 
 
@@ -89,7 +109,8 @@ def main() -> None:
     positions = [g.observation(g.to_play)
                  for g in sample_positions(args.positions, args.seed, args.variant)]
     table = Table(title=f"{len(positions)} {args.variant} positions, {args.iterations} "
-                        f"iterations each, best of {args.runs}")
+                        f"iterations each, best of {args.runs}, "
+                        f"{engine_build.STATUS.line}")
     for column in ("bot", "µs per iteration", "quartiles", "iterations in 0.25 s"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for spec in BOTS:

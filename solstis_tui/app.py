@@ -16,6 +16,7 @@ from solstis_tui.themes import DEFAULT_THEME, THEMES
 
 from . import saves, settings
 from .ascii_filter import AsciiFilter, to_ascii
+from .bot_process import BotProcess
 from .core import Decision, Move, Observation
 from .session import STRONGEST, Session, Setup, random_setup
 from .session_view import SessionView
@@ -66,6 +67,7 @@ class SolstisApp(App[None]):
         self.pace = pace
         self.autosave_enabled = autosave
         self.hint_spec = hint_spec
+        self._hint_bot: BotProcess | None = None
         self.hint_seconds = hint_seconds
         self.game_screen = None
         #: The last finished local game: it stays reviewable after a rematch or a new game.
@@ -295,15 +297,21 @@ class SolstisApp(App[None]):
         so none beats a move ranked above it); never raises."""
         try:
             from solstis_tui.ai.base import Budget, capped
-            from solstis_tui.ai.registry import make_solo_bot
 
-            bot = make_solo_bot(self.hint_spec, 12345)  # one process: no pool per hint
-            ranked = capped(list(bot.rank(obs, Budget(seconds=seconds), cancel)))
+            ranked = capped(list(self.hint_bot().rank(obs, Budget(seconds=seconds), cancel,
+                                                     fresh=True)))
         except Exception:
             ranked = []
         if not ranked:
             ranked = [(mv, 0.0) for mv in obs.legal_moves]
         return ranked
+
+    def hint_bot(self) -> BotProcess:
+        """The strongest bot, searching for hints and reviews in a worker process of its own
+        (on one core: no pool per hint); a fresh bot, seeded alike, for every position."""
+        if self._hint_bot is None:
+            self._hint_bot = BotProcess(self.hint_spec, 12345, solo=True)
+        return self._hint_bot
 
     # ------------------------------------------------------------------ toggles
     def toggle_ascii(self) -> None:

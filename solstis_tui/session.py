@@ -18,11 +18,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from solstis_tui.ai.registry import TIERS, make_bot
+from solstis_tui.bot_process import BotProcess
 
 from .core import Decision, Game, IllegalMove, Move, MoveKind, Observation, Options
 from .core.rng import derive, new_secret
 
 HUMAN = "human"
+#: The tiers whose search keeps a core busy: they think in a worker process.
+THINKING_TIERS = frozenset({"minimax", "mcts", "expert"})
 #: The built-in bot tiers, weakest first (``make_bot`` also loads ``package.module:Class``).
 BOT_TIERS = tuple(TIERS)
 #: The tier asked for hints and the post-game review.
@@ -231,10 +234,16 @@ class Session:
 
     # -------------------------------------------------------------- bots
     def bot(self, player: int) -> Any:
-        """The bot sitting in ``player``'s seat (made once, seeded from the game seed)."""
+        """The bot sitting in ``player``'s seat (made once, seeded from the game seed). The
+        searching tiers think in a worker process (``BotProcess``); the quick ones and a
+        person's own bot class think where they are asked."""
         if player not in self.bots:
             seed = derive(self.setup.seed, b"bot", player)  # the bot cannot leak the seed
-            self.bots[player] = make_bot(self.setup.seats[player], seed)
+            spec = self.setup.seats[player]
+            if spec.partition("@")[0] in THINKING_TIERS:
+                self.bots[player] = BotProcess(spec, seed)
+            else:
+                self.bots[player] = make_bot(spec, seed)
         return self.bots[player]
 
     def close_bots(self) -> None:

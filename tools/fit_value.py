@@ -161,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--variants", default="base,beginner,firefly")
-    parser.add_argument("--out", type=Path, default=WEIGHTS_FILE)
+    parser.add_argument("--out", type=Path,
+                        default=Path(__file__).resolve().parents[1] / "ai" / WEIGHTS_FILE)
     parser.add_argument("--player", default=None,
                         help="a bot spec (e.g. mcts@100) whose self-play games are fitted "
                              "instead of the epsilon-greedy heuristic's")

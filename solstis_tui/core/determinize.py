@@ -42,21 +42,23 @@ def _drawn_pending(obs: Observation) -> tuple[int, ...]:
     return (*held, Spirit.EVIL) if drawn_evil or evil_moving else held
 
 
-def determinize(obs: Observation, rand: random.Random) -> Game:
-    """A full game consistent with ``obs``: unseen tiles and spirits dealt at random."""
-    return Dealer(obs).deal(rand)
+def determinize(obs: Observation, rand: random.Random, quiet: bool = False) -> Game:
+    """A full game consistent with ``obs``: unseen tiles and spirits dealt at random.
+    A ``quiet`` game keeps no history or log (faster, for a bot's look-ahead)."""
+    return Dealer(obs, quiet).deal(rand)
 
 
 class Dealer:
     """Deals many games consistent with one observation (a search deals one per
     iteration): the seen part is built once, each ``deal`` copies it and deals the unseen
-    tiles and spirits afresh. ``Dealer(obs).deal(rand)`` is ``determinize(obs, rand)``."""
+    tiles and spirits afresh. ``Dealer(obs).deal(rand)`` is ``determinize(obs, rand)``.
+    With ``quiet`` the games keep no history or log: a search reads neither."""
 
-    def __init__(self, obs: Observation) -> None:
+    def __init__(self, obs: Observation, quiet: bool = False) -> None:
         self.obs = obs
         self.tiles = unseen_tiles(obs)
-        self.spirits: list[int] = list(unseen_spirits(obs))
-        self.template = _seen_part(obs)
+        self.spirits = [int(s) for s in unseen_spirits(obs)]
+        self.template = _seen_part(obs, quiet)
 
     def deal(self, rand: random.Random) -> Game:
         """A fresh deal of the unseen tiles and spirits."""
@@ -64,7 +66,7 @@ class Dealer:
         g = self.template.copy()
         g.draw_state = _rng.seed_state(rand.getrandbits(64))  # SplitMix: an imaginary world
         tiles = self.tiles[:]
-        rand.shuffle(tiles)
+        _rng.rand_shuffle(rand, tiles)
         if obs.spectator:  # a watcher knows neither hand
             g.hands = [sorted(tiles.pop() for _ in range(n)) for n in obs.hand_counts]
         else:
@@ -75,13 +77,13 @@ class Dealer:
         g.pile = tiles
         assert len(tiles) == obs.land_pile, "observation and unseen tiles disagree"
         spirits = self.spirits[:]
-        rand.shuffle(spirits)
+        _rng.rand_shuffle(rand, spirits)
         g.spirit_pile = spirits
         g._legal = g._compute_legal()
         return g
 
 
-def _seen_part(obs: Observation) -> Game:
+def _seen_part(obs: Observation, quiet: bool) -> Game:
     """A game holding everything ``obs`` shows; the unseen tiles and spirits are left out."""
     me, opp = obs.player, 1 - obs.player
     g = Game._empty(obs.options, 0, _rng.SPLITMIX)
@@ -90,7 +92,7 @@ def _seen_part(obs: Observation) -> Game:
     for tile, _ in obs.display:
         g.face_up.append(tile)
         g.face_up_mask |= 1 << tile
-    g.spirit_line = list(obs.spirit_line)
+    g.spirit_line = [int(s) for s in obs.spirit_line]
     views = obs.panoramas
     for p, view in enumerate(views):
         g.land[p] = sum(1 << t for t in view.land)
@@ -102,7 +104,7 @@ def _seen_part(obs: Observation) -> Game:
             g.evil_cell = view.forbidden
     g.spirits = (tuple(views[0].spirits), tuple(views[1].spirits))
     g.fireflies = pair([sum(1 << sq for sq in v.fireflies) for v in views])
-    g.covered = pair([v.covered if v.covered is not None else -1 for v in views])
+    g.covered = pair([int(v.covered) if v.covered is not None else -1 for v in views])
     g.hand_size = (views[0].hand_size, views[1].hand_size)
     seen = [0, 0]
     seen[me] = sum(1 << t for t in obs.opponent_known)
@@ -117,7 +119,10 @@ def _seen_part(obs: Observation) -> Game:
     g.to_play, g.decision, g.context = obs.to_play, obs.decision, obs.context
     tasks, g._touched, g._formed, g._evil_new = obs.continuation
     g._tasks = list(tasks)
-    g.history = list(obs.history)
-    g.log = list(obs.log)
+    if quiet:
+        g._quiet = True
+    else:
+        g.history = list(obs.history)
+        g.log = list(obs.log)
     g.is_over, g.winner, g.end_reason = obs.is_over, obs.winner, obs.end_reason
     return g

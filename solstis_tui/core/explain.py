@@ -41,7 +41,7 @@ def why_illegal(obs: Observation, mv: object) -> str:
         return f"you cannot {mv.kind.name.lower()} now: {_EXPECTED[d]} ({d.prompt})"
     arg = mv.arg
     face_up = {tile for tile, _down in obs.display}
-    if mv.kind is MoveKind.PLAY:
+    if mv.kind == MoveKind.PLAY:
         if arg not in obs.hand:
             return f"{_name(arg)} is not in your hand"
         forced = obs.must_play[obs.player]
@@ -49,7 +49,7 @@ def why_illegal(obs: Observation, mv: object) -> str:
             return f"the Renard forces you to play {_name(forced)} this turn"
         return (f"{_name(arg)} cannot capture anything, and in the end phase you may only "
                 "play a tile that captures")
-    if mv.kind is MoveKind.CAPTURE:
+    if mv.kind == MoveKind.CAPTURE:
         source = obs.context[0]
         if arg not in face_up:
             return f"{_name(arg)} is not a face-up display tile"
@@ -65,14 +65,14 @@ def why_illegal(obs: Observation, mv: object) -> str:
         where = {MoveKind.TAKE: "in the spirit line", MoveKind.KEEP: "among the drawn spirits",
                  MoveKind.COVER: "among the holder's spirits"}[mv.kind]
         return f"the {title} is not {where}"
-    if mv.kind is MoveKind.SQUARE:
+    if mv.kind == MoveKind.SQUARE:
         return f"no square with lower-left cell {_name(arg)} was formed this turn"
-    if mv.kind is MoveKind.DEER:
+    if mv.kind == MoveKind.DEER:
         return f"{_name(arg)} is not in your hand"
-    if mv.kind is MoveKind.BEETLE:
+    if mv.kind == MoveKind.BEETLE:
         return f"{_name(arg)} is not a face-up display tile"
-    if mv.kind is MoveKind.VIPER:
+    if mv.kind == MoveKind.VIPER:
         return f"{_name(arg)} is not an isolated land tile of your opponent's"
-    if mv.kind is MoveKind.RENARD:
+    if mv.kind == MoveKind.RENARD:
         return f"{_name(arg)} is not in your opponent's hand"
     return f"{mv} is not legal now: {d.prompt}"

@@ -8,22 +8,41 @@ single legal move is applied at once and recorded in ``history`` as automatic.
 
 from __future__ import annotations
 
-from bisect import insort
-from collections.abc import Callable
+from typing import Final
 
+from . import encounter
 from . import rng as _rng
 from .board import CELLS, MATCH, NAMES
-from .encounter import SpiritSteps
 from .errors import IllegalMove
 from .explain import why_illegal
-from .legal import compute_legal
-from .moves import Decision, Move, MoveKind
+from .moves import (
+    BEETLE_KIND,
+    CAPTURE_DECISION,
+    CAPTURE_KIND,
+    COVER_DECISION,
+    COVER_KIND,
+    DEER_KIND,
+    DRAW_KIND,
+    EVIL_KIND,
+    KEEP_KIND,
+    MOVE_RAINBOW_DECISION,
+    PASS_KIND,
+    PLAY_KIND,
+    RAINBOW_KIND,
+    RENARD_KIND,
+    SHIFT_KIND,
+    SQUARE_KIND,
+    TAKE_KIND,
+    VIPER_KIND,
+    Decision,
+    Move,
+)
 from .observation import Observation, observe
 from .options import Options
 from .scoring import Score, score
 from .serialize import game_from_json, game_to_json
-from .spirits import Spirit, spirit_set
-from .state import Task
+from .spirits import SPIRITS, Spirit, spirit_set
+from .state import State, Task
 from .steps import (
     BY_EFFECT,
     BY_SQUIRREL,
@@ -43,10 +62,13 @@ from .steps import (
     pair_with,
 )
 
-_K = MoveKind
+# The steps every game's end queues (shared: a queued step is never changed).
+_FINISH_STEP: Final[Task] = (FINISH,)
+_SQUIRREL_STEPS: Final[tuple[Task, Task]] = ((SQUIRREL, 0), (SQUIRREL, 1))
+_COVER_STEP: Final[Task] = (COVER,)
 
 
-class Game(SpiritSteps):
+class Game(State):
     """A whole game of Solstis, hidden parts included: the state (``State``, state.py,
     documents every attribute) and the machine that advances it. See the module docstring."""
 
@@ -64,7 +86,7 @@ class Game(SpiritSteps):
         if seed is None:
             seed = _rng.new_secret()
         tiles = list(CELLS)
-        spirits: list[int] = list(spirit_set(options.firefly, options.beginner))
+        spirits = [int(s) for s in spirit_set(options.firefly, options.beginner)]
         if legacy:
             draws: _rng.Draws = _rng.SPLITMIX
             state = _rng.shuffle(_rng.seed_state(seed), tiles)
@@ -89,13 +111,40 @@ class Game(SpiritSteps):
         game._begin_turn()
         return game
 
+    @classmethod
+    def _empty(cls, options: Options, seed: int, draws: _rng.Draws) -> Game:
+        """A game with nothing dealt (see ``State._reset``)."""
+        game = Game()
+        game._reset(options, seed, draws)
+        return game
+
     # ----------------------------------------------------------------- public API
-    def play(self, mv: Move) -> None:
-        """Apply ``mv``; IllegalMove (and no change at all) if the rules do not allow it."""
-        if mv not in self._legal:
-            raise IllegalMove(self._why_illegal(mv))
-        self._record(mv, False)
-        self._resolve(mv)
+    def copy(self) -> Game:
+        """An independent copy (cheap: bots make thousands)."""
+        g = Game()
+        self._copy_into(g)
+        return g
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        # A game pickles as its JSON (worker processes are sent games): the compiled
+        # build's classes do not pickle by themselves.
+        return Game.from_json, (self.to_json(),)
+
+    def play(self, mv: object) -> None:
+        """Apply the ``Move`` ``mv``; IllegalMove (and no change at all) if the rules do not
+        allow it, or if it is not a move at all."""
+        legal = self._legal
+        chosen: Move | None = None
+        for known in legal:  # moves are interned: usually it is the very object
+            if known is mv:
+                chosen = known
+                break
+        if chosen is None:
+            if not isinstance(mv, Move) or mv not in legal:
+                raise IllegalMove(self._why_illegal(mv))
+            chosen = mv
+        self._record(chosen, False)
+        self._resolve(chosen)
 
     def play_str(self, text: str) -> Move:
         """Parse ``text`` in move notation and play it; returns the move played."""
@@ -140,8 +189,8 @@ class Game(SpiritSteps):
         while True:
             self.decision = None
             self._legal = []
-            _APPLY[mv.kind](self, mv.arg)
-            if self.decision is None:
+            self._apply(mv.kind, mv.arg)
+            if not self._waiting():
                 self._run()
             legal = self._legal
             if self.is_over or len(legal) != 1:
@@ -149,29 +198,79 @@ class Game(SpiritSteps):
             mv = legal[0]
             self._record(mv, True)
 
+    def _waiting(self) -> bool:
+        """True while a decision is pending. (A method, so that no caller's check is
+        narrowed by an assignment the type checker saw before a step changed it.)"""
+        return self.decision is not None
+
     def _run(self) -> None:
-        tasks = self._tasks
-        while tasks and self.decision is None and not self.is_over:
-            task = tasks.pop()
-            _OPS[task[0]](self, task)
+        # A step may replace the queue (a turn begins, the game ends): read it anew.
+        while self._tasks and not self._waiting() and not self.is_over:
+            self._step(self._tasks.pop())
 
-    def _decide(self, decision: Decision, ctx: tuple[int, ...] = ()) -> None:
-        self.decision = decision
-        self.context = ctx
-        self._legal = self._compute_legal()
+    def _apply(self, kind: int, arg: int) -> None:
+        """Apply the answer ``arg`` to the pending decision with a move of ``kind``."""
+        if kind == PLAY_KIND:
+            self._apply_play(arg)
+        elif kind == CAPTURE_KIND:
+            self._apply_capture(arg)
+        elif kind == RAINBOW_KIND:
+            self._apply_rainbow(arg)
+        elif kind == SHIFT_KIND:
+            self._apply_shift(arg)
+        elif kind == PASS_KIND:
+            self._apply_pass()
+        elif kind == DRAW_KIND:
+            encounter.apply_draw(self)
+        elif kind == TAKE_KIND:
+            encounter.apply_take(self, arg)
+        elif kind == KEEP_KIND:
+            encounter.apply_keep(self, arg)
+        elif kind == SQUARE_KIND:
+            encounter.apply_square(self, arg)
+        elif kind == DEER_KIND:
+            encounter.apply_deer(self, arg)
+        elif kind == BEETLE_KIND:
+            encounter.apply_beetle(self, arg)
+        elif kind == VIPER_KIND:
+            encounter.apply_viper(self, arg)
+        elif kind == RENARD_KIND:
+            encounter.apply_renard(self, arg)
+        elif kind == EVIL_KIND:
+            encounter.apply_evil(self, arg)
+        elif kind == COVER_KIND:
+            self._apply_cover(arg)
+        else:
+            raise AssertionError(kind)
 
-    #: The legal moves of the pending decision, from the state alone.
-    _compute_legal = compute_legal
+    def _step(self, task: Task) -> None:
+        """Run one queued step of the turn (steps.py names them)."""
+        op = task[0]
+        if op == PUT:
+            self._op_put(task)
+        elif op == ENCOUNTER:
+            encounter.op_encounter(self)
+        elif op == EFFECT:
+            encounter.op_effect(self, task)
+        elif op == PLACE_FIREFLIES:
+            encounter.op_place_fireflies(self, task)
+        elif op == EVIL:
+            encounter.op_evil(self, task)
+        elif op == REFILL:
+            self._op_refill()
+        elif op == END_TURN:
+            self._op_end_turn()
+        elif op == COVER:
+            self._op_cover()
+        elif op == SQUIRREL:
+            self._op_squirrel(task)
+        elif op == FINISH:
+            self._op_finish()
+        else:
+            raise AssertionError(task)
 
     # ----------------------------------------------------------------- turn steps
-    def _begin_turn(self) -> None:
-        self.turn += 1
-        self.end_phase = not self.pile
-        self._tasks[:] = [(END_TURN,), (REFILL,), (ENCOUNTER,)]
-        self._note(("turn", self.to_play, self.turn, self.end_phase))
-        self._decide(Decision.PLAY)
-
-    def _op_end_turn(self, task: Task) -> None:
+    def _op_end_turn(self) -> None:
         p = self.to_play
         if not self.pile and not self._anyone_can_capture():
             self._start_game_end()
@@ -188,16 +287,11 @@ class Game(SpiritSteps):
         return any(MATCH[t] & up for t in self.hands[0]) or any(
             MATCH[t] & up for t in self.hands[1])
 
-    def _op_refill(self, task: Task) -> None:
+    def _op_refill(self) -> None:
         p = self.to_play
         hand, pile = self.hands[p], self.pile
         while pile and len(hand) < self.hand_size[p]:
             self._draw_to_hand(p)
-
-    def _draw_to_hand(self, p: int) -> None:
-        tile = self.pile.pop()
-        insort(self.hands[p], tile)
-        self._note(("draw", p, tile))
 
     # -- step 1-3: play, capture, second chance
     def _apply_play(self, tile: int) -> None:
@@ -207,7 +301,7 @@ class Game(SpiritSteps):
         self.hands[p].remove(tile)
         self._note(("play", p, tile))
         if MATCH[tile] & self.face_up_mask:
-            self._decide(Decision.CAPTURE, (tile,))
+            self._decide(CAPTURE_DECISION, (tile,))
             return
         self._display_add(tile)
         if not self.pile:
@@ -215,12 +309,12 @@ class Game(SpiritSteps):
         drawn = self.pile.pop()
         self._note(("second", p, drawn))
         if MATCH[drawn] & self.face_up_mask:
-            self._decide(Decision.CAPTURE, (drawn,))
+            self._decide(CAPTURE_DECISION, (drawn,))
             return
         self._display_add(drawn)
         self._gain_rainbow(p, BY_TURN)
 
-    def _apply_pass(self, _arg: int) -> None:
+    def _apply_pass(self) -> None:
         if self.must_play[self.to_play] >= 0:
             self.must_play = pair_with(self.must_play, self.to_play, -1)
         self._note(("pass", self.to_play))
@@ -239,17 +333,6 @@ class Game(SpiritSteps):
         self.face_up_mask |= 1 << tile
         self._note(("discard", self.to_play, tile))
 
-    def _display_take(self, tile: int) -> None:
-        i = self.face_up.index(tile)
-        self.face_up_mask ^= 1 << tile
-        beneath = self.face_down[i]
-        if beneath >= 0:
-            self.face_up[i], self.face_down[i] = beneath, -1
-            self.face_up_mask |= 1 << beneath
-            self._note(("flip", beneath))
-        else:
-            del self.face_up[i], self.face_down[i]
-
     # -- putting tiles into a panorama (rules.md §4, §5)
     def _op_put(self, task: Task) -> None:
         _, p, tile, mode = task
@@ -261,7 +344,7 @@ class Game(SpiritSteps):
                 self._remove(p, tile, "blocked")
             elif self.rainbow_targets(p):
                 self.to_play = p
-                self._decide(Decision.MOVE_RAINBOW, (tile, mode))
+                self._decide(MOVE_RAINBOW_DECISION, (tile, mode))
             else:
                 self.rainbow_cells[p] ^= bit
                 self.rainbows_out += 1
@@ -286,13 +369,6 @@ class Game(SpiritSteps):
         self._placed(p, cell, mode)
         self._placed(p, tile, mode)
 
-    def _gain_rainbow(self, p: int, mode: int) -> bool:
-        if not self.rainbow_supply or not self.rainbow_targets(p):
-            self._note(("no_rainbow", p))
-            return False
-        self._decide(Decision.PLACE_RAINBOW, (mode,))
-        return True
-
     def _apply_rainbow(self, cell: int) -> None:
         p = self.to_play
         self.rainbow_supply -= 1
@@ -305,23 +381,23 @@ class Game(SpiritSteps):
         if mode == BY_TURN:
             self._touched |= 1 << cell
         elif mode == BY_EFFECT and self.options.firefly:
-            self._effect_formed(p, cell)
+            encounter.effect_formed(self, p, cell)
 
     # -- the end (rules.md §8, §11, §12)
     def _start_game_end(self) -> None:
-        self._tasks[:] = [(FINISH,), (SQUIRREL, 1), (SQUIRREL, 0), (COVER,)]
+        self._tasks = [_FINISH_STEP, _SQUIRREL_STEPS[1], _SQUIRREL_STEPS[0], _COVER_STEP]
 
-    def _op_cover(self, task: Task) -> None:
+    def _op_cover(self) -> None:
         holder = self.evil_player
         if self.options.firefly or holder < 0 or not self.spirits[holder]:
             return
         self.to_play = 1 - holder
-        self._decide(Decision.COVER, (holder,))
+        self._decide(COVER_DECISION, (holder,))
 
     def _apply_cover(self, spirit: int) -> None:
         holder = self.context[0]
         self.covered = pair_with(self.covered, holder, spirit)
-        self._note(("cover", self.to_play, holder, spirit))
+        self._note(("cover", self.to_play, holder, SPIRITS[spirit]))
 
     def _op_squirrel(self, task: Task) -> None:
         p = task[1]
@@ -332,35 +408,14 @@ class Game(SpiritSteps):
         self._note(("squirrel", p, tuple(tiles)))
         self._tasks += [(PUT, p, t, BY_SQUIRREL) for t in reversed(tiles)]
 
-    def _op_finish(self, task: Task) -> None:
+    def _op_finish(self) -> None:
         totals = [score(self, 0).total, score(self, 1).total]
         winner = None if totals[0] == totals[1] else int(totals[1] > totals[0])
         self._finish(END_NORMAL, winner)
-
-    def _finish(self, reason: str, winner: int | None) -> None:
-        self.is_over, self.winner, self.end_reason = True, winner, reason
-        self.decision, self.context, self._tasks, self._legal = None, (), [], []
-        self._note(("end", reason, winner))
 
     # ----------------------------------------------------------------- messages
     def _why_illegal(self, mv: object) -> str:
         return why_illegal(observe(self, self.to_play), mv)
 
-
-_OP_TABLE: dict[int, Callable[[Game, Task], None]] = {
-    PUT: Game._op_put, ENCOUNTER: Game._op_encounter, EFFECT: Game._op_effect,
-    EVIL: Game._op_evil, REFILL: Game._op_refill, END_TURN: Game._op_end_turn,
-    COVER: Game._op_cover, SQUIRREL: Game._op_squirrel, FINISH: Game._op_finish,
-    PLACE_FIREFLIES: Game._op_place_fireflies,
-}
-_OPS = [_OP_TABLE[i] for i in range(len(_OP_TABLE))]
-_APPLY_TABLE: dict[MoveKind, Callable[[Game, int], None]] = {
-    _K.PLAY: Game._apply_play, _K.PASS: Game._apply_pass, _K.CAPTURE: Game._apply_capture,
-    _K.RAINBOW: Game._apply_rainbow, _K.SHIFT: Game._apply_shift, _K.DRAW: Game._apply_draw,
-    _K.TAKE: Game._apply_take, _K.KEEP: Game._apply_keep, _K.SQUARE: Game._apply_square,
-    _K.DEER: Game._apply_deer, _K.BEETLE: Game._apply_beetle, _K.VIPER: Game._apply_viper,
-    _K.RENARD: Game._apply_renard, _K.EVIL: Game._apply_evil, _K.COVER: Game._apply_cover,
-}
-_APPLY = [_APPLY_TABLE[k] for k in MoveKind]
 
 __all__ = ["NAMES", "Game"]

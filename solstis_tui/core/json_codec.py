@@ -5,7 +5,7 @@ turn those into ``InvalidPosition``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .board import NAMES, bits, parse_cell
@@ -53,7 +53,7 @@ def context_item_to_json(decision: Decision | None, x: int) -> str | int:
 
 def context_item_from_json(decision: Decision | None, x: Any) -> int:
     if decision in (Decision.KEEP, Decision.SQUARE):
-        return parse_spirit(x)
+        return int(parse_spirit(x))
     if isinstance(x, str) and x in MODE_NAMES:
         return MODE_NAMES.index(x)
     if isinstance(x, int) and not isinstance(x, bool):
@@ -70,16 +70,16 @@ def task_to_json(task: Task) -> list[Any]:
     return [op, *task[1:]]
 
 
-def task_from_json(item: list[Any]) -> Task:
+def task_from_json(item: Sequence[Any]) -> Task:
     op = OP_NAMES.index(item[0])
     if op == PUT:
         return (op, int(item[1]), parse_cell(item[2]), MODE_NAMES.index(item[3]))
     if item[0] in _SPIRIT_OPS:
-        return (op, int(item[1]), parse_spirit(item[2]))
+        return (op, int(item[1]), int(parse_spirit(item[2])))
     return (op, *item[1:])
 
 
-def event_from_json(item: list[Any]) -> Event:
+def event_from_json(item: Sequence[Any]) -> Event:
     """A log event as the engine holds it (tuples, spirits as ``Spirit``)."""
     kind = item[0]
     out = []

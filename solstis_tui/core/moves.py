@@ -24,7 +24,7 @@ Notation (one move per decision; case does not matter when parsing):
 from __future__ import annotations
 
 from enum import Enum, IntEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .board import GRID, NAMES, parse_cell
 from .spirits import Spirit, parse_spirit
@@ -50,8 +50,26 @@ class MoveKind(IntEnum):
     COVER = 14
 
 
-_SPIRIT_ARG = frozenset({MoveKind.TAKE, MoveKind.KEEP, MoveKind.COVER})
-_NO_ARG = frozenset({MoveKind.PASS, MoveKind.DRAW})
+_SPIRIT_ARG: Final = frozenset({MoveKind.TAKE, MoveKind.KEEP, MoveKind.COVER})
+_NO_ARG: Final = frozenset({MoveKind.PASS, MoveKind.DRAW})
+
+# The kinds as plain ints, for the engine's and the bots' hot paths: compiled code
+# compares ints at once, but an enum member only through a lookup.
+PLAY_KIND: Final[int] = MoveKind.PLAY
+PASS_KIND: Final[int] = MoveKind.PASS
+CAPTURE_KIND: Final[int] = MoveKind.CAPTURE
+RAINBOW_KIND: Final[int] = MoveKind.RAINBOW
+SHIFT_KIND: Final[int] = MoveKind.SHIFT
+DRAW_KIND: Final[int] = MoveKind.DRAW
+TAKE_KIND: Final[int] = MoveKind.TAKE
+KEEP_KIND: Final[int] = MoveKind.KEEP
+SQUARE_KIND: Final[int] = MoveKind.SQUARE
+DEER_KIND: Final[int] = MoveKind.DEER
+BEETLE_KIND: Final[int] = MoveKind.BEETLE
+VIPER_KIND: Final[int] = MoveKind.VIPER
+RENARD_KIND: Final[int] = MoveKind.RENARD
+EVIL_KIND: Final[int] = MoveKind.EVIL
+COVER_KIND: Final[int] = MoveKind.COVER
 
 
 class Move(NamedTuple):
@@ -95,12 +113,13 @@ def _arg_word(kind: MoveKind) -> str:
     return "spirit" if kind in _SPIRIT_ARG else "tile or cell (row-column)"
 
 
-MOVES: list[list[Move]] = [
+#: Every move, interned: ``MOVES[kind][arg]`` (``[0]`` for the kinds without an argument).
+MOVES: Final[list[list[Move]]] = [
     [Move(k, a) for a in range(GRID)] if k not in _NO_ARG else [Move(k)] for k in MoveKind
 ]
 
 
-def move(kind: MoveKind, arg: int = -1) -> Move:
+def move(kind: int, arg: int = -1) -> Move:
     """The shared Move object for ``kind`` and ``arg`` (moves are interned for speed)."""
     return MOVES[kind][0 if arg < 0 else arg]
 
@@ -125,3 +144,37 @@ class Decision(Enum):
     @property
     def prompt(self) -> str:
         return self.value
+
+
+# The decisions as module constants, for the hot paths: compiled code reads these at once,
+# a member of the class only through a lookup.
+PLAY_DECISION: Final = Decision.PLAY
+CAPTURE_DECISION: Final = Decision.CAPTURE
+PLACE_RAINBOW_DECISION: Final = Decision.PLACE_RAINBOW
+MOVE_RAINBOW_DECISION: Final = Decision.MOVE_RAINBOW
+ENCOUNTER_DECISION: Final = Decision.ENCOUNTER
+KEEP_DECISION: Final = Decision.KEEP
+SQUARE_DECISION: Final = Decision.SQUARE
+DEER_DECISION: Final = Decision.DEER
+BEETLE_DECISION: Final = Decision.BEETLE
+VIPER_DECISION: Final = Decision.VIPER
+RENARD_DECISION: Final = Decision.RENARD
+EVIL_DECISION: Final = Decision.EVIL
+COVER_DECISION: Final = Decision.COVER
+
+
+def cell_moves(kind: int, mask: int) -> list[Move]:
+    """One move of ``kind`` per cell or tile in ``mask``."""
+    ms = MOVES[kind]
+    out = []
+    while mask:  # board.bits, without the list in between (the search's hot path)
+        low = mask & -mask
+        out.append(ms[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+def listed_moves(kind: int, args: list[int]) -> list[Move]:
+    """One move of ``kind`` per tile or spirit in ``args``, in that order."""
+    ms = MOVES[kind]
+    return [ms[a] for a in args]

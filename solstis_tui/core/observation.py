@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 from .board import bits
 from .moves import Decision, Move
@@ -33,6 +34,16 @@ class PanoramaView:
     forbidden: int | None
     """Firefly: the cell the Evil Spirit forbids in this panorama."""
     hand_size: int
+
+    def __reduce__(self) -> tuple[type[PanoramaView], tuple[Any, ...]]:
+        return PanoramaView, field_values(self)
+
+
+def field_values(obj: PanoramaView | Observation) -> tuple[Any, ...]:
+    """A frozen dataclass's fields in order: what ``__reduce__`` rebuilds it from. (The
+    compiled build's frozen dataclasses do not pickle by themselves, and worker processes
+    are sent observations.)"""
+    return tuple(getattr(obj, f.name) for f in fields(obj))
 
 
 @dataclass(frozen=True)
@@ -85,6 +96,9 @@ class Observation:
     """How many tiles each player holds."""
     spectator: bool = False
     """A watcher's view: seat 0's perspective with both hands hidden."""
+
+    def __reduce__(self) -> tuple[type[Observation], tuple[Any, ...]]:
+        return Observation, field_values(self)
 
 
 def in_transit(game: State) -> tuple[int, ...]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
 from .board import NAMES, parse_cell
@@ -94,8 +94,9 @@ def _mask(names: list[str]) -> int:
     return sum(1 << parse_cell(n) for n in names)
 
 
-def observation_from_dict(data: dict[str, Any]) -> Observation:
-    """Rebuild an Observation; InvalidPosition if the data is malformed."""
+def observation_from_dict(data: object) -> Observation:
+    """Rebuild an Observation from ``observation_to_dict``'s data (as JSON gives it back);
+    InvalidPosition if it is malformed, whatever it is."""
     try:
         return _from_dict(data)
     except InvalidPosition:
@@ -104,7 +105,7 @@ def observation_from_dict(data: dict[str, Any]) -> Observation:
         raise InvalidPosition(f"malformed observation: {exc!r}") from None
 
 
-def _tiles(names: list[str]) -> tuple[int, ...]:
+def _tiles(names: Sequence[str]) -> tuple[int, ...]:
     return tuple(parse_cell(n) for n in names)
 
 
@@ -114,7 +115,7 @@ def _pair(items: tuple[T, ...], what: str) -> tuple[T, T]:
     return items
 
 
-def _from_dict(d: dict[str, Any]) -> Observation:
+def _from_dict(d: Any) -> Observation:
     decision = Decision[d["decision"].upper()] if d["decision"] else None
     cont = d["continuation"]
     views = tuple(

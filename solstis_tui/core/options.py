@@ -21,6 +21,10 @@ class Options:
                 "beginner mode"
             )
 
+    def __reduce__(self) -> tuple[type[Options], tuple[bool, bool]]:
+        # The compiled build's frozen dataclasses do not pickle by themselves.
+        return Options, (self.beginner, self.firefly)
+
     @property
     def variant(self) -> str:
         """'base', 'beginner' or 'firefly'."""

@@ -14,23 +14,45 @@ state), so copying a game copies it for free; ``below(state, n)`` advances it.
 
 from __future__ import annotations
 
+import random
 import secrets
 import struct
-from collections.abc import Iterator
 from hashlib import blake2b
-from typing import TypeVar
+from typing import Any, Final, TypeVar
 
 T = TypeVar("T")
 
-_MASK = (1 << 64) - 1
-_WORD = 1 << 64
+_MASK: Final = (1 << 64) - 1
+_WORD: Final = 1 << 64
+#: For n up to 64, the 64-bit numbers below this are unbiased for ``% n`` (``shuffle``).
+_LIMITS: Final[tuple[int, ...]] = tuple(_WORD - _WORD % n if n else 0 for n in range(65))
 #: How many bits of the OS's randomness a seed nobody chose has.
-SECRET_BITS = 128
+SECRET_BITS: Final = 128
 
 
 def new_secret() -> int:
     """A fresh seed nobody chose: ``SECRET_BITS`` bits from the OS's CSPRNG."""
     return secrets.randbits(SECRET_BITS)
+
+
+# ---------------------------------------------------------------------- random.Random
+def rand_below(rand: random.Random, n: int) -> int:
+    """``rand.randrange(n)`` (n > 0), the same number from the same generator state: what
+    CPython's ``Random`` does, written here so that compiled code asks the generator for
+    its bits directly instead of running random.py's interpreted code."""
+    k = n.bit_length()
+    r = rand.getrandbits(k)
+    while r >= n:
+        r = rand.getrandbits(k)
+    return r
+
+
+def rand_shuffle(rand: random.Random, items: list[T]) -> None:
+    """``rand.shuffle(items)``: the same order from the same generator state (see
+    ``rand_below``)."""
+    for i in range(len(items) - 1, 0, -1):
+        j = rand_below(rand, i + 1)
+        items[i], items[j] = items[j], items[i]
 
 
 # ---------------------------------------------------------------------- SplitMix64
@@ -66,10 +88,13 @@ class SplitMix64:
     """The fast generator as a game's draw source (the state is the SplitMix state)."""
 
     keyed = False
-    below = staticmethod(below)
+
+    def below(self, state: int, n: int) -> tuple[int, int]:
+        """A number in ``range(n)``; returns (new state, number)."""
+        return below(state, n)
 
 
-SPLITMIX = SplitMix64()
+SPLITMIX: Final = SplitMix64()
 
 
 # ---------------------------------------------------------------------- keyed BLAKE2b
@@ -78,33 +103,45 @@ class Keyed:
     tiles, the spirits, the Fly...) reads its own stream, named by a short domain."""
 
     keyed = True
-    __slots__ = ("_key",)
+    __slots__ = ("_key", "_streams")
 
     def __init__(self, seed: int) -> None:
         raw = seed.to_bytes(seed.bit_length() // 8 + 1, "little", signed=True)
         self._key = blake2b(raw, digest_size=32, person=b"solstis-seed").digest()
+        # Each domain's hasher with the key already absorbed: a block copies it.
+        self._streams: dict[bytes, Any] = {}
 
     def block(self, domain: bytes, counter: int) -> bytes:
         """64 bytes of output: block ``counter`` (0 <= counter < 2**64) of ``domain``."""
-        return blake2b(counter.to_bytes(8, "little"), key=self._key, digest_size=64,
-                       person=domain).digest()
+        stream = self._streams.get(domain)
+        if stream is None:
+            stream = blake2b(key=self._key, digest_size=64, person=domain)
+            self._streams[domain] = stream
+        hasher = stream.copy()
+        hasher.update(counter.to_bytes(8, "little"))
+        digest: bytes = hasher.digest()
+        return digest
 
-    def words(self, domain: bytes) -> Iterator[int]:
-        """The stream of ``domain`` as 64-bit numbers."""
-        counter = 0
-        while True:
-            yield from struct.unpack("<8Q", self.block(domain, counter))
-            counter += 1
+    def words(self, domain: bytes, counter: int) -> tuple[int, ...]:
+        """Block ``counter`` of ``domain``'s stream as eight 64-bit numbers."""
+        return struct.unpack("<8Q", self.block(domain, counter))
 
     def shuffle(self, domain: bytes, items: list[T]) -> None:
-        """Shuffle ``items`` in place (Fisher-Yates, unbiased) from ``domain``'s stream."""
-        words = self.words(domain)
+        """Shuffle ``items`` in place (Fisher-Yates, unbiased) from ``domain``'s stream of
+        64-bit numbers: position ``i`` swaps with ``x % (i + 1)``, where a number ``x`` at
+        or above the largest multiple of ``i + 1`` below 2**64 is skipped."""
+        counter, words, used = 0, self.words(domain, 0), 0
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
-            limit = _WORD - _WORD % n
-            x = next(words)
-            while x >= limit:
-                x = next(words)
+            limit = _LIMITS[n] if n < len(_LIMITS) else _WORD - _WORD % n
+            while True:
+                if used == 8:
+                    counter += 1
+                    words, used = self.words(domain, counter), 0
+                x = words[used]
+                used += 1
+                if x < limit:
+                    break
             j = x % n
             items[i], items[j] = items[j], items[i]
 

@@ -2,45 +2,81 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .board import FIRE_CELLS, ROW1, SHARED_FIRE, SQUARE_CELLS, bits, sections
+from .board import FIRE_CELLS, ROW1, SHARED_FIRE, SQUARE_CELLS, bits, grow
 from .observation import PanoramaView
-from .spirits import Spirit
+from .spirits import (
+    BEE_ID,
+    BIRD_ID,
+    BLUE_IDS,
+    BUTTERFLY_ID,
+    COW_ID,
+    FROG_ID,
+    LADYBUG_ID,
+    PHOENIX_ID,
+    PLAIN_IDS,
+    TITLES,
+    WOLF_ID,
+)
 from .state import HeldSpirits, State
 
 
-@dataclass(frozen=True)
 class Score:
-    """One player's stars, line by line, as the end-of-game sheet shows them."""
+    """One player's stars, line by line, as the end-of-game sheet shows them. (A plain
+    class rather than a dataclass: the compiled engine makes one per finished game of every
+    search, and builds a dataclass only slowly.)"""
 
-    biggest_section: int
-    """Stars for the biggest section: its land tiles (rainbows add size, not stars)."""
-    lit_fires: int
-    """Stars for fires on land tiles whose section touches row 1."""
-    spirits: int
-    """One star per uncovered spirit."""
-    bonuses: dict[str, int] = field(default_factory=dict)
-    """Each uncovered blue spirit's bonus, by the spirit's title ('Bee': 2)."""
-    fireflies: int = 0
-    """Stars for fireflies whose square is connected to row 1 (Firefly)."""
-    sections: int = 0
-    second_section: int = 0
-    """Land tiles of the second-biggest section (what the Cow counts)."""
-    unlit_fires: int = 0
-    covered: str | None = None
-    """The spirit the Evil Spirit covers, if any (base game end)."""
+    __slots__ = ("biggest_section", "bonuses", "covered", "fireflies", "lit_fires",
+                 "second_section", "sections", "spirits", "unlit_fires")
+
+    def __init__(self, biggest_section: int, lit_fires: int, spirits: int,
+                 bonuses: dict[str, int] | None = None, fireflies: int = 0,
+                 sections: int = 0, second_section: int = 0, unlit_fires: int = 0,
+                 covered: str | None = None) -> None:
+        self.biggest_section = biggest_section
+        """Stars for the biggest section: its land tiles (rainbows add size, not stars)."""
+        self.lit_fires = lit_fires
+        """Stars for fires on land tiles whose section touches row 1."""
+        self.spirits = spirits
+        """One star per uncovered spirit."""
+        self.bonuses: dict[str, int] = bonuses if bonuses is not None else {}
+        """Each uncovered blue spirit's bonus, by the spirit's title ('Bee': 2)."""
+        self.fireflies = fireflies
+        """Stars for fireflies whose square is connected to row 1 (Firefly)."""
+        self.sections = sections
+        self.second_section = second_section
+        """Land tiles of the second-biggest section (what the Cow counts)."""
+        self.unlit_fires = unlit_fires
+        self.covered = covered
+        """The spirit the Evil Spirit covers, if any (base game end)."""
+
+    def _fields(self) -> tuple[int, int, int, dict[str, int], int, int, int, int, str | None]:
+        return (self.biggest_section, self.lit_fires, self.spirits, self.bonuses,
+                self.fireflies, self.sections, self.second_section, self.unlit_fires,
+                self.covered)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Score) and self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        names = ("biggest_section", "lit_fires", "spirits", "bonuses", "fireflies",
+                 "sections", "second_section", "unlit_fires", "covered")
+        pairs = ", ".join(f"{n}={v!r}" for n, v in zip(names, self._fields(), strict=True))
+        return f"Score({pairs})"
+
+    @property
+    def bonus_total(self) -> int:
+        """Stars from the blue spirits' bonuses together."""
+        total = 0
+        for stars in self.bonuses.values():
+            total += stars
+        return total
 
     @property
     def total(self) -> int:
-        return self.biggest_section + self.lit_fires + self.spirits + sum(
-            self.bonuses.values()) + self.fireflies
-
-
-def _size_key(land: int) -> Callable[[int], tuple[int, int]]:
-    return lambda group: (group.bit_count(), (group & land).bit_count())
+        return (self.biggest_section + self.lit_fires + self.spirits + self.bonus_total
+                + self.fireflies)
 
 
 def score(game: State, player: int) -> Score:
@@ -67,42 +103,78 @@ def score_panorama(land: int, rain: int, spirits: HeldSpirits, fireflies: int,
     Remembered for the last 32,768 panoramas (a search scores the same ones again and
     again: about half its calls): a returned ``Score`` is shared, so never change its
     ``bonuses``."""
-    groups = sorted(sections(land | rain), key=_size_key(land), reverse=True)
-    biggest = (groups[0] & land).bit_count() if groups else 0
-    second = (groups[1] & land).bit_count() if len(groups) > 1 else 0
+    count = 0
+    big_size = big_land = second_size = second_land = -1
     grounded = 0
-    for group in groups:
+    rest = land | rain
+    while rest:  # the sections, keeping the two biggest (by size, then land tiles)
+        group = grow(rest & -rest, rest)
+        rest &= ~group
+        count += 1
         if group & ROW1:
             grounded |= group
+        size, on_land = group.bit_count(), (group & land).bit_count()
+        if size > big_size or (size == big_size and on_land > big_land):
+            second_size, second_land = big_size, big_land
+            big_size, big_land = size, on_land
+        elif size > second_size or (size == second_size and on_land > second_land):
+            second_size, second_land = size, on_land
+    biggest = big_land if count else 0
+    second = second_land if count > 1 else 0
     owned = (FIRE_CELLS & land).bit_count()
     lit = (FIRE_CELLS & land & grounded).bit_count()
     if land & SHARED_FIRE == SHARED_FIRE:
         owned += 1
         lit += bool(SHARED_FIRE & grounded)
-    uncovered = [s for s, _ in spirits if s != covered]
-    plain = sum(s.is_plain for s in uncovered)
-    blue = sum(s.is_blue for s in uncovered)
-    bonus_of = {
-        Spirit.BEE: plain,
-        Spirit.LADYBUG: owned - lit,
-        Spirit.WOLF: len(groups),
-        Spirit.BIRD: blue - 1,
-        Spirit.FROG: rain.bit_count(),
-        Spirit.BUTTERFLY: lit,
-        Spirit.COW: second,
-        Spirit.PHOENIX: fireflies.bit_count(),
-        Spirit.SQUIRREL: 0,
-    }
-    bonuses = {s.title: bonus_of[s] for s in uncovered if s in bonus_of}
-    firefly_stars = sum(1 for sq in bits(fireflies) if SQUARE_CELLS[sq] & grounded)
+    held = plain = blue = 0
+    for spirit, _ in spirits:
+        s: int = spirit
+        if s != covered:
+            held += 1
+            if s in PLAIN_IDS:
+                plain += 1
+            elif s in BLUE_IDS:
+                blue += 1
+    bonuses: dict[str, int] = {}
+    for spirit, _ in spirits:
+        s = spirit
+        if s != covered and s in BLUE_IDS:
+            bonuses[TITLES[s]] = _bonus(s, plain, blue, owned - lit, count, rain, lit,
+                                        second, fireflies)
+    firefly_stars = 0
+    for sq in bits(fireflies):
+        if SQUARE_CELLS[sq] & grounded:
+            firefly_stars += 1
     return Score(
         biggest_section=biggest,
         lit_fires=lit,
-        spirits=len(uncovered),
+        spirits=held,
         bonuses=bonuses,
         fireflies=firefly_stars,
-        sections=len(groups),
+        sections=count,
         second_section=second,
         unlit_fires=owned - lit,
-        covered=Spirit(covered).title if covered >= 0 else None,
+        covered=TITLES[covered] if covered >= 0 else None,
     )
+
+
+def _bonus(spirit: int, plain: int, blue: int, unlit: int, sections: int, rain: int,
+           lit: int, second: int, fireflies: int) -> int:
+    """The stars a blue spirit's bonus gives (rules.md §9, §10)."""
+    if spirit == BEE_ID:
+        return plain
+    if spirit == LADYBUG_ID:
+        return unlit
+    if spirit == WOLF_ID:
+        return sections
+    if spirit == BIRD_ID:
+        return blue - 1
+    if spirit == FROG_ID:
+        return rain.bit_count()
+    if spirit == BUTTERFLY_ID:
+        return lit
+    if spirit == COW_ID:
+        return second
+    if spirit == PHOENIX_ID:
+        return fireflies.bit_count()
+    return 0  # the Squirrel acts at the end instead

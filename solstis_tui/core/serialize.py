@@ -296,9 +296,9 @@ class _Reader:
                 cover = parse_spirit(covered) if covered in SPIRIT_NAMES else None
                 if cover is None or cover not in [s for s, _ in self.spirits[p]]:
                     raise InvalidPosition(f"{who}: covered spirit {covered!r} is not theirs")
-                self.covered[p] = cover
-        g.spirit_line = [self.spirit(s, "the spirit line", allowed)
-                   for s in self.get("spirit_line", list, [])]
+                self.covered[p] = int(cover)
+        g.spirit_line = [int(self.spirit(s, "the spirit line", allowed))
+                         for s in self.get("spirit_line", list, [])]
         if Spirit.EVIL in g.spirit_line:
             raise InvalidPosition("the Evil Spirit never goes to the spirit line")
         evil = self.get("evil", dict, {})
@@ -317,7 +317,7 @@ class _Reader:
                 raise InvalidPosition("the base game's Evil Spirit has no cell")
         pile = self.get("spirit_pile", list, None)
         self.spirit_pile = (None if pile is None else
-                   [self.spirit(s, "the spirit pile", allowed) for s in reversed(pile)])
+                   [int(self.spirit(s, "the spirit pile", allowed)) for s in reversed(pile)])
 
     def _register_transit(self, g: State) -> None:
         """Tiles and spirits held by the pending decision or the queued steps."""
@@ -366,7 +366,7 @@ class _Reader:
                 draws.shuffle(b"fill-spirits", spare)
             else:
                 _rng.shuffle(state, spare)
-            g.spirit_pile = list(spare)
+            g.spirit_pile = [int(s) for s in spare]
         elif spare and not self.data.get("over"):
             raise InvalidPosition(f"spirit {spare[0].title} is nowhere")
         else:

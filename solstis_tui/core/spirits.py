@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Final
 
 
 class Spirit(IntEnum):
@@ -48,23 +49,51 @@ class Spirit(IntEnum):
         return EFFECTS[self]
 
 
-PLAIN = frozenset(
+PLAIN: Final = frozenset(
     {
         Spirit.FISH, Spirit.DEER, Spirit.EAGLE, Spirit.BEAR, Spirit.FLY, Spirit.BEETLE,
         Spirit.MARMOT, Spirit.VIPER, Spirit.RENARD,
     }
 )
-BLUE = frozenset(
+BLUE: Final = frozenset(
     {
         Spirit.BEE, Spirit.LADYBUG, Spirit.WOLF, Spirit.SQUIRREL, Spirit.BIRD, Spirit.FROG,
         Spirit.BUTTERFLY, Spirit.COW, Spirit.PHOENIX,
     }
 )
 #: The 14 spirits of the base game besides the Evil Spirit.
-BASE_SPIRITS: tuple[Spirit, ...] = tuple(Spirit(i) for i in range(14))
-FIREFLY_SPIRITS: tuple[Spirit, ...] = (Spirit.COW, Spirit.PHOENIX, Spirit.VIPER, Spirit.RENARD)
+BASE_SPIRITS: Final[tuple[Spirit, ...]] = tuple(Spirit(i) for i in range(14))
+FIREFLY_SPIRITS: Final[tuple[Spirit, ...]] = (
+    Spirit.COW, Spirit.PHOENIX, Spirit.VIPER, Spirit.RENARD)
+#: Every spirit by id: ``SPIRITS[i]`` is ``Spirit(i)`` without the enum's slow lookup.
+SPIRITS: Final[tuple[Spirit, ...]] = tuple(Spirit)
+#: The plain and the blue spirits' ids, and every spirit's, as plain ints: compiled code
+#: compares and looks these up at once, an enum member only through a lookup.
+PLAIN_IDS: Final[frozenset[int]] = frozenset(int(s) for s in PLAIN)
+BLUE_IDS: Final[frozenset[int]] = frozenset(int(s) for s in BLUE)
+FISH_ID: Final[int] = Spirit.FISH
+DEER_ID: Final[int] = Spirit.DEER
+EAGLE_ID: Final[int] = Spirit.EAGLE
+BEAR_ID: Final[int] = Spirit.BEAR
+FLY_ID: Final[int] = Spirit.FLY
+BEETLE_ID: Final[int] = Spirit.BEETLE
+MARMOT_ID: Final[int] = Spirit.MARMOT
+BEE_ID: Final[int] = Spirit.BEE
+LADYBUG_ID: Final[int] = Spirit.LADYBUG
+WOLF_ID: Final[int] = Spirit.WOLF
+SQUIRREL_ID: Final[int] = Spirit.SQUIRREL
+BIRD_ID: Final[int] = Spirit.BIRD
+FROG_ID: Final[int] = Spirit.FROG
+BUTTERFLY_ID: Final[int] = Spirit.BUTTERFLY
+EVIL_ID: Final[int] = Spirit.EVIL
+COW_ID: Final[int] = Spirit.COW
+PHOENIX_ID: Final[int] = Spirit.PHOENIX
+VIPER_ID: Final[int] = Spirit.VIPER
+RENARD_ID: Final[int] = Spirit.RENARD
+#: Each spirit's title by id (``TITLES[i]`` is ``Spirit(i).title``).
+TITLES: Final[tuple[str, ...]] = tuple(s.title for s in Spirit)
 
-EFFECTS: dict[Spirit, str] = {
+EFFECTS: Final[dict[Spirit, str]] = {
     Spirit.FISH: "take a rainbow and place it in your panorama",
     Spirit.DEER: "put a tile from your hand into your panorama; you then draw two",
     Spirit.EAGLE: "put a random tile from the land pile into your panorama",
@@ -87,7 +116,7 @@ EFFECTS: dict[Spirit, str] = {
     Spirit.RENARD: "see the opponent's hand and choose the tile they must play next",
 }
 
-_ALIASES = {"fox": Spirit.SQUIRREL, "evil spirit": Spirit.EVIL, "evilspirit": Spirit.EVIL}
+_ALIASES: Final = {"fox": Spirit.SQUIRREL, "evil spirit": Spirit.EVIL, "evilspirit": Spirit.EVIL}
 
 
 def parse_spirit(text: str) -> Spirit:

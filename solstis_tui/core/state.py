@@ -1,17 +1,23 @@
 """The state of a game of Solstis: every attribute, what it holds and in which encoding.
 
 This is the contract between the engine and the code that reads it (bots, widgets, tests).
-``Game`` (game.py) adds the turn machine that changes the state; everything here is data
-and read-only queries. Bots read these attributes directly (no wrapper on the hot path);
-anything starting with ``_`` belongs to ``solstis_tui.core`` alone.
+Bots read these attributes directly (no wrapper on the hot path); anything starting with
+``_`` belongs to ``solstis_tui.core`` alone. Besides the data and its read-only queries,
+``State`` holds the few primitives that every step of the turn machine shares (deciding,
+drawing, finishing); ``Game`` (game.py) and the spirits' steps (encounter.py) run the
+machine with them.
 
 Encodings used throughout (see board.py):
 
-- A **cell** (or the land tile that fits it: one tile per cell) is an ``int`` 0-35, row by
-  row from the bottom left; ``cell_name`` / ``parse_cell`` convert to and from ``"a1"``.
+- A **cell** (or the land tile that fits it: one tile per cell) is an ``int`` index on a
+  padded 6x10 grid, ``(row - 1) * 10 + (column - 1)``: the 48 valid ones lie between 0
+  (row 1, column 1) and 57 (row 6, column 8). ``cell_name`` / ``parse_cell`` convert to and
+  from names like ``"3-5"`` (row-column).
 - A **square** (2x2 block of cells) is named by its lower-left cell.
 - A **mask** is an ``int`` whose bit ``i`` stands for cell (or square) ``i``; ``board.bits``
   lists the set bits.
+- A **spirit** is held as its ``Spirit`` id, a plain ``int`` (``Spirit(i)`` names it),
+  except in ``spirits[p]``, whose pairs hold ``Spirit`` members.
 - A **player** is 0 or 1; per-player values are indexed by player. Pairs that change
   rarely are tuples (copies share them); lists are copied by ``copy``.
 - ``-1`` stands for "none" in the int-valued fields that say so.
@@ -19,18 +25,53 @@ Encodings used throughout (see board.py):
 The rules are in ``solstis_tui/rules.md`` (shipped with the package); section numbers
 (§) refer to it.
 """
-
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any, Final
 
 from . import rng as _rng
-from .board import ALL, NEIGHBOURS, bits, spread
-from .moves import Decision, Move
+from .board import ALL, MATCH, NEIGHBOURS, bits, spread
+from .moves import (
+    BEETLE_DECISION,
+    BEETLE_KIND,
+    CAPTURE_DECISION,
+    CAPTURE_KIND,
+    COVER_DECISION,
+    COVER_KIND,
+    DEER_DECISION,
+    DEER_KIND,
+    DRAW_KIND,
+    ENCOUNTER_DECISION,
+    EVIL_DECISION,
+    EVIL_KIND,
+    KEEP_DECISION,
+    KEEP_KIND,
+    MOVE_RAINBOW_DECISION,
+    MOVES,
+    PASS_KIND,
+    PLACE_RAINBOW_DECISION,
+    PLAY_DECISION,
+    PLAY_KIND,
+    RAINBOW_KIND,
+    RENARD_DECISION,
+    RENARD_KIND,
+    SHIFT_KIND,
+    SQUARE_DECISION,
+    SQUARE_KIND,
+    TAKE_KIND,
+    VIPER_DECISION,
+    VIPER_KIND,
+    Decision,
+    Move,
+    cell_moves,
+    listed_moves,
+)
 from .options import Options
-from .spirits import Spirit
-from .steps import FIREFLIES, HAND_SIZE, RAINBOWS
+from .spirits import EVIL_ID, Spirit
+from .steps import ENCOUNTER, END_TURN, FIREFLIES, HAND_SIZE, RAINBOWS, REFILL
+
+_PASS: Final = MOVES[PASS_KIND][0]
+_DRAW: Final = MOVES[DRAW_KIND][0]
 
 #: One entry of the game log: ``(kind, ...)``; see events.py for every kind.
 Event = tuple[Any, ...]
@@ -40,6 +81,12 @@ Task = tuple[int, ...]
 HeldSpirits = tuple[tuple[Spirit, int], ...]
 #: One history entry: (player, move, automatic).
 HistoryEntry = tuple[int, Move, bool]
+
+
+# The steps every turn queues (shared: a queued step is never changed).
+_END_TURN_STEP: Final[Task] = (END_TURN,)
+_REFILL_STEP: Final[Task] = (REFILL,)
+_ENCOUNTER_STEP: Final[Task] = (ENCOUNTER,)
 
 
 class State:
@@ -55,7 +102,7 @@ class State:
     ``(holder,)`` the Evil Spirit's holder (mode: how the tile came, steps.BY_*).
     ``is_over``, ``winner`` (player or None for a tie), ``end_reason`` (steps.END_*).
 
-    **Tiles** (cells 0-35)
+    **Tiles** (cell indices, see above)
     ``hands[p]`` sorted list of p's tiles; ``hand_size[p]`` the size p refills to (3; 4
     with the Bear); ``pile`` the land pile, top last; ``face_up[i]`` / ``face_down[i]`` the
     display's i-th pile: its face-up tile and the face-down tile beneath (-1: none);
@@ -93,6 +140,7 @@ class State:
         "_log",
         "_nhist",
         "_nlog",
+        "_quiet",
         "_tasks",
         "_touched",
         "blocked",
@@ -182,14 +230,14 @@ class State:
     _log: list[Event]
     _nlog: int
     _legal: list[Move]
+    _quiet: bool
 
     # ----------------------------------------------------------------- construction
-    @classmethod
-    def _empty(cls, options: Options, seed: int, draws: _rng.Draws) -> Self:
-        """A game with nothing dealt. ``draws`` is the generator of its later random draws
-        (the Fly); ``draw_state`` starts at 0 for a keyed one, at the seed's state for
-        SplitMix."""
-        game = cls.__new__(cls)
+    def _reset(self, options: Options, seed: int, draws: _rng.Draws) -> None:
+        """Make this a game with nothing dealt (``Game._empty`` makes one). ``draws`` is the
+        generator of its later random draws (the Fly); ``draw_state`` starts at 0 for a
+        keyed one, at the seed's state for SplitMix."""
+        game = self
         game.options, game.seed, game._draws = options, seed, draws
         game.draw_state = 0 if draws.keyed else _rng.seed_state(seed)
         game.pile, game.face_up, game.face_down, game.face_up_mask = [], [], [], 0
@@ -207,12 +255,10 @@ class State:
         game.turn, game._hist, game._nhist, game._log, game._nlog = 0, [], 0, [], 0
         game.is_over, game.winner, game.end_reason = False, None, None
         game._legal = []
-        return game
+        game._quiet = False
 
-    def copy(self) -> Self:
-        """An independent copy (cheap: bots make thousands)."""
-        cls = type(self)
-        g = cls.__new__(cls)
+    def _copy_into(self, g: State) -> None:
+        """Make ``g``, a new game, an independent copy of this one (``Game.copy``)."""
         g.options, g.seed, g.draw_state, g._draws = (
             self.options, self.seed, self.draw_state, self._draws)
         g.pile, g.face_up, g.face_down, g.face_up_mask = (
@@ -235,11 +281,11 @@ class State:
             self.turn, self._hist, self._nhist, self._log, self._nlog)
         g.is_over, g.winner, g.end_reason = self.is_over, self.winner, self.end_reason
         g._legal = self._legal
-        return g
+        g._quiet = self._quiet
 
     # ----------------------------------------------------------------- queries
     @property
-    def legal(self) -> Sequence[Move]:
+    def legal(self) -> list[Move]:
         """The legal moves of the pending decision, without a copy (do not change it; the
         hot path of a search reads this). Empty only when the game is over."""
         return self._legal
@@ -283,8 +329,11 @@ class State:
         self._log, self._nlog = list(events), len(events)
 
     # Copies share the history and log lists; each list only grows, and a game that is
-    # not at a shared list's tip forks its own before appending.
+    # not at a shared list's tip forks its own before appending. A quiet game (a bot's
+    # imaginary world, ``Dealer(quiet=True)``) records neither.
     def _record(self, mv: Move, auto: bool) -> None:
+        if self._quiet:
+            return
         hist = self._hist
         if len(hist) != self._nhist:
             hist = self._hist = hist[: self._nhist]
@@ -292,16 +341,100 @@ class State:
         self._nhist += 1
 
     def _note(self, event: Event) -> None:
+        if self._quiet:
+            return
         log = self._log
         if len(log) != self._nlog:
             log = self._log = log[: self._nlog]
         log.append(event)
         self._nlog += 1
 
-    # Hooks of the turn machine (game.py), declared here so that the modules that build
-    # a state (serialize, determinize) need only this class.
-    def _begin_turn(self) -> None:
-        raise NotImplementedError
 
+    # ----------------------------------------------------------------- the machine's primitives
+    # Shared by the turn's steps (game.py) and the spirits' steps (encounter.py).
     def _compute_legal(self) -> list[Move]:
-        raise NotImplementedError
+        """The legal moves of the pending decision, from the state alone (empty when
+        nothing is pending)."""
+        d = self.decision
+        p = self.to_play
+        if d is None:
+            return []
+        if d is PLAY_DECISION:
+            hand = self.hands[p]
+            forced = self.must_play[p]
+            tiles = [forced] if forced in hand else hand
+            if self.end_phase:
+                up = self.face_up_mask
+                tiles = [t for t in tiles if MATCH[t] & up]
+            return listed_moves(PLAY_KIND, tiles) or [_PASS]
+        if d is CAPTURE_DECISION:
+            return cell_moves(CAPTURE_KIND, MATCH[self.context[0]] & self.face_up_mask)
+        if d is PLACE_RAINBOW_DECISION:
+            return cell_moves(RAINBOW_KIND, self.rainbow_targets(p))
+        if d is MOVE_RAINBOW_DECISION:
+            return cell_moves(SHIFT_KIND, self.rainbow_targets(p))
+        if d is ENCOUNTER_DECISION:
+            takes = listed_moves(TAKE_KIND, sorted(self.spirit_line))
+            return [_DRAW, *takes] if self.spirit_pile and not self._evil_new else takes
+        if d is KEEP_DECISION:
+            return listed_moves(KEEP_KIND, [s for s in sorted(self.context) if s != EVIL_ID])
+        if d is SQUARE_DECISION:
+            return cell_moves(SQUARE_KIND, self._formed)
+        if d is DEER_DECISION:
+            return listed_moves(DEER_KIND, self.hands[p])
+        if d is BEETLE_DECISION:
+            return cell_moves(BEETLE_KIND, self.face_up_mask)
+        if d is VIPER_DECISION:
+            return cell_moves(VIPER_KIND, self.isolated_land(1 - p))
+        if d is RENARD_DECISION:
+            return listed_moves(RENARD_KIND, self.hands[1 - p])
+        if d is EVIL_DECISION:
+            return cell_moves(EVIL_KIND, self.rainbow_targets(1 - p))
+        if d is COVER_DECISION:
+            holder = self.context[0]
+            return listed_moves(COVER_KIND, sorted([s for s, _ in self.spirits[holder]]))
+        raise AssertionError(d)
+
+    def _decide(self, decision: Decision, ctx: tuple[int, ...] = ()) -> None:
+        self.decision = decision
+        self.context = ctx
+        self._legal = self._compute_legal()
+
+    def _begin_turn(self) -> None:
+        self.turn += 1
+        self.end_phase = not self.pile
+        self._tasks = [_END_TURN_STEP, _REFILL_STEP, _ENCOUNTER_STEP]
+        self._note(("turn", self.to_play, self.turn, self.end_phase))
+        self._decide(PLAY_DECISION)
+
+    def _draw_to_hand(self, p: int) -> None:
+        tile = self.pile.pop()
+        hand = self.hands[p]
+        i = 0
+        while i < len(hand) and hand[i] < tile:  # hands stay sorted
+            i += 1
+        hand.insert(i, tile)
+        self._note(("draw", p, tile))
+
+    def _display_take(self, tile: int) -> None:
+        i = self.face_up.index(tile)
+        self.face_up_mask ^= 1 << tile
+        beneath = self.face_down[i]
+        if beneath >= 0:
+            self.face_up[i], self.face_down[i] = beneath, -1
+            self.face_up_mask |= 1 << beneath
+            self._note(("flip", beneath))
+        else:
+            del self.face_up[i], self.face_down[i]
+
+    def _gain_rainbow(self, p: int, mode: int) -> bool:
+        if not self.rainbow_supply or not self.rainbow_targets(p):
+            self._note(("no_rainbow", p))
+            return False
+        self._decide(PLACE_RAINBOW_DECISION, (mode,))
+        return True
+
+    def _finish(self, reason: str, winner: int | None) -> None:
+        self.is_over, self.winner, self.end_reason = True, winner, reason
+        self.decision, self.context, self._tasks, self._legal = None, (), [], []
+        self._note(("end", reason, winner))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T")
 
@@ -11,22 +11,31 @@ T = TypeVar("T")
 # PLACE_FIREFLIES (Firefly) puts the encountering player's fireflies on the squares waiting
 # for them, after the plain spirit's effect (rules.md §10). New ops go at the end (saves
 # name ops, and older saves must keep loading).
-(PUT, ENCOUNTER, EFFECT, EVIL, REFILL, END_TURN, COVER, SQUIRREL, FINISH,
- PLACE_FIREFLIES) = range(10)
-OP_NAMES = ("put", "encounter", "effect", "evil", "refill", "end_turn", "cover",
-            "squirrel", "finish", "fireflies")
+PUT: Final = 0
+ENCOUNTER: Final = 1
+EFFECT: Final = 2
+EVIL: Final = 3
+REFILL: Final = 4
+END_TURN: Final = 5
+COVER: Final = 6
+SQUIRREL: Final = 7
+FINISH: Final = 8
+PLACE_FIREFLIES: Final = 9
+OP_NAMES: Final = ("put", "encounter", "effect", "evil", "refill", "end_turn", "cover",
+                   "squirrel", "finish", "fireflies")
 # How a land tile or rainbow came into a panorama (rules.md §6, §10).
-BY_TURN, BY_EFFECT, BY_SQUIRREL = 0, 1, 2
-MODE_NAMES = ("turn", "effect", "squirrel")
+BY_TURN: Final = 0
+BY_EFFECT: Final = 1
+BY_SQUIRREL: Final = 2
+MODE_NAMES: Final = ("turn", "effect", "squirrel")
 
-HAND_SIZE, BEAR_HAND_SIZE = 3, 4
-RAINBOWS, FIREFLIES = 12, 7
+HAND_SIZE: Final = 3
+BEAR_HAND_SIZE: Final = 4
+RAINBOWS: Final = 12
+FIREFLIES: Final = 7
 
-
-END_NORMAL = "normal"
-END_FIREFLIES = "fireflies"
-
-
+END_NORMAL: Final = "normal"
+END_FIREFLIES: Final = "fireflies"
 
 
 def pair_with(pair: tuple[T, T], player: int, value: T) -> tuple[T, T]:

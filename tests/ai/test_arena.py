@@ -151,7 +151,7 @@ def test_the_progress_bar_in_a_terminal_shows_the_time_left() -> None:
 
 
 def test_a_peek_sees_the_real_game_at_every_decision_of_a_bot() -> None:
-    """The hook hand_oracle.py tells its bot the opponent's hand with: called with the bot
+    """The hook research/hand_oracle.py tells its bot the opponent's hand with: called with the bot
     and the real game (hidden hands included) just before each decision with a choice."""
     task = next(arena.tasks_for(["random", "greedy"], 2, 5, "base", None))
     peeks: list[bool] = []

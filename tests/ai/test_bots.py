@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from solstis_tui.ai.base import Budget
-from solstis_tui.ai.mcts import MARGIN_SCALE, mix
 from solstis_tui.ai.registry import BASELINES, TIERS, make_bot
+from solstis_tui.ai.search import MARGIN_SCALE, mix
 
 from .conftest import positions
 

@@ -10,6 +10,7 @@ import pytest
 from solstis_tui.ai import expert
 from solstis_tui.ai.base import Budget
 from solstis_tui.ai.registry import make_bot, make_solo_bot
+from solstis_tui.ai.search import edge_key
 
 from .conftest import positions
 
@@ -65,6 +66,7 @@ def test_without_worker_processes_the_expert_searches_alone(monkeypatch) -> None
 SCRIPT = """
 import io, sys
 from solstis_tui.ai.base import Budget
+from solstis_tui.ai.search import edge_key
 from solstis_tui.ai.registry import make_bot
 from solstis_tui.core import Game
 
@@ -133,8 +135,8 @@ def test_every_process_of_the_expert_keeps_its_tree_for_the_rest_of_a_turn() -> 
             obs = g.observation(me)
             kept = bots[0].subtree(obs)
             assert kept is not None
-            local = sum(child.n for (p, mv), child in kept.children.items()
-                        if p == me and mv in obs.legal_moves)
+            local = sum(kept.children[edge_key(me, mv)].n for mv in obs.legal_moves
+                        if edge_key(me, mv) in kept.children)
             follow_up = bots[0].analyse(obs, Budget(iterations=10))
             # Ten fresh iterations on each process, the calling one's earlier visits, and
             # the worker's earlier visits on top.

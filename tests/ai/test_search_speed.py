@@ -7,6 +7,7 @@ from pathlib import Path
 
 from solstis_tui.ai.base import Budget
 from solstis_tui.ai.baselines import PlainISMCTS
+from solstis_tui.ai.search import RandomToEnd, RandomUCB, edge_key
 
 from .conftest import positions
 
@@ -18,8 +19,12 @@ import search_speed
 def test_the_timed_search_visits_the_moves_plain_ismcts_visits() -> None:
     for g in positions("base", 3, seed=21):
         obs = g.observation(g.to_play)
-        timed = search_speed.TimedPlain(5).visits(obs, Budget(iterations=80))
-        assert timed == PlainISMCTS(5).visits(obs, Budget(iterations=80))
+        timed = search_speed.plain_search(obs, 5, search_speed.TimedTree(RandomUCB()),
+                                          search_speed.TimedEvaluator(RandomToEnd()), 80)
+        visits = {mv: timed.root.children[edge_key(obs.player, mv)].n
+                  for mv in obs.legal_moves if edge_key(obs.player, mv) in timed.root.children}
+        plain = PlainISMCTS(5).visits(obs, Budget(iterations=80))
+        assert visits == {mv: n for mv, n in plain.items() if n}
 
 
 def test_the_split_counts_time_in_each_part() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from solstis_tui.core import Game
+from solstis_tui.core import Game, Spirit
 from solstis_tui.core.board import CELLS, NAMES
 
 
@@ -152,12 +152,12 @@ def events(game: Game, kind: str) -> list[tuple]:
 
 def line(game: Game) -> list[str]:
     """The spirit line, by name."""
-    return [s.name.lower() for s in game.spirit_line]
+    return [Spirit(s).name.lower() for s in game.spirit_line]
 
 
 def spirit_pile(game: Game) -> list[str]:
     """The spirit pile, top first, by name."""
-    return [s.name.lower() for s in reversed(game.spirit_pile)]
+    return [Spirit(s).name.lower() for s in reversed(game.spirit_pile)]
 
 
 def other_spirits(*taken: str, firefly: bool = False, beginner: bool = False) -> list[str]:

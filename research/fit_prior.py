@@ -1,6 +1,7 @@
-"""Fit the learned move prior (ai/prior.py) to the visits of long mcts searches.
+"""Fit the learned move prior (research/prior.py) to the visits of long mcts searches.
 
-    .venv/bin/python tools/fit_prior.py --games 182 --seed 12 --jobs 2
+    PYTHONPATH=research:benchmarks .venv/bin/python research/fit_prior.py \\
+        --games 182 --seed 12 --jobs 2
 
 Plays ``--games`` base games of ``--player`` (mcts at 200 iterations) against itself. At
 a share (``--share``) of the decisions with a choice it runs a fresh mcts search of
@@ -33,10 +34,11 @@ from rich.progress import Progress
 
 from solstis_tui.ai.arena import write_json
 from solstis_tui.ai.base import Budget, Stopwatch
-from solstis_tui.ai.mcts import Search
-from solstis_tui.ai.prior import MOVE_INPUTS, PRIOR_FILE, move_inputs
+from solstis_tui.ai.mcts import Settings, mcts_search
 from solstis_tui.ai.registry import make_bot
 from solstis_tui.core import Decision, Game, Options
+
+from prior import MOVE_INPUTS, PRIOR_FILE, move_inputs
 
 #: Games a worker plays before it reports.
 CHUNK = 2
@@ -66,7 +68,7 @@ def play_chunk(seed: int, first: int, count: int, player: str, teacher: int,
                 continue
             obs = g.observation(g.to_play)
             if rand.random() < share:
-                search = Search(obs, random.Random(rand.randrange(2**32)))
+                search = mcts_search(obs, random.Random(rand.randrange(2**32)), Settings())
                 budget = Budget(iterations=teacher)
                 search.run(Stopwatch(budget, budget, None))
                 visits = {e.move: e.visits for e in search.estimates()}
@@ -111,7 +113,8 @@ def softmax(z: np.ndarray, mask: np.ndarray) -> np.ndarray:
     z = np.where(mask, z, -np.inf)
     z = z - z.max(axis=1, keepdims=True)
     e = np.where(mask, np.exp(z), 0.0)
-    return e / e.sum(axis=1, keepdims=True)
+    shares: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return shares
 
 
 def cross_entropy(z: np.ndarray, target: np.ndarray, mask: np.ndarray) -> float:
@@ -140,7 +143,8 @@ def fit(rows: list[Row], l2: float = 1e-3, steps: int = 600) -> np.ndarray:
         m1 = 0.9 * m1 + 0.1 * grad
         m2 = 0.999 * m2 + 0.001 * grad * grad
         w -= 0.05 * (m1 / (1 - 0.9**t)) / (np.sqrt(m2 / (1 - 0.999**t)) + 1e-8)
-    return w / spread
+    weights: np.ndarray = w / spread
+    return weights
 
 
 def choose_fit(rows: list[Row], games: int) -> tuple[np.ndarray | None, float, str]:
@@ -221,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
                    "held_out_games": held_out, "seed": args.seed, "player": args.player,
                    "teacher_iterations": args.teacher_iterations, "share": args.share,
                    "rows": str(args.rows) if args.rows is not None else None,
-                   "command": shlex.join(["tools/fit_prior.py",
+                   "command": shlex.join(["research/fit_prior.py",
                                           *(sys.argv[1:] if argv is None else argv)])},
         "inputs": list(MOVE_INPUTS), "decisions": {}, "held_out": {}}
     for decision in Decision:

@@ -4,13 +4,14 @@ AlphaZero's search leans on a policy that says which moves are worth looking at.
 policy is a softmax over a linear score of each move, one set of weights per kind of
 decision (``Decision``). A move is described by what it changes: both players' value
 features (features.py) after the move minus before, the heuristic's move value
-(policy.py) and the move's kind. ``tools/fit_prior.py`` fits the weights to the visit
+(policy.py) and the move's kind. ``research/fit_prior.py`` fits the weights to the visit
 counts of long mcts searches in self-play and writes ``prior_weights.json``; a decision the
 file has no weights for scores every move by the heuristic alone.
 
-Scoring a move costs a game copy, the move and two feature calls (about 75 µs), so
-``Search`` asks for it only at nodes already visited a few times and remembers the scores
-(mcts.Settings.learned_prior).
+Scoring a move costs a game copy, the move and two feature calls (about 75 µs), so the
+search parts that use it (strategies.py: ``ResearchUCB`` and ``PUCT`` with
+``learned_prior``) ask for it only at nodes already visited a few times and remember the
+scores (``LearnedScores``). It was measured and not adopted (research/EXPERIMENTS.md).
 """
 
 from __future__ import annotations
@@ -20,10 +21,9 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
+from solstis_tui.ai.features import FEATURES, features
+from solstis_tui.ai.policy import move_value
 from solstis_tui.core import Decision, Game, Move, MoveKind
-
-from .features import FEATURES, features
-from .policy import move_value
 
 PRIOR_FILE = Path(__file__).with_name("prior_weights.json")
 
@@ -38,7 +38,7 @@ MOVE_INPUTS: tuple[str, ...] = (
 
 def move_inputs(g: Game, moves: Sequence[Move]) -> list[list[float]]:
     """Each move's inputs in ``MOVE_INPUTS`` order, for the player to move in ``g``, a full
-    game: the search's deal (tools/fit_prior.py passes its self-play game itself)."""
+    game: the search's deal (research/fit_prior.py passes its self-play game itself)."""
     p = g.to_play
     mover0, other0 = features(g, p), features(g, 1 - p)
     rows = []
@@ -63,7 +63,7 @@ def weights() -> dict[Decision, tuple[float, ...]]:
     data = json.loads(PRIOR_FILE.read_text(encoding="utf-8"))
     if data.get("inputs") != list(MOVE_INPUTS):
         raise ValueError(f"{PRIOR_FILE.name} was fitted to other move inputs: "
-                         "fit it again with tools/fit_prior.py")
+                         "fit it again with research/fit_prior.py")
     out = {}
     for name, ws in data["decisions"].items():
         if name not in Decision.__members__:

@@ -1,7 +1,8 @@
 """How much of a position's result the learned value predicts, beside how much any judge
 of the position could predict.
 
-    .venv/bin/python benchmarks/value_ceiling.py --positions 1500 --continuations 64 --jobs 2
+    PYTHONPATH=research:benchmarks .venv/bin/python research/value_ceiling.py \\
+        --positions 1500 --continuations 64 --jobs 2
 
 The positions are turn starts of epsilon-greedy heuristic self-play (epsilon 0.1, mcts's
 playout setting), one per game, at a turn drawn between 2 and 19. From each, the
@@ -21,12 +22,14 @@ figures are:
 
 Margins are in stars; wins are 1, ½ for a draw, 0 (the value's win chance against them).
 ``--weights FILE`` judges with another weights file of the same form (``tools/fit_value.py
---out``).
+--out``): the value module reads its shipped file as a package resource, so the script
+puts the other file's models in place of ``value.models`` in each worker (``use_weights``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -38,6 +41,7 @@ from rich.console import Console
 from rich.table import Table
 
 from solstis_tui.ai import value as learned
+from solstis_tui.ai.features import FEATURES
 from solstis_tui.ai.policy import best_move, playout
 from solstis_tui.core import Dealer, Decision, Game, Options
 from solstis_tui.core.scoring import score
@@ -54,12 +58,44 @@ def result(g: Game, p: int) -> tuple[float, float]:
     return float(margin), 0.5 if g.winner is None else float(g.winner == p)
 
 
+def read_models(path: Path) -> dict[str, learned.Model]:
+    """Every variant's model in the weights file ``path`` (the form of the shipped
+    ``value_weights.json``); ValueError if it was fitted to other features."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if data.get("features") != list(FEATURES):
+        raise ValueError(f"{path} was fitted to other features: "
+                         "fit it again with tools/fit_value.py")
+    return {variant: learned.Model(learned.Linear.from_json(m["margin"]),
+                                   learned.Linear.from_json(m["win"]))
+            for variant, m in data["variants"].items()}
+
+
+#: The weights file this process judges with (None: the shipped one).
+_weights_in_use: Path | None = None
+
+
+def use_weights(path: Path | None) -> None:
+    """Make ``learned.value`` judge with the weights in ``path`` (None: the shipped ones)
+    from now on in this process. ``value`` looks ``models`` up in its module at each call
+    (compiled too: ``models`` is a decorated function), so replacing it is enough."""
+    global _weights_in_use
+    if path == _weights_in_use:
+        return
+    if path is None:
+        setattr(learned, "models", _shipped_models)  # noqa: B010 (a module's function)
+    else:
+        models = read_models(path)
+        setattr(learned, "models", lambda: models)  # noqa: B010
+    _weights_in_use = path
+
+
+_shipped_models = learned.models
+
+
 def sample(index: int, seed: int, variant: str, continuations: int,
            weights: Path | None) -> Sample | None:
     """One position's value and its continuations' results (None if its game ended first)."""
-    if weights is not None and weights != learned.WEIGHTS_FILE:
-        learned.WEIGHTS_FILE = weights
-        learned.models.cache_clear()
+    use_weights(weights)
     rand = random.Random(f"{seed}:{index}")
     g = Game.new(seed * 100_003 + index, Options.for_variant(variant))
     turn = rand.randrange(2, 20)
@@ -125,8 +161,9 @@ def main(argv: list[str] | None = None) -> int:
     for column in ("result", "explainable", "value explains", "value's error",
                    "spread of expected results"):
         table.add_column(column, justify="left" if column == "result" else "right")
-    for name, index, unit in (("margin", 0, " stars"), ("win", 1, "")):
-        f = figures([s[index] for s in samples], [s[2 + index] for s in samples])
+    margins = figures([s[0] for s in samples], [s[2] for s in samples])
+    wins = figures([s[1] for s in samples], [s[3] for s in samples])
+    for name, f, unit in (("margin", margins, " stars"), ("win", wins, "")):
         table.add_row(name, f"{f['explainable']:.1%}", f"{f['value_explains']:.1%}",
                       f"{f['value_error']:.3f}{unit}", f"{f['spread']:.3f}{unit}")
     Console().print(table)

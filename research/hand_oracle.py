@@ -1,7 +1,7 @@
 """What knowing the opponent's hand would be worth to mcts: the ceiling of any inference
 about it.
 
-    PYTHONPATH=benchmarks .venv/bin/python benchmarks/hand_oracle.py --opponent mcts \\
+    PYTHONPATH=research:benchmarks .venv/bin/python research/hand_oracle.py --opponent mcts \\
         --games 100 --seed 1001 --time 0.25 --jobs 2
 
 ``ToldMCTS`` is mcts told the opponent's hand before each of its decisions: every world it
@@ -10,42 +10,33 @@ display tiles and the spirit pile stay as unknown as ever. No fair bot can know 
 Inferring the hand from the opponent's choices (which tile it played, which it kept) can
 recover only part of it, so ``ToldMCTS``'s score against a bot is a ceiling for what such
 inference could add against that bot (issue 16). The games are the arena's (the same deals
-for a seed, each from both seats, the same flags, report and ``--json``).
+for a seed, each from both seats, the same flags, report, ``--json`` and ``--record``).
 """
 
 from __future__ import annotations
 
 import argparse
-import random
+import dataclasses
 
 from solstis_tui.ai import arena
 from solstis_tui.ai.base import Bot
-from solstis_tui.ai.mcts import MCTSBot
 from solstis_tui.core import Dealer, Game, Observation
 
-
-class TellingDealer(Dealer):
-    """Deals like ``Dealer``, except that the opponent always holds ``opponent_hand``."""
-
-    def __init__(self, obs: Observation, opponent_hand: tuple[int, ...]) -> None:
-        super().__init__(obs)
-        self.opponent_hand = sorted(opponent_hand)
-
-    def deal(self, rand: random.Random) -> Game:
-        g = super().deal(rand)
-        opp = 1 - self.obs.player
-        # Swap each told tile the fair deal put elsewhere with a dealt tile it replaces:
-        # the other unseen tiles stay as randomly placed as before.
-        spare = [t for t in g.hands[opp] if t not in self.opponent_hand]
-        missing = [t for t in self.opponent_hand if t not in g.hands[opp]]
-        for told, dealt in zip(missing, spare, strict=True):
-            where = g.pile if told in g.pile else g.face_down
-            where[where.index(told)] = dealt
-        g.hands[opp] = list(self.opponent_hand)
-        return g
+from strategies import ResearchMCTS
 
 
-class ToldMCTS(MCTSBot):
+def told_dealer(obs: Observation, opponent_hand: tuple[int, ...]) -> Dealer:
+    """A ``Dealer`` of the worlds where the opponent holds exactly ``opponent_hand``: the
+    observation is given the whole hand as the tiles it has seen there (as a Renard reveal
+    shows some), so every deal puts those tiles in the opponent's hand and deals the other
+    unseen tiles and the spirits as randomly as ever. (The shipped ``Dealer`` is compiled
+    and cannot be subclassed; this is the same distribution as the swapping dealer the
+    figures were first measured with: the told hand, the rest uniformly at random.)"""
+    return Dealer(dataclasses.replace(obs, opponent_known=tuple(sorted(opponent_hand))),
+                  quiet=True)
+
+
+class ToldMCTS(ResearchMCTS):
     """mcts that searches only worlds where the opponent holds ``told`` (set by
     ``tell_hand`` before each decision)."""
 
@@ -55,10 +46,10 @@ class ToldMCTS(MCTSBot):
         super().__init__(seed)
         self.told: tuple[int, ...] | None = None
 
-    def dealer_for(self, obs: Observation) -> Dealer:
+    def dealer(self, obs: Observation) -> Dealer:
         if self.told is None:
             raise RuntimeError("ToldMCTS plays only in hand_oracle.py, which tells it the hand")
-        return TellingDealer(obs, self.told)
+        return told_dealer(obs, self.told)
 
 
 def tell_hand(bot: Bot, game: Game) -> None:

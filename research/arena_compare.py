@@ -1,11 +1,13 @@
 """Compare two arena runs game by game: how much better one bot did than another against
 the same opponent on the same deals.
 
-``python -m solstis_tui.ai.arena_compare A.json B.json``, where each file is an arena
-``--json`` of one pair, its first bot the one judged (``--bots X@1s,plain-ismcts@1s``), and
-both runs used the same seed and variant, so that a game of A and a game of B with the same
-deal seed and the same seat for the judged bot were dealt the same tiles. Pairing the games
-takes out the deals' luck, which is most of a score's noise in this game.
+``.venv/bin/python research/arena_compare.py A.csv B.csv``, where each file is an arena
+``--record`` (CSV, ``ai/arena_record.py``) or ``--json`` of one pair, its first bot the one
+judged (``--bots X@1s,plain-ismcts@1s``), and both runs used the same seed and variant, so
+that a game of A and a game of B with the same deal seed and the same seat for the judged
+bot were dealt the same tiles. Pairing the games takes out the deals' luck, which is most of
+a score's noise in this game. A record keeps no deal seeds: they are made again from the
+run's seed and variant (``arena.deal_seed``), as the arena made them.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from .arena import load_games
-from .arena_stats import GameRecord, mean_ci, pair_results, points, wilson
+from solstis_tui.ai import arena_record
+from solstis_tui.ai.arena import deal_seed, load_games
+from solstis_tui.ai.arena_stats import GameRecord, mean_ci, pair_results, points, wilson
 
 #: Settings two compared runs must share for their games to be the same deals.
 SAME_FOR_COMPARE = ("seed", "variant")
@@ -42,9 +45,29 @@ def outcome(game: GameRecord, bot: str) -> tuple[float, int]:
     return points(game, seat), game["scores"][seat] - game["scores"][1 - seat]
 
 
+def load_run(path: str) -> tuple[dict[str, Any], list[GameRecord]]:
+    """(settings, games) of an arena ``--record`` or ``--json`` file; ValueError saying why
+    when it is neither."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read {path}: {exc}") from None
+    if text.startswith(arena_record.MAGIC):
+        try:
+            return arena_record.loads(text, deal_seed)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{path}: {exc}") from None
+    try:
+        return load_games(path)
+    except ValueError as exc:
+        raise ValueError(f"{exc}; nor is it an arena --record file (whose first line is "
+                         f"{arena_record.MAGIC!r})") from None
+
+
 def read_run(path: str) -> Run:
     """The run in ``path``; ValueError saying why when it is not an arena file of one pair."""
-    settings, games = load_games(path)
+    settings, games = load_run(path)
     bots = settings.get("bots")
     if not isinstance(bots, list) or len(bots) != 2 or not all(isinstance(b, str) for b in bots):
         raise ValueError(f"{path}: compare needs a run of exactly two bots, the judged one "
@@ -140,11 +163,12 @@ def report(a: Run, b: Run, c: Comparison) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     """Compare the two runs ``argv`` names; 0, or 2 with a message when they cannot be."""
     parser = argparse.ArgumentParser(
-        prog="python -m solstis_tui.ai.arena_compare",
-        description="Pair two arena --json runs (X against O, Y against O, the same seed "
-        "and variant) by deal and seat, and say how much better X did than Y.")
-    parser.add_argument("a", metavar="A.json", help="the run of the bot to judge")
-    parser.add_argument("b", metavar="B.json", help="the run to judge it against")
+        prog="research/arena_compare.py",
+        description="Pair two arena runs, --record or --json files (X against O, Y against "
+        "O, the same seed and variant), by deal and seat, and say how much better X did "
+        "than Y.")
+    parser.add_argument("a", metavar="A.csv", help="the run of the bot to judge")
+    parser.add_argument("b", metavar="B.csv", help="the run to judge it against")
     args = parser.parse_args(argv)
     try:
         a, b = read_run(args.a), read_run(args.b)

@@ -5,20 +5,25 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from solstis_tui.ai import mcts, prior
 from solstis_tui.ai.base import Budget, Stopwatch
 from solstis_tui.ai.policy import move_value
-from solstis_tui.core import Decision, Game
+from solstis_tui.ai.search import HeuristicCutoff, Search
+from solstis_tui.core import Decision, Game, Move
 
-from .conftest import positions
+import fit_prior
+import prior
+from lab_positions import positions
+from strategies import PUCT, ResearchUCB, searched
 
 
-def use_weights(monkeypatch, tmp_path: Path, data: dict) -> None:
+def use_weights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, data: dict[str, Any]) -> None:
     path = tmp_path / "prior_weights.json"
     path.write_text(json.dumps(data))
     monkeypatch.setattr(prior, "PRIOR_FILE", path)
@@ -26,7 +31,7 @@ def use_weights(monkeypatch, tmp_path: Path, data: dict) -> None:
 
 
 @pytest.fixture(autouse=True)
-def fresh_weights():
+def fresh_weights() -> Iterator[None]:
     prior.weights.cache_clear()
     yield
     prior.weights.cache_clear()
@@ -39,11 +44,12 @@ def test_the_shipped_weights_load_and_score_every_move() -> None:
     assert Decision.PLAY in prior.weights()
 
 
-def test_weights_fitted_to_other_inputs_are_refused(monkeypatch, tmp_path) -> None:
+def test_weights_fitted_to_other_inputs_are_refused(monkeypatch: pytest.MonkeyPatch,
+                                                    tmp_path: Path) -> None:
     inputs = list(prior.MOVE_INPUTS)
     inputs[1] = "mover_old_feature"
     use_weights(monkeypatch, tmp_path, {"inputs": inputs, "decisions": {}})
-    with pytest.raises(ValueError, match=r"fit it again with tools/fit_prior\.py"):
+    with pytest.raises(ValueError, match=r"fit it again with research/fit_prior\.py"):
         prior.weights()
 
 
@@ -51,27 +57,29 @@ def test_weights_fitted_to_other_inputs_are_refused(monkeypatch, tmp_path) -> No
     ({"PLAY": [0.0, 1.0]}, "PLAY has 2 weights"),
     ({"SHOUT": [0.0] * len(prior.MOVE_INPUTS)}, "no decision is called 'SHOUT'"),
 ])
-def test_weights_for_a_decision_that_do_not_fit_are_refused(monkeypatch, tmp_path,
-                                                            decisions, reason) -> None:
+def test_weights_for_a_decision_that_do_not_fit_are_refused(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, decisions: dict[str, list[float]],
+        reason: str) -> None:
     use_weights(monkeypatch, tmp_path, {"inputs": list(prior.MOVE_INPUTS),
                                         "decisions": decisions})
     with pytest.raises(ValueError, match=reason):
         prior.weights()
 
 
-def expansion_order(g: Game, iterations: int, **settings) -> list:
+def expansion_order(g: Game, iterations: int, learned_prior: int = 0) -> list[Move]:
     """The root's moves in the order the search first tried them."""
-    search = mcts.Search(g.observation(g.to_play), random.Random(1), mcts.Settings(**settings))
-    order = []
+    search = Search(g.observation(g.to_play), random.Random(1),
+                    ResearchUCB(learned_prior=learned_prior), HeuristicCutoff())
+    order: list[Move] = []
     for _ in range(iterations):
         search.run(Stopwatch(Budget(iterations=1), Budget(iterations=1), None))
-        for (_, mv) in search.root.children:
-            if mv not in order:
-                order.append(mv)
+        for child in search.root.children.values():
+            if child.move is not None and child.move not in order:
+                order.append(child.move)
     return order
 
 
-def backwards_prior(monkeypatch, tmp_path: Path) -> tuple[Game, list]:
+def backwards_prior(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> tuple[Game, list[Move]]:
     """Weights that score a play by minus the heuristic's value, and a play decision whose
     three moves the heuristic tells clearly apart, with its moves best first."""
     backwards = [0.0] * len(prior.MOVE_INPUTS)
@@ -88,7 +96,8 @@ def backwards_prior(monkeypatch, tmp_path: Path) -> tuple[Game, list]:
     return g, sorted(g.legal, key=lambda mv: -move_value(g, mv))
 
 
-def test_the_search_expands_moves_in_the_learned_priors_order(monkeypatch, tmp_path) -> None:
+def test_the_search_expands_moves_in_the_learned_priors_order(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A prior that scores a move by minus the heuristic's value turns the expansion order
     round once the root has been visited; without it the heuristic's order stays."""
     g, best_first = backwards_prior(monkeypatch, tmp_path)
@@ -98,21 +107,20 @@ def test_the_search_expands_moves_in_the_learned_priors_order(monkeypatch, tmp_p
     assert learned[1:] == [best_first[2], best_first[1]]
 
 
-def test_puct_follows_the_learned_prior(monkeypatch, tmp_path) -> None:
+def test_puct_follows_the_learned_prior(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """With a strong PUCT constant the most searched move is the prior's favourite: the
     heuristic's, or with the backwards prior from the second visit on, its worst."""
     g, best_first = backwards_prior(monkeypatch, tmp_path)
-    assert searched_most(g, prior=5.0) == best_first[0]
-    assert searched_most(g, prior=5.0, learned_prior=1) == best_first[2]
+    assert searched_most(g, PUCT(5.0)) == best_first[0]
+    assert searched_most(g, PUCT(5.0, learned_prior=1)) == best_first[2]
 
 
-def searched_most(g: Game, **settings):
-    search = mcts.Search(g.observation(g.to_play), random.Random(2), mcts.Settings(**settings))
-    search.run(Stopwatch(Budget(iterations=300), Budget(iterations=300), None))
+def searched_most(g: Game, tree: PUCT) -> Move:
+    search = searched(g.observation(g.to_play), random.Random(2), tree, HeuristicCutoff(), 300)
     return search.estimates()[0].move
 
 
-def synthetic_rows(games: range, rand: random.Random) -> list[dict]:
+def synthetic_rows(games: range, rand: random.Random) -> list[dict[str, Any]]:
     """Play decisions whose teacher favours the move that grows the biggest section most,
     whatever the heuristic says."""
     grow = prior.MOVE_INPUTS.index("mover_biggest_section")
@@ -132,9 +140,7 @@ def synthetic_rows(games: range, rand: random.Random) -> list[dict]:
     return rows
 
 
-def test_the_fitting_tool_learns_what_the_search_favours(tmp_path) -> None:
-    from tools import fit_prior
-
+def test_the_fitting_tool_learns_what_the_search_favours(tmp_path: Path) -> None:
     rows = tmp_path / "rows.json"
     rows.write_text(json.dumps(synthetic_rows(range(22), random.Random(3))))
     out = tmp_path / "prior.json"
@@ -151,11 +157,9 @@ def test_the_fitting_tool_learns_what_the_search_favours(tmp_path) -> None:
 
 
 def test_the_fitting_tool_plays_games_keeps_their_rows_and_writes_weights(
-        monkeypatch, tmp_path) -> None:
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A small real run: self-play of greedy, a short teacher search, rows kept, and a
     weights file the bots can read."""
-    from tools import fit_prior
-
     rows, out = tmp_path / "rows.json", tmp_path / "prior_weights.json"
     assert fit_prior.main(["--games", "10", "--player", "greedy", "--teacher-iterations",
                            "30", "--share", "0.5", "--rows", str(rows),

@@ -1,17 +1,17 @@
 """Bot regret: how much win chance each bot's choice gives away, judged by a long search.
 
-    .venv/bin/python benchmarks/bot_regret.py --bots mcts,plain-ismcts --positions 300 \\
-        --time 0.25 --reference-iterations 1000 --jobs 2
+    PYTHONPATH=research:benchmarks .venv/bin/python research/bot_regret.py \\
+        --bots mcts,plain-ismcts --positions 300 --time 0.25 --reference-iterations 1000 --jobs 2
 
-The positions are decisions with a real choice from heuristic self-play (``--seed``,
-sampled as ``bot_agreement.py`` samples them). The judge is plain ISMCTS giving every legal
-move of a position the same number of iterations (``PlainISMCTS.move_values``): a win
+The positions are decisions with a real choice from heuristic self-play (``--seed``, sampled
+as ``bot_agreement.py`` samples them: benchmarks/positions.py). The judge is plain ISMCTS
+giving every legal move of a position the same number of iterations (``move_values``): a win
 chance per move. Each bot then chooses at every position with ``--time`` seconds (or
 ``--iterations``; a spec such as ``mcts@1s`` brings its own budget), ``--repeats`` times
-with different seeds; its regret at a position is the judge's best value minus the value
-of its choice, in points of win chance. Prints each bot's mean regret with a 95% interval,
-how often it chose the judge's favourite, the same per kind of decision (named by the kind
-of the position's first legal move: "draw" for an encounter with spirits left to draw), and
+with different seeds; its regret at a position is the judge's best value minus the value of
+its choice, in points of win chance. Prints each bot's mean regret with a 95% interval, how
+often it chose the judge's favourite, the same per kind of decision (named by the kind of
+the position's first legal move: "draw" for an encounter with spirits left to draw), and
 each bot's paired difference from the first; a position's repeats are averaged first.
 
 Games between two bots carry the luck of the deal and the seat, so 100 of them cannot tell
@@ -26,33 +26,72 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
+import threading
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from bot_agreement import sample_positions  # this folder's script, on sys.path when run
 from rich.console import Console
 from rich.table import Table
 
 from solstis_tui.ai.arena_stats import mean_ci
 from solstis_tui.ai.base import Budget
-from solstis_tui.ai.baselines import PlainISMCTS
+from solstis_tui.ai.baselines import EXPLORATION
 from solstis_tui.ai.registry import make_bot
-from solstis_tui.core import Game
+from solstis_tui.ai.search import Node, RandomToEnd, RandomUCB, Search
+from solstis_tui.core import Dealer, Game, Move, Observation
+
+from positions import sample_positions
 
 
-def judge(task: tuple[Game, int, int]) -> dict[str, float]:
-    """The judge's win chance of each legal move (keyed by move text) at one position."""
-    g, iterations, seed = task
-    values = PlainISMCTS(seed).move_values(g.observation(g.to_play), iterations)
+def move_values(obs: Observation, iterations_per_move: int, rand: random.Random,
+                cancel: threading.Event | None = None) -> dict[Move, float]:
+    """Each legal move's mean result for ``obs.player`` in [0, 1] (a draw counts half),
+    from ``iterations_per_move`` iterations of plain ISMCTS that start with it: the
+    root's moves take turns, each a fresh deal with the move played first, and below it
+    the search goes on as plain ISMCTS's does (``RandomUCB``, ``RandomToEnd``, one tree
+    per move). Every move is judged as thoroughly as every other, so the values can judge
+    another bot's choice. A set ``cancel`` stops it after the current round of moves
+    (before the first one: every move 0.5). (This was ``PlainISMCTS.move_values``; it
+    draws the same random numbers, so ``random.Random(seed)`` gives the values that
+    ``PlainISMCTS(seed)`` gave.)"""
+    me = obs.player
+    dealer = Dealer(obs, quiet=True)
+    tree, leaves = RandomUCB(EXPLORATION), RandomToEnd()
+    # One search per root move, whose root is that move's node: the tree policy walks on
+    # from it, in the world where the move has been played.
+    searches = [Search(obs, rand, tree, leaves, root=Node(me, mv), dealer=dealer)
+                for mv in obs.legal_moves]
+    for _ in range(iterations_per_move):
+        if cancel is not None and cancel.is_set():
+            break
+        for mv, search in zip(obs.legal_moves, searches, strict=True):
+            g = dealer.deal(rand)
+            g.play(mv)
+            path = [search.root]
+            tree.descend(search, g, path)
+            r0, r1, _ = leaves.judge(search, g)
+            for node in path:
+                node.n += 1
+                node.w += r0 if node.player == 0 else r1
+    return {mv: (1.0 + s.root.w / s.root.n) / 2 if s.root.n else 0.5
+            for mv, s in zip(obs.legal_moves, searches, strict=True)}
+
+
+def judge(task: tuple[Observation, int, int]) -> dict[str, float]:
+    """The judge's win chance of each legal move (keyed by move text) at one position (its
+    mover's observation: a game does not pickle, an observation does)."""
+    obs, iterations, seed = task
+    values = move_values(obs, iterations, random.Random(seed))
     return {str(mv): v for mv, v in values.items()}
 
 
-def choice(task: tuple[str, Game, Budget | None, int]) -> str:
+def choice(task: tuple[str, Observation, Budget | None, int]) -> str:
     """One bot's move at one position, as text."""
-    spec, g, budget, seed = task
-    return str(make_bot(spec, seed).choose(g.observation(g.to_play), budget))
+    spec, obs, budget, seed = task
+    return str(make_bot(spec, seed).choose(obs, budget))
 
 
 def refuse_stale_cache(positions: list[Game], known: list[dict[str, float]]) -> None:
@@ -94,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     known: list[dict[str, float]] = cache.get(key, [])
     refuse_stale_cache(positions, known)
     with ProcessPoolExecutor(args.jobs) as pool:
-        missing = [(g, args.reference_iterations, 1_000 + i)
+        missing = [(g.observation(g.to_play), args.reference_iterations, 1_000 + i)
                    for i, g in enumerate(positions) if i >= len(known)]
         if missing:
             console.print(f"judging {len(missing)} positions ...")
@@ -111,8 +150,8 @@ def main(argv: list[str] | None = None) -> int:
         top: dict[str, list[float]] = {}
         for spec in specs:
             own = None if "@" in spec else budget  # "mcts@1s" brings its own budget
-            tasks = [(spec, g, own, r * len(positions) + i) for i, g in enumerate(positions)
-                     for r in range(args.repeats)]
+            tasks = [(spec, g.observation(g.to_play), own, r * len(positions) + i)
+                     for i, g in enumerate(positions) for r in range(args.repeats)]
             console.print(f"{spec}: {len(tasks)} choices ...")
             chosen = iter(pool.map(choice, tasks))
             regrets[spec], top[spec] = [], []

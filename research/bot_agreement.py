@@ -1,42 +1,27 @@
 """Where two bots choose differently: agreement by decision kind, against a long search.
 
-    .venv/bin/python benchmarks/bot_agreement.py --positions 80 --time 0.25 --reference-factor 8
+    PYTHONPATH=research:benchmarks .venv/bin/python research/bot_agreement.py \\
+        --positions 80 --time 0.25 --reference-factor 8
 
-Samples positions from heuristic self-play (seeded), asks bot A and bot B for their move
-with ``--time`` seconds each, and a reference bot for its move with ``--reference-factor``
-times as long. Prints, per decision kind (play, capture, rainbow, square, spirit...), how
-often A and B agree with each other and with the reference. A bot that agrees with the
-long search less often on some kind of decision is where its knowledge misleads it.
-"""
+Samples positions from heuristic self-play (seeded; benchmarks/positions.py), asks bot A and
+bot B for their move with ``--time`` seconds each, and a reference bot for its move with
+``--reference-factor`` times as long. Prints, per decision kind (play, capture, rainbow,
+square, spirit...), how often A and B agree with each other and with the reference. A bot
+that agrees with the long search less often on some kind of decision is where its knowledge
+misleads it. """
 
 from __future__ import annotations
 
 import argparse
-import random
 from collections import Counter, defaultdict
 
 from rich.console import Console
 from rich.table import Table
 
 from solstis_tui.ai.base import Budget
-from solstis_tui.ai.policy import best_move
 from solstis_tui.ai.registry import make_bot
-from solstis_tui.core import Game, Options
 
-
-def sample_positions(count: int, seed: int, variant: str) -> list[Game]:
-    """Positions with a real choice, spread over whole heuristic self-play games."""
-    rand = random.Random(seed)
-    out: list[Game] = []
-    deal = 0
-    while len(out) < count:
-        g = Game.new(seed * 10_007 + deal, Options.for_variant(variant))
-        deal += 1
-        while not g.is_over and len(out) < count:
-            if len(g.legal_moves()) > 1 and rand.random() < 0.12:
-                out.append(g.copy())
-            g.play(best_move(g, rand, 0.2))
-    return out
+from positions import sample_positions
 
 
 def main(argv: list[str] | None = None) -> int:
