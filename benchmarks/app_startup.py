@@ -112,9 +112,11 @@ def first_frame(runs: int) -> list[float]:
     return times
 
 
-def key_latency(presses: int, key: bytes, shows: bytes, undo: bytes) -> list[float]:
-    """Seconds from pressing ``key`` (while the MCTS bot searches) to ``shows`` on screen."""
-    term = Term(["--seed", "3", "--opponent", "mcts", "--watch", "--pace", "0"])
+def key_latency(presses: int, key: bytes, shows: bytes, undo: bytes,
+                opponent: str = "mcts") -> list[float]:
+    """Seconds from pressing ``key`` (while two ``opponent`` bots play, so one is always
+    searching) to ``shows`` on screen."""
+    term = Term(["--seed", "3", "--opponent", opponent, "--watch", "--pace", "0"])
     term.wait_for(b"Display")
     term.drain(1.0)
     times = []

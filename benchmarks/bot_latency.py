@@ -1,12 +1,18 @@
-"""Bot latency: time per decision, time to stop after a cancel, and peak memory.
+"""Bot latency: time per decision, time to stop after a cancel, peak memory, and how long a
+key takes to reach the screen while a bot thinks.
 
-    .venv/bin/python benchmarks/bot_latency.py --games 4 --time 0.25
+    .venv/bin/python benchmarks/bot_latency.py --games 4 --time 0.25 --keys 20
 
 Each tier plays ``--games`` whole games against the random bot (search bots with a
 ``--time`` budget; only decisions with a real choice are timed). Then each search bot is
 started with a 30 s budget and cancelled after a random delay, ``--cancels`` times, and the
 time from the cancel to the returned move is measured. Peak memory is the maximum resident
 set size of a fresh process that imports the bot and plays one game with it.
+
+``--keys N`` then runs the app in a pseudo-terminal (80x24) while two bots of each of the
+``--key-tiers`` play each other at their default budgets, so one always searches, and
+presses ``p`` (pause) and ``v`` (open the game log) N times each: the time from the key to
+its screen (benchmarks/app_startup.py's harness; Linux only).
 """
 
 from __future__ import annotations
@@ -115,6 +121,21 @@ def peak_memory_mb(tier: str, seconds: float, variant: str) -> float:
     return int(done.stdout.split()[-1]) / 1024
 
 
+def key_rows(presses: int, tiers: list[str]) -> dict[tuple[str, str], dict[str, float]]:
+    """Key-to-screen times (ms) for 'p' and 'v' while two bots of each tier play."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from app_startup import key_latency  # this folder's script
+
+    out = {}
+    for tier in tiers:
+        for key, shows, undo in ((b"p", b"PAUSED", b"p"), (b"v", b"Game log", b"\x1b")):
+            times = sorted(key_latency(presses, key, shows, undo, opponent=tier))
+            out[(tier, key.decode())] = {"p50_ms": 1000 * percentile(times, 50),
+                                         "p95_ms": 1000 * percentile(times, 95),
+                                         "max_ms": 1000 * times[-1]}
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4)
@@ -123,6 +144,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tiers", default=",".join(TIERS))
     parser.add_argument("--variant", default="base", choices=("base", "beginner", "firefly"))
     parser.add_argument("--seed", type=int, default=100)
+    parser.add_argument("--keys", type=int, default=0,
+                        help="key presses to time in the app while a bot thinks (0: none)")
+    parser.add_argument("--key-tiers", default="mcts,expert")
     parser.add_argument("--json")
     args = parser.parse_args(argv)
     console = Console(width=max(120, Console().width))
@@ -154,10 +178,22 @@ def main(argv: list[str] | None = None) -> int:
                       f"{memory:.0f}")
         console.print(f"{tier}: done")
     console.print(table)
+    keys = key_rows(args.keys, args.key_tiers.split(",")) if args.keys else {}
+    if keys:
+        key_table = Table(title=f"Key to screen in the app while the bot thinks "
+                                f"({args.keys} presses each)")
+        for col in ("bot", "key", "p50 ms", "p95 ms", "max ms"):
+            key_table.add_column(col, justify="left" if col in ("bot", "key") else "right")
+        for (tier, key), row in keys.items():
+            key_table.add_row(tier, key, f"{row['p50_ms']:.0f}", f"{row['p95_ms']:.0f}",
+                              f"{row['max_ms']:.0f}")
+        console.print(key_table)
     console.print(f"(this process peak RSS: "
                   f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB)")
     if args.json:
-        Path(args.json).write_text(json.dumps({"args": vars(args), "bots": rows}, indent=1))
+        Path(args.json).write_text(json.dumps(
+            {"args": vars(args), "bots": rows,
+             "keys": {f"{tier} {key}": row for (tier, key), row in keys.items()}}, indent=1))
     return 0
 
 

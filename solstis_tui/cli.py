@@ -9,7 +9,7 @@ import random
 import re
 import sys
 
-from . import __version__
+from . import __version__, engine_build
 from .core.rng import new_secret
 from .session import BOT_TIERS, HUMAN, Setup
 
@@ -39,7 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "'solstis learn' teaches the game; "
                     "'solstis host' and 'solstis online' play over a game host.",
     )
-    parser.add_argument("--version", action="version", version=f"solstis {__version__}")
+    parser.add_argument("--version", action="version",
+                        version=f"solstis {__version__} ({engine_build.STATUS.line})")
     parser.add_argument("--opponent", type=opponent_spec, default=None, metavar="BOT",
                         help=f"the bot to play: {', '.join(BOT_TIERS)}, "
                              "package.module:Class or an installed bot's name, "
@@ -147,6 +148,8 @@ def run_arena(argv: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if engine_build.STATUS.stale:  # the edit runs, slower; say how to get speed back
+        print(engine_build.stale_message(engine_build.STATUS), file=sys.stderr)
     if argv and argv[0] == "arena":
         return run_arena(argv[1:])
     if argv and argv[0] == "learn":
