@@ -306,15 +306,19 @@ class HeuristicCutoff:
         return reward(g, scale, share) if g.is_over else estimate(g, scale, share)
 
 
+def random_playout(g: Game, rand: random.Random) -> None:
+    """Play ``g`` to its end with uniformly random legal moves."""
+    while not g.is_over:
+        legal = g.legal
+        g.play(legal[int(rand.random() * len(legal))])
+
+
 class RandomToEnd:
     """Textbook leaves: uniformly random legal moves to the end of the game, judged +1 for
     a win, 0 for a draw and -1 for a loss."""
 
     def judge(self, search: Search, g: Game) -> tuple[float, float, float]:
-        rand = search.rand
-        while not g.is_over:
-            legal = g.legal
-            g.play(legal[int(rand.random() * len(legal))])
+        random_playout(g, search.rand)
         if g.winner is None:
             return 0.0, 0.0, 0.0
         result = 1.0 if g.winner == 0 else -1.0

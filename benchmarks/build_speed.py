@@ -6,7 +6,10 @@ Each round runs every figure once in a fresh interpreter per build, alternating 
 builds (``SOLSTIS_PURE=1`` for pure Python), so that drift of this machine's speed hits both
 alike. Figures, all on one core:
 
-- random full games per second, base game and Firefly (uniformly random legal moves);
+- random full games per second, base game and Firefly: dealt, then played to the end with
+  uniformly random legal moves by the searches' playout loop (compiled in the compiled
+  build), and for the base game once more by a loop in this script, which drives the
+  engine from Python one move at a time (as the app does);
 - plain ISMCTS and mcts iterations per second over the same decisions (``--positions``
   positions of heuristic self-play, ``--iterations`` each, a fresh tree per decision).
 
@@ -30,12 +33,16 @@ from rich.table import Table
 
 HERE = Path(__file__).resolve().parent
 FIGURES = ("random games/s, base", "random games/s, Firefly",
+           "random games/s, base, moves chosen in Python",
            "plain ISMCTS iterations/s", "mcts iterations/s")
 
 
-def random_games_per_second(variant: str, games: int) -> float:
+def random_games_per_second(variant: str, games: int, from_python: bool = False) -> float:
+    """Games dealt (``Game.new``) and played to the end with uniformly random moves by the
+    searches' own playout loop (``search.random_playout``), or by a loop in this script."""
     import random
 
+    from solstis_tui.ai.search import random_playout
     from solstis_tui.core import Game, Options
 
     options = Options.for_variant(variant)
@@ -43,9 +50,11 @@ def random_games_per_second(variant: str, games: int) -> float:
     start = time.perf_counter()
     for i in range(games):
         game = Game.new(seed=5000 + i, options=options)
+        if not from_python:
+            random_playout(game, rand)
         while not game.is_over:
             legal = game.legal
-            game.play(legal[rand.randrange(len(legal))])
+            game.play(legal[int(rand.random() * len(legal))])
     return games / (time.perf_counter() - start)
 
 
@@ -71,8 +80,9 @@ def probe(args: argparse.Namespace) -> dict[str, float | str]:
         "engine": engine_build.STATUS.line,
         FIGURES[0]: random_games_per_second("base", args.games),
         FIGURES[1]: random_games_per_second("firefly", args.games),
-        FIGURES[2]: iterations_per_second("plain-ismcts", args.positions, args.iterations),
-        FIGURES[3]: iterations_per_second("mcts", args.positions, args.iterations),
+        FIGURES[2]: random_games_per_second("base", args.games, from_python=True),
+        FIGURES[3]: iterations_per_second("plain-ismcts", args.positions, args.iterations),
+        FIGURES[4]: iterations_per_second("mcts", args.positions, args.iterations),
     }
 
 

@@ -30,6 +30,15 @@ def opponent_spec(text: str) -> str:
         "or an installed bot (entry point group 'solstis.bots')")
 
 
+class VersionLine(argparse.Action):
+    """--version: one line, never wrapped: the version and the engine this run uses."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"solstis {__version__}, {engine_build.STATUS.line}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="solstis",
@@ -39,8 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "'solstis learn' teaches the game; "
                     "'solstis host' and 'solstis online' play over a game host.",
     )
-    parser.add_argument("--version", action="version",
-                        version=f"solstis {__version__} ({engine_build.STATUS.line})")
+    parser.add_argument("--version", action=VersionLine, nargs=0,
+                        help="say the version and which engine runs, then exit")
     parser.add_argument("--opponent", type=opponent_spec, default=None, metavar="BOT",
                         help=f"the bot to play: {', '.join(BOT_TIERS)}, "
                              "package.module:Class or an installed bot's name, "

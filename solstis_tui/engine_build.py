@@ -85,10 +85,10 @@ class Status:
 
     @property
     def line(self) -> str:
-        """One line for people: 'compiled engine' or 'pure-Python engine (why)'."""
+        """One line for people: 'compiled engine' or 'pure-Python engine: why'."""
         if self.compiled:
             return "compiled engine"
-        return f"pure-Python engine ({self.reason})" if self.reason else "pure-Python engine"
+        return f"pure-Python engine: {self.reason}" if self.reason else "pure-Python engine"
 
 
 STATUS = Status(False, "not selected yet")

@@ -89,7 +89,7 @@ def test_an_edited_source_runs_as_edited_and_says_how_to_rebuild(copied_install:
     cli = subprocess.run([sys.executable, "-m", "solstis_tui.cli", "--version"],
                          capture_output=True, text=True, timeout=60, cwd=copied_install,
                          env=clean_env(PYTHONPATH=str(copied_install)))
-    assert "pure-Python engine (the compiled build is out of date)" in cli.stdout
+    assert "pure-Python engine: the compiled build is out of date" in cli.stdout
     assert "core/game.py changed since the engine was compiled" in cli.stderr
     assert "pip install -e ." in cli.stderr
 
