@@ -7,13 +7,16 @@ capture, the Evil Spirit's coming cover, fireflies on the way to four).
 
 from __future__ import annotations
 
+from typing import Final
+
 from solstis_tui.core import Game
 from solstis_tui.core.board import ALL_SQUARES, MATCH, SQUARE_CELLS, bits
 from solstis_tui.core.scoring import score
 
 #: A Firefly win by four fireflies, or any final win, is worth this much beyond the margin.
-WIN_BONUS = 15.0
-_FIREFLY_THREAT = (0.0, 0.4, 1.2, 3.5, 0.0)
+WIN_BONUS: Final = 15.0
+# (Typed: mypyc 2.4 leaves an inferred Final tuple of floats unset.)
+_FIREFLY_THREAT: Final[tuple[float, ...]] = (0.0, 0.4, 1.2, 3.5, 0.0)
 
 
 def outcome(g: Game, p: int) -> float:

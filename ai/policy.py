@@ -7,6 +7,7 @@ returns rough star values; they are quick bit-mask sums, not searches.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Final
 
 from solstis_tui.core import Game, Move, Spirit
@@ -251,11 +252,12 @@ def best_move(g: Game, rand: random.Random, epsilon: float = 0.0) -> Move:
     legal = g.legal
     if len(legal) == 1:
         return legal[0]
-    if epsilon and rand.random() < epsilon:
+    uniform: Callable[[], float] = rand.random  # looked up once, not once a move
+    if epsilon and uniform() < epsilon:
         return legal[rand_below(rand, len(legal))]
     best, best_v = legal[0], -1e9
     for mv in legal:
-        v = move_value(g, mv) + rand.random() * 0.01
+        v = move_value(g, mv) + uniform() * 0.01
         if v > best_v:
             best, best_v = mv, v
     return best

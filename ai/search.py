@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Protocol
 
@@ -46,7 +47,8 @@ SETTLE_LIMIT: Final = 16
 
 def edge_key(player: int, mv: Move) -> int:
     """The key of the edge ``player`` plays ``mv`` in a node's children."""
-    return ((mv.kind * 64 + mv.arg + 1) << 1) | player
+    kind: int = mv.kind
+    return ((kind * 64 + mv.arg + 1) << 1) | player
 
 
 class Node:
@@ -172,7 +174,7 @@ class GuidedUCB:
         return move_value(g, mv)
 
     def descend(self, search: Search, g: Game, path: list[Node]) -> None:
-        rand = search.rand
+        uniform: Callable[[], float] = search.rand.random
         c, bias = self.exploration, self.bias
         node = search.root
         while not g.is_over:
@@ -185,7 +187,7 @@ class GuidedUCB:
             for mv in g.legal:
                 child = children.get(edge_key(p, mv))
                 if child is None:
-                    worth = self.worth(g, mv) + rand.random() * 0.01
+                    worth = self.worth(g, mv) + uniform() * 0.01
                     if fresh is None or worth > fresh_value:
                         fresh, fresh_value = mv, worth
                     continue
@@ -308,9 +310,10 @@ class HeuristicCutoff:
 
 def random_playout(g: Game, rand: random.Random) -> None:
     """Play ``g`` to its end with uniformly random legal moves."""
+    uniform: Callable[[], float] = rand.random  # looked up once, not once a move
     while not g.is_over:
         legal = g.legal
-        g.play(legal[int(rand.random() * len(legal))])
+        g.play(legal[int(uniform() * len(legal))])
 
 
 class RandomToEnd:

@@ -15,16 +15,16 @@ import math
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
 from solstis_tui.core import Game
 
 from .features import FEATURES, features
 
 #: The weights' file, shipped beside this module.
-WEIGHTS_FILE = "value_weights.json"
+WEIGHTS_FILE: Final = "value_weights.json"
 #: Land tiles in the pile at the start of a game (48 minus the display and two hands).
-FULL_PILE = 30
+FULL_PILE: Final = 30
 
 
 @dataclass(frozen=True)
@@ -57,9 +57,13 @@ class Linear:
     def of(self, mover: list[float], other: list[float], share: float) -> float:
         """The value for the player to move, given both players' features."""
         v = self.tempo[0] + self.tempo[1] * share
-        for a, b, x, y in zip(self.base, self.per_pile, mover, other, strict=True):
+        base, per_pile = self.base, self.per_pile
+        if not len(base) == len(per_pile) == len(mover) == len(other):
+            raise ValueError("the features and the weights differ in number")
+        for i in range(len(base)):
+            x, y = mover[i], other[i]
             if x != y:
-                v += (x - y) * (a + b * share)
+                v += (x - y) * (base[i] + per_pile[i] * share)
         return v
 
 

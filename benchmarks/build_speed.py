@@ -1,6 +1,6 @@
 """The compiled engine against the pure-Python one, in the same run, as ratios.
 
-    .venv/bin/python benchmarks/build_speed.py --rounds 5
+    .venv/bin/python benchmarks/build_speed.py --rounds 5 --games 3000 --iterations 1000
 
 Each round runs every figure once in a fresh interpreter per build, alternating between the
 builds (``SOLSTIS_PURE=1`` for pure Python), so that drift of this machine's speed hits both
@@ -37,19 +37,22 @@ FIGURES = ("random games/s, base", "random games/s, Firefly",
            "plain ISMCTS iterations/s", "mcts iterations/s")
 
 
-def random_games_per_second(variant: str, games: int, from_python: bool = False) -> float:
+def random_games_per_second(variant: str, games: int, from_python: bool = False,
+                            first_seed: int = 0) -> float:
     """Games dealt (``Game.new``) and played to the end with uniformly random moves by the
-    searches' own playout loop (``search.random_playout``), or by a loop in this script."""
+    searches' own playout loop (``search.random_playout``), or by a loop in this script.
+    Each figure plays its own deals (``first_seed`` on), so none finds the scores of the
+    games before it remembered."""
     import random
 
     from solstis_tui.ai.search import random_playout
     from solstis_tui.core import Game, Options
 
     options = Options.for_variant(variant)
-    rand = random.Random(1)
+    rand = random.Random(first_seed)
     start = time.perf_counter()
     for i in range(games):
-        game = Game.new(seed=5000 + i, options=options)
+        game = Game.new(seed=first_seed + i, options=options)
         if not from_python:
             random_playout(game, rand)
         while not game.is_over:
@@ -76,11 +79,13 @@ def probe(args: argparse.Namespace) -> dict[str, float | str]:
     sys.path.insert(0, str(HERE))
     from solstis_tui import engine_build
 
+    random_games_per_second("base", 50, first_seed=9_000_000)  # load and warm up first
     return {
         "engine": engine_build.STATUS.line,
-        FIGURES[0]: random_games_per_second("base", args.games),
-        FIGURES[1]: random_games_per_second("firefly", args.games),
-        FIGURES[2]: random_games_per_second("base", args.games, from_python=True),
+        FIGURES[0]: random_games_per_second("base", args.games, first_seed=1_000_000),
+        FIGURES[1]: random_games_per_second("firefly", args.games, first_seed=2_000_000),
+        FIGURES[2]: random_games_per_second("base", args.games, from_python=True,
+                                            first_seed=3_000_000),
         FIGURES[3]: iterations_per_second("plain-ismcts", args.positions, args.iterations),
         FIGURES[4]: iterations_per_second("mcts", args.positions, args.iterations),
     }
@@ -97,10 +102,10 @@ def measure(pure: bool, argv: list[str]) -> dict[str, float | str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--games", type=int, default=300, help="random games per figure")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--games", type=int, default=3000, help="random games per figure")
     parser.add_argument("--positions", type=int, default=20)
-    parser.add_argument("--iterations", type=int, default=300)
+    parser.add_argument("--iterations", type=int, default=1000)
     parser.add_argument("--probe", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.probe:

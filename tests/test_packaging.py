@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from solstis_tui.engine_build import COMPILED
+
 REPO = Path(__file__).resolve().parents[1]
 NOT_SOURCE = shutil.ignore_patterns(
     ".git", ".venv", ".*_cache", ".hypothesis", "__pycache__", "*.egg-info", "build", "dist"
@@ -69,6 +71,22 @@ def test_the_wheel_ships_the_bots_their_weights_and_the_themes(wheel: zipfile.Zi
     assert bots <= names
     assert themes <= names
     assert "solstis_tui/ai/value_weights.json" in names
+
+
+def test_the_wheel_carries_the_engine_this_machine_can_build(wheel: zipfile.ZipFile) -> None:
+    """With a C compiler: a platform wheel with the compiled modules and a build record
+    that names them; without one: a pure wheel that says why."""
+    names = set(wheel.namelist())
+    record = json.loads(wheel.read("solstis_tui/_engine_build.json"))
+    platform_wheel = not Path(wheel.filename or "").name.endswith("-none-any.whl")
+    compiled = {name for name in names if name.endswith((".so", ".pyd"))}
+    if record["engine"] == "compiled":
+        assert platform_wheel
+        assert {"solstis_tui/core/game", "solstis_tui/ai/search"} <= {
+            name.split(".")[0] for name in compiled}
+        assert set(record["modules"]) == set(COMPILED)
+    else:
+        assert not compiled and not platform_wheel and record["reason"]
 
 
 def test_the_editable_install_maps_ai_and_themes_inside_solstis_tui(tmp_path: Path) -> None:

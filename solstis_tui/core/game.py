@@ -42,7 +42,7 @@ from .options import Options
 from .scoring import Score, score
 from .serialize import game_from_json, game_to_json
 from .spirits import SPIRITS, Spirit, spirit_set
-from .state import State, Task
+from .state import NO_MOVES, State, Task
 from .steps import (
     BY_EFFECT,
     BY_SQUIRREL,
@@ -188,7 +188,7 @@ class Game(State):
     def _resolve(self, mv: Move) -> None:
         while True:
             self.decision = None
-            self._legal = []
+            self._legal = NO_MOVES
             self._apply(mv.kind, mv.arg)
             if not self._waiting():
                 self._run()

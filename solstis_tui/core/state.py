@@ -70,6 +70,9 @@ from .options import Options
 from .spirits import EVIL_ID, Spirit
 from .steps import ENCOUNTER, END_TURN, FIREFLIES, HAND_SIZE, RAINBOWS, REFILL
 
+#: The legal moves while nothing is pending: one shared list, never changed (the engine
+#: only ever replaces a game's list of legal moves).
+NO_MOVES: Final[list[Move]] = []
 _PASS: Final = MOVES[PASS_KIND][0]
 _DRAW: Final = MOVES[DRAW_KIND][0]
 
@@ -436,5 +439,5 @@ class State:
 
     def _finish(self, reason: str, winner: int | None) -> None:
         self.is_over, self.winner, self.end_reason = True, winner, reason
-        self.decision, self.context, self._tasks, self._legal = None, (), [], []
+        self.decision, self.context, self._tasks, self._legal = None, (), [], NO_MOVES
         self._note(("end", reason, winner))
