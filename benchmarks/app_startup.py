@@ -117,6 +117,19 @@ def key_latency(presses: int, key: bytes, shows: bytes, undo: bytes,
     """Seconds from pressing ``key`` (while two ``opponent`` bots play, so one is always
     searching) to ``shows`` on screen."""
     term = Term(["--seed", "3", "--opponent", opponent, "--watch", "--pace", "0"])
+    return _press(term, presses, key, shows, undo)
+
+
+def key_latency_while_thinking(presses: int, key: bytes, shows: bytes, undo: bytes,
+                               tier: str = "expert") -> list[float]:
+    """Seconds from pressing ``key`` to ``shows`` on screen while ``tier`` thinks about its
+    first move (given 60 s for it, so it thinks through every press) and nothing else
+    happens on the board."""
+    term = Term(["--seed", "3", "--opponent", f"{tier}@60s", "--first", "bot"])
+    return _press(term, presses, key, shows, undo)
+
+
+def _press(term: Term, presses: int, key: bytes, shows: bytes, undo: bytes) -> list[float]:
     term.wait_for(b"Display")
     term.drain(1.0)
     times = []

@@ -9,10 +9,10 @@ started with a 30 s budget and cancelled after a random delay, ``--cancels`` tim
 time from the cancel to the returned move is measured. Peak memory is the maximum resident
 set size of a fresh process that imports the bot and plays one game with it.
 
-``--keys N`` then runs the app in a pseudo-terminal (80x24) while two bots of each of the
-``--key-tiers`` play each other at their default budgets, so one always searches, and
-presses ``p`` (pause) and ``v`` (open the game log) N times each: the time from the key to
-its screen (benchmarks/app_startup.py's harness; Linux only).
+``--keys N`` then runs the app in a pseudo-terminal (80x24) against each of the
+``--key-tiers``, which opens the game and thinks about its first move for a minute, and
+presses ``e`` (the spirits' table) and ``v`` (the game log) N times each, closing each with
+Esc: the time from the key to its screen (benchmarks/app_startup.py's harness; Linux).
 """
 
 from __future__ import annotations
@@ -122,14 +122,15 @@ def peak_memory_mb(tier: str, seconds: float, variant: str) -> float:
 
 
 def key_rows(presses: int, tiers: list[str]) -> dict[tuple[str, str], dict[str, float]]:
-    """Key-to-screen times (ms) for 'p' and 'v' while two bots of each tier play."""
+    """Key-to-screen times (ms) for 'e' and 'v' while a bot of each tier thinks."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from app_startup import key_latency  # this folder's script
+    from app_startup import key_latency_while_thinking  # this folder's script
 
     out = {}
     for tier in tiers:
-        for key, shows, undo in ((b"p", b"PAUSED", b"p"), (b"v", b"Game log", b"\x1b")):
-            times = sorted(key_latency(presses, key, shows, undo, opponent=tier))
+        for key, shows, undo in ((b"e", b"Spirits (pile", b"\x1b"),
+                                 (b"v", b"Game log", b"\x1b")):
+            times = sorted(key_latency_while_thinking(presses, key, shows, undo, tier))
             out[(tier, key.decode())] = {"p50_ms": 1000 * percentile(times, 50),
                                          "p95_ms": 1000 * percentile(times, 95),
                                          "max_ms": 1000 * times[-1]}

@@ -28,7 +28,7 @@ from solstis_tui.ai.registry import make_bot, make_solo_bot
 from solstis_tui.core import Move, Observation
 
 #: The worker runs this much nicer than the app (the screen comes first).
-WORKER_NICE = 5
+WORKER_NICE = 10
 #: How often a waiting request looks at the app's cancel event, in seconds.
 POLL = 0.01
 
