@@ -1,20 +1,23 @@
-"""Bot strength: each tier against the one below it, and our search against plain ISMCTS.
+"""Bot strength: each tier against the one below it, and against a fixed textbook yardstick.
 
     .venv/bin/python benchmarks/bot_strength.py --pairs ladder --games 200 --time 0.25 --jobs 2
-    .venv/bin/python benchmarks/bot_strength.py --pairs mcts-plain --games 400 --seed 2027 --jobs 2
+    .venv/bin/python benchmarks/bot_strength.py --pairs yardstick --games 400 --seed 3031 --jobs 2
     .venv/bin/python benchmarks/bot_strength.py --pairs scaling --games 200 --seed 4041 --jobs 2
 
 plays each chosen pair with the arena (each deal from both seats) and prints score, the
 Wilson 95% interval of the score, margin and whether the target is met (the interval's
-centre at or above it). Ladder pairs (issue 4) search for ``--time`` seconds a decision;
-the yardstick pairs (issue 16) carry their own budgets, as the issue's table gives them,
-and so do the scaling pairs (one search at 1 s against itself at 0.25 s).
-``--calibrated`` gives the ladder's search bots iteration budgets measured to take about
-``--time`` seconds on this machine instead of a clock. ``--json`` keeps the data;
+centre at or above it). Ladder pairs search for ``--time`` seconds a decision. The
+yardstick pairs put a tier, thinking on the clock as the app runs it, against plain
+ISMCTS at a fixed number of iterations a decision (``plain-ismcts@1250``, P1250, and
+``plain-ismcts@5000``, P5000): deterministic for a seed and the same on every machine, so
+the yardstick does not move when our code gets faster. ``--calibrated`` gives the ladder's
+search bots iteration budgets measured to take about ``--time`` seconds on this machine
+instead of a clock. ``--json`` keeps every figure; ``--records DIR`` writes each pair's
+games as a compact CSV record (ai/arena_record.py) from which its row can be recomputed;
 ``--resume FILE`` keeps the games an earlier ``--json`` FILE with the same seed finished
 (after Ctrl-C, or with fewer ``--games``) and plays only the rest of each pair's.
 Pairs with an expert use its root-parallel processes (every core): run them with
-``--jobs 1`` so that the two bots' time per decision stays equal.
+``--jobs 1`` so that the two bots' time per decision stays what it says.
 """
 
 from __future__ import annotations
@@ -23,11 +26,14 @@ import argparse
 import datetime
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
+from solstis_tui import engine_build
+from solstis_tui.ai import arena_record
 from solstis_tui.ai.arena import (
     checked_games,
     overwrite_problem,
@@ -38,8 +44,9 @@ from solstis_tui.ai.arena import (
     split_finished,
     tasks_for,
     write_json,
+    write_text,
 )
-from solstis_tui.ai.arena_stats import wilson
+from solstis_tui.ai.arena_stats import GameRecord, wilson
 
 
 @dataclass(frozen=True)
@@ -61,14 +68,15 @@ LADDER = {
     "expert-mcts": Pair("expert", "mcts", 0.50),
 }
 
-#: Against the knowledge-free yardstick, at equal wall-clock time per decision.
+#: Against the knowledge-free yardstick at fixed iterations (P1250 and P5000).
+P1250, P5000 = "plain-ismcts@1250", "plain-ismcts@5000"
 YARDSTICK = {
-    "mcts-plain": Pair("mcts@0.25s", "plain-ismcts@0.25s", 0.65),
-    "mcts-plain-1s": Pair("mcts@1s", "plain-ismcts@1s", 0.65),
-    "expert-plain-1s": Pair("expert@1s", "plain-ismcts@1s", 0.70),
-    "expert1s-mcts": Pair("expert@1s", "mcts@0.25s", 0.65),
-    "mcts-plain-firefly": Pair("mcts@0.25s", "plain-ismcts@0.25s", 0.60, "firefly"),
-    "mcts-plain-beginner": Pair("mcts@0.25s", "plain-ismcts@0.25s", 0.60, "beginner"),
+    "mcts-p1250": Pair("mcts@0.25s", P1250, 0.65),
+    "mcts1s-p5000": Pair("mcts@1s", P5000, 0.65),
+    "expert1s-p5000": Pair("expert@1s", P5000, 0.70),
+    "expert-mcts-default": Pair("expert", "mcts", 0.65),
+    "mcts-p1250-firefly": Pair("mcts@0.25s", P1250, 0.60, "firefly"),
+    "mcts-p1250-beginner": Pair("mcts@0.25s", P1250, 0.60, "beginner"),
 }
 #: What four times the time is worth to one search against itself, to set beside the
 #: yardstick targets (docs/bots.md, "What four times the time is worth").
@@ -159,6 +167,16 @@ def write_figures(path: str, args: argparse.Namespace, results: list[Row],
     write_json(path, {"args": vars(args), "date": str(datetime.date.today()), "pairs": pairs})
 
 
+def write_record(path: Path, bots: list[str], pair: Pair, seed: int,
+                 games: list[GameRecord]) -> None:
+    """A pair's games as a compact arena record (ai/arena_record.py)."""
+    settings = {"bots": bots, "seed": seed, "variant": pair.variant, "time": None,
+                "iterations": None, "target": pair.target,
+                "engine": engine_build.STATUS.line, "date": str(datetime.date.today())}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_text(str(path), arena_record.dumps(settings, games))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per pair")
@@ -176,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="ladder pairs' variant (the other pairs name their own)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", help="write all figures and games here")
+    parser.add_argument("--records", metavar="DIR",
+                        help="write each pair's games as a compact record, DIR/PAIR-seedSEED.csv")
     parser.add_argument("--resume", metavar="FILE",
                         help="keep the games an earlier --json FILE (same --seed) finished")
     args = parser.parse_args(argv)
@@ -199,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"{pid}: {problem}")
         plans.append((pid, pair, len(found), tasks, kept, todo))
     console = Console(width=max(120, Console().width))
+    console.print(f"Engine: {engine_build.STATUS.line}", markup=False, highlight=False)
     results: list[Row] = []
     interrupted = False
     for pid, pair, in_file, tasks, kept, todo in plans:
@@ -213,6 +234,9 @@ def main(argv: list[str] | None = None) -> int:
         results.append((pid, pair, data))
         if args.json:
             write_figures(args.json, args, results, earlier)
+        if args.records:
+            write_record(Path(args.records) / f"{pid}-seed{args.seed}.csv", bots, pair,
+                         args.seed, data["games"])
         if interrupted:
             break
     table = Table(title=f"Bot strength, seed {args.seed}, {datetime.date.today()}")
