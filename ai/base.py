@@ -5,12 +5,25 @@ from __future__ import annotations
 import random
 import threading
 from abc import ABC, abstractmethod
+from typing import Protocol
 
 from solstis_tui.core import Move, Observation
 
 from .clock import Budget, Cancelled, Stopwatch
 
-__all__ = ["Bot", "Budget", "Cancelled", "RandomBot", "Stopwatch", "capped"]
+__all__ = ["Bot", "Budget", "Cancelled", "Chooser", "RandomBot", "Stopwatch", "capped"]
+
+
+class Chooser(Protocol):
+    """What a seat asks of its bot: a ``Bot``, or a stand-in that thinks for one
+    elsewhere (the app's ``BotProcess``) or plays a script (the tutorial's Tutor)."""
+
+    name: str
+
+    def choose(self, obs: Observation, budget: Budget | None = None,
+               cancel: threading.Event | None = None) -> Move:
+        """A legal move for ``obs``."""
+        ...
 
 
 class Bot(ABC):

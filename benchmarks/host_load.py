@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from solstis_tui.online.client import HostClient, HostError
+from solstis_tui.client.client import HostClient, HostError
 
 ANSWER_WITHIN = 10.0
 

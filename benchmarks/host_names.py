@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from solstis_tui.online.client import HostClient
+from solstis_tui.client.client import HostClient
 
 HOST_ARGS = "--new-names-per-minute 100000000 --max-connections 1000 --bot-workers 1"
 

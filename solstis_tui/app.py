@@ -1,33 +1,30 @@
-"""The Solstis Textual application: themes, screens, saves, and the command palette."""
+"""``SolstisApp``: Solstis played here, on the shared shell (``shell.ShellApp``): sessions,
+saves, the tutorial, the end of a game, hints and reviews. ``solstis online``'s app
+(``client.app``) is the other app on the shell."""
 
 from __future__ import annotations
 
 import contextlib
-import gc
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from functools import partial
+from typing import TYPE_CHECKING, Any
 
-from textual.app import App, SystemCommand
-from textual.binding import Binding
-from textual.filter import LineFilter
+from textual.app import SystemCommand
 from textual.screen import Screen
 
-from solstis_tui.themes import DEFAULT_THEME, THEMES
-
-from . import saves, settings
-from .ascii_filter import AsciiFilter, to_ascii
+from . import saves
 from .bot_process import BotProcess
-from .core import Decision, Move, Observation
+from .core import Move, Observation
 from .session import STRONGEST, Session, Setup, random_setup
 from .session_view import SessionView
+from .shell import ShellApp
 
-ASCII_FILTER = AsciiFilter()
-#: Textual's key symbols as ASCII mode's footer names them.
-KEY_WORDS = {"⏎": "Enter", "←": "Left", "→": "Right", "↑": "Up", "↓": "Down", "⇥": "Tab",
-             "⌫": "Bksp", "⇧": "Shift"}
+if TYPE_CHECKING:
+    from .screens.game import GameScreen
+    from .screens.services import AppServices
 
-class SolstisApp(App[None]):
+class SolstisApp(ShellApp):
     """Play Solstis. ``setup`` None starts a person against minimax, random seed and seats.
 
     With ``offer_continue``, an unfinished saved game is offered first; ``options_given``
@@ -35,10 +32,6 @@ class SolstisApp(App[None]):
     skips the first run's tutorial offer. ``theme_name`` None: the theme last chosen in the
     command palette (``settings``), else the default.
     """
-
-    TITLE = "Solstis"
-    CSS_PATH = "app.tcss"
-    ENABLE_COMMAND_PALETTE = True
 
     def __init__(
         self,
@@ -56,39 +49,26 @@ class SolstisApp(App[None]):
         hint_spec: str = STRONGEST,
         hint_seconds: float = 1.5,
     ) -> None:
-        super().__init__()
+        super().__init__(theme_name=theme_name, ascii_mode=ascii_mode)
         self.setup = setup or random_setup()
         self.resume = resume
         self.offer_continue = offer_continue
         self.options_given = options_given
         self.tutorial = tutorial
         self.restart_tutorial = restart_tutorial
-        self.theme_name = theme_name or settings.remembered_theme() or DEFAULT_THEME
-        self.ascii_mode = ascii_mode
         self.pace = pace
         self.autosave_enabled = autosave
         self.hint_spec = hint_spec
         self._hint_bot: BotProcess | None = None
         self.hint_seconds = hint_seconds
-        self.game_screen = None
         #: The last finished local game: it stays reviewable after a rematch or a new game.
         self.last_finished: Session | None = None
         self.last_save_error = ""
-        for theme in THEMES.values():
-            self.register_theme(theme)
-
-    def get_theme_variable_defaults(self) -> dict[str, str]:
-        from solstis_tui.themes import BOARD_DEFAULTS
-
-        return dict(BOARD_DEFAULTS)
 
     # ------------------------------------------------------------------ start
-    def on_mount(self) -> None:
-        # Everything loaded so far lives as long as the app: keep it out of the garbage
-        # collector's full passes, which otherwise walk it all and stall a key by 100 ms.
-        self.call_after_refresh(gc.freeze)
-        self.theme = self.theme_name if self.theme_name in self.available_themes else \
-            DEFAULT_THEME
+    def open_first_screen(self) -> None:
+        """The saved game (``resume``), a tutorial chapter, the continue-or-new question or
+        the first run's welcome (``offer_continue``), else a new game of ``setup``."""
         if self.resume:
             self.resume_saved(fallback=self.setup)
             return
@@ -112,7 +92,7 @@ class SolstisApp(App[None]):
                 return
         self.start_session(Session(self.setup))
 
-    def _continue_screen(self, summary: str, new: str = "") -> Screen:
+    def _continue_screen(self, summary: str, new: str = "") -> Screen[Any]:
         from .screens.resume import ContinueScreen
 
         return ContinueScreen(summary, new)
@@ -170,7 +150,7 @@ class SolstisApp(App[None]):
         self.start_session(Session(setup))
 
     @staticmethod
-    def _save_summary(data: dict) -> str:
+    def _save_summary(data: dict[str, Any]) -> str:
         return saves.describe(data)
 
     def resume_saved(self, fallback: Setup) -> None:
@@ -185,12 +165,12 @@ class SolstisApp(App[None]):
         self.show_message("No game to continue" if result.kept_as is None
                           else "The saved game is damaged", result.message)
 
-    def start_session(self, session: Session, screen: Screen | None = None) -> None:
+    def start_session(self, session: Session, screen: GameScreen | None = None) -> None:
         """Play ``session`` on ``screen`` (a new game screen by default)."""
         from .screens.game import GameScreen
 
         if self.game_screen is not None:
-            self.game_screen.stop_bot()
+            self.game_screen.play.stop_bot()
             close = getattr(self.game_screen.session, "close_bots", None)
             if close is not None:  # the expert's worker processes go with its game
                 close()
@@ -213,11 +193,6 @@ class SolstisApp(App[None]):
                             timeout=15)
 
     # ------------------------------------------------------------------ screens
-    def show_message(self, title: str, text: str) -> None:
-        from .screens.message import MessageScreen
-
-        self.push_screen(MessageScreen(title, text))
-
     def show_end(self, session: SessionView, obs: Observation) -> None:
         """The finished game ``obs``: scores, the winner, what next."""
         from .screens.end import EndScreen
@@ -240,36 +215,6 @@ class SolstisApp(App[None]):
         elif choice == "quit":
             self.exit()
 
-    def pass_keyboard(self, name: str, callback: Callable[[object], None]) -> None:
-        from .screens.passkb import PassScreen
-
-        self.push_screen(PassScreen(name), callback)
-
-    def bot_error(self, message: str, fallback: str,
-                  callback: Callable[[str | None], None]) -> None:
-        from .screens.boterror import BotErrorScreen
-
-        self.push_screen(BotErrorScreen(message, fallback), callback)
-
-    def show_help(self, decision: Decision | None = None, keys: str = "") -> None:
-        """Keys and rules, opened at the rules section of ``decision`` (if any)."""
-        from .screens.help import HelpScreen
-
-        self.push_screen(HelpScreen(decision, wide=self.size.width >= 100, keys=keys))
-
-    def show_log(self, lines: list[str]) -> None:
-        from .screens.logview import LogScreen
-
-        self.push_screen(LogScreen(lines))
-
-    def show_spirits(self, obs: Observation) -> None:
-        from .screens.spiritinfo import SpiritsScreen
-
-        names = ("Seat 1", "Seat 2")
-        if self.game_screen is not None:
-            names = (self.game_screen.session.name(0), self.game_screen.session.name(1))
-        self.push_screen(SpiritsScreen(obs, names))
-
     def show_review(self, session: SessionView) -> None:
         """The post-game review of a local game (it replays the game from its seed)."""
         from .screens.review import ReviewScreen
@@ -283,7 +228,7 @@ class SolstisApp(App[None]):
         can_continue = saves.peek() is not None
         opponent = "minimax"
         if self.game_screen is not None:
-            bots = [s for s in self.game_screen.session.setup.seats if s != "human"]
+            bots = [s.bot for s in self.game_screen.session.setup.seats if s.bot is not None]
             opponent = bots[0] if bots else opponent
         self.push_screen(NewGameScreen(can_continue, opponent, ascii_mode=self.ascii_mode),
                          self._new_game_chosen)
@@ -298,17 +243,11 @@ class SolstisApp(App[None]):
     def rank_moves(self, obs: Observation, seconds: float,
                    cancel: threading.Event | None = None) -> list[tuple[Move, float]]:
         """The strongest bot's ranking of ``obs``'s legal moves (best first, values capped
-        so none beats a move ranked above it); never raises."""
-        try:
-            from solstis_tui.ai.base import Budget, capped
+        so none beats a move ranked above it); BotFailed if the bot's process failed."""
+        from solstis_tui.ai.base import Budget, capped
 
-            ranked = capped(list(self.hint_bot().rank(obs, Budget(seconds=seconds), cancel,
-                                                     fresh=True)))
-        except Exception:
-            ranked = []
-        if not ranked:
-            ranked = [(mv, 0.0) for mv in obs.legal_moves]
-        return ranked
+        return capped(list(self.hint_bot().rank(obs, Budget(seconds=seconds), cancel,
+                                                fresh=True)))
 
     def hint_bot(self) -> BotProcess:
         """The strongest bot, searching for hints and reviews in a worker process of its own
@@ -317,67 +256,24 @@ class SolstisApp(App[None]):
             self._hint_bot = BotProcess(self.hint_spec, 12345, solo=True)
         return self._hint_bot
 
-    # ------------------------------------------------------------------ toggles
-    def toggle_ascii(self) -> None:
-        self.ascii_mode = not self.ascii_mode
-        for screen in self.screen_stack:
-            screen.set_class(self.ascii_mode, "-ascii")
-            for widget in screen.walk_children():
-                widget.refresh()  # redrawn through the ASCII filter (or without it)
-        if self.game_screen is not None:
-            self.game_screen.refresh_board()
-            self.game_screen.reset_log()
-
-    def get_line_filters(self) -> Sequence[LineFilter]:
-        """Textual's filters, and in ASCII mode one that makes every glyph ASCII."""
-        filters = list(super().get_line_filters())
-        if self.ascii_mode:
-            filters.append(ASCII_FILTER)
-        return filters
-
-    def get_key_display(self, binding: Binding) -> str:
-        """Keys as the footer shows them; in ASCII mode, words for Textual's symbols."""
-        shown = super().get_key_display(binding)
-        if self.ascii_mode and not shown.isascii():
-            return KEY_WORDS.get(shown, to_ascii(shown))
-        return shown
-
-    def choose_theme(self, name: str) -> None:
-        """The palette's choice: used now and kept for the next start (if the data
-        directory cannot be written, a warning says it is used now only)."""
-        self.theme = name
-        try:
-            settings.remember_theme(name)
-        except OSError as exc:
-            self.notify(f"The {name} theme is used now but could not be kept for next time: "
-                        f"{exc}", severity="warning", markup=False)
-
-    def search_themes(self) -> None:
-        """The palette's Theme command: our four themes only, made for the board (Textual's
-        stock themes were not)."""
-        from textual.command import CommandPalette
-
-        from .theme_provider import SolstisThemes
-
-        self.push_screen(CommandPalette(providers=[SolstisThemes],
-                                        placeholder="Search for themes..."))
-
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    # ------------------------------------------------------------------ palette
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         gs = self.game_screen
         if gs is not None:
             yield SystemCommand("New game", "Choose a mode, opponent and variant",
                                 gs.action_new_game)
-            if gs.undo_offered():
+            if gs.play.undo_offered():
                 yield SystemCommand("Undo", "Back to your previous decision", gs.action_undo)
             yield SystemCommand("Hint", "Ask the strongest bot", gs.action_hint)
-            yield SystemCommand("Game log", "The whole log, scrollable", gs.action_show_log)
-            yield SystemCommand("Spirits", "Every spirit and its effect", gs.action_spirits)
             yield SystemCommand("Review game", "Your decisions against the strongest bot's",
                                 gs.action_review)
         last = self.last_finished
         if last is not None and last.game.is_over and (gs is None or last is not gs.session):
             yield SystemCommand("Review last game", "The finished game before this one",
                                 lambda: self.show_review(last))
-        yield SystemCommand("Rules and keys", "Help", self.show_help)
-        yield SystemCommand("Toggle ASCII mode", "Plain ASCII drawing", self.toggle_ascii)
+
+
+if TYPE_CHECKING:
+    def _provides_app_services(app: SolstisApp) -> AppServices:
+        return app  # mypy checks that the game screen finds what it asks for here

@@ -20,7 +20,7 @@ import os
 import threading
 import weakref
 from multiprocessing.connection import Connection
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from solstis_tui.ai.base import Bot, Budget
 from solstis_tui.ai.expert import start_resource_tracker
@@ -33,6 +33,9 @@ WORKER_NICE = 10
 POLL = 0.01
 
 Signal = Any  # a multiprocessing Event, made by the process context
+if TYPE_CHECKING:  # generic only to type checkers
+    #: What stops a worker when its BotProcess goes: _stop(process, pipe).
+    Finalizer = weakref.finalize[[multiprocessing.process.BaseProcess, Connection], "BotProcess"]
 
 
 class Cancel(Protocol):
@@ -96,7 +99,7 @@ class BotProcess:
         self._local: Bot | None = None
         self._conn: Connection | None = None
         self._cancel: Signal = None
-        self._finalizer: weakref.finalize | None = None
+        self._finalizer: Finalizer | None = None
 
     # ------------------------------------------------------------------ the bot's API
     def choose(self, obs: Observation, budget: Budget | None = None,

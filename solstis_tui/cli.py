@@ -11,7 +11,8 @@ import sys
 
 from . import __version__, engine_build
 from .core.rng import new_secret
-from .session import BOT_TIERS, HUMAN, Setup
+from .seats import seats_for
+from .session import BOT_TIERS, Setup
 
 THEME_NAMES = ("dark", "light", "high-contrast", "ansi-16")
 _PLUGIN = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
@@ -90,13 +91,9 @@ def setup_from_args(args: argparse.Namespace, rng: random.Random | None = None) 
     seed = new_secret() if secret else args.seed
     opponent = args.opponent or "minimax"
     variant = args.variant or "base"
-    if args.hotseat:
-        seats: tuple[str, str] = (HUMAN, HUMAN)
-    elif args.watch:
-        seats = (opponent, opponent)
-    else:
-        first = {"you": True, "bot": False}.get(args.first, rng.random() < 0.5)
-        seats = (HUMAN, opponent) if first else (opponent, HUMAN)
+    mode = "hotseat" if args.hotseat else "watch" if args.watch else "play"
+    first = {"you": True, "bot": False}.get(args.first, rng.random() < 0.5)
+    seats = seats_for(mode, opponent, person_first=first)
     return Setup(variant=variant, seed=seed, seats=seats, secret=secret)
 
 
@@ -164,11 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == "learn":
         return run_learn(argv[1:])
     if argv and argv[0] == "host":
-        from .online.serve import main as host_main
+        from .host.serve import main as host_main
 
         return host_main(argv[1:])
     if argv and argv[0] in ("online", "web"):
-        from .online import launch
+        from .client import launch
 
         return (launch.online_main if argv[0] == "online" else launch.web_main)(argv[1:])
     parser = build_parser()
@@ -187,15 +184,14 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--resume continues the saved game as it was dealt: leave out "
                          f"{', '.join(chosen)} (or start a new game without --resume)")
     setup = setup_from_args(args)
-    for player in (0, 1):
-        spec = setup.seats[player]
-        if spec != HUMAN:
-            from .session import make_bot
+    for seat in setup.seats:
+        if seat.bot is not None:
+            from solstis_tui.ai.registry import make_bot
 
             try:
-                make_bot(spec, 0)
-            except Exception as exc:
-                parser.error(f"--opponent {spec}: {exc}")
+                make_bot(seat.bot, 0)
+            except Exception as exc:  # a plug-in bot may fail any way: say how, and stop
+                parser.error(f"--opponent {seat.bot}: {exc}")
     # Options that choose the game still ask before an unfinished saved game is replaced.
     chose_game = any(x is not None for x in (args.seed, args.opponent, args.variant)) or \
         args.hotseat or args.watch or args.first != "random"

@@ -47,6 +47,7 @@ COMPILED: tuple[str, ...] = (
     "solstis_tui.core.observation",
     "solstis_tui.core.observation_json",
     "solstis_tui.core.options",
+    "solstis_tui.core.pending",
     "solstis_tui.core.rng",
     "solstis_tui.core.scoring",
     "solstis_tui.core.serialize",

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .seats import Seat
 from .session import Session, Setup
 
 AUTOSAVE = "autosave.json"
@@ -126,13 +127,14 @@ def load(path: Path | None = None) -> LoadResult:
     return LoadResult(session=session)
 
 
-def describe(data: dict) -> str:
+def describe(data: dict[str, Any]) -> str:
     """A one-line summary of ``peek`` data, with the seats named as the screens name them:
     "base game, turn 7: You vs Minimax bot"."""
     try:
         seats = ([str(s) for s in data.get("seats", [])] + ["?", "?"])[:2]
         names = ([str(n) for n in data.get("names", [])] + ["", ""])[:2]
-        setup = Setup(seats=(seats[0], seats[1]), names=(names[0], names[1]))
+        setup = Setup(seats=(Seat.parse(seats[0]), Seat.parse(seats[1])),
+                      names=(names[0], names[1]))
         shown = [setup.seat_name(0), setup.seat_name(1)]
     except (ValueError, TypeError):  # a garbled save: its seats as written
         shown = ["?", "?"]
@@ -156,7 +158,7 @@ def failure_message(exc: OSError) -> str:
             "writable or set SOLSTIS_DATA_DIR to a folder you can write, then restart.")
 
 
-def peek(path: Path | None = None) -> dict | None:
+def peek(path: Path | None = None) -> dict[str, Any] | None:
     """The save's summary data if an unfinished game is saved there, else None."""
     path = path or autosave_path()
     try:

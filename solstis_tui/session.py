@@ -1,7 +1,7 @@
 """The turn loop without the UI: who sits where, applying moves, undo, bots and save data.
 
-A ``Session`` wraps one ``Game`` and its two seats. Each seat is a person (``"human"``) or
-a bot spec (``"random"``, ``"minimax"``, ``"pkg.mod:Class"`` ...). The Textual screen asks the
+A ``Session`` wraps one ``Game`` and its two seats (``seats.Seat``: a person, or a bot
+named by its spec: ``"random"``, ``"minimax"``, ``"pkg.mod:Class"`` ...). The screen asks the
 session who decides next; for a person it waits for keys, for a bot it runs
 ``Session.bot_choose`` in a thread worker with an ``Observation`` (never the live game).
 ``Session`` implements ``session_view.SessionView``, the screens' only way to the game.
@@ -14,26 +14,34 @@ import random
 import threading
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import InitVar, dataclass, field, replace
 from typing import Any
 
+from solstis_tui.ai.base import Chooser
+from solstis_tui.ai.clock import Budget
 from solstis_tui.ai.registry import TIERS, make_bot
 from solstis_tui.bot_process import BotProcess
 
-from .core import Decision, Game, IllegalMove, Move, MoveKind, Observation, Options
+from .core import (
+    Decision,
+    Game,
+    IllegalMove,
+    InvalidPosition,
+    Move,
+    MoveKind,
+    Observation,
+    Options,
+)
 from .core.rng import derive, new_secret
+from .core.state import Event
+from .seats import PERSON, TIER_TITLES, Seat, seats_for
 
-HUMAN = "human"
 #: The tiers whose search keeps a core busy: they think in a worker process.
 THINKING_TIERS = frozenset({"minimax", "mcts", "expert"})
 #: The built-in bot tiers, weakest first (``make_bot`` also loads ``package.module:Class``).
 BOT_TIERS = tuple(TIERS)
 #: The tier asked for hints and the post-game review.
 STRONGEST = "expert"
-TIER_TITLES = {
-    "random": "Random bot", "greedy": "Greedy bot", "minimax": "Minimax bot",
-    "mcts": "MCTS bot", "expert": "Expert bot",
-}
 
 
 def opponent_label(tier: str) -> str:
@@ -46,27 +54,27 @@ def opponent_label(tier: str) -> str:
     return f"{title} ({cores} cores)" if tier == "expert" and cores > 1 else title
 
 
-def bot_title(spec: str) -> str:
-    """A short name for a bot spec: 'Minimax bot', or the class name of a plug-in bot."""
-    name = spec.partition("@")[0]
-    if name in TIER_TITLES:
-        return TIER_TITLES[name]
-    return name.rpartition(":")[2] or name
-
-
 @dataclass(frozen=True)
 class Setup:
     """Everything needed to start (or replay) a game."""
 
     variant: str = "base"
     seed: int = 0
-    seats: tuple[str, str] = (HUMAN, "minimax")
+    seats: tuple[Seat, Seat] = (PERSON, Seat("minimax"))
+    """Who plays each seat (text is read as ``Seat.parse`` reads it: 'human' or a spec)."""
     names: tuple[str, str] = ("", "")
     secret: bool = False
     """The seed was drawn by the program (128 bits from the OS): never shown while playing,
     since it gives the whole deal away. False for a seed the person chose."""
     legacy: bool = False
     """Dealt the way games saved in save version 1 were (SplitMix64): only for those."""
+
+    def __post_init__(self) -> None:
+        seats: tuple[Seat | str, ...] = self.seats
+        if len(seats) != 2:
+            raise ValueError("a game has two seats")
+        first, second = (s if isinstance(s, Seat) else Seat.parse(s) for s in seats)
+        object.__setattr__(self, "seats", (first, second))
 
     @property
     def options(self) -> Options:
@@ -79,12 +87,12 @@ class Setup:
         given = self.names[player]
         if given:
             return given
-        spec = self.seats[player]
-        if spec == HUMAN:
-            return f"Player {player + 1}" if self.seats.count(HUMAN) == 2 else "You"
-        if HUMAN not in self.seats and self.seats[0] == self.seats[1]:
-            return f"{bot_title(spec)} {player + 1}"
-        return bot_title(spec)
+        seat = self.seats[player]
+        if seat.is_person:
+            return f"Player {player + 1}" if self.seats.count(PERSON) == 2 else "You"
+        if PERSON not in self.seats and self.seats[0] == self.seats[1]:
+            return f"{seat.title} {player + 1}"
+        return seat.title
 
     def swapped(self, new_seed: int | None = None) -> Setup:
         """The same opponents in swapped seats (for a rematch)."""
@@ -101,7 +109,7 @@ def random_setup(opponent: str = "minimax", variant: str = "base",
                  seed: int | None = None, rng: random.Random | None = None) -> Setup:
     """A person against ``opponent`` with random seats and ``seed`` (None: a secret one)."""
     rng = rng or random.Random()
-    seats = (HUMAN, opponent) if rng.random() < 0.5 else (opponent, HUMAN)
+    seats = seats_for("play", opponent, person_first=rng.random() < 0.5)
     if seed is None:
         return Setup(variant=variant, seed=new_secret(), seats=seats, secret=True)
     return Setup(variant=variant, seed=seed, seats=seats)
@@ -122,22 +130,27 @@ class Session:
     """One game in progress and its seats; no Textual in here."""
 
     setup: Setup
-    game: Game = field(default=None)  # type: ignore[assignment]
+    position: InitVar[Game | None] = None
+    """The position to play on from (a save's snapshot); None deals a new game."""
+    game: Game = field(init=False)
     on_change: Callable[[Session], None] | None = None
-    bots: dict[int, Any] = field(default_factory=dict)
+    bots: dict[int, Chooser] = field(default_factory=dict)
     load_warning: str = ""
     """Set by ``from_save`` when the save was not quite right (but a game could be rebuilt)."""
-    replayable: bool = True
-    """False once the game was rebuilt from a save's snapshot because its moves did not
-    replay from the seed: undo (which replays from the seed) is then off."""
+    snapshots: list[Game] = field(default_factory=list)
+    """The game just before each decision a person made, oldest first: what undo goes back
+    to (a copy is cheap; nothing is replayed)."""
+    origin: Game = field(init=False)
+    """The game this session's moves start from: the deal, or the position a save was
+    rebuilt from when its moves did not replay (the review replays from here)."""
 
-    def __post_init__(self) -> None:
-        if self.game is None:
-            self.game = self.replay([])
+    def __post_init__(self, position: Game | None) -> None:
+        self.game = position if position is not None else self.new_game()
+        self.origin = self.game.copy()
 
     # -------------------------------------------------------------- seats and names
     def is_human(self, player: int) -> bool:
-        return self.setup.seats[player] == HUMAN
+        return self.setup.seats[player].is_person
 
     @property
     def humans(self) -> list[int]:
@@ -167,7 +180,10 @@ class Session:
     # -------------------------------------------------------------- moves
     def apply(self, move: Move) -> None:
         """Play ``move`` for whoever is to decide; IllegalMove (no change) if not allowed."""
+        before = self.game.copy() if self.human_to_play else None
         self.game.play(move)
+        if before is not None:
+            self.snapshots.append(before)
         if self.on_change is not None:
             self.on_change(self)
 
@@ -186,26 +202,21 @@ class Session:
             game.play(mv)
         return game
 
-    def can_undo(self) -> bool:
-        return self._undo_index() is not None
+    def made_since_origin(self) -> list[tuple[int, Move]]:
+        """The decisions made since ``origin`` (automatic ones left out): (player, move)."""
+        start = len(self.origin.history)
+        return [(p, mv) for p, mv, auto in self.game.history[start:] if not auto]
 
-    def _undo_index(self) -> int | None:
-        """How many decisions to keep to undo the person's last one; None if undo is off
-        (hot-seat, watching, a game rebuilt from a snapshot) or they made none yet."""
-        if not self.replayable or self.is_hotseat or not self.humans:
-            return None
-        made = [(p, auto) for p, _, auto in self.game.history if not auto]
-        for i in range(len(made) - 1, -1, -1):
-            if self.is_human(made[i][0]):
-                return i
-        return None
+    def can_undo(self) -> bool:
+        """A person can take back their last decision: against bots (not in hot-seat, where
+        the other person is watching), once they have made one."""
+        return not self.is_hotseat and bool(self.humans) and bool(self.snapshots)
 
     def undo(self) -> bool:
-        """Back to the person's previous decision (replayed from the seed); False if none."""
-        index = self._undo_index()
-        if index is None:
+        """Back to just before the person's last decision; False if there is none."""
+        if not self.can_undo():
             return False
-        self.game = self.replay(self.moves()[:index])
+        self.game = self.snapshots.pop()
         if self.on_change is not None:
             self.on_change(self)
         return True
@@ -214,12 +225,10 @@ class Session:
         """Esc would return the tile a person just played to capture with to their hand
         (not after a second-chance draw: the drawn tile is face up)."""
         game = self.game
-        if not self.replayable or not game.history or game.decision is None:
-            return False
-        if game.decision.name != "CAPTURE":
+        if not self.snapshots or not game.history or game.decision is not Decision.CAPTURE:
             return False
         player, mv, auto = game.history[-1]
-        if auto or mv.kind.name != "PLAY" or not self.is_human(player):
+        if auto or mv.kind is not MoveKind.PLAY or not self.is_human(player):
             return False
         return not drawn_for_second_chance(game)
 
@@ -227,23 +236,25 @@ class Session:
         """Esc after playing a capturing tile: return it to the hand (nothing was revealed)."""
         if not self.can_take_back_play():
             return False
-        self.game = self.replay(self.moves()[:-1])
+        self.game = self.snapshots.pop()
         if self.on_change is not None:
             self.on_change(self)
         return True
 
     # -------------------------------------------------------------- bots
-    def bot(self, player: int) -> Any:
+    def bot(self, player: int) -> Chooser:
         """The bot sitting in ``player``'s seat (made once, seeded from the game seed). The
         searching tiers think in a worker process (``BotProcess``); the quick ones and a
         person's own bot class think where they are asked."""
         if player not in self.bots:
             seed = derive(self.setup.seed, b"bot", player)  # the bot cannot leak the seed
-            spec = self.setup.seats[player]
-            if spec.partition("@")[0] in THINKING_TIERS:
-                self.bots[player] = BotProcess(spec, seed)
+            seat = self.setup.seats[player]
+            if seat.bot is None:
+                raise LookupError(f"a person plays seat {player}")
+            if seat.tier in THINKING_TIERS:
+                self.bots[player] = BotProcess(seat.bot, seed)
             else:
-                self.bots[player] = make_bot(spec, seed)
+                self.bots[player] = make_bot(seat.bot, seed)
         return self.bots[player]
 
     def close_bots(self) -> None:
@@ -257,7 +268,7 @@ class Session:
         """What seat ``player`` sees (either seat: the screen picks whose view it shows)."""
         return self.game.observation(player)
 
-    def shown_log(self, player: int) -> tuple[tuple[Any, ...], ...]:
+    def shown_log(self, player: int) -> tuple[Event, ...]:
         """The log a screen showing seat ``player`` may narrate (see ``SessionView``)."""
         if self.is_watch:
             return tuple(self.game.log)  # bots on both seats: everything, by design
@@ -268,8 +279,8 @@ class Session:
         self.bots.pop(player, None)
 
     @staticmethod
-    def bot_choose(bot: Any, obs: Observation, cancel: threading.Event,
-                   budget: Any = None) -> Move:
+    def bot_choose(bot: Chooser, obs: Observation, cancel: threading.Event,
+                   budget: Budget | None = None) -> Move:
         """Ask ``bot`` for a move (run this in a thread); checks the answer is legal."""
         move = bot.choose(obs, budget, cancel)
         if move not in obs.legal_moves:
@@ -292,7 +303,7 @@ class Session:
             "variant": self.setup.variant,
             "seed": self.setup.seed,
             "secret": self.setup.secret,
-            "seats": list(self.setup.seats),
+            "seats": [str(seat) for seat in self.setup.seats],
             "names": list(self.setup.names),
             "moves": [str(mv) for mv in self.moves()],
             "turn": self.game.turn,
@@ -310,41 +321,48 @@ class Session:
         if version not in (1, 2):
             raise ValueError(f"unknown save version {version!r}")
         try:
-            seats = tuple(str(s) for s in data["seats"])
-            names = tuple(str(s) for s in data.get("names", ["", ""]))
+            seats, names = _pair(data["seats"]), _pair(data.get("names", ["", ""]))
+            first, second = Seat.parse(seats[0]), Seat.parse(seats[1])
             # A version 1 save does not say whether its seed was chosen: never show it.
             secret = data.get("secret", True) if version == 2 else True
             if not isinstance(secret, bool):
                 raise ValueError("the save's 'secret' must be true or false")
             setup = Setup(variant=str(data["variant"]), seed=int(data["seed"]),
-                          seats=seats, names=names,  # type: ignore[arg-type]
+                          seats=(first, second), names=names,
                           secret=secret, legacy=version == 1)
-            if len(setup.seats) != 2 or len(setup.names) != 2:
-                raise ValueError("a save needs two seats")
             moves = [Move.parse(text) for text in data["moves"]]
         except (KeyError, TypeError) as exc:
             raise ValueError(f"the save misses or garbles {exc}") from None
         session = cls(setup)
         snapshot = data.get("snapshot")
         try:
-            session.game = session.replay(moves)
+            for mv in moves:
+                session.apply(mv)
         except IllegalMove as exc:
             if not snapshot:
                 raise ValueError(f"the saved moves do not replay: {exc}") from None
             try:
-                session.game = Game.from_json(snapshot)
-            except Exception as exc2:
+                rebuilt = Game.from_json(snapshot)
+            except InvalidPosition as exc2:
                 raise ValueError(f"the saved game cannot be rebuilt: {exc2}") from None
-            session.replayable = False
+            session = cls(setup, position=rebuilt)
             session.load_warning = (
                 f"The save's moves do not replay ({exc}): it may have been edited or made by "
-                "another version; continuing from its snapshot (without undo).")
+                "another version; continuing from its snapshot (undo and the review reach "
+                "back to here).")
             return session
         if snapshot and not same_position(session.game, snapshot):
             session.load_warning = (
                 "The save's moves and its snapshot disagree: it may have been edited or made "
                 "by another version; continuing from the replayed moves.")
         return session
+
+
+def _pair(value: object) -> tuple[str, str]:
+    """A save's pair of seats or names; ValueError unless it is a list of two."""
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError("a save needs two seats")
+    return str(value[0]), str(value[1])
 
 
 def same_position(game: Game, snapshot: Any) -> bool:

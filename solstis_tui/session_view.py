@@ -9,12 +9,15 @@ whose observation a screen gets.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from .core import Move, Observation, Score
 from .core.scoring import score_view
+from .core.state import Event
 
 if TYPE_CHECKING:
+    from solstis_tui.ai.base import Chooser
+
     from .session import Setup
 
 
@@ -46,10 +49,6 @@ class SessionView(Protocol):
     def assists(self) -> bool:
         """Undo and hints are offered (not in hot-seat, not online)."""
 
-    @property
-    def replayable(self) -> bool:
-        """The moves replay from the seed (undo can work)."""
-
     def is_human(self, player: int) -> bool: ...
 
     def name(self, player: int) -> str:
@@ -59,7 +58,7 @@ class SessionView(Protocol):
         """What seat ``player`` sees. A local session answers for either seat (the screen
         picks whose view it shows); a remote one only for the seat it sees from."""
 
-    def shown_log(self, player: int) -> tuple[tuple[Any, ...], ...]:
+    def shown_log(self, player: int) -> tuple[Event, ...]:
         """The game log a screen showing seat ``player`` may narrate: that seat's
         observation log; in hot-seat a watcher's (the screen is shared, so no private
         tile); in watch mode the whole log (by design)."""
@@ -75,7 +74,7 @@ class SessionView(Protocol):
     def take_back_play(self) -> bool:
         """Esc after playing a capturing tile: the tile goes back to the hand."""
 
-    def bot(self, player: int) -> Any:
+    def bot(self, player: int) -> Chooser:
         """The bot on ``player``'s seat (LookupError if bots decide elsewhere)."""
 
     def forget_bot(self, player: int) -> None:

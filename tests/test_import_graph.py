@@ -19,6 +19,8 @@ PACKAGES = {
     "solstis_tui.themes": ROOT / "themes",
 }
 CORE = "solstis_tui.core"
+HOST = "solstis_tui.host"
+CLIENT = "solstis_tui.client"
 #: Circles known and not yet broken, each with its owner's reason. Shrink, never grow.
 KNOWN: list[list[str]] = []
 
@@ -104,8 +106,34 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
+def _in(package: str, name: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
 def _in_core(name: str) -> bool:
-    return name == CORE or name.startswith(CORE + ".")
+    return _in(CORE, name)
+
+
+def reachable(edges: dict[str, set[str]], start: set[str]) -> set[str]:
+    """``start`` and every module it imports, directly or through others."""
+    seen, todo = set(start), list(start)
+    while todo:
+        for target in edges.get(todo.pop(), ()):
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+def outside_imports(path: Path) -> set[str]:
+    """The top-level names of what a module imports from outside the package."""
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(alias.name.partition(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            out.add(node.module.partition(".")[0])
+    return out
 
 
 def test_the_graph_sees_the_package():
@@ -134,3 +162,17 @@ def test_the_known_circles_are_still_there():
 def test_no_import_circles_in_the_core():
     circles = [c for c in cycles(graph()) if all(_in_core(m) for m in c)]
     assert circles == [], f"core modules that import each other: {circles}"
+
+
+def test_the_host_reaches_neither_the_client_nor_textual():
+    """What the host imports, directly or through other modules and anywhere in their text
+    (inside functions too), holds no module of the client (the online app) and no import
+    of Textual: the host is a program of its own (tests/test_layers.py loads it)."""
+    edges = graph()
+    found = modules()
+    host = {name for name in edges if _in(HOST, name)}
+    assert {"solstis_tui.host.serve", "solstis_tui.host.protocol"} <= host
+    reached = reachable(edges, host)
+    assert "solstis_tui.core.game" in reached  # the walk follows imports
+    assert sorted(m for m in reached if _in(CLIENT, m)) == []
+    assert sorted(m for m in reached if "textual" in outside_imports(found[m])) == []

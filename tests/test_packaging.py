@@ -73,6 +73,17 @@ def test_the_wheel_ships_the_bots_their_weights_and_the_themes(wheel: zipfile.Zi
     assert "solstis_tui/ai/value_weights.json" in names
 
 
+def test_the_wheel_ships_every_package_of_the_checkout(wheel: zipfile.ZipFile) -> None:
+    """Each folder of solstis_tui/ that is a package (host/, client/...) is in the wheel with
+    its modules: pyproject.toml's package list names them all."""
+    names = set(wheel.namelist())
+    packages = [init.parent for init in (REPO / "solstis_tui").rglob("__init__.py")]
+    assert {"host", "client", "core"} <= {folder.name for folder in packages}
+    for folder in packages:
+        for module in folder.glob("*.py"):
+            assert module.relative_to(REPO).as_posix() in names
+
+
 def test_the_wheel_carries_the_engine_this_machine_can_build(wheel: zipfile.ZipFile) -> None:
     """With a C compiler: a platform wheel with the compiled modules and a build record
     that names them; without one: a pure wheel that says why."""

@@ -14,6 +14,7 @@ from .game import Game
 from .moves import Decision, Move, MoveKind
 from .observation import Observation, PanoramaView
 from .options import Options
+from .pending import Pending, Step
 from .scoring import Score
 from .spirits import Spirit
 from .state import State
@@ -32,9 +33,11 @@ __all__ = [
     "Observation",
     "Options",
     "PanoramaView",
+    "Pending",
     "Score",
     "Spirit",
     "State",
+    "Step",
     "cell_name",
     "determinize",
     "parse_cell",

@@ -8,8 +8,9 @@ from . import rng as _rng
 from .board import ALL, bits, squares_cells
 from .game import Game
 from .observation import Observation
+from .pending import EVIL_SPIRIT, tasks_of
 from .spirits import Spirit, spirit_set
-from .steps import EVIL, pair
+from .steps import pair
 
 
 def unseen_tiles(obs: Observation) -> list[int]:
@@ -37,9 +38,10 @@ def _drawn_pending(obs: Observation) -> tuple[int, ...]:
     from .moves import Decision
 
     held = tuple(obs.context) if obs.decision in (Decision.KEEP, Decision.SQUARE) else ()
-    tasks, _, _, drawn_evil = obs.continuation
-    evil_moving = obs.decision is Decision.EVIL or any(t[0] == EVIL for t in tasks)
-    return (*held, Spirit.EVIL) if drawn_evil or evil_moving else held
+    pending = obs.pending
+    evil_moving = obs.decision is Decision.EVIL or \
+        any(step.what == EVIL_SPIRIT for step in pending.steps)
+    return (*held, Spirit.EVIL) if pending.evil_drawn or evil_moving else held
 
 
 def determinize(obs: Observation, rand: random.Random, quiet: bool = False) -> Game:
@@ -117,8 +119,11 @@ def _seen_part(obs: Observation, quiet: bool) -> Game:
     g.must_play = pair([t if t is not None else -1 for t in obs.must_play])
     g.marmot, g.end_phase, g.turn = obs.marmot, obs.end_phase, obs.turn
     g.to_play, g.decision, g.context = obs.to_play, obs.decision, obs.context
-    tasks, g._touched, g._formed, g._evil_new = obs.continuation
-    g._tasks = list(tasks)
+    pending = obs.pending
+    g._tasks = tasks_of(pending)
+    g._touched = sum(1 << cell for cell in pending.filled)
+    g._formed = sum(1 << sq for sq in pending.waiting)
+    g._evil_new = pending.evil_drawn
     if quiet:
         g._quiet = True
     else:

@@ -38,7 +38,7 @@ def why_illegal(obs: Observation, mv: object) -> str:
         return f"{mv!r} is not a move"
     kinds = {m.kind for m in obs.legal_moves}
     if mv.kind not in kinds:
-        return f"you cannot {mv.kind.name.lower()} now: {_EXPECTED[d]} ({d.prompt})"
+        return f"you cannot {mv.kind.name.lower()} now: {_EXPECTED[d]}"
     arg = mv.arg
     face_up = {tile for tile, _down in obs.display}
     if mv.kind == MoveKind.PLAY:
@@ -75,4 +75,4 @@ def why_illegal(obs: Observation, mv: object) -> str:
         return f"{_name(arg)} is not an isolated land tile of your opponent's"
     if mv.kind == MoveKind.RENARD:
         return f"{_name(arg)} is not in your opponent's hand"
-    return f"{mv} is not legal now: {d.prompt}"
+    return f"{mv} is not legal now: {_EXPECTED[d]}"

@@ -125,25 +125,35 @@ def move(kind: int, arg: int = -1) -> Move:
 
 
 class Decision(Enum):
-    """The kind of decision a game is waiting for; ``prompt`` says it in plain words."""
+    """The kind of decision a game is waiting for (the value is its name in saves and on
+    the wire; the screens' words for each are in ``solstis_tui.play.words``)."""
 
-    PLAY = "play a tile from your hand"
-    CAPTURE = "choose the display tile to capture"
-    PLACE_RAINBOW = "choose the cell for your new rainbow"
-    MOVE_RAINBOW = "your free rainbow is displaced: choose where it moves"
-    ENCOUNTER = "a square formed: draw two spirits or take one from the line"
-    KEEP = "keep one of the two drawn spirits (the other goes to the line)"
-    SQUARE = "choose the square the spirit sits on"
-    DEER = "Deer: choose a hand tile to put into your panorama"
-    BEETLE = "Beetle: choose a display tile to put into your panorama"
-    VIPER = "Viper: choose the opponent's isolated tile to take"
-    RENARD = "Renard: choose the tile your opponent must play next turn"
-    EVIL = "choose the opponent's cell for the Evil Spirit"
-    COVER = "choose which of the holder's spirits the Evil Spirit covers"
-
-    @property
-    def prompt(self) -> str:
-        return self.value
+    PLAY = "play"
+    """Play a tile from the hand."""
+    CAPTURE = "capture"
+    """Choose the display tile the played tile captures (``context[0]`` is that tile)."""
+    PLACE_RAINBOW = "place_rainbow"
+    """Place the rainbow a second chance gained."""
+    MOVE_RAINBOW = "move_rainbow"
+    """Move a free rainbow that a land tile displaced."""
+    ENCOUNTER = "encounter"
+    """A square formed: draw two spirits, or take one from the spirit line."""
+    KEEP = "keep"
+    """Keep one of the two drawn spirits (the other goes to the line)."""
+    SQUARE = "square"
+    """Choose which square formed this turn the spirit sits on."""
+    DEER = "deer"
+    """The Deer: a hand tile goes into the panorama."""
+    BEETLE = "beetle"
+    """The Beetle: a display tile goes into the panorama."""
+    VIPER = "viper"
+    """The Viper: take an isolated land tile of the opponent's."""
+    RENARD = "renard"
+    """The Renard: choose the tile the opponent must play next turn."""
+    EVIL = "evil"
+    """Choose the opponent's cell the Evil Spirit forbids."""
+    COVER = "cover"
+    """Choose which of the holder's spirits the Evil Spirit covers (Firefly)."""
 
 
 # The decisions as module constants, for the hot paths: compiled code reads these at once,

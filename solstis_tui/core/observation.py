@@ -8,17 +8,15 @@ from typing import Any
 from .board import bits
 from .moves import Decision, Move
 from .options import Options
+from .pending import Pending, pending_of
 from .spirits import Spirit
-from .state import Event, HistoryEntry, State, Task
+from .state import Event, HistoryEntry, State
 from .steps import PUT
 
 #: Log events whose last field is a tile only the event's player sees.
 PRIVATE_EVENTS = frozenset({"draw"})
 #: Log events a watcher does not see the details of (both players do).
 SEATED_EVENTS = frozenset({"reveal"})
-#: The turn machine's position: (queued steps, cells filled this turn, squares formed and
-#: waiting for a spirit, whether the Evil Spirit was just drawn).
-Continuation = tuple[tuple[Task, ...], int, int, bool]
 
 
 @dataclass(frozen=True)
@@ -89,9 +87,9 @@ class Observation:
     end_reason: str | None
     history: tuple[HistoryEntry, ...]
     log: tuple[Event, ...]
-    continuation: Continuation
-    """Engine-internal, all public: the queued steps of the turn, so a search can rebuild
-    a full game from this observation (see ``determinize``)."""
+    pending: Pending
+    """What is still to happen this turn after the pending decision, in the rules' terms
+    (all public): a search rebuilds a full game from it (``determinize``)."""
     hand_counts: tuple[int, int] = (0, 0)
     """How many tiles each player holds."""
     spectator: bool = False
@@ -171,7 +169,7 @@ def observe(game: State, player: int, spectator: bool = False) -> Observation:
         end_reason=game.end_reason,
         history=tuple(game.history),
         log=log,
-        continuation=(tuple(game._tasks), game._touched, game._formed, game._evil_new),
+        pending=pending_of(game._tasks, game._touched, game._formed, game._evil_new),
         hand_counts=(len(game.hands[0]), len(game.hands[1])),
         spectator=spectator,
     )

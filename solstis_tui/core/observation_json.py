@@ -7,16 +7,11 @@ from typing import Any, TypeVar
 
 from .board import NAMES, parse_cell
 from .errors import InvalidPosition
-from .json_codec import (
-    context_item_from_json,
-    context_item_to_json,
-    event_from_json,
-    task_from_json,
-    task_to_json,
-)
+from .json_codec import context_item_from_json, context_item_to_json, event_from_json
 from .moves import Decision, Move
 from .observation import Observation, PanoramaView
 from .options import Options
+from .pending import Pending, Step, task_of
 from .spirits import Spirit, parse_spirit
 
 T = TypeVar("T")
@@ -32,7 +27,6 @@ def _opt_name(tile: int | None) -> str | None:
 
 def observation_to_dict(obs: Observation) -> dict[str, Any]:
     """``obs`` as JSON-ready data; ``observation_from_dict`` reverses it exactly."""
-    tasks, touched, formed, evil_new = obs.continuation
     return {
         "player": obs.player,
         "spectator": obs.spectator,
@@ -77,21 +71,44 @@ def observation_to_dict(obs: Observation) -> dict[str, Any]:
         "end_reason": obs.end_reason,
         "history": [[p, str(m), auto] for p, m, auto in obs.history],
         "log": obs.log,  # tuples and IntEnum spirits encode as JSON lists and numbers
-        "continuation": {
-            "tasks": [task_to_json(t) for t in tasks],
-            "touched": _names(_bits(touched)),
-            "formed": _names(_bits(formed)),
-            "evil_drawn": evil_new,
+        "pending": {
+            "steps": [step_to_dict(step) for step in obs.pending.steps],
+            "filled": _names(obs.pending.filled),
+            "waiting": _names(obs.pending.waiting),
+            "evil_drawn": obs.pending.evil_drawn,
         },
     }
 
 
-def _bits(mask: int) -> list[int]:
-    return [i for i in range(mask.bit_length()) if mask >> i & 1]
+def step_to_dict(step: Step) -> dict[str, Any]:
+    """A pending step as JSON data: its name and the fields it uses."""
+    out: dict[str, Any] = {"step": step.what}
+    if step.player is not None:
+        out["player"] = step.player
+    if step.tile is not None:
+        out["tile"] = NAMES[step.tile]
+    if step.spirit is not None:
+        out["spirit"] = step.spirit.name.lower()
+    if step.by is not None:
+        out["by"] = step.by
+    if step.drawn:
+        out["drawn"] = True
+    return out
 
 
-def _mask(names: list[str]) -> int:
-    return sum(1 << parse_cell(n) for n in names)
+def step_from_dict(d: Any) -> Step:
+    """``step_to_dict``'s data back; InvalidPosition if it names no step the rules have."""
+    player = d.get("player")
+    step = Step(
+        what=str(d["step"]),
+        player=int(player) if player is not None else None,
+        tile=parse_cell(d["tile"]) if "tile" in d else None,
+        spirit=parse_spirit(d["spirit"]) if "spirit" in d else None,
+        by=str(d["by"]) if "by" in d else None,
+        drawn=d.get("drawn") is True,
+    )
+    task_of(step)  # checks it
+    return step
 
 
 def observation_from_dict(data: object) -> Observation:
@@ -117,7 +134,7 @@ def _pair(items: tuple[T, ...], what: str) -> tuple[T, T]:
 
 def _from_dict(d: Any) -> Observation:
     decision = Decision[d["decision"].upper()] if d["decision"] else None
-    cont = d["continuation"]
+    pending = d["pending"]
     views = tuple(
         PanoramaView(
             land=_tiles(v["land"]),
@@ -164,11 +181,11 @@ def _from_dict(d: Any) -> Observation:
         end_reason=d["end_reason"],
         history=tuple((int(p), Move.parse(m), bool(a)) for p, m, a in d["history"]),
         log=tuple(event_from_json(e) for e in d["log"]),
-        continuation=(
-            tuple(task_from_json(t) for t in cont["tasks"]),
-            _mask(cont["touched"]),
-            _mask(cont["formed"]),
-            bool(cont["evil_drawn"]),
+        pending=Pending(
+            steps=tuple(step_from_dict(step) for step in pending["steps"]),
+            filled=_tiles(pending["filled"]),
+            waiting=_tiles(pending["waiting"]),
+            evil_drawn=bool(pending["evil_drawn"]),
         ),
         hand_counts=_pair(tuple(int(n) for n in d["hand_counts"]), "hand counts"),
         spectator=bool(d["spectator"]),

@@ -18,10 +18,10 @@ from ..widgets.scores import score_table
 def result_line(session: SessionView, obs: Observation) -> str:
     """Who won the finished game ``obs``, and by how many stars."""
     scores = scores_of(obs)
-    if obs.end_reason == "fireflies":
-        return f"{session.name(obs.winner)} placed a 4th firefly and wins at once!"
     if obs.winner is None:
         return f"A shared win: both have {scores[0].total} stars."
+    if obs.end_reason == "fireflies":
+        return f"{session.name(obs.winner)} placed a 4th firefly and wins at once!"
     name = session.name(obs.winner)
     verb = "win" if name == "You" else "wins"
     return (f"{name} {verb}, {scores[obs.winner].total} stars to "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from importlib import resources
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Markdown, MarkdownViewer, Static
 
 from ..core import Decision
+from ..play.words import asked
 
 KEYS = """\
 # Keys
@@ -74,7 +76,7 @@ def section_titles(text: str) -> dict[int, str]:
 class RulesViewer(MarkdownViewer):
     """The keys and the rules; once the document is built it scrolls to ``start``."""
 
-    def __init__(self, markdown: str, start: str | None, **kwargs) -> None:
+    def __init__(self, markdown: str, start: str | None, **kwargs: Any) -> None:
         super().__init__(markdown, **kwargs)
         self.start = start
 
@@ -136,7 +138,7 @@ class HelpScreen(ModalScreen[None]):
         if self.decision is not None:
             title = self.titles.get(self.start_section or 0, "")
             where = f" (rules §{title.replace('. ', ' ', 1)}, below)" if title else ""
-            lines.append(f"Now: {self.decision.prompt}{where}")
+            lines.append(f"Now: {asked(self.decision)}{where}")
         if self.keys:
             lines.append(f"Keys: {self.keys}")
         lines.append("Click: pick, again: confirm · k: all keys · 1–9, 0: rules §1–§10 · "

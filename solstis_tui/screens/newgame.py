@@ -11,7 +11,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from ..core.rng import new_secret
-from ..session import BOT_TIERS, HUMAN, Setup, opponent_label
+from ..seats import seats_for
+from ..session import BOT_TIERS, Setup, opponent_label
 
 MODES = [("Play against a bot", "bot"), ("Two people, one keyboard (hot-seat)", "hotseat"),
          ("Watch two bots", "watch")]
@@ -33,13 +34,8 @@ def build_setup(mode: str, opponent: str, variant: str, starts: str, seed_text: 
             raise ValueError(f"the seed must be a whole number, not {seed_text!r}") from None
     else:
         seed = new_secret()
-    if mode == "hotseat":
-        seats = (HUMAN, HUMAN)
-    elif mode == "watch":
-        seats = (opponent, opponent)
-    else:
-        first = starts == "first" or (starts == "random" and rng.random() < 0.5)
-        seats = (HUMAN, opponent) if first else (opponent, HUMAN)
+    first = starts == "first" or (starts == "random" and rng.random() < 0.5)
+    seats = seats_for(mode, opponent, person_first=first)
     return Setup(variant=variant, seed=seed, seats=seats, secret=secret)
 
 

@@ -8,9 +8,11 @@ games have no review (their game lives at the host).
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -18,9 +20,10 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from ..bot_process import BotFailed
 from ..core import Move, Observation
+from ..play.words import asked, describe_move
 from ..session import Session
-from .helpers import describe_move
 
 #: The strongest bot's ranking of an observation's moves: (obs, seconds, cancel).
 RankMoves = Callable[[Observation, float, threading.Event | None], list[tuple[Move, float]]]
@@ -47,7 +50,7 @@ class ReviewScreen(Screen[None]):
         self.rank_moves = rank_moves
         self.seconds = seconds
         self.cancel = threading.Event()
-        self.rows: list[dict] = []
+        self.rows: list[dict[str, Any]] = []
         self.done = 0
 
     def compose(self) -> ComposeResult:
@@ -102,34 +105,41 @@ class ReviewScreen(Screen[None]):
         self.run_worker(partial(self._work, self.cancel), thread=True, exclusive=True,
                         group="review", exit_on_error=False, name="review")
 
-    def decisions(self) -> list[dict]:
+    def decisions(self) -> list[dict[str, Any]]:
         """Every non-automatic decision made by a person, with the game just before it."""
         s = self.session
         out = []
-        made = [(p, mv) for p, mv, auto in s.game.history if not auto]
-        moves = [mv for _, mv in made]
-        game = s.replay([])
+        game = s.origin.copy()
         reviewed = self.reviewed
-        for i, (player, mv) in enumerate(made):
+        for i, (player, mv) in enumerate(s.made_since_origin()):
             if player in reviewed:
                 out.append({"player": player, "turn": game.turn,
-                            "prompt": game.decision.prompt if game.decision else "",
+                            "prompt": asked(game.decision),
                             "yours": describe_move(mv), "move": mv,
                             "obs": game.observation(player), "index": i})
-            game.play(moves[i])
+            game.play(mv)
         return out
 
     def _work(self, cancel: threading.Event) -> None:
         for i, row in enumerate(self.rows):
             if cancel.is_set():
                 return
-            ranked = self.rank_moves(row["obs"], self.seconds, cancel)
+            try:
+                ranked = self.rank_moves(row["obs"], self.seconds, cancel)
+            except BotFailed as exc:
+                with contextlib.suppress(RuntimeError):  # the app may be closing
+                    self.app.call_from_thread(self._failed, str(exc))
+                return
             try:
                 self.app.call_from_thread(self._fill, i, ranked)
             except RuntimeError:
                 return
 
-    def _fill(self, i: int, ranked) -> None:
+    def _failed(self, reason: str) -> None:
+        self.notify(f"The review stopped: its bot failed ({reason}). The moves judged so far "
+                    "stay.", severity="error", markup=False, timeout=15)
+
+    def _fill(self, i: int, ranked: list[tuple[Move, float]]) -> None:
         row = self.rows[i]
         best, best_value = ranked[0]
         values = dict(ranked)

@@ -7,8 +7,12 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from solstis_tui.ai.base import Chooser
+from solstis_tui.ai.clock import Budget
+
 from ..core import Game, IllegalMove, Move, Observation
-from ..session import HUMAN, Session, Setup
+from ..seats import PERSON, Seat
+from ..session import Session, Setup
 from .chapters import CHAPTERS, Chapter, Step
 
 TUTOR = "Tutor"
@@ -18,10 +22,12 @@ class ScriptedBot:
     """The Tutor: its n-th decision is the chapter's n-th scripted move. A script that has
     run out or does not fit the position raises (the tests play every chapter through)."""
 
+    name = TUTOR
+
     def __init__(self, moves: tuple[str, ...]) -> None:
         self.moves = [Move.parse(text) for text in moves]
 
-    def choose(self, obs: Observation, budget: Any = None,
+    def choose(self, obs: Observation, budget: Budget | None = None,
                cancel: threading.Event | None = None) -> Move:
         made = sum(1 for player, _, auto in obs.history if player == obs.player and not auto)
         if made < len(self.moves) and self.moves[made] in obs.legal_moves:
@@ -41,7 +47,7 @@ class TutorialSession(Session):
               step: int = 0) -> TutorialSession:
         """The chapter from its start, or replayed to ``moves`` at ``step`` (IllegalMove
         if they do not replay)."""
-        setup = Setup(variant=chapter.variant, seed=0, seats=(HUMAN, "tutor"),
+        setup = Setup(variant=chapter.variant, seed=0, seats=(PERSON, Seat("tutor")),
                       names=("", TUTOR))
         session = cls(setup, chapter=chapter)
         if moves:
@@ -61,7 +67,7 @@ class TutorialSession(Session):
         """The chapter's hand-made position (undo and resume replay from it)."""
         return self.chapter.new_game()
 
-    def bot(self, player: int) -> Any:
+    def bot(self, player: int) -> Chooser:
         if player not in self.bots:
             self.bots[player] = ScriptedBot(self.chapter.tutor)
         return self.bots[player]

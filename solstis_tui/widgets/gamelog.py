@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.events import Resize
 from textual.widgets import RichLog
@@ -16,7 +18,7 @@ class GameLog(RichLog):
     GameLog { height: 1fr; padding: 0 1; background: $surface; scrollbar-size-vertical: 1; }
     """
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(wrap=True, markup=False, highlight=False, auto_scroll=True,
                          min_width=20, **kwargs)
         self.can_focus = False

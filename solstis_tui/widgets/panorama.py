@@ -7,9 +7,10 @@ code at the centre of its square and the fireflies.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rich.cells import cell_len
+from rich.style import Style
 from rich.text import Text
 
 from ..core import PanoramaView, Spirit
@@ -26,7 +27,7 @@ from ..core.board import (
 )
 from .board_widget import BoardWidget
 from .clicks import tag
-from .view import SHORT_CODES, SPIRIT_CODES, BoardView, glyphs_of, palette_of
+from .view import SHORT_CODES, SPIRIT_CODES, BoardView, Glyphs, Palette, glyphs_of, palette_of
 
 LEFT = 2
 
@@ -91,7 +92,7 @@ class PanoramaGrid(BoardWidget):
     PanoramaGrid { width: 33; height: 14; padding: 0 1; }
     """
 
-    def __init__(self, side: str, **kwargs) -> None:
+    def __init__(self, side: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.side = side
         self.geo = SMALL
@@ -128,7 +129,7 @@ class PanoramaGrid(BoardWidget):
         out = Text(no_wrap=True, overflow="crop")
         out.append_text(self._title(view, p, pano, pal, g))
         out.append("\n")
-        squares: dict[int, tuple[str, object]] = {}
+        squares: dict[int, tuple[str, Style]] = {}
         for spirit, sq in pano.spirits:
             covered = pano.covered is not None and pano.covered == spirit
             style = pal.dim if covered else (pal.spirit if spirit.is_plain else pal.blue_spirit)
@@ -203,11 +204,12 @@ class PanoramaGrid(BoardWidget):
             return [first] * geo.height
         return [first] + [" " * geo.width] * (geo.height - 1)
 
-    def _title(self, view, p, pano, pal, g) -> Text:
+    def _title(self, view: BoardView, p: int, pano: PanoramaView, pal: Palette,
+               g: Glyphs) -> Text:
         """``Minimax bot ★22 Evil hand size 4 ◀``: name, stars, then the marks; a name too
         long for the grid's width is cut (with an ellipsis), never the marks."""
         stars = f" {g.star}{view.scores[p].total}"
-        extras = []
+        extras: list[tuple[str, Style]] = []
         obs = view.obs
         if not obs.options.firefly and obs.evil_player == p:
             extras.append(("Evil", pal.evil))
@@ -231,7 +233,8 @@ class PanoramaGrid(BoardWidget):
         return title
 
     @staticmethod
-    def _cell(cell, land, rain, lit, pano, g, pal) -> tuple[str, object]:
+    def _cell(cell: int, land: int, rain: int, lit: int, pano: PanoramaView, g: Glyphs,
+              pal: Palette) -> tuple[str, Style]:
         row = cell // 10 + 1
         fire = FIRE_CELLS >> cell & 1
         if land >> cell & 1:
@@ -248,7 +251,7 @@ class PanoramaGrid(BoardWidget):
         return g.empty + " ", pal.empty
 
     @staticmethod
-    def _gap(row, column, land, lit, g, pal) -> Text:
+    def _gap(row: int, column: int, land: int, lit: int, g: Glyphs, pal: Palette) -> Text:
         if row == 6 and column == 5:
             if land & SHARED_FIRE == SHARED_FIRE:
                 mark = g.fire_lit if lit & SHARED_FIRE else g.fire_unlit
@@ -265,10 +268,11 @@ class PanoramaGrid(BoardWidget):
                 tag(line, x - 1, ("square", self.side, sq), x + 2)
 
     @staticmethod
-    def _between(row, squares, fireflies, targets, cursor, square_mode, g, pal,
-                 geo: Geometry = SMALL) -> Text:
+    def _between(row: int, squares: dict[int, tuple[str, Style]], fireflies: set[int],
+                 targets: frozenset[int], cursor: int | None, square_mode: bool, g: Glyphs,
+                 pal: Palette, geo: Geometry = SMALL) -> Text:
         """The line between ``row`` and ``row + 1``: spirits and fireflies on squares."""
-        chars: list[tuple[str, object]] = [(" ", None)] * geo.line_width
+        chars: list[tuple[str, Style | None]] = [(" ", None)] * geo.line_width
         for column in range(1, 10):
             sq = cell_index(row, column)
             if sq not in NAMES:
@@ -281,11 +285,10 @@ class PanoramaGrid(BoardWidget):
             elif sq in fireflies:
                 chars[x] = (g.firefly, pal.firefly)
             if square_mode and sq in targets:
-                style = pal.target + pal.cursor if sq == cursor else pal.target
-                mark = g.target
-                chars[x - 1], chars[x], chars[x + 1] = ("[", style), (mark, style), ("]", style)
+                lit = pal.target + pal.cursor if sq == cursor else pal.target
+                chars[x - 1], chars[x], chars[x + 1] = ("[", lit), (g.target, lit), ("]", lit)
         line = Text()
-        for ch, style in chars:
-            line.append(ch, style=style)
+        for ch, shown in chars:
+            line.append(ch, style=shown)
         line.rstrip()
         return line

@@ -3,11 +3,19 @@ colours (Unicode or plain ASCII; colours from the theme's board variables)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import weakref
+from dataclasses import dataclass
+from typing import Any
 
 from rich.style import Style
+from textual.app import App
+from textual.widget import Widget
 
-from ..core import Observation, Score, Spirit
+from ..core import Spirit
+from ..play.view import BoardView
+from ..play.zones import Item
+
+__all__ = ["ASCII", "UNICODE", "BoardView", "Glyphs", "Item", "Palette", "asciify", "palette_of"]
 
 SPIRIT_CODES: dict[Spirit, str] = {
     Spirit.FISH: "Fsh", Spirit.DEER: "Der", Spirit.EAGLE: "Egl", Spirit.BEAR: "Bea",
@@ -49,45 +57,6 @@ ASCII = Glyphs(empty=".", fire_lit="*", fire_unlit="^", rainbow="~~", firefly="f
                forbidden="XX", face_down="#", star="*", target="+", bullet="-", arrow="->")
 
 
-@dataclass
-class Item:
-    """One pickable thing of a list zone: a hand tile, a pile, a spirit, 'draw two'."""
-
-    label: str
-    move: object | None
-    legal: bool = True
-    value: int = -1
-
-
-@dataclass
-class BoardView:
-    """Everything the board widgets show at one moment, from one player's side."""
-
-    obs: Observation
-    me: int
-    names: tuple[str, str]
-    scores: tuple[Score, Score]
-    my_hand: tuple[int, ...]
-    their_hand: tuple[int, ...] | None
-    """The opponent's tiles a player may see (Renard reveal, watch mode) or None."""
-    their_count: int
-    zone: str | None = None
-    items: list[Item] = field(default_factory=list)
-    selected: int = -1
-    cursor: int | None = None
-    targets: frozenset[int] = frozenset()
-    capturable: frozenset[int] = frozenset()
-    square_mode: bool = False
-    ascii: bool = False
-    to_play: int = 0
-    deciding_is_human: bool = True
-    last_cells: frozenset[int] = frozenset()
-    marks: frozenset[int] = frozenset()
-    """Tiles a lesson points at in the hand and the display."""
-    mark_cells: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
-    """Cells a lesson points at in my panorama and in the opponent's."""
-
-
 class Palette:
     """Rich styles from the current theme's board variables."""
 
@@ -119,14 +88,16 @@ class Palette:
         self.illegal = Style(dim=True, strike=True)
 
 
-def palette_of(widget) -> Palette:
+_PALETTES: weakref.WeakKeyDictionary[App[Any], tuple[str, Palette]] = \
+    weakref.WeakKeyDictionary()
+
+
+def palette_of(widget: Widget) -> Palette:
     """The palette for ``widget``'s app (cached per theme)."""
     app = widget.app
-    key = app.theme
-    cached = getattr(app, "_board_palette", None)
-    if cached is None or cached[0] != key:
-        cached = (key, Palette(app.theme_variables))
-        app._board_palette = cached
+    cached = _PALETTES.get(app)
+    if cached is None or cached[0] != app.theme:
+        cached = _PALETTES[app] = (app.theme, Palette(app.theme_variables))
     return cached[1]
 
 

@@ -11,7 +11,6 @@ def test_a_new_game_waits_for_seat_0_to_play_a_tile():
     game = Game.new(seed=1, options=Options())
     assert game.to_play == 0
     assert game.decision is Decision.PLAY
-    assert game.decision.prompt == "play a tile from your hand"
     assert {m.kind for m in game.legal_moves()} == {MoveKind.PLAY}
     assert not game.is_over and game.winner is None and game.history == []
 

@@ -23,7 +23,7 @@ def deal(game: Game) -> tuple:
 def secret_seeds() -> list[int]:
     """Seeds of deals nobody chose, from every place that makes one."""
     from solstis_tui.cli import build_parser, setup_from_args
-    from solstis_tui.online.tables import Seat, new_table
+    from solstis_tui.host.tables import Seat, new_table
     from solstis_tui.screens.newgame import build_setup
 
     seeds = []
@@ -183,7 +183,7 @@ def test_a_save_from_before_secret_deals_loads_and_plays_on_identically():
     save = fixture["save"]
     assert save["version"] == 1 and json.loads(save["snapshot"])["version"] == 1
     session = Session.from_save(save)
-    assert session.load_warning == "" and session.replayable
+    assert session.load_warning == "" and session.origin.turn == 1  # replayed from the deal
     assert session.setup.legacy and session.setup.secret  # its seed is never shown
     game = Game.from_json(save["snapshot"])
     for text in fixture["then"]:
@@ -219,7 +219,7 @@ def test_a_local_bot_is_not_seeded_with_the_secret():
     setup = random_setup("random")
     session = Session(setup)
     for p in (0, 1):
-        if setup.seats[p] != "human":
+        if not setup.seats[p].is_person:
             bot = session.bot(p)
             assert bot.seed != setup.seed + p and bot.seed < 2**64
             assert bot.seed == Session(setup).bot(p).seed  # still reproducible

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from solstis_tui.online.client import HostClient
-from solstis_tui.online.host import Host
+from solstis_tui.client.client import HostClient
+from solstis_tui.host.host import Host
 
 
 def quick_bot(tier: str, seed: int):

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from solstis_tui.client.client import HostClient
 from solstis_tui.core import Game
 from solstis_tui.core.observation import Observation
-from solstis_tui.online.botpool import BotPool, Decision
-from solstis_tui.online.client import HostClient
+from solstis_tui.host.botpool import BotPool, Decision
 
 from .conftest import quick_bot, start_host
 

@@ -12,9 +12,9 @@ import time
 
 import pytest
 
+from solstis_tui.client.client import HostClient, HostError
 from solstis_tui.core import Game, Options
-from solstis_tui.online.client import HostClient, HostError
-from solstis_tui.online.tables import Seat, new_table
+from solstis_tui.host.tables import Seat, new_table
 
 from .test_host import start_friend_game
 from .test_limits import named, running, until

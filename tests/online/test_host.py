@@ -6,10 +6,10 @@ import asyncio
 import json
 import random
 
+from solstis_tui.client.client import HostClient
 from solstis_tui.core import determinize
 from solstis_tui.core.observation_json import observation_from_dict
-from solstis_tui.online.client import HostClient
-from solstis_tui.online.host import Host
+from solstis_tui.host.host import Host
 
 from .conftest import quick_bot
 

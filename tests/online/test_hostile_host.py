@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from solstis_tui.online.app import OnlineApp
+from solstis_tui.client.app import OnlineApp
 
 from .test_online_app import wait_for
 
-WELCOME = {"type": "welcome", "name": "Ann", "code": "c" * 22, "version": 1, "tables": [],
+WELCOME = {"type": "welcome", "name": "Ann", "code": "c" * 22, "version": 2, "tables": [],
            "offset": 0, "total": 0, "seated": []}
 
 

@@ -17,14 +17,14 @@ from collections.abc import AsyncIterator, Callable
 
 import pytest
 
+from solstis_tui.client.app import OnlineApp
+from solstis_tui.client.client import READ_LIMIT, HostClient, HostError
+from solstis_tui.client.game_screen import OnlineGameScreen
 from solstis_tui.core import Options
-from solstis_tui.online.app import OnlineApp
-from solstis_tui.online.client import READ_LIMIT, HostClient, HostError
-from solstis_tui.online.game_screen import OnlineGameScreen
-from solstis_tui.online.host import Host
-from solstis_tui.online.limits import ACCEPT_BURST, FD_HEADROOM, Limits
-from solstis_tui.online.protocol import MAX_NAME, VERSION
-from solstis_tui.online.tables import Seat, new_table
+from solstis_tui.host.host import Host
+from solstis_tui.host.limits import ACCEPT_BURST, FD_HEADROOM, Limits
+from solstis_tui.host.protocol import MAX_NAME, VERSION
+from solstis_tui.host.tables import Seat, new_table
 
 from .conftest import quick_bot
 from .test_host import latest_state, play_to_end, start_friend_game
@@ -588,3 +588,16 @@ async def test_one_player_cannot_hold_many_connections_or_waiting_tables(tmp_pat
         await players_still_play(host)
         for client in (ann, again):
             client.writer.close()
+
+
+async def test_a_client_of_the_old_protocol_is_told_to_update_and_nothing_changes(host):
+    reader, writer = await raw(host)
+    await say(writer, {"type": "hello", "version": VERSION - 1, "name": "Ann"})
+    reply = await hear(reader)
+    assert reply["type"] == "error" and reply["code"] == "version"
+    assert reply["message"] == (f"this host speaks protocol version {VERSION} and your "
+                                f"solstis speaks version {VERSION - 1}: update solstis-tui "
+                                "to play here")
+    await say(writer, hello("Ann"))  # the same connection, now speaking this version
+    assert (await hear(reader))["type"] == "welcome"
+    assert not host.tables

@@ -19,18 +19,19 @@ from textual.widgets._toast import Toast
 
 from solstis_tui import saves
 from solstis_tui.app import SolstisApp
-from solstis_tui.online.app import OnlineApp
-from solstis_tui.online.game_screen import OnlineGameScreen
-from solstis_tui.online.lobby import LobbyScreen
-from solstis_tui.online.names import BadName, name_key, normalize_name
-from solstis_tui.online.protocol import MAX_NAME
+from solstis_tui.client.app import OnlineApp
+from solstis_tui.client.game_screen import OnlineGameScreen
+from solstis_tui.client.lobby import LobbyScreen
+from solstis_tui.host.names import BadName, name_key, normalize_name
+from solstis_tui.host.protocol import MAX_NAME, VERSION
 from solstis_tui.screens.end import EndScreen
 from solstis_tui.screens.game import GameScreen
 from solstis_tui.screens.logview import LogScreen
 from solstis_tui.screens.passkb import PassScreen
 from solstis_tui.screens.review import ReviewScreen
 from solstis_tui.screens.spiritinfo import SpiritsScreen
-from solstis_tui.session import HUMAN, Session, Setup
+from solstis_tui.seats import PERSON
+from solstis_tui.session import Session, Setup
 from tests.tui.conftest import keys_for
 
 from .helpers import (
@@ -221,7 +222,7 @@ async def test_people_text_is_literal_online(host, hostile, size):
 # ---------------------------------------------------------------------- offline
 def near_the_end(names: tuple[str, str], seed: int = 5) -> Session:
     """A hot-seat game between ``names`` a few decisions before its end."""
-    setup = Setup(variant="firefly", seed=seed, seats=(HUMAN, HUMAN), names=names)
+    setup = Setup(variant="firefly", seed=seed, seats=(PERSON, PERSON), names=names)
     full = Session(setup)
     rng = random.Random(seed)
     while not full.game.is_over:
@@ -258,7 +259,7 @@ async def test_people_text_is_literal_offline(tmp_path, monkeypatch, hostile, si
             screen = app.screen
             if not isinstance(screen, GameScreen):
                 return True
-            return (screen.pending_apply is None and screen.view is not None
+            return (screen.play.pending is None and screen.view is not None
                     and screen.view.zone is not None)
 
         # The last decisions, each at one size: the size changes when a screen comes back
@@ -327,7 +328,7 @@ async def test_a_bot_error_with_brackets_is_shown_as_written(tmp_path, monkeypat
     monkeypatch.setenv("SOLSTIS_DATA_DIR", str(tmp_path / "data"))
     from solstis_tui.screens.boterror import BotErrorScreen
 
-    app = SolstisApp(Setup(seed=3, seats=("tests.tui.bots:MarkupBot", HUMAN)), pace=0.0,
+    app = SolstisApp(Setup(seed=3, seats=("tests.tui.bots:MarkupBot", PERSON)), pace=0.0,
                      hint_spec="random", autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(lambda: isinstance(app.screen, BotErrorScreen), pilot)
@@ -356,7 +357,7 @@ async def test_a_seed_typed_with_brackets_is_quoted_as_written(tmp_path, monkeyp
     monkeypatch.setenv("SOLSTIS_DATA_DIR", str(tmp_path / "data"))
     from solstis_tui.screens.newgame import NewGameScreen
 
-    app = SolstisApp(Setup(seed=3, seats=(HUMAN, "random")), pace=0.0, autosave=False)
+    app = SolstisApp(Setup(seed=3, seats=(PERSON, "random")), pace=0.0, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("n")
         await until(lambda: isinstance(app.screen, NewGameScreen), pilot)
@@ -488,16 +489,16 @@ async def test_two_players_cannot_share_a_name_up_to_case_or_invisibles(host, co
     await connect("Ann Lee")
     for twin in ["ann lee", "ANN\u200b LEE", "\u202eAnn Lee\u2060", "Ann\u00a0 Lee "]:
         client = await connect(None)
-        await client.send({"type": "hello", "version": 1, "name": twin})
+        await client.send({"type": "hello", "version": VERSION, "name": twin})
         reply = await client.receive()
         assert reply["type"] == "error" and reply["code"] == "name_taken", reply
         assert "taken" in reply["message"]
     padded = await connect(None)
-    await padded.send({"type": "hello", "version": 1, "name": "  Bo\u200bb\u00a0 "})
+    await padded.send({"type": "hello", "version": VERSION, "name": "  Bo\u200bb\u00a0 "})
     welcome = await padded.receive()
     assert welcome["type"] == "welcome" and welcome["name"] == "Bob"
     bad = await connect(None)
-    await bad.send({"type": "hello", "version": 1, "name": "Eve\x1b[2J"})
+    await bad.send({"type": "hello", "version": VERSION, "name": "Eve\x1b[2J"})
     reply = await bad.receive()
     assert reply["code"] == "bad_name" and "control characters" in reply["message"]
     assert sorted(host.players.values()) == ["Ann Lee", "Bob"]

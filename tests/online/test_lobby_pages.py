@@ -11,13 +11,13 @@ from typing import Any
 
 from textual.widgets import Footer
 
+from solstis_tui.client.app import OnlineApp
+from solstis_tui.client.client import HostClient
+from solstis_tui.client.game_screen import OnlineGameScreen
+from solstis_tui.client.lobby import LobbyScreen
 from solstis_tui.core import Options
-from solstis_tui.online.app import OnlineApp
-from solstis_tui.online.client import HostClient
-from solstis_tui.online.game_screen import OnlineGameScreen
-from solstis_tui.online.host import Host
-from solstis_tui.online.lobby import LobbyScreen
-from solstis_tui.online.tables import Seat, new_table
+from solstis_tui.host.host import Host
+from solstis_tui.host.tables import Seat, new_table
 
 from .test_online_app import wait_for
 

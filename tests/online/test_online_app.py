@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from solstis_tui.online.app import OnlineApp
-from solstis_tui.online.game_screen import OnlineGameScreen
-from solstis_tui.online.lobby import LobbyScreen
+from solstis_tui.client.app import OnlineApp
+from solstis_tui.client.game_screen import OnlineGameScreen
+from solstis_tui.client.lobby import LobbyScreen
 
 
 async def wait_for(predicate, pilot, timeout: float = 10.0) -> None:

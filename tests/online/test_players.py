@@ -11,12 +11,13 @@ import time
 
 import pytest
 
+from solstis_tui.client.client import HostClient, HostError
 from solstis_tui.core import Options
-from solstis_tui.online import players as players_module
-from solstis_tui.online.client import HostClient, HostError
-from solstis_tui.online.host import Host
-from solstis_tui.online.players import PlayerRegistry
-from solstis_tui.online.tables import Seat, TableStore, new_table
+from solstis_tui.host import players as players_module
+from solstis_tui.host.host import Host
+from solstis_tui.host.players import PlayerRegistry
+from solstis_tui.host.protocol import VERSION
+from solstis_tui.host.tables import Seat, TableStore, new_table
 
 from .conftest import quick_bot, start_host
 
@@ -36,7 +37,7 @@ async def gone(host: Host, *clients: HostClient) -> None:
 async def hello_error(host: Host, **hello) -> dict:
     client = await HostClient.connect(host.socket_path)
     try:
-        await client.send({"type": "hello", "version": 1, **hello})
+        await client.send({"type": "hello", "version": VERSION, **hello})
         return await client.receive_until("error")
     finally:
         await client.close()

@@ -27,8 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from solstis_tui.online.launch import online_parser
-from solstis_tui.online.serve import build_parser as host_parser
+from solstis_tui.client.launch import online_parser
+from solstis_tui.host.serve import build_parser as host_parser
 from tests.online import ssh_doc
 from tests.online.ssh_probes import (
     Target,

@@ -20,9 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from solstis_tui.online.client import HostClient, HostError, read_token
-from solstis_tui.online.host import Host
-from solstis_tui.online.hostlock import StartRefused
+from solstis_tui.client.client import HostClient, HostError, read_token
+from solstis_tui.host.host import Host
+from solstis_tui.host.hostlock import StartRefused
+from solstis_tui.host.protocol import VERSION
 
 from .conftest import quick_bot
 from .test_host import latest_state, start_friend_game
@@ -357,7 +358,7 @@ async def test_tcp_needs_the_token(tmp_path):
             client = await HostClient.connect(tcp=("127.0.0.1", port),
                                               token=token or "")
             client.token = token
-            await client.send({"type": "hello", "version": 1, "name": "Eve",
+            await client.send({"type": "hello", "version": VERSION, "name": "Eve",
                                **({"token": token} if token else {})})
             error = await client.receive_until("error")
             assert error["code"] == "bad_token" and "token" in error["message"]
@@ -402,7 +403,7 @@ def test_solstis_host_tcp_makes_a_private_token_the_client_reads(tmp_path):
 def test_help_survives_a_runtime_folder_owned_by_someone_else(tmp_path, monkeypatch, capsys):
     import platformdirs.unix
 
-    from solstis_tui.online import serve
+    from solstis_tui.host import serve
 
     foreign = tmp_path / f"runtime-{os.geteuid()}"
     if os.geteuid() == 0:
@@ -438,7 +439,7 @@ async def test_the_web_game_refuses_a_foreign_page(monkeypatch):
     from aiohttp.test_utils import TestServer
     from textual_serve.server import Server
 
-    from solstis_tui.online.launch import web_server
+    from solstis_tui.client.launch import web_server
 
     async def game(self, request: web.Request) -> web.WebSocketResponse:
         """Stands in for the served game (textual-serve would start a process)."""

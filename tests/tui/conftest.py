@@ -9,7 +9,7 @@ import pytest
 from textual.worker import WorkerCancelled
 
 from solstis_tui.app import SolstisApp
-from solstis_tui.screens import choices
+from solstis_tui.play import zones as choices
 from solstis_tui.screens.game import GameScreen
 from solstis_tui.session import Setup
 
@@ -32,7 +32,7 @@ async def settle(pilot, app: SolstisApp) -> None:
     """Wait until no bot is thinking and no worker runs."""
     for _ in range(2000):
         gs = app.game_screen
-        busy = gs is None or gs.thinking_since is not None or gs.pending_apply is not None \
+        busy = gs is None or gs.play.thinking_since is not None or gs.play.pending is not None \
             or any(w.group == "bot" and not w.is_finished for w in app.workers)
         if not busy:
             return
@@ -64,7 +64,7 @@ def keys_for_move(screen: GameScreen, move) -> list[str]:
     if view.zone in ("mine", "theirs"):
         targets = sorted(view.targets)
         k = targets.index(move.arg)
-        start = targets.index(screen.cursor) if screen.cursor in targets else 0
+        start = targets.index(screen.play.cursor) if screen.play.cursor in targets else 0
         forward = (k - start) % len(targets)
         backward = len(targets) - forward
         if forward <= backward:
@@ -98,7 +98,7 @@ async def play_by_keys(pilot, app: SolstisApp, rng: random.Random, limit: int = 
         await pilot.press(*keys_for(gs, rng))
         await settle(pilot, app)
         game = gs.session.game
-        assert len(game.history) > before or game.is_over or gs.error == "", gs.error
+        assert len(game.history) > before or game.is_over or gs.play.error == "", gs.play.error
     raise AssertionError("the game did not end")
 
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 import random
 
 from solstis_tui.core import Decision
-from solstis_tui.screens import choices
-from solstis_tui.session import HUMAN, Session, Setup
+from solstis_tui.play import zones as choices
+from solstis_tui.seats import PERSON
+from solstis_tui.session import Session, Setup
 
 
 def simulate(variant: str, seed: int, rng_seed: int) -> set[Decision]:
     """The decision kinds a hot-seat game meets when both people choose like the driver."""
-    session = Session(Setup(variant=variant, seed=seed, seats=(HUMAN, HUMAN)))
+    session = Session(Setup(variant=variant, seed=seed, seats=(PERSON, PERSON)))
     rng = random.Random(rng_seed)
     seen: set[Decision] = set()
     while not session.game.is_over:
@@ -28,7 +29,7 @@ def simulate(variant: str, seed: int, rng_seed: int) -> set[Decision]:
             targets = sorted(choices.cell_targets(obs))
             move = choices.cell_move(obs.decision, targets[rng.randrange(len(targets))])
         else:
-            items = choices.items_for(obs, None)
+            items = choices.items_for(obs)
             legal = [i for i, item in enumerate(items) if item.legal]
             move = items[rng.choice(legal)].move
         session.apply(move)

@@ -11,14 +11,15 @@ import random
 
 from solstis_tui import saves
 from solstis_tui.core import Decision
-from solstis_tui.session import HUMAN, Session, Setup
+from solstis_tui.seats import PERSON
+from solstis_tui.session import Session, Setup
 
 
 def find_position(wanted: set[Decision], variant: str = "base", seeds: int = 300,
                   check=None) -> Session:
     """A session (you vs the random bot) in which you face a decision of ``wanted``."""
     for seed in range(seeds):
-        session = Session(Setup(variant=variant, seed=seed, seats=(HUMAN, "random")))
+        session = Session(Setup(variant=variant, seed=seed, seats=(PERSON, "random")))
         rng = random.Random(seed)
         while not session.game.is_over:
             game = session.game

@@ -27,7 +27,7 @@ async def _finish(pilot, app) -> EndScreen:
 async def _fresh_dialog(pilot, app, chosen: list) -> EndScreen:
     """A new end dialog over the finished game whose choice lands in ``chosen``."""
     gs = app.game_screen
-    app.push_screen(EndScreen(gs.session, gs.obs), chosen.append)
+    app.push_screen(EndScreen(gs.session, gs.play.obs), chosen.append)
     await pilot.pause()
     assert isinstance(app.screen, EndScreen)
     return app.screen

@@ -7,7 +7,8 @@ import random
 
 from solstis_tui import saves
 from solstis_tui.core import Decision, MoveKind
-from solstis_tui.session import HUMAN, Session, Setup
+from solstis_tui.seats import PERSON
+from solstis_tui.session import Session, Setup
 
 from .conftest import make_app, settle
 from .positions import save_position
@@ -39,7 +40,7 @@ async def test_a_pass_by_itself_is_on_the_status_line():
 
 async def test_an_end_with_tiles_in_hand_says_why():
     for seed in range(200):
-        session = Session(Setup(seed=seed, seats=(HUMAN, "random")))
+        session = Session(Setup(seed=seed, seats=(PERSON, "random")))
         rng = random.Random(seed)
         while not session.game.is_over:
             session.apply(rng.choice(session.game.legal_moves()))

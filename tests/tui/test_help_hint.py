@@ -74,7 +74,7 @@ async def test_hint_is_shown_whole_at_80_columns_and_stays_until_you_decide():
         await pilot.press("t")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        hint = gs.hint_text
+        hint = gs.play.hint_text
         assert hint.startswith("Hint: ") and "—" in hint and len(hint) > 78  # must wrap
         prompt = gs.query_one("#prompt")
         lines = prompt_lines(app)  # headline, the hint (wrapped), the keys
@@ -88,7 +88,7 @@ async def test_hint_is_shown_whole_at_80_columns_and_stays_until_you_decide():
         assert "Hint:" in " ".join(prompt_lines(app))
         await pilot.press("1", "enter")  # deciding clears it
         await settle(pilot, app)
-        assert "Hint:" not in " ".join(prompt_lines(app)) and gs.hint_text == ""
+        assert "Hint:" not in " ".join(prompt_lines(app)) and gs.play.hint_text == ""
 
 
 async def test_escape_dismisses_a_hint():

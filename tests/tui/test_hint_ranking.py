@@ -19,10 +19,10 @@ async def test_the_recommended_move_is_never_shown_as_worth_less_than_the_next()
         await pilot.press("t")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert gs.hint_text.startswith("Hint: play")
-        values = [float(v) for v in re.findall(r"([+-]\d+\.\d)★", gs.hint_text)]
-        assert not values or values[0] >= values[1], gs.hint_text
-        assert "several moves look equally good" in gs.hint_text
+        assert gs.play.hint_text.startswith("Hint: play")
+        values = [float(v) for v in re.findall(r"([+-]\d+\.\d)★", gs.play.hint_text)]
+        assert not values or values[0] >= values[1], gs.play.hint_text
+        assert "several moves look equally good" in gs.play.hint_text
 
 
 async def test_a_review_never_charges_a_negative_cost():

@@ -17,7 +17,7 @@ async def test_full_game_against_random_bot_by_keys():
         await settle(pilot, app)
         assert app.game_screen.session.game.is_over
         assert isinstance(app.screen, EndScreen)
-        lines = app.game_screen.log_lines()
+        lines = app.game_screen.shown_log()
         assert any(line.startswith("You played") for line in lines)
         assert lines[-1].startswith("Game over")
     assert len(seen) >= 3

@@ -27,7 +27,7 @@ async def test_keys_do_nothing_behind_the_too_small_screen_but_quit():
         assert len(gs.session.game.history) == before, "a key played behind the screen"
         await pilot.press("2", "t")
         await settle(pilot, app)
-        assert gs.selected == 0 and gs.hint_text == ""
+        assert gs.play.selected == 0 and gs.play.hint_text == ""
         await pilot.press("ctrl+p")
         await pilot.pause()
         assert app.screen is gs and not CommandPalette.is_open(app)
@@ -59,18 +59,18 @@ async def test_a_late_hint_never_moves_the_pick_made_after_asking():
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         gs = app.game_screen
-        assert gs.view is not None and gs.view.zone == "hand" and gs.selected == 0
+        assert gs.view is not None and gs.view.zone == "hand" and gs.play.selected == 0
         hinted = gs.view.items[0].move
         chosen = gs.view.items[1].move
         await pilot.press("t")
-        assert gs.hint_text == "Hint: thinking…"
+        assert gs.play.hint_text == "Hint: thinking…"
         await pilot.press("2")
-        assert gs.selected == 1
+        assert gs.play.selected == 1
         gate.set()
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert gs.hint_move == hinted and gs.hint_text.startswith("Hint: play")
-        assert gs.selected == 1, "the hint moved the person's own pick"
+        assert gs.play.hint_move == hinted and gs.play.hint_text.startswith("Hint: play")
+        assert gs.play.selected == 1, "the hint moved the person's own pick"
         await pilot.press("enter")
         assert gs.session.game.history[0][1] == chosen
 
@@ -89,7 +89,7 @@ async def test_a_hint_asked_for_without_picking_still_shows_its_tile():
         await pilot.press("t")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert gs.selected == 1 and gs.hint_move == gs.view.items[1].move
+        assert gs.play.selected == 1 and gs.play.hint_move == gs.view.items[1].move
 
 
 async def test_undo_clears_the_error_left_by_a_key_pressed_during_the_bots_turn():
@@ -107,9 +107,9 @@ async def test_undo_clears_the_error_left_by_a_key_pressed_during_the_bots_turn(
             if bots.STARTED.is_set():
                 break
         await pilot.press("2")
-        assert gs.error.startswith("wait: it is") and "wait: it is" in prompt_text(app)
+        assert gs.play.error.startswith("wait: it is") and "wait: it is" in prompt_text(app)
         await pilot.press("u")
         await settle(pilot, app)
         assert gs.session.human_to_play
-        assert gs.error == "" and "✗" not in prompt_text(app)
+        assert gs.play.error == "" and "✗" not in prompt_text(app)
         assert "took back your last decision" in prompt_text(app)

@@ -58,7 +58,8 @@ async def test_options_ask_before_the_saved_game_is_replaced_and_c_continues_it(
         await pilot.press("c")
         await settle(pilot, app)
         session = app.game_screen.session
-        assert session.setup.seed == 12 and session.setup.seats == ("human", "random")
+        assert session.setup.seed == 12
+        assert tuple(map(str, session.setup.seats)) == ("human", "random")
         assert list(session.game.history)[:len(history)] == history
     assert saves.peek()["seed"] == 12
 

@@ -17,7 +17,7 @@ async def test_watch_mode_pause_and_step():
         await pilot.press("p")
         await settle(pilot, app)
         gs = app.game_screen
-        assert gs.paused
+        assert gs.play.paused
         before = len(gs.session.game.history)
         await pilot.press("full_stop")
         await settle(pilot, app)
@@ -48,7 +48,7 @@ async def test_end_screen_rematch_swaps_seats_and_review_lists_decisions():
         await open_review(pilot, app)
         await pilot.press("escape")
         old = app.game_screen.session.setup
-        app.show_end(app.game_screen.session, app.game_screen.obs)
+        app.show_end(app.game_screen.session, app.game_screen.play.obs)
         await pilot.pause()
         await pilot.press("m")
         await settle(pilot, app)
@@ -68,7 +68,7 @@ async def test_new_game_screen_starts_the_chosen_game():
         await pilot.press("4", "2", "enter")
         await settle(pilot, app)
         assert app.game_screen.session.setup.seed == 42
-        assert sorted(app.game_screen.session.setup.seats) == ["human", "random"]
+        assert sorted(map(str, app.game_screen.session.setup.seats)) == ["human", "random"]
 
 
 async def test_help_opens_with_keys_and_rules_sections():

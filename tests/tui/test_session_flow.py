@@ -72,7 +72,7 @@ async def test_hint_suggests_a_move_and_selects_it():
         await pilot.pause()
         assert "Hint:" in prompt_of(app)
         gs = app.game_screen
-        assert gs.view.items[gs.selected].move == gs.hint_move
+        assert gs.view.items[gs.play.selected].move == gs.play.hint_move
 
 
 async def test_autosave_and_resume_continue_the_same_game(data_dir):
@@ -170,7 +170,16 @@ async def test_save_whose_moves_do_not_replay_continues_from_its_snapshot(data_d
         await pilot.press("u")
         await settle(pilot, again)
         assert list(again.game_screen.session.game.history) == history
-        assert "no undo in a game rebuilt" in prompt_of(again)
+        assert "there is no decision of yours to take back" in prompt_of(again)
+        # A decision made after the resume can be taken back: undo reaches back to there.
+        for key in keys_for(again.game_screen, random.Random(1)):
+            await pilot.press(key)
+        await settle(pilot, again)
+        assert len(again.game_screen.session.game.history) > len(history)
+        await pilot.press("u")
+        await settle(pilot, again)
+        assert list(again.game_screen.session.game.history) == history
+        assert "took back your last decision" in prompt_of(again)
     assert len(list(data_dir.glob("autosave.corrupt-*.json"))) == 1
 
 

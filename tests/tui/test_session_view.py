@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from solstis_tui.client import remote
+from solstis_tui.client.remote import RemoteSession
 from solstis_tui.core import Game, IllegalMove, Move, MoveKind, Options
 from solstis_tui.core.observation_json import observation_to_dict
-from solstis_tui.online import remote
-from solstis_tui.online.remote import RemoteSession
 from solstis_tui.session import Session, Setup
 from solstis_tui.session_view import SessionView, scores_of
 
@@ -119,7 +119,7 @@ async def test_watch_mode_shows_both_hands():
         await pilot.press("p")
         await settle(pilot, app)
         gs = app.game_screen
-        view = gs.build_view()
+        view = gs.play.board()
         game = gs.session.game
         assert view.my_hand == tuple(game.hands[0])
         assert view.their_hand == tuple(game.hands[1])

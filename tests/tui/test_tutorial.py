@@ -16,6 +16,7 @@ from solstis_tui.core.board import parse_cell
 from solstis_tui.screens.game import GameScreen
 from solstis_tui.screens.tutorial import TutorialScreen
 from solstis_tui.screens.welcome import WelcomeScreen
+from solstis_tui.seats import Seat
 from solstis_tui.session import Setup
 from solstis_tui.tutorial.chapters import BASE, CHAPTERS, FIREFLY
 from solstis_tui.tutorial.session import TutorialSession
@@ -149,7 +150,7 @@ async def test_the_base_chapter_plays_to_the_end_by_keys(data_dir):
         await pilot.pause()
         screen = app.screen
         assert type(screen) is GameScreen
-        assert "random" in screen.session.setup.seats
+        assert Seat("random") in screen.session.setup.seats
 
 
 async def test_the_base_chapter_leads_to_the_firefly_chapter():
@@ -375,11 +376,11 @@ async def test_clicks_and_the_palette_do_not_get_past_the_tutorial():
     app = tutorial_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
-        screen._click_pick(("item", 0))  # a double click on a read step: no step passes
-        screen._click_pick(("item", 0))
+        screen.play.click_pick(("item", 0))  # a double click on a read step: no step passes
+        screen.play.click_pick(("item", 0))
         assert screen.tutorial.step == 0
         for command in app.get_system_commands(screen):
             if command.title == "Review game":
                 command.callback()
         await pilot.pause()
-        assert app.screen is screen and "review is for real games" in screen.error
+        assert app.screen is screen and "review is for real games" in screen.play.error

@@ -3,7 +3,7 @@ join or watch."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -11,13 +11,29 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
-from .names import BadName, normalize_name
+from ..host.names import BadName, normalize_name
 
 PROMPT = "Your name (or #code to come back as yourself), then Enter:"
 PAGE_SIZE = 50  # the host's rows per page until a full page shows otherwise
 
 
-class LobbyTable(DataTable):
+class LobbyServices(Protocol):
+    """What the lobby asks of the online app: who this is, and the requests it sends."""
+
+    player_name: str | None
+
+    def hello(self, name: str | None = None, code: str | None = None) -> None: ...
+
+    def create(self, variant: str, opponent: str, seat: int | None) -> None: ...
+
+    def join(self, table: str) -> None: ...
+
+    def watch_table(self, table: str) -> None: ...
+
+    def send(self, message: dict[str, Any]) -> None: ...
+
+
+class LobbyTable(DataTable[Text]):
     """The lobby's rows. PageDown on the last row turns to the next page of the lobby,
     PageUp on the first row to the previous one (landing on its last row)."""
 
@@ -37,7 +53,7 @@ class LobbyTable(DataTable):
             super().action_page_up()
 
 
-class LobbyScreen(Screen):
+class LobbyScreen(Screen[None]):
     """Lists the host's tables a page at a time (the player's own first). Enter joins (or
     watches a full table), c creates one, [ and ] turn the page."""
 
@@ -80,6 +96,10 @@ class LobbyScreen(Screen):
         self.message = ""
         self.ready = False
         """True once the widgets exist (``on_mount`` ran): until then host news is kept."""
+
+    @property
+    def online(self) -> LobbyServices:
+        return cast(LobbyServices, self.app)
 
     def compose(self) -> ComposeResult:
         # Names, table ids and the host's messages are shown as written, never as markup.
@@ -225,7 +245,8 @@ class LobbyScreen(Screen):
             return f"{seat['name']} (bot)"
         if not seat.get("name"):
             return "— open —"
-        return seat["name"] + ("" if seat.get("connected") else " (away)")
+        name: str = seat["name"]
+        return name + ("" if seat.get("connected") else " (away)")
 
     def say(self, text: str) -> None:
         self.message = text
@@ -245,25 +266,25 @@ class LobbyScreen(Screen):
             self.say("Type a name first.")
             return
         if text.startswith("#"):
-            self.app.hello(code=text[1:])
+            self.online.hello(code=text[1:])
             return
         try:
             name = normalize_name(text)
         except BadName as exc:
             self.say(f"That name cannot be used: {exc}.")
             return
-        self.app.hello(name=name)
+        self.online.hello(name=name)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         row = self.selected()
         if row is None:
             return
-        me = self.app.player_name
+        me = self.online.player_name
         mine = any(s.get("name") == me and not s.get("bot") for s in row["seats"])
         if row["status"] == "open" or mine:
-            self.app.join(row["table"])
+            self.online.join(row["table"])
         else:
-            self.app.watch(row["table"])
+            self.online.watch_table(row["table"])
 
     def action_create(self) -> None:
         if self.query_one("#name", Input).has_focus:
@@ -274,12 +295,12 @@ class LobbyScreen(Screen):
 
     def _created(self, choice: dict[str, Any] | None) -> None:
         if choice:
-            self.app.create(**choice)
+            self.online.create(**choice)
 
     def action_watch(self) -> None:
         row = self.selected()
         if row is not None:
-            self.app.watch(row["table"])
+            self.online.watch_table(row["table"])
 
     def ask_page(self, offset: int | None = None) -> None:
         """Ask the host for the page at ``offset`` (the page shown if not given)."""
@@ -288,7 +309,7 @@ class LobbyScreen(Screen):
         message: dict[str, Any] = {"type": "list", "id": self.asked}
         if self.wanted:
             message["offset"] = self.wanted
-        self.app.send(message)
+        self.online.send(message)
 
     def turn_page(self, pages: int, land: str = "top") -> None:
         """Ask for the page ``pages`` away from the one last asked for, within the lobby."""

@@ -69,6 +69,7 @@ def _work(conn: Connection, factory: Callable[[str, int], Any]) -> None:
             decision: Decision = conn.recv()
         except (EOFError, OSError):
             return
+        reply: tuple[int, str | None, str | None]
         try:
             bot = factory(decision.tier, decision.seed)
             move = bot.choose(decision.observation, Budget(seconds=decision.seconds))

@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..saves import keep_aside, write_atomic
 from .names import name_key
@@ -49,8 +50,8 @@ class Player:
     seat: str | None = None
     legacy: bool = False
 
-    def to_dict(self) -> dict:
-        data: dict = {"name": self.name, "seen": self.seen}
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"name": self.name, "seen": self.seen}
         if self.seat is not None:
             data["seat"] = self.seat
         if self.legacy:
@@ -58,7 +59,7 @@ class Player:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict) -> Player:
+    def from_dict(cls, data: dict[str, Any]) -> Player:
         if not isinstance(data, dict) or not isinstance(data.get("name"), str):
             raise ValueError(f"not a player: {data!r}")
         seat = data.get("seat")
@@ -81,9 +82,9 @@ class PlayerRegistry(Mapping[str, str]):
         self._players: dict[str, Player] = {}
         self._keys: Counter[str] = Counter()
         self._written: dict[str, float] = {}  # code -> "seen" last put on disk
-        self._pending: list[tuple[str, set[str], asyncio.Future | None]] = []
+        self._pending: list[tuple[str, set[str], asyncio.Future[None] | None]] = []
         self._unsaved: set[str] = set()
-        self._writer: asyncio.Task | None = None
+        self._writer: asyncio.Task[None] | None = None
         self._journal_lines = 0
         self._snapshot_size = 0  # players in players.json when it was last written
         self._needs_compact = False

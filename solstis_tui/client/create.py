@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -14,7 +16,7 @@ OPPONENTS = {"f": "friend", "r": "random", "g": "greedy", "m": "minimax", "t": "
 SEATS = (None, 0, 1)
 
 
-class CreateTableScreen(ModalScreen[dict | None]):
+class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
     """Enter creates the table as shown; keys change each choice; Esc cancels."""
 
     BINDINGS = [
@@ -32,7 +34,8 @@ class CreateTableScreen(ModalScreen[dict | None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.variant, self.opponent, self.seat = "base", "friend", None
+        self.variant, self.opponent = "base", "friend"
+        self.seat: int | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="create"):

@@ -20,12 +20,12 @@ from .protocol import encode
 LINGER_SECONDS = 2.0  # a closing connection waits this long for the client to hang up
 
 
-async def start_server(start: Any, backlog: int, **where: Any) -> asyncio.AbstractServer:
+async def start_server(start: Any, backlog: int, **where: Any) -> asyncio.Server:
     """``start(**where)`` (``asyncio.start_unix_server`` or ``start_server``) with
     ``backlog`` connects allowed to wait in the kernel's queue. asyncio accepts as many
     connections per wake-up as the backlog it is given, so it gets ``ACCEPT_BURST`` (the
     host never holds many more descriptors than its cap) and the queue is deepened after."""
-    server = await start(backlog=ACCEPT_BURST, **where)
+    server: asyncio.Server = await start(backlog=ACCEPT_BURST, **where)
     for sock in server.sockets:
         with socket.socket(fileno=os.dup(sock.fileno())) as same:
             same.listen(backlog)

@@ -22,7 +22,7 @@ class BotSeats:
 
     tables: dict[str, Table]
     bots: BotPool
-    bot_tasks: dict[str, asyncio.Task]
+    bot_tasks: dict[str, asyncio.Task[None]]
     bot_seconds: float
     closed: bool
     storage_retry: float
@@ -66,12 +66,11 @@ class BotSeats:
     async def _bot_turns(self, table: Table) -> None:
         """Play the table's bot seats through the worker pool; the loop only waits."""
         game = table.game
-        while not game.is_over and table.seats[game.to_play].bot and not self.closed:
+        while not game.is_over and (tier := table.seats[game.to_play].bot) and not self.closed:
             seat = game.to_play
             seq = len(game.history)
             bot_seed = derive(game.seed, b"host-bot", seq * 2 + seat)  # reveals nothing
-            decision = Decision(table.seats[seat].bot, bot_seed, game.observation(seat),
-                                self.bot_seconds)
+            decision = Decision(tier, bot_seed, game.observation(seat), self.bot_seconds)
             move = None
             for _ in range(2):  # a lost worker is replaced: ask once more
                 try:

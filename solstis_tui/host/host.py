@@ -82,7 +82,7 @@ class Host(Housekeeping, BotSeats):
         self.bots = BotPool(bot_workers, bot_factory)
         self.tables: dict[str, Table] = {}
         self.conns: set[Connection] = set()
-        self.bot_tasks: dict[str, asyncio.Task] = {}
+        self.bot_tasks: dict[str, asyncio.Task[None]] = {}
         self.closed = False
         self.create_lock = asyncio.Lock()  # a table's caps are checked and it is added as one
         self.servers: list[asyncio.AbstractServer] = []
@@ -90,7 +90,7 @@ class Host(Housekeeping, BotSeats):
         self.internal_errors: list[str] = []
         self.save_locks: dict[str, asyncio.Lock] = {}
         self._lobby: LobbyOrder | None = None  # the lobby's order (see lobby_page)
-        self._expiry: asyncio.Task | None = None
+        self._expiry: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def load(self) -> None:
@@ -135,7 +135,7 @@ class Host(Housekeeping, BotSeats):
         server = await start_server(asyncio.start_server, self.limits.backlog,
                                     client_connected_cb=self._client, host=host, port=port)
         self._started(server)
-        return server.sockets[0].getsockname()[1]
+        return int(server.sockets[0].getsockname()[1])
 
     def _started(self, server: asyncio.AbstractServer) -> None:
         self.servers.append(server)
@@ -281,12 +281,13 @@ class Host(Housekeeping, BotSeats):
                 await self._broadcast(table)
 
     # ------------------------------------------------------------------ messages
-    async def _dispatch(self, conn: Connection, msg: dict[str, Any]) -> dict | None:
+    async def _dispatch(self, conn: Connection, msg: dict[str, Any]) -> dict[str, Any] | None:
         kind = msg["type"]
         if kind == "ping":
             return {"type": "pong"}
         if kind == "hello":
-            return await self._hello(conn, msg)
+            await self._hello(conn, msg)
+            return None
         if conn.code is None:
             raise ProtocolError("hello_first", "say hello first")
         if kind == "list":
@@ -317,7 +318,8 @@ class Host(Housekeeping, BotSeats):
             await self._broadcast(table)
             return {"type": "left", "table": table.id}
         if kind == "chat":
-            return await self._chat(conn, table, msg)
+            await self._chat(conn, table, msg)
+            return None
         return await self._move(conn, table, msg)
 
     async def _hello(self, conn: Connection, msg: dict[str, Any]) -> None:
@@ -340,7 +342,7 @@ class Host(Housekeeping, BotSeats):
             await self._broadcast(table)
             await conn.drained()
 
-    async def _create(self, conn: Connection, msg: dict[str, Any]) -> dict | None:
+    async def _create(self, conn: Connection, msg: dict[str, Any]) -> dict[str, Any] | None:
         try:
             options = Options.for_variant(field(msg, "variant", str, default="base", max_len=12))
         except ValueError as exc:
@@ -392,7 +394,7 @@ class Host(Housekeeping, BotSeats):
             raise ProtocolError("busy", f"{self.limits.max_open_tables} tables are already "
                                 "waiting for a player here: join one of them, or try later")
 
-    async def _join(self, conn: Connection, table: Table) -> dict | None:
+    async def _join(self, conn: Connection, table: Table) -> dict[str, Any] | None:
         seat = table.seat_of(conn.code)
         if seat is None:
             def sit(t: Table) -> None:
@@ -426,7 +428,8 @@ class Host(Housekeeping, BotSeats):
                               "text": text})
         return None
 
-    async def _move(self, conn: Connection, table: Table, msg: dict[str, Any]) -> dict | None:
+    async def _move(self, conn: Connection, table: Table,
+                    msg: dict[str, Any]) -> dict[str, Any] | None:
         seat = table.seat_of(conn.code)
         if seat is None or table.id not in conn.seated:
             raise ProtocolError("not_seated", "you do not play at this table")

@@ -15,7 +15,7 @@ from .connection import Connection
 from .limits import Limits, per_minute
 from .names import BadName, name_key, normalize_name
 from .players import CODE_BYTES, PlayerRegistry
-from .protocol import MAX_NAME, VERSION, ProtocolError, field
+from .protocol import MAX_NAME, VERSION, ProtocolError, field, version_refusal
 
 #: A resume code shorter than a new one (the 32-bit codes of old) could be guessed: such
 #: codes share a host-wide allowance of wrong tries. Long ones cannot, so wrong long codes
@@ -41,8 +41,9 @@ class Door:
         """Check ``msg`` (a hello) and set ``conn.code`` and ``conn.name``; returns the
         resume code to show the player (new for a new name or an exchanged old code).
         ProtocolError, with nothing changed, if the hello is refused."""
-        if field(msg, "version", int) != VERSION:
-            raise ProtocolError("version", f"this host speaks protocol version {VERSION}")
+        version = field(msg, "version", int)
+        if version != VERSION:
+            raise ProtocolError("version", version_refusal(version))
         if conn.code is not None:
             raise ProtocolError("bad_message", "hello was already said")
         self._check_token(conn, msg)

@@ -1,4 +1,4 @@
-"""The host protocol, version 1: one JSON object per line, UTF-8, at most 64 KiB a line.
+"""The host protocol, version 2: one JSON object per line, UTF-8, at most 64 KiB a line.
 
 Every message has a ``"type"``; a client may add an ``"id"`` that the reply echoes. The
 first client message must be ``hello``. See docs/protocol.md for every message.
@@ -9,11 +9,22 @@ from __future__ import annotations
 import json
 from typing import Any
 
-VERSION = 1
+#: Version 2: an observation says what is pending as named steps (``pending``), where
+#: version 1 sent the engine's own step stack (``continuation``).
+VERSION = 2
 MAX_MESSAGE = 64 * 1024
 MAX_NAME = 24
 MAX_CHAT = 200
 MAX_DIGITS = 30  # an integer in a message has at most this many digits
+
+def version_refusal(version: int) -> str:
+    """What a client speaking another protocol ``version`` is told (and nothing else)."""
+    if version < VERSION:
+        return (f"this host speaks protocol version {VERSION} and your solstis speaks "
+                f"version {version}: update solstis-tui to play here")
+    return (f"this host speaks protocol version {VERSION}, older than your solstis "
+            f"(version {version}): ask the host's owner to update solstis-tui")
+
 
 CLIENT_TYPES = frozenset(
     {"hello", "list", "create", "join", "watch", "move", "leave", "chat", "ping"}
@@ -59,7 +70,7 @@ def decode(line: bytes) -> dict[str, Any]:
     return message
 
 
-def field(message: dict[str, Any], name: str, kind: type | tuple, *,
+def field(message: dict[str, Any], name: str, kind: type | tuple[type, ...], *,
           default: Any = ..., max_len: int | None = None) -> Any:
     """``message[name]`` checked against ``kind`` (and a length limit for strings)."""
     if name not in message or message[name] is None:

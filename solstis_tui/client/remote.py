@@ -12,7 +12,8 @@ from typing import Any
 from ..core import IllegalMove, Move, Observation
 from ..core.explain import why_illegal
 from ..core.observation_json import observation_from_dict
-from ..session import HUMAN, Setup
+from ..seats import PERSON, Seat
+from ..session import Setup
 
 
 class RemoteSession:
@@ -21,7 +22,6 @@ class RemoteSession:
     is_hotseat = False
     is_watch = False
     assists = False  # no undo or hints against a person at the host
-    replayable = False
 
     def __init__(self, table: str, send_move: Callable[[Move, int], None]) -> None:
         self.table = table
@@ -30,7 +30,7 @@ class RemoteSession:
         self.obs: Observation | None = None
         self.seats: list[dict[str, Any]] = [{}, {}]
         self.on_change: Callable[[RemoteSession], None] | None = None
-        self.setup = Setup(seats=(HUMAN, HUMAN))
+        self.setup = Setup(seats=(PERSON, PERSON))
 
     # -------------------------------------------------------------- host updates
     def update(self, state: dict[str, Any]) -> None:
@@ -38,7 +38,7 @@ class RemoteSession:
         self.seat = state.get("seat")
         self.seats = state["seats"]
         self.obs = observation_from_dict(state["observation"])
-        seats = [HUMAN if s.get("bot") is None else str(s["bot"]) for s in self.seats]
+        seats = [PERSON if s.get("bot") is None else Seat(str(s["bot"])) for s in self.seats]
         names = [str(s.get("name") or "?") for s in self.seats]
         self.setup = Setup(variant=self.obs.options.variant, seed=0,
                            seats=(seats[0], seats[1]), names=(names[0], names[1]))

@@ -1,51 +1,50 @@
-"""``solstis online``: the app as a client of the game host (lobby, then the game screen)."""
+"""``solstis online``: the app as a client of the game host (lobby, then the game screen).
+
+It is the application shell (``ShellApp``) with the host as its source of games: a
+connection (``HostClient``), the lobby, and a ``RemoteSession`` for the table open."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from textual import events
 from textual.app import SystemCommand
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from ..app import SolstisApp
-from ..core import Move
+from ..core import Move, Observation
+from ..host.names import without_controls
+from ..session_view import SessionView
+from ..shell import ShellApp
 from .client import KEEP_ALIVE_SECONDS, HostClient, HostError
-from .names import without_controls
-from .protocol import VERSION, encode
+from .lobby import LobbyScreen
 from .remote import RemoteSession
 
+if TYPE_CHECKING:
+    from ..screens.services import AppServices
 
-class OnlineApp(SolstisApp):
+
+class OnlineApp(ShellApp):
     """Play at a game host. Nothing here opens a shell or writes files on the host machine."""
 
-    CSS_PATH = str(Path(__file__).resolve().parent.parent / "app.tcss")
     keep_alive_seconds = KEEP_ALIVE_SECONDS
 
     def __init__(self, *, socket: Path | None = None, tcp: tuple[str, int] | None = None,
-                 name: str | None = None, code: str | None = None, **kwargs: Any) -> None:
-        super().__init__(autosave=False, **kwargs)
+                 name: str | None = None, code: str | None = None,
+                 theme_name: str | None = None, ascii_mode: bool = False) -> None:
+        super().__init__(theme_name=theme_name, ascii_mode=ascii_mode)
         self.socket, self.tcp = socket, tcp
         self.wanted_name, self.wanted_code = name, code
         self.client: HostClient | None = None
         self.player_name: str | None = None
-        self.lobby = None
+        self.lobby = LobbyScreen(name_known=bool(name or code))
         self.remote: RemoteSession | None = None
 
     # ------------------------------------------------------------------ start
-    def on_mount(self, event: events.Mount) -> None:
-        from solstis_tui.themes import DEFAULT_THEME
-
-        from .lobby import LobbyScreen
-
-        event.prevent_default()  # not the local game SolstisApp starts on mount
-
-        self.theme = self.theme_name if self.theme_name in self.available_themes else \
-            DEFAULT_THEME
-        self.lobby = LobbyScreen(name_known=bool(self.wanted_name or self.wanted_code))
+    def open_first_screen(self) -> None:
+        """The lobby; with a name or code already given, connect and say hello at once."""
         self.push_screen(self.lobby)
         if self.wanted_name or self.wanted_code:
             self._connect()
@@ -69,7 +68,7 @@ class OnlineApp(SolstisApp):
                 except (KeyError, TypeError, AttributeError, ValueError, IndexError):
                     # a host that breaks the protocol costs the connection, never the app
                     kind = str(last.get("type"))[:20]
-                    self.client.writer.close()
+                    self.client.hang_up()
                     self.lost(f"the game host sent a {kind!r} message this program cannot "
                               "read; disconnected")
                     return
@@ -81,19 +80,18 @@ class OnlineApp(SolstisApp):
 
     def on_unmount(self) -> None:
         if self.client is not None:
-            self.client.writer.close()
+            self.client.hang_up()
             self.client = None
 
     def lost(self, why: str) -> None:
         """The host is gone or was never there: say so (once the lobby is up)."""
         if self.client is not None:
-            self.client.writer.close()  # hang up too: the host waits for it
+            self.client.hang_up()  # hang up too: the host waits for it
         self.client = None
         self.call_after_refresh(self._say_lost, why)
 
     def _say_lost(self, why: str) -> None:
-        if self.lobby is not None:
-            self.lobby.say(f"{why}\nPress q to quit.")
+        self.lobby.say(f"{why}\nPress q to quit.")
         self.show_message("Disconnected", f"{why}\nYour seats are kept at the host: come "
                           "back with your resume code.")
 
@@ -104,25 +102,26 @@ class OnlineApp(SolstisApp):
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     # ------------------------------------------------------------------ sending
-    def send(self, message: dict[str, Any]) -> None:
+    def _connected(self) -> HostClient | None:
+        """The connection to the host, or None after saying there is none."""
         if self.client is None:
             self.notify("not connected to the game host", severity="error")
-            return
-        self.client.writer.write(encode(message))
+        return self.client
+
+    def send(self, message: dict[str, Any]) -> None:
+        client = self._connected()
+        if client is not None:
+            client.post(message)
 
     def hello(self, name: str | None = None, code: str | None = None) -> None:
+        """Say who this is (``HostClient.hello_message``), connecting first if need be."""
         if self.client is None and self.player_name is None:  # connect first, then say it
             self.wanted_name, self.wanted_code = name, code
             self._connect()
             return
-        message: dict[str, Any] = {"type": "hello", "version": VERSION}
-        if code:
-            message["code"] = code
-        else:
-            message["name"] = name
-        if self.client is not None and self.client.token:  # a TCP host asks for its token
-            message["token"] = self.client.token
-        self.send(message)
+        client = self._connected()
+        if client is not None:
+            client.post(client.hello_message(name, code))
 
     def create(self, variant: str, opponent: str, seat: int | None) -> None:
         message: dict[str, Any] = {"type": "create", "variant": variant, "opponent": opponent}
@@ -133,7 +132,7 @@ class OnlineApp(SolstisApp):
     def join(self, table: str) -> None:
         self.send({"type": "join", "table": table})
 
-    def watch(self, table: str) -> None:
+    def watch_table(self, table: str) -> None:
         self.send({"type": "watch", "table": table})
 
     def send_move(self, move: Move, seq: int) -> None:
@@ -175,20 +174,20 @@ class OnlineApp(SolstisApp):
         remote.update(message)
         from .game_screen import OnlineGameScreen
 
-        if self.game_screen is None or self.game_screen.session is not remote:
+        screen = self.game_screen
+        if not isinstance(screen, OnlineGameScreen) or screen.session is not remote:
             while len(self.screen_stack) > 2:
                 self.pop_screen()
-            self.game_screen = OnlineGameScreen(remote, pace=0)
-            self.push_screen(self.game_screen)
-        elif self.game_screen.is_mounted:
-            self.game_screen.host_update()
+            self.game_screen = screen = OnlineGameScreen(remote, pace=0)
+            self.push_screen(screen)
+        elif screen.is_mounted:
+            screen.host_update()
 
     def _error(self, text: str) -> None:
         screen = self.game_screen
         if screen is not None and screen.is_mounted and self.screen is screen:
-            screen.error = text
-            screen.update_prompt()
-        elif self.lobby is not None:
+            screen.play.say_error(text)
+        else:
             if self.player_name is None:  # hello refused (name taken, unknown code...)
                 self.lobby.ask_name()
             self.lobby.say(text)
@@ -199,26 +198,52 @@ class OnlineApp(SolstisApp):
         if self.remote is not None and leave:
             self.send({"type": "leave", "table": self.remote.table})
         self.remote = None
-        if self.game_screen is not None:
-            self.game_screen = None
+        self.game_screen = None
         while len(self.screen_stack) > 2:
             self.pop_screen()
         self.lobby.ask_page()  # the page the player was on
 
-    def open_new_game(self) -> None:
-        self.back_to_lobby()
+    # ------------------------------------------------------------------ game screen services
+    def show_end(self, session: SessionView, obs: Observation) -> None:
+        """The finished game ``obs``: scores, the winner; then quit or the lobby."""
+        from ..screens.end import EndScreen
 
-    def _end_chosen(self, session: Any, choice: str | None) -> None:
+        self.push_screen(EndScreen(session, obs, self.ascii_mode), self._end_chosen)
+
+    def _end_chosen(self, choice: str | None) -> None:
         if choice == "quit":
             self.exit()
         elif choice:
             self.back_to_lobby()
 
-    def autosave(self, session: Any) -> None:
+    def open_new_game(self) -> None:
+        """New games are made in the lobby."""
+        self.back_to_lobby()
+
+    def autosave(self, session: SessionView) -> None:
         """Online games are saved by the host."""
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        for command in super().get_system_commands(screen):
-            if command.title not in ("Screenshot", "New game", "Undo", "Hint", "Review game"):
+    def show_review(self, session: SessionView) -> None:
+        """Online games are reviewed offline: the host keeps their seeds."""
+
+    def rank_moves(self, obs: Observation, seconds: float,
+                   cancel: threading.Event | None = None) -> list[tuple[Move, float]]:
+        """No bot ranks moves here (online games have no hints): the legal moves, unranked."""
+        return [(move, 0.0) for move in obs.legal_moves]
+
+    # ------------------------------------------------------------------ palette
+    def textual_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's commands but Screenshot: it writes a file on the machine this app runs
+        on, which is the host's for a player over SSH."""
+        for command in super().textual_commands(screen):
+            if command.title != "Screenshot":
                 yield command
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
         yield SystemCommand("Lobby", "Leave this table for the lobby", self.back_to_lobby)
+
+
+if TYPE_CHECKING:
+    def _provides_app_services(app: OnlineApp) -> AppServices:
+        return app  # mypy checks that the game screen finds what it asks for here

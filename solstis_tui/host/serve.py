@@ -10,13 +10,20 @@ import os
 import secrets
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from .client import HostError, default_socket, describe_default_socket
 from .host import Host
 from .hostlock import StartRefused, unreachable_for_group
 from .limits import Limits
-from .paths import TOKEN_FILE, default_data_dir
+from .paths import (
+    TOKEN_FILE,
+    NoSocketFolder,
+    default_data_dir,
+    default_socket,
+    describe_default_socket,
+    tcp_address,
+)
 
 
 def ensure_token(data_dir: Path) -> tuple[str, Path]:
@@ -36,23 +43,15 @@ def ensure_token(data_dir: Path) -> tuple[str, Path]:
     return token, path
 
 
-def _tcp(text: str) -> tuple[str, int]:
-    host, _, port = text.rpartition(":")
-    if not host or not port.isdigit():
-        raise argparse.ArgumentTypeError("write HOST:PORT, e.g. 127.0.0.1:7017")
-    if host not in ("127.0.0.1", "localhost", "::1", "[::1]"):
-        raise argparse.ArgumentTypeError("the host listens on loopback only")
-    return host.strip("[]"), int(port)
-
-
 def _workers(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError("give a whole number of at least 1")
     return int(text)
 
 
-def _at_least(low: float, kind: type = float):
+def _at_least(low: float, kind: Callable[[str], float] = float) -> Callable[[str], float]:
     def parse(text: str) -> float:
+        value: float | None
         try:
             value = kind(text)
         except ValueError:
@@ -78,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run the Solstis game host: it owns the online tables.")
     parser.add_argument("--socket", type=Path, default=None,
                         help=f"Unix socket path (default: {describe_default_socket()})")
-    parser.add_argument("--tcp", type=_tcp, default=None, metavar="HOST:PORT",
+    parser.add_argument("--tcp", type=tcp_address, default=None, metavar="HOST:PORT",
                         help="also listen on loopback TCP, e.g. 127.0.0.1:7017; every local "
                              "user can reach it, so clients must send the token kept in "
                              f"{TOKEN_FILE} in the data folder")
@@ -130,12 +129,13 @@ async def run(args: argparse.Namespace, ready: asyncio.Event | None = None) -> i
         where = [str(sock)]
         if args.tcp:
             token, token_path = ensure_token(data)
-            port = await host.serve_tcp(*args.tcp, token=token)
-            where.append(f"{args.tcp[0]}:{port}")
+            address, wanted = args.tcp
+            port = await host.serve_tcp(address, wanted, token=token)
+            where.append(f"{address}:{port}")
             print(f"solstis host: TCP clients must send the token in {token_path} (only "
                   "this user can read it; `solstis online --tcp` reads it from there or "
                   "from $SOLSTIS_TOKEN)", flush=True)
-    except (StartRefused, HostError, OSError) as exc:
+    except (StartRefused, NoSocketFolder, OSError) as exc:
         print(f"solstis host: not started: {exc}", file=sys.stderr, flush=True)
         await host.close()
         return 1

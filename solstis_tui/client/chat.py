@@ -8,7 +8,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from .protocol import MAX_CHAT
+from ..host.protocol import MAX_CHAT
 
 
 class ChatScreen(ModalScreen[str | None]):

@@ -9,40 +9,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .paths import TOKEN_FILE, default_data_dir
-from .protocol import MAX_MESSAGE, VERSION, encode
+from ..host.paths import TOKEN_FILE, NoSocketFolder, default_data_dir, default_socket
+from ..host.protocol import MAX_MESSAGE, VERSION, encode
 
 KEEP_ALIVE_SECONDS = 60.0  # well inside the host's idle limit (see docs/protocol.md)
 READ_LIMIT = 4 * MAX_MESSAGE  # the longest line a client reads from the host
 CONNECT_TRIES = 5  # while the host's queue of waiting connects is full (about 3 s)
-
-
-def default_socket() -> Path:
-    """The host's socket: ``$SOLSTIS_SOCKET``, else ``solstis/host.sock`` in the user's
-    runtime directory; HostError if that directory is missing and the fallback one is not
-    safe (e.g. ``/tmp/runtime-<uid>`` made by another user)."""
-    override = os.environ.get("SOLSTIS_SOCKET")
-    if override:
-        return Path(override)
-    import warnings
-
-    from platformdirs import user_runtime_dir
-
-    with warnings.catch_warnings():  # no XDG_RUNTIME_DIR: platformdirs picks /tmp/runtime-*
-        warnings.simplefilter("ignore")
-        try:
-            return Path(user_runtime_dir("solstis", appauthor=False)) / "host.sock"
-        except OSError as exc:
-            raise HostError(f"there is no safe folder for the host's socket ({exc}); set "
-                            "XDG_RUNTIME_DIR or SOLSTIS_SOCKET, or give --socket") from None
-
-
-def describe_default_socket() -> str:
-    """``default_socket()`` for a help text: never fails."""
-    try:
-        return str(default_socket())
-    except HostError:
-        return "$SOLSTIS_SOCKET or the runtime folder (none is usable now)"
 
 
 def read_token(path: Path | None = None) -> str | None:
@@ -76,8 +48,12 @@ class HostClient:
     @classmethod
     async def connect(cls, socket: Path | None = None, tcp: tuple[str, int] | None = None,
                       token: str | None = None) -> HostClient:
-        """Connect over ``tcp`` (with ``token``, else ``read_token()``) or the Unix socket."""
-        where = f"{tcp[0]}:{tcp[1]}" if tcp else str(socket or default_socket())
+        """Connect over ``tcp`` (with ``token``, else ``read_token()``) or the Unix socket
+        (default: the host's, ``default_socket()``)."""
+        try:
+            where = f"{tcp[0]}:{tcp[1]}" if tcp else str(socket or default_socket())
+        except NoSocketFolder as exc:
+            raise HostError(str(exc)) from None
         try:
             if tcp is not None:
                 reader, writer = await asyncio.open_connection(*tcp, limit=READ_LIMIT)
@@ -104,8 +80,13 @@ class HostClient:
         raise HostError(f"the game host at {path} is too busy to answer; try again in a "
                         "minute")
 
-    async def send(self, message: dict[str, Any]) -> None:
+    def post(self, message: dict[str, Any]) -> None:
+        """Write ``message`` without waiting for it to leave (for a caller that cannot
+        wait, e.g. a key handler)."""
         self.writer.write(encode(message))
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.post(message)
         await self.writer.drain()
 
     async def receive(self) -> dict[str, Any]:
@@ -130,7 +111,9 @@ class HostClient:
             if message.get("type") == "error" and kind != "error":
                 raise HostError(message.get("message", "error"))
 
-    async def hello(self, name: str | None = None, code: str | None = None) -> dict[str, Any]:
+    def hello_message(self, name: str | None = None, code: str | None = None) -> dict[str, Any]:
+        """The ``hello`` this client says (the only place one is made): the resume ``code``
+        if given, else the ``name``, and the token a TCP host asks for."""
         message: dict[str, Any] = {"type": "hello", "version": VERSION}
         if code:
             message["code"] = code
@@ -138,7 +121,11 @@ class HostClient:
             message["name"] = name
         if self.token:
             message["token"] = self.token
-        await self.send(message)
+        return message
+
+    async def hello(self, name: str | None = None, code: str | None = None) -> dict[str, Any]:
+        """Say hello and wait for the welcome (HostError if the host refuses)."""
+        await self.send(self.hello_message(name, code))
         welcome = await self.receive_until("welcome")
         self.name, self.code = welcome["name"], welcome["code"]
         return welcome
@@ -150,9 +137,13 @@ class HostClient:
             await asyncio.sleep(every)
             if self.writer.is_closing():
                 return
-            self.writer.write(encode({"type": "ping"}))
+            self.post({"type": "ping"})
+
+    def hang_up(self) -> None:
+        """Close the connection without waiting for it to close."""
+        self.writer.close()
 
     async def close(self) -> None:
-        self.writer.close()
+        self.hang_up()
         with contextlib.suppress(OSError, ConnectionError):
             await self.writer.wait_closed()

@@ -46,7 +46,10 @@ class Table:
     def variant(self) -> str:
         return self.game.options.variant
 
-    def seat_of(self, code: str) -> int | None:
+    def seat_of(self, code: str | None) -> int | None:
+        """The seat of the player with resume ``code`` (None: nobody's)."""
+        if code is None:
+            return None
         for i, seat in enumerate(self.seats):
             if seat.code == code:
                 return i

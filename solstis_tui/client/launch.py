@@ -7,10 +7,14 @@ import os
 import shlex
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from solstis_tui.themes import THEMES
 
-from .serve import _tcp
+from ..host.paths import tcp_address
+
+if TYPE_CHECKING:
+    from textual_serve.server import Server
 
 
 def online_parser() -> argparse.ArgumentParser:
@@ -20,7 +24,7 @@ def online_parser() -> argparse.ArgumentParser:
     parser.add_argument("--socket", type=Path, default=None,
                         help="the host's Unix socket (default: $SOLSTIS_SOCKET or the "
                              "user's runtime directory)")
-    parser.add_argument("--tcp", type=_tcp, default=None, metavar="HOST:PORT",
+    parser.add_argument("--tcp", type=tcp_address, default=None, metavar="HOST:PORT",
                         help="reach the host on loopback TCP instead")
     parser.add_argument("--name", default=None, help="your name (asked in the lobby if absent)")
     parser.add_argument("--code", default=None, help="your resume code, to get your seats back")
@@ -76,14 +80,14 @@ def local_origins(port: int) -> frozenset[str]:
     return frozenset(f"http://{host}:{port}" for host in ("localhost", "127.0.0.1", "[::1]"))
 
 
-def web_server(command: str, port: int):
+def web_server(command: str, port: int) -> Server:
     """A textual-serve server on localhost whose WebSocket refuses any other page's Origin
     (so a web site open in the same browser cannot drive the game)."""
     from aiohttp import web
     from textual_serve.server import Server
 
     class LocalServer(Server):
-        async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+        async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
             if request.headers.get("Origin") not in local_origins(self.port):
                 raise web.HTTPForbidden(text="the game only talks to the page it served")
             return await super().handle_websocket(request)

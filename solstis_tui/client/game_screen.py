@@ -1,0 +1,66 @@
+"""The game screen in online mode: moves go to the host, the other seat plays there."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar, Protocol, cast
+
+from textual.binding import Binding, BindingType
+
+from ..play.online import OnlineController
+from ..screens.game import GameScreen
+from ..screens.services import AppServices
+from ..session_view import SessionView
+from .chat import ChatScreen
+from .remote import RemoteSession
+
+
+class OnlineServices(AppServices, Protocol):
+    """What the online game screen asks of ``OnlineApp`` besides the game screen's needs."""
+
+    def send_chat(self, text: str) -> None: ...
+
+    def back_to_lobby(self, leave: bool = True) -> None: ...
+
+
+class OnlineGameScreen(GameScreen):
+    """The game screen for a table at the host (``OnlineController``)."""
+
+    CSS_PATH = [str(Path(__file__).resolve().parent.parent / "screens" / "game.tcss")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "chat", "Chat"),
+        # Offline-only keys stay (they explain themselves) but leave the footer.
+        Binding("u", "undo", "Undo", show=False),
+        Binding("t", "hint", "Hint", show=False),
+        Binding("n", "new_game", "New", show=False),
+    ]
+    play: OnlineController
+
+    def make_controller(self, session: SessionView, pace: float) -> OnlineController:
+        return OnlineController(session, self, pace)
+
+    @property
+    def remote(self) -> RemoteSession:
+        return cast(RemoteSession, self.play.session)
+
+    @property
+    def online_app(self) -> OnlineServices:
+        return cast(OnlineServices, self.app)
+
+    def host_update(self) -> None:
+        """A new state arrived from the host."""
+        self.play.host_update()
+
+    def action_chat(self) -> None:
+        """Type a line for everyone at the table; the host sends it round."""
+        self.app.push_screen(ChatScreen(), self._send_chat)
+
+    def _send_chat(self, text: str | None) -> None:
+        if text:
+            self.online_app.send_chat(text)
+
+    def action_new_game(self) -> None:
+        self.online_app.back_to_lobby()
+
+    def action_quit_game(self) -> None:
+        self.online_app.back_to_lobby()

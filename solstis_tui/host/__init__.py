@@ -1,0 +1,1 @@
+"""The game host: it owns the online tables (asyncio, no Textual; see docs/protocol.md)."""

@@ -1,0 +1,617 @@
+"""The play controller: everything a game screen knows besides drawing, with no Textual in it.
+
+It holds what a person has half-chosen (the picked item, the cursor on a panorama), the
+hint, the error and notice lines, whose turn is shown in hot-seat, and the bots' pacing,
+and it takes the person's **intents** (``pick``, ``confirm``, ``back``, ``hint``, ``undo``,
+``click``...). After each it tells the screen, through a ``ScreenPort``, what to draw and
+what to run: a bot's search, a hint, a dialog. What to draw comes from ``board`` (a
+``BoardView``) and ``prompt`` (a ``Prompt``). Tests drive it with a port that records.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from ..core import Decision, IllegalMove, Move, Observation
+from ..core.board import MATCH
+from ..narrate import narrate
+from ..session import Session, drawn_for_second_chance
+from ..session_view import SessionView, scores_of
+from .clicks import Choice, click_choice
+from .prompt import Prompt, deciding_lines, game_over_lines, waiting_lines, zone_keys
+from .view import BoardView
+from .words import describe_move, hint_reason
+from .zones import (
+    CELL_ZONES,
+    LIST_ZONES,
+    Item,
+    Zone,
+    cell_move,
+    cell_targets,
+    items_for,
+    step_cursor,
+    zone_of,
+)
+
+#: Hint searches take this long (seconds).
+HINT_SECONDS = 1.0
+#: Log events held back while more of the same turn may follow (narrated together).
+_MERGEABLE = ("play", "second", "spirits_drawn")
+PILE_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+class Cancellable(Protocol):
+    def stop(self) -> None: ...
+
+
+class ScreenPort(Protocol):
+    """What the controller asks of the screen that shows it."""
+
+    def redraw(self) -> None:
+        """Draw the board and the prompt again (``board()``, ``prompt()``)."""
+
+    def redraw_prompt(self) -> None:
+        """Draw the prompt line again (``prompt()``)."""
+
+    def log_lines(self, lines: list[str], reset: bool) -> None:
+        """Add narrated lines to the game log (after clearing it, with ``reset``)."""
+
+    def save(self) -> None:
+        """Keep the game as it stands (the autosave)."""
+
+    def game_over(self, obs: Observation) -> None:
+        """Show the finished game (the score sheet and what next)."""
+
+    def pass_keyboard(self, name: str) -> None:
+        """Ask for the keyboard to go to ``name``; then call ``passed``."""
+
+    def think(self, token: int, bot: Any, obs: Observation, cancel: threading.Event) -> None:
+        """Run ``bot`` on ``obs`` away from the screen; then ``bot_done`` or ``bot_failed``
+        with ``token`` (on the screen's thread)."""
+
+    def find_hint(self, token: int, obs: Observation, cancel: threading.Event) -> None:
+        """Rank ``obs``'s moves away from the screen; then ``hint_ready`` with ``token``."""
+
+    def later(self, seconds: float, callback: Callable[[], None]) -> Cancellable:
+        """Call ``callback`` on the screen's thread after ``seconds``."""
+
+    def bot_error(self, message: str, fallback: str) -> None:
+        """Say a bot failed; then ``after_bot_error`` with the person's choice."""
+
+
+class PlayController:
+    """One game on one screen (``session``): the person's half-made choices, the bots'
+    pacing, and what to draw. See the module docstring."""
+
+    turn_in_prompt = True
+    """The prompt names the turn (the tutorial leaves it to its panel)."""
+
+    def __init__(self, session: SessionView, port: ScreenPort, pace: float = 0.5,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.session = session
+        self.port = port
+        self.pace = pace
+        self.clock = clock
+        self.token = 0
+        """Moves on at every bot start and stop: a late answer from an older one is ignored."""
+        self.cancel = threading.Event()
+        self.thinking_since: float | None = None
+        self.paused = False
+        self.step_once = False
+        self.skip_turn = False
+        self.pending: tuple[Cancellable, Callable[[], None]] | None = None
+        """A bot's move waiting to be shown (the pace timer, and what applies it)."""
+        self.shown_player: int | None = None
+        """Hot-seat: whose view is shown (None while the keyboard passes)."""
+        self.selected = -1
+        self.cursor: int | None = None
+        self.decision_key: tuple[object, ...] | None = None
+        self.error = ""
+        self.notice = ""
+        self.hint_move: Move | None = None
+        self.hint_text = ""
+        self.hint_may_select = False
+        """True from asking for a hint until the person picks something themselves."""
+        self.last_click: tuple[object, ...] | None = None
+        self.ended_shown = False
+        self.log_pos = 0
+        self.view: BoardView | None = None
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def obs(self) -> Observation:
+        """What the seat this screen shows (``viewer``) sees now."""
+        return self.session.observation(self.viewer())
+
+    def viewer(self) -> int:
+        """The seat whose view is drawn: the person's; in hot-seat the one shown (or, hands
+        hidden, the one to play next); seat 0 when watching bots."""
+        s = self.session
+        if s.is_watch:
+            return 0
+        if s.is_hotseat:
+            if self.shown_player is not None:
+                return self.shown_player
+            return s.observation(0).to_play  # public: whose turn it is
+        return s.humans[0]
+
+    @property
+    def zone(self) -> Zone | None:
+        return self.view.zone if self.view is not None else None
+
+    @property
+    def hands_hidden(self) -> bool:
+        """Hot-seat between two people's turns: no hand is shown."""
+        return self.session.is_hotseat and self.shown_player is None
+
+    def undo_offered(self) -> bool:
+        """Undo can act in this game, now or later: a person against bots."""
+        s = self.session
+        return s.assists and bool(s.humans)
+
+    def game_label(self) -> str:
+        """What names this game in the top bar: a chosen seed (which replays the same deal,
+        so it is no secret); a secret seed is never shown (it gives the deal away)."""
+        setup = self.session.setup
+        return "secret deal" if setup.secret else f"seed {setup.seed} (chosen, not secret)"
+
+    def top_bar(self) -> str:
+        g, s = self.obs, self.session
+        seats = f"{s.name(0)} vs {s.name(1)}"
+        mode = " · watching" if s.is_watch else " · hot-seat" if s.is_hotseat else ""
+        paused = "PAUSED · " if self.paused else ""
+        return (f"{paused}Solstis · {g.options.variant} · {self.game_label()} · turn "
+                f"{g.turn} · {seats}{mode}")
+
+    # ------------------------------------------------------------------ the board
+    def board(self, ascii_mode: bool = False) -> BoardView:
+        """What the board widgets draw now (and keep the half-made choice in step with
+        the pending decision: a new decision picks its first legal choice)."""
+        s = self.session
+        me = self.viewer()
+        obs = s.observation(me)
+        decider_human = s.human_to_play and (not s.is_hotseat or self.shown_player == obs.to_play)
+        zone = zone_of(obs.decision) if decider_human and obs.legal_moves else None
+        if s.is_watch:  # bots on both seats: both hands are shown, by design
+            their_hand: tuple[int, ...] | None = s.observation(1 - me).hand
+        elif zone is Zone.OPP_HAND:
+            their_hand = tuple(mv.arg for mv in obs.legal_moves)
+        else:
+            their_hand = obs.opponent_known or None
+        key = (len(obs.history), obs.decision, obs.to_play, me, zone)
+        items = items_for(obs) if zone in LIST_ZONES else []
+        targets = cell_targets(obs) if zone in (Zone.MINE, Zone.THEIRS, Zone.DISPLAY) else \
+            frozenset()
+        if key != self.decision_key:
+            self.decision_key = key
+            self.selected = next((i for i, it in enumerate(items) if it.legal), -1)
+            self.cursor = min(targets) if zone in CELL_ZONES and targets else None
+        capturable: frozenset[int] = frozenset()
+        if zone is Zone.HAND and obs.decision is Decision.PLAY and \
+                0 <= self.selected < len(items):
+            tile = items[self.selected].value
+            capturable = frozenset(t for t, _ in obs.display if MATCH[tile] >> t & 1)
+        self.view = BoardView(
+            obs=obs, me=me, names=(s.name(0), s.name(1)),
+            scores=scores_of(obs), my_hand=obs.hand,
+            their_hand=their_hand, their_count=obs.opponent_hand_count, zone=zone,
+            items=items, selected=self.selected, cursor=self.cursor, targets=targets,
+            capturable=capturable, square_mode=obs.decision is Decision.SQUARE,
+            ascii=ascii_mode, to_play=obs.to_play, deciding_is_human=decider_human,
+        )
+        return self.view
+
+    # ------------------------------------------------------------------ the prompt
+    def zone_keys(self) -> str:
+        """The keys that answer the pending decision ('' when none is asked)."""
+        return zone_keys(self.view, self.esc_takes_back())
+
+    def esc_takes_back(self) -> bool:
+        """Esc would put the tile just played back in the hand (only a local game can)."""
+        s = self.session
+        return isinstance(s, Session) and s.can_take_back_play()
+
+    def prompt(self) -> Prompt:
+        """The prompt line now (a notice is shown once, in place of the keys)."""
+        s, game = self.session, self.obs
+        view = self.view if self.view is not None else self.board()
+        if game.is_over:
+            return Prompt(*game_over_lines(s, game), error=self.error)
+        if s.is_hotseat and self.shown_player is None:
+            return Prompt(f"Pass the keyboard to {s.name(game.to_play)}.", error=self.error)
+        if not view.deciding_is_human:
+            headline, detail = waiting_lines(s, game, self.paused)
+            return Prompt(headline, detail, self.error,
+                          thinking=not self.paused and self.thinking_since is not None)
+        headline, detail = deciding_lines(s, game, view, self.zone_keys(),
+                                          self.turn_in_prompt)
+        if self.notice:
+            detail, self.notice = self.notice, ""
+        return Prompt(headline, detail, self.error, self.hint_text)
+
+    def not_now(self) -> None:
+        """A key that answers nothing at this moment: say why."""
+        if self.session.human_to_play:
+            self.error = "that key does nothing for this decision"
+        else:
+            self.error = f"wait: it is {self.session.name(self.obs.to_play)}'s decision"
+        self.port.redraw_prompt()
+
+    def say_error(self, text: str) -> None:
+        self.error = text
+        self.port.redraw_prompt()
+
+    def say_notice(self, text: str) -> None:
+        """Show ``text`` once on the prompt's second line."""
+        self.notice = text
+        self.port.redraw_prompt()
+
+    # ------------------------------------------------------------------ the log
+    def reset_log(self) -> None:
+        self.log_pos = 0
+        self.port.log_lines([], reset=True)
+        self.update_log()
+
+    def update_log(self) -> None:
+        """Narrate what happened since the log was last brought up to date."""
+        s = self.session
+        me = self.viewer()
+        events = s.shown_log(me)
+        end = len(events)
+        if not self.obs.is_over and end > self.log_pos and events[end - 1][0] in _MERGEABLE:
+            end -= 1
+        if end <= self.log_pos:
+            return
+        reader = None if s.is_hotseat or s.is_watch else me  # a shared screen: nobody's
+        lines = narrate(events[self.log_pos:end], s.name, viewer=reader)
+        self.log_pos = end
+        self.port.log_lines(lines, reset=False)
+
+    # ------------------------------------------------------------------ the loop
+    def advance(self) -> None:
+        """Decide what happens next: the end, a person's keys, or a bot's search."""
+        obs = self.obs
+        if obs.is_over:
+            self.thinking_since = None
+            self.port.redraw()
+            if not self.ended_shown:
+                self.ended_shown = True
+                self.port.game_over(obs)
+            return
+        if self.session.human_to_play:
+            self.skip_turn = False
+            if self.session.is_hotseat and self.shown_player != obs.to_play:
+                self.shown_player = None
+                self.port.redraw()
+                self.port.pass_keyboard(self.session.name(obs.to_play))
+                return
+            self.port.redraw()
+            return
+        self.port.redraw()
+        if self.paused and not self.step_once:
+            return
+        self.step_once = False
+        self.start_bot()
+
+    def passed(self) -> None:
+        """The keyboard went to the next person (hot-seat)."""
+        self.shown_player = self.obs.to_play
+        self.reset_log()
+        self.port.redraw()
+
+    def after_move(self) -> None:
+        """Everything that follows a decision: autosave, the log, the next step."""
+        self.error = ""
+        self.clear_hint()
+        self.port.save()
+        self.update_log()
+        self.advance()
+
+    def start_bot(self) -> None:
+        player = self.obs.to_play
+        self.stop_bot()
+        self.token += 1
+        token = self.token
+        self.cancel = threading.Event()
+        try:
+            bot = self.session.bot(player)
+        except Exception as exc:  # a bot that cannot even be made: the dialog says why
+            self.bot_failed(token, exc)
+            return
+        obs = self.session.observation(player)
+        self.thinking_since = self.clock()
+        self.port.think(token, bot, obs, self.cancel)
+
+    def stop_bot(self) -> None:
+        """Cancel any search and any bot move waiting to be shown."""
+        self.cancel.set()
+        self.token += 1
+        self.thinking_since = None
+        if self.pending is not None:
+            self.pending[0].stop()
+            self.pending = None
+
+    def bot_done(self, token: int, move: Move) -> None:
+        """A bot answered: show its move after the rest of ``pace`` (Space skips)."""
+        if token != self.token:
+            return
+        elapsed = self.clock() - (self.thinking_since or self.clock())
+        delay = 0.0 if self.skip_turn else max(0.0, self.pace - elapsed)
+
+        def apply() -> None:
+            self.apply_bot(token, move)
+
+        if delay > 0:
+            self.pending = (self.port.later(delay, apply), apply)
+        else:
+            apply()
+
+    def apply_bot(self, token: int, move: Move) -> None:
+        self.pending = None
+        if token != self.token:
+            return
+        self.thinking_since = None
+        try:
+            self.session.apply(move)
+        except IllegalMove as exc:
+            self.bot_failed(token, exc)
+            return
+        self.after_move()
+
+    def bot_failed(self, token: int, exc: Exception) -> None:
+        if token != self.token:
+            return
+        self.thinking_since = None
+        name = self.session.name(self.obs.to_play)
+        fallback = self.session.fallback_move()
+        self.port.bot_error(f"{name} failed: {type(exc).__name__}: {exc}",
+                            describe_move(fallback))
+
+    def after_bot_error(self, choice: str | None) -> None:
+        """The person's answer to a failed bot: retry it, or go on with the fallback move."""
+        if choice == "retry":
+            self.session.forget_bot(self.obs.to_play)
+            self.advance()
+            return
+        self.session.apply(self.session.fallback_move())
+        self.after_move()
+
+    # ------------------------------------------------------------------ intents
+    def move_cursor(self, dx: int, dy: int) -> None:
+        zone, view = self.zone, self.view
+        if zone in LIST_ZONES and view is not None and view.items:
+            step = dx or -dy
+            self.selected = (self.selected + step) % len(view.items)
+        elif zone in CELL_ZONES:
+            self.cursor = step_cursor(self.cursor, dx, dy, view.square_mode if view else False)
+        else:
+            return
+        self.error, self.hint_may_select = "", False
+        self.port.redraw()
+
+    def next_target(self, step: int) -> None:
+        zone, view = self.zone, self.view
+        if view is None or zone is None:
+            return
+        if zone in CELL_ZONES:
+            ordered = sorted(view.targets)
+            if not ordered:
+                return
+            if self.cursor in ordered:
+                i = (ordered.index(self.cursor) + step) % len(ordered)
+            else:
+                i = 0 if step > 0 else len(ordered) - 1
+            self.cursor = ordered[i]
+        elif view.items:
+            n = len(view.items)
+            for k in range(1, n + 1):
+                i = (self.selected + step * k) % n
+                if view.items[i].legal:
+                    self.selected = i
+                    break
+        self.error, self.hint_may_select = "", False
+        self.port.redraw()
+
+    def pick(self, n: int) -> None:
+        """Digit ``n`` (from 1): the n-th item of a list zone."""
+        zone, view = self.zone, self.view
+        if zone not in LIST_ZONES or view is None:
+            self.not_now()
+            return
+        if n > len(view.items):
+            self.error = f"there is no choice {n} here"
+        else:
+            self.selected, self.error, self.hint_may_select = n - 1, "", False
+        self.port.redraw()
+
+    def pile(self, index: int) -> None:
+        """Letter A, B, ...: a display pile."""
+        zone, view = self.zone, self.view
+        if zone is not Zone.DISPLAY or view is None:
+            self.say_error("piles are picked only to capture or for the Beetle")
+            return
+        if index >= len(view.items):
+            self.error = f"there is no pile {PILE_LETTERS[index]}"
+        else:
+            self.selected, self.error, self.hint_may_select = index, "", False
+        self.port.redraw()
+
+    def draw(self) -> None:
+        if self.view is None or self.view.obs.decision is not Decision.ENCOUNTER or \
+                self.zone is None:
+            self.not_now()
+            return
+        self.try_move(Move.parse("draw"))
+
+    def confirm(self) -> None:
+        """Enter: play the half-made choice (on a finished game: the score sheet)."""
+        obs = self.obs
+        if obs.is_over:
+            self.port.game_over(obs)
+            return
+        zone, view = self.zone, self.view
+        if view is None or zone is None:
+            self.not_now()
+            return
+        if zone in CELL_ZONES:
+            if self.cursor is None or view.obs.decision is None:
+                return
+            self.try_move(cell_move(view.obs.decision, self.cursor))
+        elif 0 <= self.selected < len(view.items):
+            move = view.items[self.selected].move
+            if move is not None:
+                self.try_move(move)
+
+    def try_move(self, move: Move) -> None:
+        try:
+            self.session.apply(move)
+        except IllegalMove as exc:
+            self.say_error(str(exc))
+            return
+        self.after_move()
+
+    def back(self) -> None:
+        """Esc: drop an error or a hint, or take back a tile played to capture."""
+        if self.error:
+            self.error = ""
+        elif self.hint_text:
+            self.clear_hint()
+        elif self.session.take_back_play():
+            self.notice = "the tile is back in your hand"
+            self.reset_log()
+        elif self.session.human_to_play and drawn_for_second_chance(self.obs):
+            self.error = "no going back: the tile drawn for the second chance is face up"
+        self.decision_key = None
+        self.port.redraw()
+
+    def undo(self) -> None:
+        """u: back to before the person's last decision (against bots)."""
+        if not self.session.can_undo():
+            if self.session.is_hotseat:
+                self.say_error("undo is for games against bots")
+            else:
+                self.say_error("there is no decision of yours to take back")
+            return
+        self.stop_bot()
+        self.clear_hint()
+        self.error = ""
+        self.session.undo()
+        self.ended_shown = False
+        self.port.save()
+        self.notice = "took back your last decision"
+        self.reset_log()
+        self.decision_key = None
+        self.advance()
+
+    def hint(self) -> None:
+        """t: the strongest bot's choice, found away from the screen."""
+        if self.zone is None:
+            self.not_now()
+            return
+        self.hint_move = None
+        self.hint_text = "Hint: thinking…"
+        self.hint_may_select = True
+        self.error = ""
+        self.port.redraw_prompt()
+        self.port.find_hint(self.token, self.session.observation(self.obs.to_play),
+                            self.cancel)
+
+    def hint_ready(self, token: int, obs: Observation,
+                   ranked: list[tuple[Move, float]]) -> None:
+        if token != self.token or obs.history != self.obs.history or not ranked:
+            return
+        move = ranked[0][0]
+        self.hint_move = move
+        self.hint_text = f"Hint: {describe_move(move)} — {hint_reason(obs, ranked)}"
+        view = self.view
+        if view is not None and self.hint_may_select:  # never over the person's own pick
+            for i, item in enumerate(view.items):
+                if item.move == move:
+                    self.selected = i
+            if move.arg in view.targets and view.zone in CELL_ZONES:
+                self.cursor = move.arg
+        self.port.redraw()
+
+    def hint_failed(self, token: int, reason: str) -> None:
+        """The hint's bot failed: say so (the game goes on; the person may ask again)."""
+        if token != self.token:
+            return
+        self.clear_hint()
+        self.say_error(f"no hint: the hint bot failed ({reason})")
+
+    def clear_hint(self) -> None:
+        """Forget the hint (the person decided, undid or dismissed it with Esc)."""
+        self.hint_move = None
+        self.hint_text = ""
+        self.hint_may_select = False
+
+    def skip(self) -> None:
+        """Space: show a bot's move without waiting out the pace."""
+        self.skip_turn = True
+        if self.pending is not None:
+            timer, apply = self.pending
+            timer.stop()
+            apply()
+
+    def pause(self) -> None:
+        self.paused = not self.paused
+        self.error = ""
+        if not self.paused:
+            self.advance()
+        else:
+            self.port.redraw()
+
+    def step(self) -> None:
+        """.: one bot decision while paused."""
+        if self.paused and not self.session.human_to_play and self.thinking_since is None:
+            self.step_once = True
+            self.error = ""
+            self.advance()
+
+    def review(self) -> bool:
+        """r: True if the review may open (the game is over); else say why."""
+        if not self.obs.is_over:
+            self.say_error("the review opens when the game is over")
+            return False
+        return True
+
+    # ------------------------------------------------------------------ the mouse
+    def click(self, kind: str, where: str, value: int) -> None:
+        """A click on something pickable (``widgets.clicks.Target``): it picks what the
+        keys could pick; a second click on the same thing confirms it."""
+        view = self.view
+        if view is None or view.zone is None:
+            self.not_now()
+            return
+        choice = click_choice(view, kind, where, value)
+        if isinstance(choice, str):
+            self.say_error(choice)
+        elif choice is not None:
+            self.click_pick(choice)
+
+    def click_pick(self, what: Choice) -> None:
+        """Pick ``what``; confirm it if the previous click picked it and it is still picked."""
+        key = (self.decision_key, what)
+        if self.last_click == key and self.picked() == what:
+            self.last_click = None
+            self.confirm()
+            return
+        kind, value = what
+        if kind == "item":
+            self.selected = value
+        else:
+            self.cursor = value
+        self.last_click = key
+        self.error, self.hint_may_select = "", False
+        self.port.redraw()
+
+    def picked(self) -> Choice | None:
+        if self.zone in CELL_ZONES:
+            return ("cell", self.cursor) if self.cursor is not None else None
+        return ("item", self.selected)
+
+
+__all__ = ["Item", "PlayController", "Prompt", "ScreenPort", "Zone"]

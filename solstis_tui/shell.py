@@ -1,0 +1,167 @@
+"""The shell every Solstis app shares, wherever its games come from: themes, ASCII mode,
+the help, log, spirits and message screens, and the palette's common commands.
+``SolstisApp`` (``app``, local games) and ``OnlineApp`` (``client.app``, games at a host)
+are built on it."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.filter import LineFilter
+from textual.screen import Screen
+
+from solstis_tui.themes import DEFAULT_THEME, THEMES
+
+from . import settings
+from .ascii_filter import AsciiFilter, to_ascii
+from .core import Decision, Observation
+
+if TYPE_CHECKING:
+    from .screens.game import GameScreen
+
+ASCII_FILTER = AsciiFilter()
+#: Textual's key symbols as ASCII mode's footer names them.
+KEY_WORDS = {"⏎": "Enter", "←": "Left", "→": "Right", "↑": "Up", "↓": "Down", "⇥": "Tab",
+             "⌫": "Bksp", "⇧": "Shift"}
+
+
+class ShellApp(App[None]):
+    """What every Solstis app has, wherever its games come from: the themes, ASCII mode,
+    the message, help, log and spirits screens, and their palette commands.
+
+    It knows no game source: a subclass opens its first screen in ``open_first_screen``,
+    keeps its game screen in ``game_screen`` and adds its own palette commands.
+    ``theme_name`` None: the theme last chosen in the command palette (``settings``), else
+    the default.
+    """
+
+    TITLE = "Solstis"
+    CSS_PATH = str(Path(__file__).resolve().with_name("app.tcss"))
+    ENABLE_COMMAND_PALETTE = True
+
+    def __init__(self, *, theme_name: str | None = None, ascii_mode: bool = False) -> None:
+        super().__init__()
+        self.theme_name = theme_name or settings.remembered_theme() or DEFAULT_THEME
+        self.ascii_mode = ascii_mode
+        self.game_screen: GameScreen | None = None
+        for theme in THEMES.values():
+            self.register_theme(theme)
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        from solstis_tui.themes import BOARD_DEFAULTS
+
+        return dict(BOARD_DEFAULTS)
+
+    def on_mount(self) -> None:
+        # Everything loaded so far lives as long as the app: keep it out of the garbage
+        # collector's full passes, which otherwise walk it all and stall a key by 100 ms.
+        self.call_after_refresh(gc.freeze)
+        self.theme = self.theme_name if self.theme_name in self.available_themes else \
+            DEFAULT_THEME
+        self.open_first_screen()
+
+    def open_first_screen(self) -> None:
+        """The app's first screen (a game, a question, a lobby): each app has its own."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ screens
+    def show_message(self, title: str, text: str) -> None:
+        from .screens.message import MessageScreen
+
+        self.push_screen(MessageScreen(title, text))
+
+    def pass_keyboard(self, name: str, callback: Callable[[object], None]) -> None:
+        from .screens.passkb import PassScreen
+
+        self.push_screen(PassScreen(name), callback)
+
+    def bot_error(self, message: str, fallback: str,
+                  callback: Callable[[str | None], None]) -> None:
+        from .screens.boterror import BotErrorScreen
+
+        self.push_screen(BotErrorScreen(message, fallback), callback)
+
+    def show_help(self, decision: Decision | None = None, keys: str = "") -> None:
+        """Keys and rules, opened at the rules section of ``decision`` (if any)."""
+        from .screens.help import HelpScreen
+
+        self.push_screen(HelpScreen(decision, wide=self.size.width >= 100, keys=keys))
+
+    def show_log(self, lines: list[str]) -> None:
+        from .screens.logview import LogScreen
+
+        self.push_screen(LogScreen(lines))
+
+    def show_spirits(self, obs: Observation) -> None:
+        from .screens.spiritinfo import SpiritsScreen
+
+        names = ("Seat 1", "Seat 2")
+        if self.game_screen is not None:
+            names = (self.game_screen.session.name(0), self.game_screen.session.name(1))
+        self.push_screen(SpiritsScreen(obs, names))
+
+    # ------------------------------------------------------------------ toggles
+    def toggle_ascii(self) -> None:
+        self.ascii_mode = not self.ascii_mode
+        for screen in self.screen_stack:
+            screen.set_class(self.ascii_mode, "-ascii")
+            for widget in screen.walk_children():
+                widget.refresh()  # redrawn through the ASCII filter (or without it)
+        if self.game_screen is not None:
+            self.game_screen.redraw()
+            self.game_screen.play.reset_log()
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, and in ASCII mode one that makes every glyph ASCII."""
+        filters = list(super().get_line_filters())
+        if self.ascii_mode:
+            filters.append(ASCII_FILTER)
+        return filters
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Keys as the footer shows them; in ASCII mode, words for Textual's symbols."""
+        shown = super().get_key_display(binding)
+        if self.ascii_mode and not shown.isascii():
+            return KEY_WORDS.get(shown, to_ascii(shown))
+        return shown
+
+    def choose_theme(self, name: str) -> None:
+        """The palette's choice: used now and kept for the next start (if the data
+        directory cannot be written, a warning says it is used now only)."""
+        self.theme = name
+        try:
+            settings.remember_theme(name)
+        except OSError as exc:
+            self.notify(f"The {name} theme is used now but could not be kept for next time: "
+                        f"{exc}", severity="warning", markup=False)
+
+    def search_themes(self) -> None:
+        """The palette's Theme command: our four themes only, made for the board (Textual's
+        stock themes were not)."""
+        from textual.command import CommandPalette
+
+        from .theme_provider import SolstisThemes
+
+        self.push_screen(CommandPalette(providers=[SolstisThemes],
+                                        placeholder="Search for themes..."))
+
+    # ------------------------------------------------------------------ palette
+    def textual_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's own palette commands (Theme, Quit, Keys, Screenshot...)."""
+        yield from super().get_system_commands(screen)
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's commands, the game screen's log and spirits, help and ASCII mode (the
+        palette lists them by title); a subclass adds its own."""
+        yield from self.textual_commands(screen)
+        gs = self.game_screen
+        if gs is not None:
+            yield SystemCommand("Game log", "The whole log, scrollable", gs.action_show_log)
+            yield SystemCommand("Spirits", "Every spirit and its effect", gs.action_spirits)
+        yield SystemCommand("Rules and keys", "Help", self.show_help)
+        yield SystemCommand("Toggle ASCII mode", "Plain ASCII drawing", self.toggle_ascii)
