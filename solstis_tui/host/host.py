@@ -52,7 +52,7 @@ MAX_KEPT_ERRORS = 100
 log = logging.getLogger("solstis.host")
 
 
-class Host(Housekeeping, BotSeats):
+class Host:
     """Owns the tables; ``serve_unix`` / ``serve_tcp`` start listening."""
 
     def __init__(
@@ -72,24 +72,24 @@ class Host(Housekeeping, BotSeats):
         self.players = PlayerRegistry(data_dir,
                                       expire_seconds=self.limits.player_expire_seconds)
         self.storage_errors: list[str] = []
-        self.storage_retry = 5.0  # seconds before a bot whose move was refused decides again
         self.locks: list[FileLock] = []
-        self.bot_seconds = bot_seconds
         self.door = Door(self.players, self.limits, self.storage_errors)
         self.max_connections = self.limits.connection_cap()
         self.refusing = 0  # connections being refused right now
         self.closing = 0  # connections hanging up (see Connection.hang_up)
-        self.bots = BotPool(bot_workers, bot_factory)
         self.tables: dict[str, Table] = {}
         self.conns: set[Connection] = set()
-        self.bot_tasks: dict[str, asyncio.Task[None]] = {}
-        self.closed = False
+        self.bots = BotPool(bot_workers, bot_factory)
+        self.bot_seats = BotSeats(self.bots, bot_seconds, self.tables, self._commit,
+                                  self._after_change)
         self.create_lock = asyncio.Lock()  # a table's caps are checked and it is added as one
         self.servers: list[asyncio.AbstractServer] = []
         self.problems: list[str] = []
         self.internal_errors: list[str] = []
         self.save_locks: dict[str, asyncio.Lock] = {}
         self._lobby: LobbyOrder | None = None  # the lobby's order (see lobby_page)
+        self.housekeeping = Housekeeping(self.limits, self.tables, self.conns, self.save_locks,
+                                         self.store, self.players, self.lobby_changed)
         self._expiry: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -99,7 +99,8 @@ class Host(Housekeeping, BotSeats):
         if not self.locks:
             self.locks.append(claim_data_dir(self.data_dir))
         tables, self.problems = self.store.load_all()
-        self.tables = {t.id: t for t in tables}
+        self.tables.clear()  # in place: the bots and the housekeeping share it
+        self.tables.update((t.id, t) for t in tables)
         self._lobby = None
         try:
             self.players.load()
@@ -140,21 +141,19 @@ class Host(Housekeeping, BotSeats):
     def _started(self, server: asyncio.AbstractServer) -> None:
         self.servers.append(server)
         if self._expiry is None:
-            self._expiry = asyncio.get_running_loop().create_task(self._expire_loop())
+            self._expiry = asyncio.get_running_loop().create_task(self.housekeeping.run())
         for table in self.tables.values():
-            self._schedule_bot(table)
+            self.bot_seats.schedule(table)
 
     async def close(self) -> None:
-        self.closed = True
         for server in self.servers:
             server.close()
         for conn in list(self.conns):
             conn.writer.close()
-        tasks = [*self.bot_tasks.values(), *([self._expiry] if self._expiry else [])]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await self.bots.close()
+        if self._expiry is not None:
+            self._expiry.cancel()
+            await asyncio.gather(self._expiry, return_exceptions=True)
+        await self.bot_seats.close()
         for server in self.servers:
             await server.wait_closed()
         await self.players.close()
@@ -364,11 +363,11 @@ class Host(Housekeeping, BotSeats):
                 table = new_table(options, seats)
             await self._save(table, "the new table")  # listed only once it is stored
             self.tables[table.id] = table
-            self._lobby = None
+            self.lobby_changed()
         conn.seated.add(table.id)
         conn.push({"type": "joined", "table": table.id, "seat": seat})
         await self._broadcast(table)
-        self._schedule_bot(table)
+        self.bot_seats.schedule(table)
         return None
 
     def _check_caps(self, conn: Connection, *, against_bot: bool | None) -> None:
@@ -456,11 +455,11 @@ class Host(Housekeeping, BotSeats):
     # ------------------------------------------------------------------ table updates
     async def _after_change(self, table: Table) -> None:
         """Tell everyone at ``table`` about a change that is stored; a game that ended may
-        make an older finished table go (``prune_finished``)."""
+        make an older finished table go (``Housekeeping.prune_finished``)."""
         await self._broadcast(table)
-        self._schedule_bot(table)
+        self.bot_seats.schedule(table)
         if table.game.is_over:
-            self.prune_finished()
+            self.housekeeping.prune_finished()
 
     async def _commit(self, table: Table, change: Callable[[Table], None], what: str) -> None:
         """Make ``change`` to ``table`` only once it is stored: it is made to a copy, the
@@ -479,7 +478,7 @@ class Host(Housekeeping, BotSeats):
             change(table)
             table.last_active = trial.last_active
             if table.status() != status:
-                self._lobby = None
+                self.lobby_changed()
 
     async def _save(self, table: Table, what: str) -> None:
         """Save in a worker thread so the disk never stalls other tables; ``storage``
@@ -494,6 +493,10 @@ class Host(Housekeeping, BotSeats):
         for conn in audience(self.conns, table):
             seat = table.seat_of(conn.code) if table.id in conn.seated else None
             conn.push(state_message(table, seat, present))
+
+    def lobby_changed(self) -> None:
+        """A table came, went or changed status: the lobby's order is made afresh."""
+        self._lobby = None
 
     def lobby_page(self, code: str | None, offset: int = 0) -> dict[str, Any]:
         """One page of the lobby for the player with ``code`` (see views). The order is

@@ -5,33 +5,44 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
 
 from ..core import Move
 from ..core.rng import derive
 from .botpool import BotFailed, BotPool, Decision, WorkerLost
 from .protocol import ProtocolError
+from .tables import Table
 
-if TYPE_CHECKING:
-    from .tables import Table
+#: How the host stores a change to a table (``Host._commit``): the table, the change, and
+#: what it is in words (for a refusal).
+Commit = Callable[[Table, Callable[[Table], None], str], Awaitable[None]]
 
 
 class BotSeats:
-    """Plays the bot seats of ``Host``'s tables (which provides the attributes)."""
+    """Plays the bot seats of a host's ``tables`` (shared with the host) in the worker
+    ``pool``: ``seconds`` a decision, each move stored by ``commit`` like a person's and
+    then announced by ``after_change``."""
 
-    tables: dict[str, Table]
-    bots: BotPool
-    bot_tasks: dict[str, asyncio.Task[None]]
-    bot_seconds: float
-    closed: bool
-    storage_retry: float
+    def __init__(self, pool: BotPool, seconds: float, tables: dict[str, Table],
+                 commit: Commit, after_change: Callable[[Table], Awaitable[None]]) -> None:
+        self.pool = pool
+        self.seconds = seconds
+        self.tables = tables
+        self.commit = commit
+        self.after_change = after_change
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.closed = False
+        self.storage_retry = 5.0
+        """Seconds before a bot whose move the disk refused decides again."""
 
-    if TYPE_CHECKING:  # Host's own, which the bots' moves go through like a person's
-        async def _commit(self, table: Table, change: Callable[[Table], None],
-                          what: str) -> None: ...
-
-        async def _after_change(self, table: Table) -> None: ...
+    async def close(self) -> None:
+        """Stop every table's bots and the worker pool."""
+        self.closed = True
+        tasks = list(self.tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await self.pool.close()
 
     async def _bot_play(self, table: Table, move: Move) -> None:
         """Play a bot's move once it is stored; if the disk refuses, wait and let the bot
@@ -44,24 +55,24 @@ class BotSeats:
             t.game.play(move)
 
         try:
-            await self._commit(table, play, "a bot's move")
+            await self.commit(table, play, "a bot's move")
         except ProtocolError as exc:
             if exc.code == "storage":
                 await asyncio.sleep(self.storage_retry)
             return
-        await self._after_change(table)
+        await self.after_change(table)
 
-    def _schedule_bot(self, table: Table) -> None:
+    def schedule(self, table: Table) -> None:
+        """Let the bot to move at ``table`` (if any) decide, unless one already does."""
         game = table.game
         if game.is_over or table.seats[game.to_play].bot is None:
             return
-        task = self.bot_tasks.get(table.id)
+        task = self.tasks.get(table.id)
         if task is None or task.done():
             task = asyncio.get_running_loop().create_task(self._bot_turns(table))
-            self.bot_tasks[table.id] = task
+            self.tasks[table.id] = task
             task.add_done_callback(
-                lambda t: self.bot_tasks.pop(table.id) if self.bot_tasks.get(table.id) is t
-                else None)
+                lambda t: self.tasks.pop(table.id) if self.tasks.get(table.id) is t else None)
 
     async def _bot_turns(self, table: Table) -> None:
         """Play the table's bot seats through the worker pool; the loop only waits."""
@@ -70,11 +81,11 @@ class BotSeats:
             seat = game.to_play
             seq = len(game.history)
             bot_seed = derive(game.seed, b"host-bot", seq * 2 + seat)  # reveals nothing
-            decision = Decision(tier, bot_seed, game.observation(seat), self.bot_seconds)
+            decision = Decision(tier, bot_seed, game.observation(seat), self.seconds)
             move = None
             for _ in range(2):  # a lost worker is replaced: ask once more
                 try:
-                    move = Move.parse(await self.bots.decide(table.id, decision))
+                    move = Move.parse(await self.pool.decide(table.id, decision))
                     break
                 except WorkerLost:
                     continue

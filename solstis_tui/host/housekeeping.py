@@ -5,30 +5,33 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
+from .connection import Connection
+from .limits import Limits
+from .players import PlayerRegistry
+from .tables import Table, TableStore
 from .views import audience, connected, presence
-
-if TYPE_CHECKING:
-    from .connection import Connection
-    from .limits import Limits
-    from .players import PlayerRegistry
-    from .tables import Table, TableStore
-    from .views import LobbyOrder
 
 
 class Housekeeping:
-    """Expiry of tables and resume codes, for ``Host`` (which provides the attributes)."""
+    """Expiry of a host's tables and resume codes. It works on the host's own ``tables``,
+    ``conns`` and ``save_locks`` (shared, not copied) and calls ``lobby_changed`` when a
+    table goes."""
 
-    limits: Limits
-    tables: dict[str, Table]
-    conns: set[Connection]
-    save_locks: dict[str, asyncio.Lock]
-    store: TableStore
-    players: PlayerRegistry
-    _lobby: LobbyOrder | None
+    def __init__(self, limits: Limits, tables: dict[str, Table], conns: set[Connection],
+                 save_locks: dict[str, asyncio.Lock], store: TableStore,
+                 players: PlayerRegistry, lobby_changed: Callable[[], None]) -> None:
+        self.limits = limits
+        self.tables = tables
+        self.conns = conns
+        self.save_locks = save_locks
+        self.store = store
+        self.players = players
+        self.lobby_changed = lobby_changed
 
-    async def _expire_loop(self) -> None:
+    async def run(self) -> None:
+        """Expire what is due, every so often, until cancelled."""
         while True:
             shortest = min(self.limits.table_expire_seconds, self.limits.open_table_seconds)
             await asyncio.sleep(min(60.0, max(0.05, shortest / 4)))
@@ -99,7 +102,7 @@ class Housekeeping:
             conn.seated.discard(table.id)
             conn.watching.discard(table.id)
         del self.tables[table.id]
-        self._lobby = None
+        self.lobby_changed()
         self.save_locks.pop(table.id, None)
         self.store.delete(table.id)
         return True

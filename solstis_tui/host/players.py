@@ -227,7 +227,9 @@ class PlayerRegistry(Mapping[str, str]):
             batch, self._pending = self._pending, []
             try:
                 await asyncio.to_thread(self._append, "".join(line for line, _, _ in batch))
-            except Exception as exc:
+            except Exception as exc:  # a full disk, or a bug: either way nobody waits forever
+                if not isinstance(exc, OSError):
+                    log.exception("the player registry's writer failed")
                 self._write_failed(f"{self.journal} could not be written ({exc}); the new "
                                    "names and codes asked for then were refused, other "
                                    "changes to players wait in memory for the next write.")

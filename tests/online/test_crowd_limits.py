@@ -101,7 +101,7 @@ async def test_only_each_players_latest_finished_tables_stay(tmp_path):
         made.append(finished_table(["Cy", "Di"], ["cy", "di"], 999))
         for table in made:
             host.tables[table.id] = table
-        gone = host.expire()
+        gone = host.housekeeping.expire()
         kept = set(host.tables)
         # Mal's two latest stay; then Ann and Bob's; Cy and Di's is past the host's three
         assert kept == {made[3].id, made[2].id, made[4].id}

@@ -170,11 +170,11 @@ async def test_lobby_lists_tables_and_expires_idle_ones(host, connect):
     row = next(r for r in listing["tables"] if r["table"] == table)
     assert row["status"] == "playing" and [s["name"] for s in row["seats"]] == ["Ann", "Bob"]
     assert "code" not in json.dumps(listing)
-    assert host.expire(now=1e12) == []  # both players are connected
+    assert host.housekeeping.expire(now=1e12) == []  # both players are connected
     ann.writer.close()
     bob.writer.close()
     await asyncio.sleep(0.1)
-    assert host.expire(now=1e12) == [table]
+    assert host.housekeeping.expire(now=1e12) == [table]
     assert not host.store.path(table).exists()
 
 

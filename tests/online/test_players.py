@@ -65,7 +65,7 @@ async def test_a_code_unused_for_thirty_days_stops_working(host, connect):
     await again.close()
     later(host, 29 + 31)
     assert (await hello_error(host, code=code))["code"] == "unknown_code"
-    assert host.prune_players(now=time.time() + 61 * DAY) == [code]
+    assert host.housekeeping.prune_players(now=time.time() + 61 * DAY) == [code]
     assert code not in host.players
 
 
@@ -74,13 +74,13 @@ async def test_pruning_keeps_players_who_sit_at_a_table(host, connect):
     await ann.send({"type": "create", "variant": "base", "opponent": "friend", "seat": 0})
     await ann.receive_until("joined")
     await gone(host, ann, bob)
-    forgotten = host.prune_players(now=time.time() + 40 * DAY)
+    forgotten = host.housekeeping.prune_players(now=time.time() + 40 * DAY)
     assert forgotten == [bob.code] and ann.code in host.players
 
 
 async def test_names_of_forgotten_players_are_free_again(host, connect):
     await gone(host, await connect("Ann"))
-    host.prune_players(now=time.time() + 40 * DAY)
+    host.housekeeping.prune_players(now=time.time() + 40 * DAY)
     assert (await connect("Ann")).name == "Ann"
 
 

@@ -133,7 +133,7 @@ async def test_a_seat_the_disk_refuses_stays_open(host, connect, monkeypatch):
 
 
 async def test_a_bot_move_the_disk_refuses_is_tried_again(host, connect, monkeypatch):
-    host.storage_retry = 0.05
+    host.bot_seats.storage_retry = 0.05
     ann = await connect("Ann")
     await ann.send({"type": "create", "variant": "beginner", "opponent": "greedy", "seat": 0})
     table = (await ann.receive_until("joined"))["table"]
