@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from solstis_tui.ai.base import Chooser
+
 from ..core import IllegalMove, Move, Observation
 from ..core.explain import why_illegal
 from ..core.observation_json import observation_from_dict
@@ -98,7 +100,7 @@ class RemoteSession:
     def take_back_play(self) -> bool:
         return False
 
-    def bot(self, player: int) -> Any:
+    def bot(self, player: int) -> Chooser:
         raise LookupError("the bots of an online table play at the host")
 
     def forget_bot(self, player: int) -> None:

@@ -21,9 +21,14 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from solstis_tui.ai.base import Bot
 from solstis_tui.ai.registry import make_solo_bot
 
 from ..core.observation import Observation
+
+#: Makes a bot from a tier and a seed, in a worker process (a module-level function: it
+#: is sent to the workers by reference).
+BotFactory = Callable[[str, int], Bot]
 
 WORKER_NICE = 5
 """Workers run at a lower priority than the host, so bots yield the CPU to people."""
@@ -56,7 +61,7 @@ class BotFailed(Exception):
     """The bot raised an error while choosing (its worker is fine)."""
 
 
-def _work(conn: Connection, factory: Callable[[str, int], Any]) -> None:
+def _work(conn: Connection, factory: BotFactory) -> None:
     """A worker process: answer decisions until the host closes the pipe."""
     from solstis_tui.ai.base import Budget
 
@@ -100,7 +105,7 @@ class BotPool:
     """At most ``workers`` processes (started when first needed) answer ``decide``."""
 
     def __init__(self, workers: int | None = None,
-                 factory: Callable[[str, int], Any] = make_solo_bot, *,
+                 factory: BotFactory = make_solo_bot, *,
                  grace: float = 30.0) -> None:
         self.size = default_workers() if workers is None else workers
         if self.size < 1:

@@ -23,7 +23,7 @@ from solstis_tui.ai.registry import make_solo_bot
 from ..core import IllegalMove, Move, Options
 from ..session import BOT_TIERS
 from .admission import Door
-from .botpool import BotPool
+from .botpool import BotFactory, BotPool
 from .connection import Connection, start_server
 from .crowding import OVERFLOW, OVERFLOW_HELLO_SECONDS, displaceable, oldest_silent
 from .host_bots import BotSeats
@@ -61,7 +61,7 @@ class Host:
         *,
         bot_seconds: float = 1.0,
         limits: Limits | None = None,
-        bot_factory: Callable[[str, int], Any] = make_solo_bot,
+        bot_factory: BotFactory = make_solo_bot,
         bot_workers: int | None = None,
     ) -> None:
         """``bot_factory`` makes a bot from a tier and a seed in the worker processes: a

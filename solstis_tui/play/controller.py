@@ -13,7 +13,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
+
+from solstis_tui.ai.base import Chooser
 
 from ..core import Decision, IllegalMove, Move, Observation
 from ..core.board import MATCH
@@ -68,7 +70,8 @@ class ScreenPort(Protocol):
     def pass_keyboard(self, name: str) -> None:
         """Ask for the keyboard to go to ``name``; then call ``passed``."""
 
-    def think(self, token: int, bot: Any, obs: Observation, cancel: threading.Event) -> None:
+    def think(self, token: int, bot: Chooser, obs: Observation,
+              cancel: threading.Event) -> None:
         """Run ``bot`` on ``obs`` away from the screen; then ``bot_done`` or ``bot_failed``
         with ``token`` (on the screen's thread)."""
 

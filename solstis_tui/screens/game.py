@@ -12,7 +12,7 @@ import contextlib
 import threading
 from collections.abc import Callable
 from functools import partial
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Protocol, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -20,6 +20,8 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Static
+
+from solstis_tui.ai.base import Chooser
 
 from ..bot_process import BotFailed
 from ..core import Observation
@@ -44,6 +46,12 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 LARGE_WIDTH, LARGE_HEIGHT = 150, 36
 """From this size on, the panoramas are drawn with tiles twice as big."""
 
+
+
+class ShowsBoard(Protocol):
+    """A widget that draws its part of the board from a ``BoardView``."""
+
+    def show(self, view: BoardView) -> None: ...
 
 class GameScreen(Screen[None]):
     """One game in progress (``session``), from the seat of the person playing it.
@@ -193,8 +201,12 @@ class GameScreen(Screen[None]):
         if not self.is_mounted:
             return
         view = self.play.board(self.sapp.ascii_mode)
-        for widget_id in ("#mine", "#theirs", "#display", "#pool", "#scoreline", "#sheet"):
-            cast(Any, self.query_one(widget_id)).show(view)
+        parts: list[ShowsBoard] = [
+            self.query_one("#mine", PanoramaGrid), self.query_one("#theirs", PanoramaGrid),
+            self.query_one("#display", DisplayPiles), self.query_one("#pool", SpiritPool),
+            self.query_one("#scoreline", ScoreLine), self.query_one("#sheet", ScoreSheet)]
+        for part in parts:
+            part.show(view)
         hand = self.query_one("#hand", HandBar)
         if self.play.hands_hidden:
             hand.update("Hand hidden: pass the keyboard")
@@ -240,11 +252,13 @@ class GameScreen(Screen[None]):
     def pass_keyboard(self, name: str) -> None:
         self.sapp.pass_keyboard(name, lambda _result: self.play.passed())
 
-    def think(self, token: int, bot: Any, obs: Observation, cancel: threading.Event) -> None:
+    def think(self, token: int, bot: Chooser, obs: Observation,
+              cancel: threading.Event) -> None:
         self.run_worker(partial(self._think, token, bot, obs, cancel), thread=True,
                         exclusive=True, group="bot", exit_on_error=False, name="bot")
 
-    def _think(self, token: int, bot: Any, obs: Observation, cancel: threading.Event) -> None:
+    def _think(self, token: int, bot: Chooser, obs: Observation,
+               cancel: threading.Event) -> None:
         try:
             move = Session.bot_choose(bot, obs, cancel)
         except Exception as exc:  # a bot's failure goes to the person, who chooses what next
