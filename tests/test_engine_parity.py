@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 PROBE = Path(__file__).with_name("parity_probe.py")
-#: Seeded random games per variant (the issue asks for at least 1,000).
+#: Seeded random games per variant.
 GAMES = 1000
 
 

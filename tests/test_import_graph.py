@@ -1,4 +1,4 @@
-"""No import circles inside the installed package (issue 15 §5).
+"""No import circles inside the installed package.
 
 Every ``import`` of every module counts, wherever it stands: at the top, inside a function,
 or under ``if TYPE_CHECKING`` (a circle closed only there is still a circle in the design).

@@ -86,8 +86,8 @@ if __name__ == "__main__":
 
 
 def test_the_workers_start_inside_an_app_that_captures_stderr(tmp_path) -> None:
-    """In the app, stderr is a capture object with no descriptor: the first worker used to
-    fail to start ("bad value(s) in fds_to_keep") and the expert lost its second core."""
+    """In the app, stderr is a capture object with no descriptor; the workers must start
+    all the same ("bad value(s) in fds_to_keep" otherwise), or the expert loses its second core."""
     import subprocess
     import sys
 

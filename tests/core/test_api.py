@@ -1,4 +1,4 @@
-"""The public API contract other code relies on (issue 2)."""
+"""The public API contract other code relies on."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Deals nobody can predict (issue 14 §1): secret seeds of 128 bits, a keyed generator,
+"""Deals nobody can predict: secret seeds of 128 bits, a keyed generator,
 games that stay reproducible from their seed, and saves from before that still play on."""
 
 from __future__ import annotations

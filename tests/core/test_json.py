@@ -1,4 +1,4 @@
-"""Saved games and hand-made positions: round trips and clear refusals (issue 2)."""
+"""Saved games and hand-made positions: round trips and clear refusals."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Loading checks the rules' end conditions (issue 15 §6): a Firefly position with four
+"""Loading checks the rules' end conditions: a Firefly position with four
 fireflies for a player and no end is refused (rules.md §10); a turn start with an empty
 land pile where nobody can capture is played on to its end at once (rules.md §8)."""
 

@@ -1,4 +1,4 @@
-"""Move notation round-trips for every decision kind (issue 2)."""
+"""Move notation round-trips for every decision kind."""
 
 from __future__ import annotations
 

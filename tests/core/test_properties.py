@@ -1,4 +1,4 @@
-"""Property tests over random games of every variant (issue 2, issue 3)."""
+"""Property tests over random games of every variant."""
 
 from __future__ import annotations
 

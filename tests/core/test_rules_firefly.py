@@ -1,4 +1,4 @@
-"""rules.md §10 and the Firefly spirits of §9 (Cow, Phoenix, Viper, Renard), issue 3."""
+"""rules.md §10 and the Firefly spirits of §9 (Cow, Phoenix, Viper, Renard)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Illegal moves: ``play()`` raises IllegalMove with a reason a player understands and
-leaves the game exactly as it was (issue 2, public API). One case per kind of message."""
+leaves the game exactly as it was (the public API). One case per kind of message."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bots at the host run in worker processes and never hold up people (issue 14 §5)."""
+"""Bots at the host run in worker processes and never hold up people."""
 
 from __future__ import annotations
 

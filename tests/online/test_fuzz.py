@@ -1,4 +1,4 @@
-"""Malformed, oversized and flooding input against a live host (issue 6)."""
+"""Malformed, oversized and flooding input against a live host."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The game host with real clients over a Unix socket (issue 6)."""
+"""The game host with real clients over a Unix socket."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Every limit of the host, driven by the abuse it stops, with a normal player still
-playing afterwards (issue 14, section 4). Limits are set small so that each test is fast."""
+playing afterwards. Limits are set small so that each test is fast."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Text from other people is text, never markup (issue 14 §2).
+"""Text from other people is text, never markup.
 
 Names, chat and anything a host message carries are shown literally on every screen a
 player meets (lobby, seats, top bar, score sheet, log, toasts, end screen, watch mode,

@@ -1,4 +1,4 @@
-"""The lobby a page at a time (issue 14): a host with more tables than one `tables`
+"""The lobby a page at a time: a host with more tables than one `tables`
 message carries. The player sees how many there are, turns pages with keys, keeps their
 page on refresh and on coming back from a table, and always finds their own tables."""
 

@@ -1,4 +1,4 @@
-"""`solstis online`: two apps driven by Pilot play a whole game at a live host (issue 6)."""
+"""`solstis online`: two apps driven by Pilot play a whole game at a live host."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The player registry: long resume codes that expire, kept safely on disk (issue 14 §4, §6)."""
+"""The player registry: long resume codes that expire, kept safely on disk."""
 
 from __future__ import annotations
 

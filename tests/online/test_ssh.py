@@ -65,6 +65,9 @@ SFTP_SERVER = next((p for p in ("/usr/lib/openssh/sftp-server", "/usr/libexec/op
 # Debian 12's stock /etc/ssh/sshd_config (its first line includes sshd_config.d/*.conf).
 # UsePAM no lets sshd run unprivileged and in containers; StrictModes no accepts keys under
 # /tmp; XAuthLocation is a stand-in for xauth so that X11 forwarding could work at all.
+# SetEnv HOME gives the logins an empty home: the tests log in as whoever runs them, and
+# that account's shell start-up files (a bash ~/.bashrc that runs ``pyenv rehash``, say)
+# are not the doc's to run; the doc's own account has /bin/sh and a home with nothing in it.
 MAIN_CONFIG = """\
 Port {port}
 ListenAddress 127.0.0.1
@@ -79,6 +82,7 @@ X11Forwarding yes
 PrintMotd no
 AcceptEnv LANG LC_*
 Subsystem sftp {sftp_server}
+SetEnv HOME={dir}/home
 """
 
 # The drop-in's lines that refuse things; the control run deletes them and accepts any
@@ -173,6 +177,7 @@ def deploy(tmp: Path, dropin: str) -> Deployment:
     (tmp / "xauth").write_text('#!/bin/sh\n[ "$1" = -q ] && cat > /dev/null\nexit 0\n')
     (tmp / "xauth").chmod(0o755)
     (tmp / "sshd_config.d").mkdir()
+    (tmp / "home").mkdir()
     (tmp / "sshd_config.d" / "solstis.conf").write_text(dropin)
     deployment = Deployment(tmp, free_port())
     (tmp / "sshd_config").write_text(MAIN_CONFIG.format(

@@ -1,4 +1,4 @@
-"""Storage faults, a second host, and the host's doors (issue 14 §6).
+"""Storage faults, a second host, and the host's doors.
 
 A change is acknowledged only once it is on disk; a host that cannot write, or that would
 share its data folder or socket with another host, does not start; the socket's folder,

@@ -1,5 +1,6 @@
 """With --ascii every glyph on screen is ASCII: the board, footer, dialogs, dropdowns, log,
-command palette, help, review, end dialog — scanned over a whole game."""
+command palette, help, review, end dialog — scanned over a whole game; a line cut short ends
+with three dots."""
 
 from __future__ import annotations
 
@@ -61,3 +62,13 @@ async def test_ascii_mode_shows_only_ascii_on_every_screen():
         await pilot.pause()
         non_ascii(app, "review", found)
     assert not found, "; ".join(f"{ch} U+{ord(ch):04X} in {where}" for ch, where in found.items())
+
+
+async def test_in_ascii_mode_a_line_cut_short_ends_with_three_dots():
+    app = make_app(seats=("human", "random"), seed=3, ascii_mode=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        lines = [line.rstrip() for line in screen_text(app).splitlines()]
+        keys = next(line for line in lines if "pick a tile" in line)
+        assert keys.endswith("..."), keys  # cut at the right edge, and says so
+        assert not [line for line in lines if re.search(r"[\w-] \.$", line)], lines

@@ -1,4 +1,4 @@
-"""What the screen says about the seed (issue 14 §1): a chosen seed is shown as not secret;
+"""What the screen says about the seed: a chosen seed is shown as not secret;
 a secret one (drawn by the program) is never shown, since it gives the whole deal away."""
 
 from __future__ import annotations

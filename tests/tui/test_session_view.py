@@ -1,4 +1,4 @@
-"""Screens draw from an observation through ``SessionView`` (issue 15 §2)."""
+"""Screens draw from an observation through ``SessionView``."""
 
 from __future__ import annotations
 

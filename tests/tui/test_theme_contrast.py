@@ -103,7 +103,7 @@ async def test_the_light_theme_chosen_in_the_palette_is_readable():
         assert app.theme == "light"
         seen = list(board_segments(app))
         texts = {text for _, text, _, _ in seen}
-        # The play-tester's examples are among what was measured.
+        # The smallest marks (a digit, a dot, a triangle, a star) are among what was measured.
         assert {"2", "·", "△"} <= texts and any(t.startswith("rainbows") for t in texts)
         assert any(t.startswith("★") for t in texts)
         poor = [f"{wid} {text!r}: {ratio:.2f} < {need}" for wid, text, ratio, need in seen
