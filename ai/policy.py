@@ -14,6 +14,7 @@ from solstis_tui.core import Game, Move, Spirit
 from solstis_tui.core.board import (
     CELL_SQUARES,
     FIRE_CELLS,
+    GRID,
     MATCH,
     NEIGHBOURS,
     ROW1,
@@ -70,7 +71,7 @@ def filled(g: Game, p: int) -> int:
 
 #: For each cell, (square bit, square cells) of the squares containing it.
 _SQUARES_OF: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
-    tuple((1 << sq, SQUARE_CELLS[sq]) for sq in bits(CELL_SQUARES[c])) for c in range(60)
+    tuple((1 << sq, SQUARE_CELLS[sq]) for sq in bits(CELL_SQUARES[c])) for c in range(GRID)
 )
 
 

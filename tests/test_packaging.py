@@ -47,7 +47,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[zipfile.ZipFile]
         command.append("--no-build-isolation")
     # Otherwise pip installs pyproject's build requirements from its configured index.
     run = subprocess.run([*command, str(source)], capture_output=True, text=True,
-                         cwd=root, env=_clean_env(), timeout=180)
+                         cwd=root, env=_clean_env(), timeout=900)
     assert run.returncode == 0, run.stdout + run.stderr
     (built,) = out.glob("solstis_tui-*.whl")
     with zipfile.ZipFile(built) as archive:

@@ -78,8 +78,12 @@ def play_to_the_end(game, seed: int) -> None:
         game.play(rng.choice(game.legal_moves()))
 
 
-@pytest.mark.parametrize("hostile, size", BOTH, ids=BOTH_IDS)
-async def test_people_text_is_literal_online(host, hostile, size):
+# Online, one end-to-end case: one string with a closing tag, an action and a link (each
+# place it goes through is also checked offline, widget by widget, with every string).
+ONLINE = "[/x][@click=app.quit]x"
+
+
+async def test_people_text_is_literal_online(host, hostile=ONLINE, size=SIZES[0]):
     ann_name, bob_name, eve_name = hostile, "O" + hostile, "W" + hostile
     ann_app = OnlineApp(socket=host.socket_path, name=ann_name)
     bob_app = OnlineApp(socket=host.socket_path)

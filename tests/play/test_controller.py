@@ -274,3 +274,39 @@ def test_a_hint_whose_bot_failed_says_so_and_recommends_nothing() -> None:
     prompt = play.prompt()
     assert prompt.error == "no hint: the hint bot failed (the bot's process stopped)"
     assert not prompt.hint and play.hint_move is None and play.selected == before
+
+
+def test_hot_seat_games_meet_every_decision_kind_through_the_controllers_intents() -> None:
+    """Every kind of decision can be made with the moves a key makes: the next target
+    (Tab), then Enter; the hands are hidden until the keyboard is passed."""
+    import random
+
+    from tests.tui.coverage_scan import covering_games
+
+    seen: set[Decision] = set()
+    for variant, seed in covering_games(rng_seed=1):
+        port = Port()
+        play = PlayController(Session(Setup(variant=variant, seed=seed, seats=(PERSON, PERSON))),
+                              port, 0.0, clock=Clock())
+        play.advance()
+        rng = random.Random(1)  # as coverage_scan's driver chose
+        for _ in range(600):
+            if play.obs.is_over:
+                break
+            if play.hands_hidden:
+                play.passed()
+            view = play.board()
+            seen.add(play.obs.decision)
+            before = len(play.session.game.history)
+            cells = play.zone in (Zone.MINE, Zone.THEIRS)
+            choices = sorted(view.targets) if cells else [
+                i for i, item in enumerate(view.items) if item.legal]
+            wanted = rng.choice(choices)
+            for _ in range(len(view.items) + len(choices)):
+                if (play.cursor if cells else play.selected) == wanted:
+                    break
+                play.next_target(1)
+            play.confirm()
+            assert len(play.session.game.history) > before, play.error
+        assert play.obs.is_over and port.calls.count("over") == 1  # the score sheet
+    assert seen == set(Decision)
