@@ -1,5 +1,5 @@
-"""The layers import one way: the core, the bots and the game host load no Textual, and the
-host loads nothing of the client (``solstis_tui.client``, the online app).
+"""The layers import one way: the core, the bots, the game host and the play controller load
+no Textual, and none of them loads the client (``solstis_tui.client``, the online app).
 
 A host serves many tables and a bot worker thinks in its own process; neither draws a
 screen, so neither should pay for (or depend on) the terminal UI library.
@@ -19,9 +19,10 @@ HOST_ENTRIES = (
 
 PROBE = f"""
 import importlib, json, pkgutil, sys
-import solstis_tui.ai, solstis_tui.core, solstis_tui.host
-names = ["solstis_tui.core", "solstis_tui.ai", "solstis_tui.host", *{list(HOST_ENTRIES)!r}]
-for package in (solstis_tui.core, solstis_tui.ai, solstis_tui.host):
+import solstis_tui.ai, solstis_tui.core, solstis_tui.host, solstis_tui.play
+names = ["solstis_tui.core", "solstis_tui.ai", "solstis_tui.host", "solstis_tui.play",
+         *{list(HOST_ENTRIES)!r}]
+for package in (solstis_tui.core, solstis_tui.ai, solstis_tui.host, solstis_tui.play):
     names += [m.name for m in pkgutil.walk_packages(package.__path__, package.__name__ + ".")]
 for name in names:
     importlib.import_module(name)
@@ -31,10 +32,10 @@ print(json.dumps({{"imported": names, "textual": textual, "client": client}}))
 """
 
 
-def test_core_bots_and_host_load_no_textual(tmp_path: Path) -> None:
-    """In a fresh interpreter, every module of the core, the bots and the host (and the
-    command line that starts it) imports without any ``textual`` module being loaded, and
-    without the client."""
+def test_core_bots_host_and_play_controller_load_no_textual(tmp_path: Path) -> None:
+    """In a fresh interpreter, every module of the core, the bots, the host (and the
+    command line that starts it) and the play controller imports without any ``textual``
+    module being loaded, and without the client."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     run = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
                          cwd=tmp_path, env=env, timeout=60)
@@ -43,6 +44,7 @@ def test_core_bots_and_host_load_no_textual(tmp_path: Path) -> None:
     # The walk really reached the bots, the engine and the host (a mistyped package path
     # finds none).
     assert {"solstis_tui.ai.mcts", "solstis_tui.ai.arena", "solstis_tui.core.game",
-            "solstis_tui.host.serve", "solstis_tui.host.botpool"} <= set(found["imported"])
+            "solstis_tui.host.serve", "solstis_tui.host.botpool",
+            "solstis_tui.play.controller"} <= set(found["imported"])
     assert found["textual"] == []
     assert found["client"] == []

@@ -1,4 +1,5 @@
-"""Fixes from the issue-17 play-through: the too-small screen, hints and picks, stale errors."""
+"""Keys at awkward moments: behind the too-small screen, while a hint is still thinking, and
+after an error left over from the bot's turn."""
 
 from __future__ import annotations
 
