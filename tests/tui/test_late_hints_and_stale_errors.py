@@ -1,12 +1,10 @@
-"""Keys at awkward moments: behind the too-small screen, while a hint is still thinking, and
-after an error left over from the bot's turn."""
+"""Keys at awkward moments: while a hint is still thinking, and after an error left over from
+the bot's turn."""
 
 from __future__ import annotations
 
 import random
 import threading
-
-from textual.command import CommandPalette
 
 from . import bots
 from .conftest import keys_for, make_app, settle
@@ -14,37 +12,6 @@ from .conftest import keys_for, make_app, settle
 
 def prompt_text(app) -> str:
     return str(app.game_screen.query_one("#prompt").render())
-
-
-async def test_keys_do_nothing_behind_the_too_small_screen_but_quit():
-    app = make_app(seats=("human", "random"), seed=3)
-    async with app.run_test(size=(60, 20)) as pilot:
-        await settle(pilot, app)
-        gs = app.game_screen
-        assert gs.has_class("-too-small") and gs.session.human_to_play
-        before = len(gs.session.game.history)
-        await pilot.press("2", "enter")
-        await settle(pilot, app)
-        assert len(gs.session.game.history) == before, "a key played behind the screen"
-        await pilot.press("2", "t")
-        await settle(pilot, app)
-        assert gs.play.selected == 0 and gs.play.hint_text == ""
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        assert app.screen is gs and not CommandPalette.is_open(app)
-
-        await pilot.resize_terminal(80, 24)  # seen again: the same keys play
-        await pilot.pause()
-        assert not gs.has_class("-too-small")
-        await pilot.press("2", "enter")
-        await settle(pilot, app)
-        assert len(gs.session.game.history) > before
-
-        await pilot.resize_terminal(60, 20)
-        await pilot.pause()
-        await pilot.press("q")  # quitting still works
-        await pilot.pause()
-    assert app.return_code in (0, None) and not app.is_running
 
 
 async def test_a_late_hint_never_moves_the_pick_made_after_asking():
