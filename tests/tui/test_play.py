@@ -28,15 +28,10 @@ async def test_a_hot_seat_game_plays_to_the_end_by_keys_with_the_hands_hidden_be
     through the controller's intents in tests/play/test_controller.py)."""
     from solstis_tui.screens.passkb import PassScreen
 
-    from .coverage_scan import covering_games
-
-    variant, seed = covering_games(rng_seed=1)[0]
-    seen: set = set()
-    app = make_app(seats=("human", "human"), seed=seed, variant=variant)
+    app = make_app(seats=("human", "human"), seed=3)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         assert isinstance(app.screen, PassScreen)  # hands hidden until Enter
-        await play_by_keys(pilot, app, random.Random(1), seen=seen, limit=600)
+        await play_by_keys(pilot, app, random.Random(1), limit=600)
         await settle(pilot, app)
         assert isinstance(app.screen, EndScreen)
-    assert len(seen) >= 8  # most kinds of decision came up, each made by keys
