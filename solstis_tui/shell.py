@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
-from textual.filter import LineFilter
+from textual.filter import LineFilter, Monochrome
 from textual.screen import Screen
 
 from solstis_tui.themes import DEFAULT_THEME, THEMES
@@ -20,11 +20,13 @@ from solstis_tui.themes import DEFAULT_THEME, THEMES
 from . import settings
 from .ascii_filter import AsciiFilter, to_ascii
 from .core import Decision, Observation
+from .no_color import ReadableGreys
 
 if TYPE_CHECKING:
     from .screens.game import GameScreen
 
 ASCII_FILTER = AsciiFilter()
+NO_COLOR_FILTER = ReadableGreys()
 #: Textual's key symbols as ASCII mode's footer names them.
 KEY_WORDS = {"⏎": "Enter", "←": "Left", "→": "Right", "↑": "Up", "↓": "Down", "⇥": "Tab",
              "⌫": "Bksp", "⇧": "Shift"}
@@ -117,8 +119,10 @@ class ShellApp(App[None]):
             self.game_screen.play.reset_log()
 
     def get_line_filters(self) -> Sequence[LineFilter]:
-        """Textual's filters, and in ASCII mode one that makes every glyph ASCII."""
-        filters = list(super().get_line_filters())
+        """Textual's filters, with ``NO_COLOR``'s greys made readable (``no_color``), and
+        in ASCII mode one that makes every glyph ASCII."""
+        filters = [NO_COLOR_FILTER if isinstance(f, Monochrome) else f
+                   for f in super().get_line_filters()]
         if self.ascii_mode:
             filters.append(ASCII_FILTER)
         return filters
