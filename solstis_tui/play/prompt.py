@@ -48,6 +48,10 @@ def zone_keys(view: BoardView | None, esc_takes_back: bool) -> str:
         return ""
     n = len(view.items)
     keys = ZONE_KEYS[view.zone].format(n=max(n, 1), L=chr(ord("A") + max(n - 1, 0)))
+    if view.zone is Zone.DISPLAY:  # only the piles that can be picked
+        letters = [chr(ord("A") + i) for i, item in enumerate(view.items) if item.legal]
+        if 0 < len(letters) < n:
+            keys = keys.replace(f"A to {chr(ord('A') + n - 1)}", ", ".join(letters))
     return keys + ESC_BACK if esc_takes_back and view.zone is Zone.DISPLAY else keys
 
 
@@ -76,9 +80,8 @@ def deciding_lines(session: SessionView, game: Observation, view: BoardView, key
     subject = "Your" if who == "You" else f"{who}'s"
     turn = f" (turn {game.turn})" if turn_in_prompt else ""
     headline = f"{subject} decision{turn}: {asked(game.decision)}"
-    keys_tail = " · u undo · t hint · ? help" if session.assists else " · ? help"
-    extra = picked_effect(view)
-    detail = f"{extra} · {keys}{keys_tail}" if extra else f"{keys}{keys_tail}"
+    extra = picked_effect(view)  # u, t and ? are in the footer (and in ? itself)
+    detail = f"{extra} · {keys}" if extra else keys
     return headline, passes_note(game, session.name) + detail
 
 

@@ -176,6 +176,17 @@ def test_undo_is_refused_in_hot_seat() -> None:
     assert play.error == "undo is for games against bots"
 
 
+def test_hints_are_refused_in_hot_seat_and_when_watching() -> None:
+    for seats in ((PERSON, PERSON), ("random", "random")):
+        play, port, _ = controller(seats=seats)
+        if play.session.is_hotseat:
+            play.passed()
+        play.board()
+        play.hint()
+        assert play.error == "hints are for a person playing against bots"
+        assert not port.hints and not play.hint_offered()
+
+
 def test_a_bots_move_waits_out_the_pace_and_space_shows_it_at_once() -> None:
     play, port, clock = controller(seats=("random", PERSON))
     token, obs = port.thinking[-1]
@@ -215,8 +226,8 @@ def test_hot_seat_passes_the_keyboard_and_hides_the_hands_between_turns() -> Non
 
 
 def test_a_hint_picks_its_move_unless_the_person_picked_since() -> None:
-    play, port, _ = controller(seats=(PERSON, PERSON))
-    play.passed()
+    play, port, _ = controller(seats=(PERSON, "random"))
+    person_to_play(play, port)
     view = play.board()
     play.hint()
     assert play.prompt().hint == "Hint: thinking…"
