@@ -141,6 +141,9 @@ class PanoramaGrid(BoardWidget):
             for sq in crowded:
                 code, style = squares[sq]
                 squares[sq] = (SHORT_CODES[code], style)
+        for spirit, sq in pano.spirits:  # covered: lower case, not only dimmed (no colour)
+            if pano.covered is not None and pano.covered == spirit:
+                squares[sq] = (squares[sq][0].lower(), squares[sq][1])
         fireflies = set(pano.fireflies)
         geo = self.geo
         for row in range(6, 0, -1):
