@@ -70,9 +70,19 @@ def web_main(argv: list[str]) -> int:
               "pip install -e '.[web]'", file=sys.stderr)
         return 2
     extra = [a for a in args.game_args if a != "--"]
+    use_browser_saves()
     command = shlex.join([sys.executable, "-m", "solstis_tui.cli", *extra])
     web_server(command, args.port).serve()
     return 0
+
+
+def use_browser_saves() -> None:
+    """Games served to a browser keep their own save, settings and tutorial place (the
+    'web' folder of the data directory), inherited by every game the server starts: the
+    first page no longer offers to continue a game started in the terminal."""
+    from .. import saves
+
+    os.environ["SOLSTIS_DATA_DIR"] = str(saves.data_dir() / "web")
 
 
 def local_origins(port: int) -> frozenset[str]:
