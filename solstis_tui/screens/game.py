@@ -62,7 +62,7 @@ class GameScreen(Screen[None]):
     CSS_PATH = ["game.tcss"]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "confirm", "Confirm"),
+        Binding("enter", "confirm", "OK"),
         Binding("escape", "back", "Back"),
         Binding("question_mark", "help", "Help"),
         Binding("u", "undo", "Undo"),
