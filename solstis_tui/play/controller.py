@@ -119,6 +119,8 @@ class PlayController:
         self.cursor: int | None = None
         self.decision_key: tuple[object, ...] | None = None
         self.error = ""
+        self.wait_refused = False
+        """The error says to wait for someone else's decision (gone once it is ours)."""
         self.notice = ""
         self.hint_move: Move | None = None
         self.hint_text = ""
@@ -251,6 +253,7 @@ class PlayController:
             self.error = "that key does nothing for this decision"
         else:
             self.error = f"wait: it is {self.session.name(self.obs.to_play)}'s decision"
+            self.wait_refused = True
         self.port.redraw_prompt()
 
     def say_error(self, text: str) -> None:
@@ -304,6 +307,8 @@ class PlayController:
             return
         if self.session.human_to_play:
             self.skip_turn = False
+            if self.wait_refused:  # "wait: it is X's decision" is no longer true
+                self.error, self.wait_refused = "", False
             if self.session.is_hotseat and self.shown_player != obs.to_play:
                 self.shown_player = None
                 self.port.redraw()

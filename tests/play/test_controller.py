@@ -285,3 +285,17 @@ def test_a_hint_whose_bot_failed_says_so_and_recommends_nothing() -> None:
     prompt = play.prompt()
     assert prompt.error == "no hint: the hint bot failed (the bot's process stopped)"
     assert not prompt.hint and play.hint_move is None and play.selected == before
+
+
+def test_a_wait_refusal_goes_when_the_decision_comes_back() -> None:
+    """Online the host's new state arrives through ``advance`` (``host_update``), not
+    ``after_move``: "wait: it is X's decision" stayed on screen after the turn came back."""
+    play, _, _ = controller(seats=("random", PERSON))
+    play.pick(1)
+    assert play.error == "wait: it is Random bot's decision"
+    play.stop_bot()
+    while not play.session.human_to_play:
+        obs = play.session.observation(play.session.game.to_play)
+        play.session.apply(play.session.bot(obs.player).choose(obs))
+    play.advance()
+    assert play.error == "" and "wait" not in play.prompt().error
