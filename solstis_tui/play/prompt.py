@@ -38,6 +38,8 @@ ZONE_KEYS: dict[Zone, str] = {
     Zone.MINE: "arrows/hjkl move · Tab next target · Enter confirms",
     Zone.THEIRS: "arrows/hjkl move · Tab next target · Enter confirms",
 }
+#: The prompt's width at 80 columns (what a line may take before it wraps or is cut).
+LINE = 78
 #: Added to the display zone's keys when Esc can take back the tile just played.
 ESC_BACK = " · Esc back"
 
@@ -80,8 +82,12 @@ def deciding_lines(session: SessionView, game: Observation, view: BoardView, key
     subject = "Your" if who == "You" else f"{who}'s"
     turn = f" (turn {game.turn})" if turn_in_prompt else ""
     headline = f"{subject} decision{turn}: {asked(game.decision)}"
+    if len(headline) > LINE:  # the turn is in the top bar too: one line, not two
+        headline = f"{subject} decision: {asked(game.decision)}"
     extra = picked_effect(view)  # u, t and ? are in the footer (and in ? itself)
     detail = f"{extra} · {keys}" if extra else keys
+    if len(detail) > LINE:  # the keys are never the part cut off (a spirit's effect is)
+        detail = f"{keys} · {extra}"
     return headline, passes_note(game, session.name) + detail
 
 
