@@ -175,7 +175,8 @@ class PlayController:
 
     def top_bar(self) -> str:
         g, s = self.obs, self.session
-        seats = f"{s.name(0)} vs {s.name(1)}"
+        me = self.viewer()  # in the panoramas' order: the left one is the viewer's
+        seats = f"{s.name(me)} vs {s.name(1 - me)}"
         mode = " · watching" if s.is_watch else " · hot-seat" if s.is_hotseat else ""
         paused = "PAUSED · " if self.paused else ""
         return (f"{paused}Solstis · {g.options.variant} · {self.game_label()} · turn "

@@ -299,3 +299,18 @@ def test_a_wait_refusal_goes_when_the_decision_comes_back() -> None:
         play.session.apply(play.session.bot(obs.player).choose(obs))
     play.advance()
     assert play.error == "" and "wait" not in play.prompt().error
+
+
+def test_the_top_bar_names_the_players_in_the_panoramas_order() -> None:
+    """Hot-seat: the left panorama is the player shown; the title said 'Player 1 vs
+    Player 2' whoever it was."""
+    play, port, _ = controller(seats=(PERSON, PERSON))
+    play.passed()
+    play.board()
+    assert play.viewer() == 0 and " · Player 1 vs Player 2 · hot-seat" in play.top_bar()
+    while play.session.game.to_play == 0:
+        play.board()
+        play.confirm()
+    play.passed()
+    assert play.viewer() == 1 and " · Player 2 vs Player 1 · hot-seat" in play.top_bar()
+    assert port.passes == ["Player 1", "Player 2"]

@@ -26,7 +26,7 @@ def test_an_empty_seat_is_waited_for_not_reported_lost():
     prompt = play.prompt()
     assert prompt.headline == "Waiting for someone to join the table"
     assert "connection" not in prompt.detail and "Player 1" not in prompt.headline
-    assert "(empty seat) vs You" in play.top_bar() and "Player 1" not in play.top_bar()
+    assert "You vs (empty seat)" in play.top_bar() and "Player 1" not in play.top_bar()
 
 
 def test_a_player_away_from_the_table_is_not_said_to_have_lost_the_connection():
