@@ -82,12 +82,6 @@ def test_resume_refuses_options_that_would_be_ignored(argv, named, capsys, monke
     assert f"leave out {named}" in err and "--resume continues the saved game" in err
 
 
-@pytest.fixture(autouse=True)
-def a_terminal(monkeypatch):
-    """pytest's own standard input and output are no terminal: the tests say when."""
-    monkeypatch.setattr(cli, "has_terminal", lambda: True)
-
-
 @pytest.mark.parametrize("argv", [["--seed", "3"], ["learn"]])
 def test_no_terminal_is_refused_with_a_reason_instead_of_hanging(argv, capsys, monkeypatch):
     """`solstis learn < /dev/null | head` started the full-screen app into a pipe."""
