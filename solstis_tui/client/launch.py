@@ -42,6 +42,11 @@ def online_main(argv: list[str]) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("solstis online needs a terminal: connect with 'ssh -t'.", file=sys.stderr)
         return 2
+    if os.environ.get("TERM", "") == "dumb":  # as the local game: the board cannot be drawn
+        print("solstis online: this terminal (TERM=dumb) cannot draw the lobby or the board. "
+              "Connect from a terminal such as xterm or tmux, or set TERM (e.g. "
+              "TERM=xterm-256color).", file=sys.stderr)
+        return 2
     if args.name is not None and not (0 < len(args.name.strip()) <= 24):
         online_parser().error("--name takes 1 to 24 characters")
     if args.token_file is not None:  # read by HostClient.connect (client.read_token)

@@ -177,3 +177,16 @@ def test_learn_opens_the_chapter_left_part_way_or_the_first(monkeypatch, capsys)
     monkeypatch.setenv("TERM", "dumb")
     assert cli.main(["learn"]) == 2 and "TERM=dumb" in capsys.readouterr().err
     assert len(opened) == 4
+
+
+def test_the_online_lobby_refuses_a_dumb_terminal_too(capsys, monkeypatch):
+    from solstis_tui.client import app as online_app
+    from solstis_tui.client import launch
+
+    started = []
+    monkeypatch.setenv("TERM", "dumb")
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True, raising=False)
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True, raising=False)
+    monkeypatch.setattr(online_app.OnlineApp, "run", lambda *a, **k: started.append(1))
+    assert launch.online_main([]) == 2 and not started
+    assert "TERM=dumb" in capsys.readouterr().err
