@@ -114,7 +114,13 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("table", "variant", "status", "turn", "seat 1", "seat 2", "watchers")
+        # Below 110 columns the seats get 14 columns each (cut with an ellipsis; the line
+        # under the table has them whole), so that every column, watchers too, is seen.
+        seat_width = 14 if self.app.size.width < 110 else None
+        table.add_columns("table", "variant", "status", "turn")
+        table.add_column("seat 1", width=seat_width)
+        table.add_column("seat 2", width=seat_width)
+        table.add_column("watchers")
         name = self.query_one("#name", Input)
         name.display = not self.name_known
         if not self.name_known:
@@ -182,7 +188,8 @@ class LobbyScreen(Screen[None]):
             seats = [self._seat_text(s) for s in row["seats"]]
             cells = [row["table"], row["variant"], row["status"], row["turn"], *seats,
                      row["watchers"]]
-            table.add_row(*(Text(str(cell)) for cell in cells), key=str(row["table"]))
+            table.add_row(*(Text(str(cell), no_wrap=True, overflow="ellipsis")
+                            for cell in cells), key=str(row["table"]))
         self.shown = [row["table"] for row in self.rows]
         if self.land == "top" or not self.rows:
             cursor = 0

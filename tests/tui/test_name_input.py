@@ -29,3 +29,23 @@ async def test_the_name_field_stops_at_the_hosts_limit_and_says_so():
         await pilot.press("backspace")
         await pilot.pause()
         assert not str(app.screen.query_one("#lobby-error", Static).render()).strip()
+
+
+async def test_at_80_columns_every_lobby_column_is_seen_beside_24_character_names():
+    from textual.widgets import DataTable
+
+    name = "W" * MAX_NAME
+    app = Lobby()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        lobby = app.screen
+        lobby.show_tables([{"table": f"t{i:06x}", "variant": "firefly", "status": "playing",
+                            "turn": 12, "watchers": 3,
+                            "seats": [{"name": name, "connected": True},
+                                      {"name": name, "connected": False}]}
+                           for i in range(3)])
+        await pilot.pause()
+        table = lobby.query_one(DataTable)
+        assert table.virtual_size.width <= table.scrollable_content_region.width
+        row = str(lobby.query_one("#row", Static).render())
+        assert f"{name} vs {name} (away)" in row  # the names whole under the table
