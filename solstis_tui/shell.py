@@ -24,6 +24,7 @@ from .no_color import ReadableGreys
 
 if TYPE_CHECKING:
     from .screens.game import GameScreen
+    from .screens.help import HelpScreen
 
 ASCII_FILTER = AsciiFilter()
 NO_COLOR_FILTER = ReadableGreys()
@@ -51,6 +52,7 @@ class ShellApp(App[None]):
         self.theme_name = theme_name or settings.remembered_theme() or DEFAULT_THEME
         self.ascii_mode = ascii_mode
         self.game_screen: GameScreen | None = None
+        self.help_screen: HelpScreen | None = None
         for theme in THEMES.values():
             self.register_theme(theme)
 
@@ -89,10 +91,17 @@ class ShellApp(App[None]):
         self.push_screen(BotErrorScreen(message, fallback), callback)
 
     def show_help(self, decision: Decision | None = None, keys: str = "") -> None:
-        """Keys and rules, opened at the rules section of ``decision`` (if any)."""
+        """Keys and rules, opened at the rules section of ``decision`` (if any). The help
+        screen is built at the first '?' and kept (installed): later ones open at once."""
         from .screens.help import HelpScreen
 
-        self.push_screen(HelpScreen(decision, wide=self.size.width >= 100, keys=keys))
+        if self.help_screen is None:
+            self.help_screen = HelpScreen(decision, keys=keys)
+            self.install_screen(self.help_screen, "help")
+        else:
+            self.help_screen.show_for(decision, keys)
+        if self.screen is not self.help_screen:
+            self.push_screen("help")
 
     def show_log(self, lines: list[str]) -> None:
         from .screens.logview import LogScreen

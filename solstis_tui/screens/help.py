@@ -189,11 +189,29 @@ class HelpScreen(ModalScreen[None]):
                      "§1–§12 · Esc: back")
         return "\n".join(lines)
 
+    def show_for(self, decision: Decision | None, keys: str = "") -> None:
+        """Open (again) at the rules of ``decision``, with its ``keys`` in the header: the
+        app keeps one help screen, built once, so that '?' opens it at once."""
+        self.decision = decision
+        self.start_section = SECTION_OF.get(decision) if decision else None
+        self.keys = keys
+        if self.is_mounted:
+            self.query_one("#now", Static).update(self.now_text())
+            self.start_at()
+
     def on_mount(self) -> None:
+        self.start_at()
+
+    def on_screen_resume(self) -> None:
+        self.query_one(RulesViewer).focus()
+
+    def start_at(self) -> None:
         viewer = self.query_one(RulesViewer)
         viewer.focus()
         if self.start_section:
             self.call_after_refresh(viewer.goto, self.start_section)
+        else:
+            viewer.scroll_home(animate=False, immediate=True)
 
     def action_section(self, number: int) -> None:
         self.query_one(RulesViewer).goto(number)

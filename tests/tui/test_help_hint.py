@@ -107,3 +107,26 @@ async def test_escape_dismisses_a_hint():
         await pilot.press("escape")
         assert "Hint:" not in " ".join(prompt_lines(app))
         assert app.game_screen.session.game.decision is Decision.PLAY
+
+
+async def test_help_is_built_once_and_opens_again_at_the_new_decisions_rules():
+    """'?' took 0.6-0.9 s: the help is now kept, so a second '?' has nothing to build."""
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        first = await open_help(pilot)
+        await pilot.press("s")
+        await pilot.press("escape")
+        await pilot.pause()
+        again = await open_help(pilot)
+        assert again is first and "A turn" in heading_at_top(again)
+        await pilot.press("escape")
+        app.show_help(Decision.PLACE_RAINBOW, "arrows/hjkl move")
+        await pilot.pause()
+        await pilot.pause()
+        assert app.screen is first and "Rainbows" in heading_at_top(first)
+        assert "Keys: arrows/hjkl move" in str(first.query_one("#now").render())
+        app.show_help()  # the palette's Rules and keys: the key list
+        await pilot.pause()
+        assert heading_at_top(first) == "Keys" and "Now:" not in str(
+            first.query_one("#now").render())
