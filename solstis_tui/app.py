@@ -205,11 +205,15 @@ class SolstisApp(ShellApp):
     def _end_chosen(self, session: SessionView, choice: str | None) -> None:
         if choice == "new":
             self.open_new_game()
-        elif choice == "rematch":
-            self.start_session(Session(session.setup.swapped()))
+        elif choice in ("rematch", "same-deal"):
+            same = choice == "same-deal"
+            self.start_session(Session(session.setup.swapped() if same
+                                       else session.setup.rematch()))
+            said = ("The same deal, seats swapped: you know the other seat's opening hand."
+                    if same else "Rematch on a new secret deal, seats swapped.")
             if self.last_finished is session:
-                self.notify("Rematch, seats swapped. The last game stays reviewable: "
-                            "Ctrl+P, Review last game.", markup=False)
+                said += " The last game stays reviewable: Ctrl+P, Review last game."
+            self.notify(said, markup=False)
         elif choice == "review":
             self.show_review(session)
         elif choice == "quit":

@@ -8,6 +8,7 @@ import os
 import random
 import re
 import sys
+from collections.abc import Mapping
 
 from . import __version__, engine_build
 from .core.rng import new_secret
@@ -117,7 +118,7 @@ def run_learn(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.pace < 0:
         parser.error("--pace must be 0 or more seconds")
-    if refuse_dumb_terminal():
+    if refuse_without_a_terminal():
         return 2
     from .app import SolstisApp
     from .tutorial import progress
@@ -127,20 +128,53 @@ def run_learn(argv: list[str]) -> int:
         left = None if args.restart else progress.saved_chapter()
         chapter = left.name if left is not None else "base"
     app = SolstisApp(tutorial=chapter, restart_tutorial=args.restart, theme_name=args.theme,
-                     ascii_mode=args.ascii, pace=args.pace)
+                     ascii_mode=args.ascii or not locale_shows_unicode(os.environ),
+                     pace=args.pace)
     app.run(mouse=not args.no_mouse)
     return 0
 
 
-def refuse_dumb_terminal() -> bool:
-    """True (after saying why on stderr) when TERM=dumb: the board cannot be drawn."""
-    if os.environ.get("TERM", "") != "dumb":
-        return False
-    print("solstis: this terminal (TERM=dumb) cannot draw the board: it cannot move the "
-          "cursor or clear the screen. Run solstis in a terminal such as xterm, tmux or "
-          "the Linux console (NO_COLOR=1 gives a board without colours).",
-          file=sys.stderr)
-    return True
+def refuse_without_a_terminal() -> bool:
+    """True (after saying why on stderr) when the board cannot be drawn: TERM=dumb, or no
+    terminal at all (standard input or output a pipe or a file)."""
+    if os.environ.get("TERM", "") == "dumb":
+        print("solstis: this terminal (TERM=dumb) cannot draw the board: it cannot move the "
+              "cursor or clear the screen. Run solstis in a terminal such as xterm, tmux or "
+              "the Linux console (NO_COLOR=1 gives a board without colours).",
+              file=sys.stderr)
+        return True
+    if not has_terminal():
+        print("solstis: the board needs a terminal, and standard input or output is a pipe "
+              "or a file. Run solstis in a terminal ('solstis arena' prints its results "
+              "anywhere).", file=sys.stderr)
+        return True
+    return False
+
+
+def has_terminal() -> bool:
+    """Standard input and output are a terminal, or the app is served to a browser
+    (``solstis web`` runs it with Textual's web driver, through pipes)."""
+    if os.environ.get("TEXTUAL_DRIVER"):
+        return True
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def locale_shows_unicode(env: Mapping[str, str]) -> bool:
+    """The locale says the terminal shows UTF-8 (else ``--ascii`` is implied).
+
+    The first of LC_ALL, LC_CTYPE and LANG that is set decides; none set is the C locale.
+    Python itself turns a C locale into LC_CTYPE=C.UTF-8 (PEP 538) for its own use: with
+    LANG unset, C or POSIX, that LC_CTYPE is read as the C locale the terminal asked for.
+    """
+    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = env.get(name, "")
+        if not value:
+            continue
+        if name == "LC_CTYPE" and value == "C.UTF-8" and \
+                env.get("LANG", "") in ("", "C", "POSIX"):
+            return False
+        return "utf-8" in value.lower() or "utf8" in value.lower()
+    return False
 
 
 def run_arena(argv: list[str]) -> int:
@@ -170,8 +204,6 @@ def main(argv: list[str] | None = None) -> int:
         return (launch.online_main if argv[0] == "online" else launch.web_main)(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
-    if refuse_dumb_terminal():
-        return 2
     if args.pace < 0:
         parser.error("--pace must be 0 or more seconds")
     if args.resume:
@@ -195,6 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     # Options that choose the game still ask before an unfinished saved game is replaced.
     chose_game = any(x is not None for x in (args.seed, args.opponent, args.variant)) or \
         args.hotseat or args.watch or args.first != "random"
+    if refuse_without_a_terminal():
+        return 2
     from .app import SolstisApp
 
     app = SolstisApp(
@@ -203,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
         offer_continue=not args.resume,
         options_given=chose_game,
         theme_name=args.theme,
-        ascii_mode=args.ascii,
+        ascii_mode=args.ascii or not locale_shows_unicode(os.environ),
         pace=args.pace,
     )
     app.run(mouse=not args.no_mouse)

@@ -95,14 +95,21 @@ class Setup:
         return seat.title
 
     def swapped(self, new_seed: int | None = None) -> Setup:
-        """The same opponents in swapped seats (for a rematch)."""
+        """The same opponents in swapped seats, on the same deal (``new_seed`` None) or
+        dealt from ``new_seed`` (a chosen seed: not secret)."""
         return replace(
             self,
             seats=(self.seats[1], self.seats[0]),
             names=(self.names[1], self.names[0]),
             seed=self.seed if new_seed is None else new_seed,
             legacy=self.legacy and new_seed is None,
+            secret=self.secret if new_seed is None else False,
         )
+
+    def rematch(self) -> Setup:
+        """The same opponents in swapped seats on a new secret deal: with the same deal,
+        each would know the other's opening hand (their own last time) and the piles."""
+        return replace(self.swapped(new_secret()), secret=True)
 
 
 def random_setup(opponent: str = "minimax", variant: str = "base",

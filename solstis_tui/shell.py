@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
-from textual.filter import LineFilter
+from textual.filter import LineFilter, Monochrome
 from textual.screen import Screen
 
 from solstis_tui.themes import DEFAULT_THEME, THEMES
@@ -20,11 +20,14 @@ from solstis_tui.themes import DEFAULT_THEME, THEMES
 from . import settings
 from .ascii_filter import AsciiFilter, to_ascii
 from .core import Decision, Observation
+from .no_color import ReadableGreys
 
 if TYPE_CHECKING:
     from .screens.game import GameScreen
+    from .screens.help import HelpScreen
 
 ASCII_FILTER = AsciiFilter()
+NO_COLOR_FILTER = ReadableGreys()
 #: Textual's key symbols as ASCII mode's footer names them.
 KEY_WORDS = {"⏎": "Enter", "←": "Left", "→": "Right", "↑": "Up", "↓": "Down", "⇥": "Tab",
              "⌫": "Bksp", "⇧": "Shift"}
@@ -49,6 +52,7 @@ class ShellApp(App[None]):
         self.theme_name = theme_name or settings.remembered_theme() or DEFAULT_THEME
         self.ascii_mode = ascii_mode
         self.game_screen: GameScreen | None = None
+        self.help_screen: HelpScreen | None = None
         for theme in THEMES.values():
             self.register_theme(theme)
 
@@ -87,10 +91,17 @@ class ShellApp(App[None]):
         self.push_screen(BotErrorScreen(message, fallback), callback)
 
     def show_help(self, decision: Decision | None = None, keys: str = "") -> None:
-        """Keys and rules, opened at the rules section of ``decision`` (if any)."""
+        """Keys and rules, opened at the rules section of ``decision`` (if any). The help
+        screen is built at the first '?' and kept (installed): later ones open at once."""
         from .screens.help import HelpScreen
 
-        self.push_screen(HelpScreen(decision, wide=self.size.width >= 100, keys=keys))
+        if self.help_screen is None:
+            self.help_screen = HelpScreen(decision, keys=keys)
+            self.install_screen(self.help_screen, "help")
+        else:
+            self.help_screen.show_for(decision, keys)
+        if self.screen is not self.help_screen:
+            self.push_screen("help")
 
     def show_log(self, lines: list[str]) -> None:
         from .screens.logview import LogScreen
@@ -117,8 +128,10 @@ class ShellApp(App[None]):
             self.game_screen.play.reset_log()
 
     def get_line_filters(self) -> Sequence[LineFilter]:
-        """Textual's filters, and in ASCII mode one that makes every glyph ASCII."""
-        filters = list(super().get_line_filters())
+        """Textual's filters, with ``NO_COLOR``'s greys made readable (``no_color``), and
+        in ASCII mode one that makes every glyph ASCII."""
+        filters = [NO_COLOR_FILTER if isinstance(f, Monochrome) else f
+                   for f in super().get_line_filters()]
         if self.ascii_mode:
             filters.append(ASCII_FILTER)
         return filters

@@ -10,8 +10,9 @@ drawn on the panel, which need darker colours than the tiles on a light backgrou
 default to the row colours). Colours are never the only cue: every row also has its letter
 and every mark its symbol.
 
-Contrast (``tests/tui/test_theme_contrast.py``): the light theme's text colours reach 4.5:1
-against its background, surface and panel, and its board symbols 3:1.
+Contrast (``tests/tui/test_theme_contrast.py``): each theme's text colours (ansi-16 aside:
+the terminal's own) reach 4.5:1 against its background, surface and panel, and its board
+symbols 3:1; with ``NO_COLOR`` every piece of board text reaches 4.5:1 (``no_color``).
 """
 
 from __future__ import annotations
@@ -54,7 +55,14 @@ DARK = Theme(
     surface="#1e2128",
     panel="#262a33",
     dark=True,
-    variables=dict(BOARD_DEFAULTS),
+    variables={
+        **BOARD_DEFAULTS,
+        # Row numbers and empty cells light enough for the dark panel (4.5:1 and 3:1).
+        "row-1-label": "#ff6b6b",
+        "row-6-label": "#b48cff",
+        "empty": "#7a7a7a",
+        "evil": "#ff5f5f",
+    },
 )
 
 LIGHT = Theme(
@@ -113,6 +121,8 @@ HIGH_CONTRAST = Theme(
         "row-4": "#00ffff",
         "row-5": "#ff87ff",
         "row-6": "#875fff",
+        "row-1-label": "#ff6b6b",
+        "row-6-label": "#b48cff",
         "row-text": "#000000",
         "rainbow": "#ffff00",
         "fire-lit": "#ffff00",
@@ -152,7 +162,7 @@ ANSI_16 = Theme(
         "fire-lit": "bright_yellow",
         "fire-unlit": "white",
         "target": "bright_cyan",
-        "spirit": "bright_white",
+        "spirit": "default",  # the terminal's own text colour: seen on light and dark
         "blue-spirit": "bright_blue",
         "firefly": "bright_yellow",
         "evil": "bright_red",

@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from ..screens.services import AppServices
 
 
+#: Chat lines kept for the chat box's history.
+CHAT_KEPT = 50
+
+
 class OnlineApp(ShellApp):
     """Play at a game host. Nothing here opens a shell or writes files on the host machine."""
 
@@ -41,6 +45,8 @@ class OnlineApp(ShellApp):
         self.player_name: str | None = None
         self.lobby = LobbyScreen(name_known=bool(name or code))
         self.remote: RemoteSession | None = None
+        self.chat_lines: list[str] = []
+        """What was said at the tables, oldest first (the last ``CHAT_KEPT`` lines)."""
 
     # ------------------------------------------------------------------ start
     def open_first_screen(self) -> None:
@@ -159,13 +165,21 @@ class OnlineApp(ShellApp):
         elif kind == "state":
             self._state(message)
         elif kind == "chat":
-            self.notify(f"{message.get('name')}: {message.get('text')}")
+            self.chat(f"{message.get('name')}: {message.get('text')}")
         elif kind == "error":
             self._error(message.get("message", "error"))
         elif kind == "closed":
             if self.remote is not None and self.remote.table == message.get("table"):
                 self.back_to_lobby(leave=False)  # the table is gone: say why in the lobby
             self._error(str(message.get("message", "the host closed the table")))
+
+    def chat(self, line: str) -> None:
+        """A chat line: a toast, and kept in the game log and in the chat box's history
+        (a toast alone was gone after five seconds)."""
+        self.chat_lines = [*self.chat_lines, line][-CHAT_KEPT:]
+        self.notify(line)
+        if self.game_screen is not None:
+            self.game_screen.log_lines([line], reset=False)
 
     def _state(self, message: dict[str, Any]) -> None:
         remote = self.remote

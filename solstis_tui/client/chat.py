@@ -1,4 +1,5 @@
-"""A one-line box for a chat message to everyone at the table (online play)."""
+"""A one-line box for a chat message to everyone at the table (online play), under the
+last lines said there."""
 
 from __future__ import annotations
 
@@ -21,8 +22,18 @@ class ChatScreen(ModalScreen[str | None]):
         background: $surface; padding: 0 1; margin-bottom: 2; }
     """
 
+    #: How many of the last lines said the box shows above the input.
+    SHOWN = 6
+
+    def __init__(self, history: list[str] | None = None) -> None:
+        super().__init__()
+        self.history = list(history or [])
+
     def compose(self) -> ComposeResult:
         with Vertical():
+            if self.history:  # people's words: text, never markup
+                yield Static("\n".join(self.history[-self.SHOWN:]), id="chat-history",
+                             markup=False)
             yield Static(f"Say to the table (up to {MAX_CHAT} characters) · Enter sends · "
                          "Esc cancels", markup=False)
             yield Input(max_length=MAX_CHAT, id="chat-text")

@@ -20,6 +20,9 @@ class OnlineServices(AppServices, Protocol):
 
     def send_chat(self, text: str) -> None: ...
 
+    @property
+    def chat_lines(self) -> list[str]: ...
+
     def back_to_lobby(self, leave: bool = True) -> None: ...
 
 
@@ -53,7 +56,7 @@ class OnlineGameScreen(GameScreen):
 
     def action_chat(self) -> None:
         """Type a line for everyone at the table; the host sends it round."""
-        self.app.push_screen(ChatScreen(), self._send_chat)
+        self.app.push_screen(ChatScreen(self.online_app.chat_lines), self._send_chat)
 
     def _send_chat(self, text: str | None) -> None:
         if text:

@@ -42,6 +42,11 @@ def online_main(argv: list[str]) -> int:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("solstis online needs a terminal: connect with 'ssh -t'.", file=sys.stderr)
         return 2
+    if os.environ.get("TERM", "") == "dumb":  # as the local game: the board cannot be drawn
+        print("solstis online: this terminal (TERM=dumb) cannot draw the lobby or the board. "
+              "Connect from a terminal such as xterm or tmux, or set TERM (e.g. "
+              "TERM=xterm-256color).", file=sys.stderr)
+        return 2
     if args.name is not None and not (0 < len(args.name.strip()) <= 24):
         online_parser().error("--name takes 1 to 24 characters")
     if args.token_file is not None:  # read by HostClient.connect (client.read_token)
@@ -70,9 +75,19 @@ def web_main(argv: list[str]) -> int:
               "pip install -e '.[web]'", file=sys.stderr)
         return 2
     extra = [a for a in args.game_args if a != "--"]
+    use_browser_saves()
     command = shlex.join([sys.executable, "-m", "solstis_tui.cli", *extra])
     web_server(command, args.port).serve()
     return 0
+
+
+def use_browser_saves() -> None:
+    """Games served to a browser keep their own save, settings and tutorial place (the
+    'web' folder of the data directory), inherited by every game the server starts: the
+    first page no longer offers to continue a game started in the terminal."""
+    from .. import saves
+
+    os.environ["SOLSTIS_DATA_DIR"] = str(saves.data_dir() / "web")
 
 
 def local_origins(port: int) -> frozenset[str]:

@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from ..host.names import BadName, normalize_name
+from ..host.protocol import MAX_NAME
 
 PROMPT = "Your name (or #code to come back as yourself), then Enter:"
 PAGE_SIZE = 50  # the host's rows per page until a full page shows otherwise
@@ -104,7 +105,7 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         # Names, table ids and the host's messages are shown as written, never as markup.
         yield Static("Connecting to the game host...", id="who", markup=False)
-        yield Input(placeholder="name", id="name")
+        yield Input(placeholder="name", id="name", max_length=MAX_NAME)
         yield LobbyTable(id="tables", cursor_type="row")
         yield Static("", id="page", markup=False)
         yield Static("", id="row", markup=False)
@@ -113,7 +114,13 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("table", "variant", "status", "turn", "seat 1", "seat 2", "watchers")
+        # Below 110 columns the seats get 14 columns each (cut with an ellipsis; the line
+        # under the table has them whole), so that every column, watchers too, is seen.
+        seat_width = 14 if self.app.size.width < 110 else None
+        table.add_columns("table", "variant", "status", "turn")
+        table.add_column("seat 1", width=seat_width)
+        table.add_column("seat 2", width=seat_width)
+        table.add_column("watchers")
         name = self.query_one("#name", Input)
         name.display = not self.name_known
         if not self.name_known:
@@ -181,7 +188,8 @@ class LobbyScreen(Screen[None]):
             seats = [self._seat_text(s) for s in row["seats"]]
             cells = [row["table"], row["variant"], row["status"], row["turn"], *seats,
                      row["watchers"]]
-            table.add_row(*(Text(str(cell)) for cell in cells), key=str(row["table"]))
+            table.add_row(*(Text(str(cell), no_wrap=True, overflow="ellipsis")
+                            for cell in cells), key=str(row["table"]))
         self.shown = [row["table"] for row in self.rows]
         if self.land == "top" or not self.rows:
             cursor = 0
@@ -260,6 +268,14 @@ class LobbyScreen(Screen[None]):
         return self.rows[min(table.cursor_row, len(self.rows) - 1)]
 
     # ------------------------------------------------------------------ keys
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """The name field stops at the host's limit as the player types: say so there."""
+        full = len(event.value) >= MAX_NAME and not event.value.startswith("#")
+        if full:
+            self.say(f"A name has at most {MAX_NAME} characters.")
+        elif self.message.startswith("A name has at most"):
+            self.say("")
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         if not text:

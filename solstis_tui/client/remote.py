@@ -52,6 +52,11 @@ class RemoteSession:
     def connected(self, player: int) -> bool:
         return bool(self.seats[player].get("connected"))
 
+    def seat_empty(self, player: int) -> bool:
+        """Nobody has taken ``player``'s seat yet (no name, no bot)."""
+        seat = self.seats[player]
+        return not seat.get("name") and seat.get("bot") is None
+
     # -------------------------------------------------------------- the SessionView
     def is_human(self, player: int) -> bool:
         return player == self.seat
@@ -66,8 +71,11 @@ class RemoteSession:
         return obs is not None and not obs.is_over and obs.to_play == self.seat
 
     def name(self, player: int) -> str:
-        name = self.seats[player].get("name") or f"Player {player + 1}"
-        return "You" if player == self.seat else name
+        if player == self.seat:
+            return "You"
+        if self.seat_empty(player):
+            return "(empty seat)"
+        return str(self.seats[player].get("name") or f"Player {player + 1}")
 
     def observation(self, player: int) -> Observation:
         """The host's observation; LookupError for a seat this client does not see from."""

@@ -108,8 +108,10 @@ EFFECTS: Final[dict[Spirit, str]] = {
     Spirit.BIRD: "+1 star per other uncovered blue spirit you have",
     Spirit.FROG: "+1 star per rainbow in your panorama",
     Spirit.BUTTERFLY: "+1 star per lit fire",
-    Spirit.EVIL: "base game: at the end it covers one of its holder's spirits; "
-    "Firefly: forbids a cell of its host's panorama",
+    Spirit.EVIL: "base game: whoever draws it keeps it and passes it on at their next "
+    "encounter; at the end it covers one of its holder's spirits, chosen by the opponent. "
+    "Firefly: whoever draws it puts it on the opponent's panorama, where it forbids a "
+    "cell; that player moves it on at their next encounter",
     Spirit.COW: "+1 star per land tile in your second-biggest section",
     Spirit.PHOENIX: "+1 star per firefly you own",
     Spirit.VIPER: "take an isolated land tile from the opponent's panorama",

@@ -19,10 +19,12 @@ from solstis_tui.ai.base import Chooser
 
 from ..core import Decision, IllegalMove, Move, Observation
 from ..core.board import MATCH
+from ..core.explain import why_illegal
 from ..narrate import narrate
 from ..session import Session, drawn_for_second_chance
 from ..session_view import SessionView, scores_of
 from .clicks import Choice, click_choice
+from .lastturn import turn_line
 from .prompt import Prompt, deciding_lines, game_over_lines, waiting_lines, zone_keys
 from .view import BoardView
 from .words import describe_move, hint_reason
@@ -104,6 +106,10 @@ class PlayController:
         self.thinking_since: float | None = None
         self.paused = False
         self.step_once = False
+        self.stepping = False
+        """The search running was started by a step (.): its move is shown though paused."""
+        self.held_move: tuple[int, Move] | None = None
+        """A bot's move that came while paused: shown on resuming (or a step)."""
         self.skip_turn = False
         self.pending: tuple[Cancellable, Callable[[], None]] | None = None
         """A bot's move waiting to be shown (the pace timer, and what applies it)."""
@@ -113,6 +119,8 @@ class PlayController:
         self.cursor: int | None = None
         self.decision_key: tuple[object, ...] | None = None
         self.error = ""
+        self.wait_refused = False
+        """The error says to wait for someone else's decision (gone once it is ours)."""
         self.notice = ""
         self.hint_move: Move | None = None
         self.hint_text = ""
@@ -155,6 +163,10 @@ class PlayController:
         s = self.session
         return s.assists and bool(s.humans)
 
+    def hint_offered(self) -> bool:
+        """Hints can be asked for in this game: a person against bots (as undo)."""
+        return self.undo_offered()
+
     def game_label(self) -> str:
         """What names this game in the top bar: a chosen seed (which replays the same deal,
         so it is no secret); a secret seed is never shown (it gives the deal away)."""
@@ -163,7 +175,8 @@ class PlayController:
 
     def top_bar(self) -> str:
         g, s = self.obs, self.session
-        seats = f"{s.name(0)} vs {s.name(1)}"
+        me = self.viewer()  # in the panoramas' order: the left one is the viewer's
+        seats = f"{s.name(me)} vs {s.name(1 - me)}"
         mode = " · watching" if s.is_watch else " · hot-seat" if s.is_hotseat else ""
         paused = "PAUSED · " if self.paused else ""
         return (f"{paused}Solstis · {g.options.variant} · {self.game_label()} · turn "
@@ -241,6 +254,7 @@ class PlayController:
             self.error = "that key does nothing for this decision"
         else:
             self.error = f"wait: it is {self.session.name(self.obs.to_play)}'s decision"
+            self.wait_refused = True
         self.port.redraw_prompt()
 
     def say_error(self, text: str) -> None:
@@ -251,6 +265,14 @@ class PlayController:
         """Show ``text`` once on the prompt's second line."""
         self.notice = text
         self.port.redraw_prompt()
+
+    def last_turn(self) -> str:
+        """The other player's latest turn in one line (in watch mode, the latest turn of
+        either): it stays in sight however far the log has scrolled."""
+        s = self.session
+        me = self.viewer()
+        other = None if s.is_watch else 1 - me
+        return turn_line(s.shown_log(me), s.name, other)
 
     # ------------------------------------------------------------------ the log
     def reset_log(self) -> None:
@@ -286,6 +308,8 @@ class PlayController:
             return
         if self.session.human_to_play:
             self.skip_turn = False
+            if self.wait_refused:  # "wait: it is X's decision" is no longer true
+                self.error, self.wait_refused = "", False
             if self.session.is_hotseat and self.shown_player != obs.to_play:
                 self.shown_player = None
                 self.port.redraw()
@@ -296,6 +320,7 @@ class PlayController:
         self.port.redraw()
         if self.paused and not self.step_once:
             return
+        self.stepping = self.step_once
         self.step_once = False
         self.start_bot()
 
@@ -333,6 +358,7 @@ class PlayController:
         self.cancel.set()
         self.token += 1
         self.thinking_since = None
+        self.held_move = None
         if self.pending is not None:
             self.pending[0].stop()
             self.pending = None
@@ -357,6 +383,11 @@ class PlayController:
         if token != self.token:
             return
         self.thinking_since = None
+        if self.paused and not self.stepping:  # held until resumed (or a step)
+            self.held_move = (token, move)
+            self.port.redraw()
+            return
+        self.stepping = False
         try:
             self.session.apply(move)
         except IllegalMove as exc:
@@ -438,9 +469,21 @@ class PlayController:
             return
         if index >= len(view.items):
             self.error = f"there is no pile {PILE_LETTERS[index]}"
+        elif not view.items[index].legal and view.items[index].move is not None:
+            why = why_illegal(view.obs, view.items[index].move)
+            self.error = f"pile {PILE_LETTERS[index]}: {why}"
         else:
             self.selected, self.error, self.hint_may_select = index, "", False
         self.port.redraw()
+
+    def lowercase(self, letter: str) -> bool:
+        """A lowercase letter no key uses: while a pile is to be picked, say that piles
+        take capitals (True if it was said)."""
+        if self.zone is not Zone.DISPLAY:
+            return False
+        self.say_error(f"piles are picked with capital letters: Shift+{letter} for pile "
+                       f"{letter.upper()}")
+        return True
 
     def draw(self) -> None:
         if self.view is None or self.view.obs.decision is not Decision.ENCOUNTER or \
@@ -511,6 +554,9 @@ class PlayController:
 
     def hint(self) -> None:
         """t: the strongest bot's choice, found away from the screen."""
+        if not self.hint_offered():
+            self.say_error("hints are for a person playing against bots")
+            return
         if self.zone is None:
             self.not_now()
             return
@@ -560,18 +606,35 @@ class PlayController:
             apply()
 
     def pause(self) -> None:
+        """p: hold the bots (a move found while paused waits), or go on."""
         self.paused = not self.paused
         self.error = ""
-        if not self.paused:
-            self.advance()
-        else:
+        if self.paused:
             self.port.redraw()
+        elif self.held_move is not None:
+            self.show_held()
+        elif self.thinking_since is not None or self.pending is not None:
+            self.port.redraw()  # the search (or the pace) goes on; its move lands then
+        else:
+            self.advance()
+
+    def show_held(self) -> None:
+        if self.held_move is not None:
+            (token, move), self.held_move = self.held_move, None
+            self.stepping = True
+            self.apply_bot(token, move)
 
     def step(self) -> None:
         """.: one bot decision while paused."""
-        if self.paused and not self.session.human_to_play and self.thinking_since is None:
+        if not self.paused or self.session.human_to_play:
+            return
+        self.error = ""
+        if self.held_move is not None:
+            self.show_held()
+        elif self.thinking_since is not None or self.pending is not None:
+            self.stepping = True  # the search under way is the step
+        else:
             self.step_once = True
-            self.error = ""
             self.advance()
 
     def review(self) -> bool:

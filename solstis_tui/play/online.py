@@ -24,6 +24,8 @@ class RemoteTable(SessionView, Protocol):
 
     def connected(self, player: int) -> bool: ...
 
+    def seat_empty(self, player: int) -> bool: ...
+
 
 class OnlineController(PlayController):
     """One table at the host, from the person's seat (or a watcher's)."""
@@ -76,6 +78,10 @@ class OnlineController(PlayController):
         headline = f"Watching: {who} is to {doing}" if s.is_spectator else \
             f"Waiting for {who}: {doing}"
         detail = "c chat · q leaves the table · v log · e spirits · ? help"
-        if not s.connected(game.to_play):
-            detail = f"{who} lost the connection; waiting for them to reconnect · " + detail
+        if s.seat_empty(game.to_play):
+            headline = "Waiting for someone to join the table"
+        elif not s.connected(game.to_play):
+            # The host does not say whether they went back to the lobby or lost the
+            # connection: say only what is known.
+            detail = f"{who} is not at the table; waiting for them to come back · " + detail
         return Prompt(headline, detail, self.error)

@@ -38,6 +38,8 @@ ZONE_KEYS: dict[Zone, str] = {
     Zone.MINE: "arrows/hjkl move · Tab next target · Enter confirms",
     Zone.THEIRS: "arrows/hjkl move · Tab next target · Enter confirms",
 }
+#: The prompt's width at 80 columns (what a line may take before it wraps or is cut).
+LINE = 78
 #: Added to the display zone's keys when Esc can take back the tile just played.
 ESC_BACK = " · Esc back"
 
@@ -48,6 +50,10 @@ def zone_keys(view: BoardView | None, esc_takes_back: bool) -> str:
         return ""
     n = len(view.items)
     keys = ZONE_KEYS[view.zone].format(n=max(n, 1), L=chr(ord("A") + max(n - 1, 0)))
+    if view.zone is Zone.DISPLAY:  # only the piles that can be picked
+        letters = [chr(ord("A") + i) for i, item in enumerate(view.items) if item.legal]
+        if 0 < len(letters) < n:
+            keys = keys.replace(f"A to {chr(ord('A') + n - 1)}", ", ".join(letters))
     return keys + ESC_BACK if esc_takes_back and view.zone is Zone.DISPLAY else keys
 
 
@@ -76,9 +82,12 @@ def deciding_lines(session: SessionView, game: Observation, view: BoardView, key
     subject = "Your" if who == "You" else f"{who}'s"
     turn = f" (turn {game.turn})" if turn_in_prompt else ""
     headline = f"{subject} decision{turn}: {asked(game.decision)}"
-    keys_tail = " · u undo · t hint · ? help" if session.assists else " · ? help"
-    extra = picked_effect(view)
-    detail = f"{extra} · {keys}{keys_tail}" if extra else f"{keys}{keys_tail}"
+    if len(headline) > LINE:  # the turn is in the top bar too: one line, not two
+        headline = f"{subject} decision: {asked(game.decision)}"
+    extra = picked_effect(view)  # u, t and ? are in the footer (and in ? itself)
+    detail = f"{extra} · {keys}" if extra else keys
+    if len(detail) > LINE:  # the keys are never the part cut off (a spirit's effect is)
+        detail = f"{keys} · {extra}"
     return headline, passes_note(game, session.name) + detail
 
 

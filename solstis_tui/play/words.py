@@ -82,6 +82,36 @@ def describe_move(move: Move) -> str:
     return words.get(k, str(move))
 
 
+def short_move(move: Move) -> str:
+    """``move`` in at most 15 characters, for the review's table: 'square 2-3', 'take
+    Butterfly' (``describe_move`` says it in full)."""
+    k, a = move.kind, move.arg
+    name = NAMES.get(a, "")
+    if k in (MoveKind.TAKE, MoveKind.KEEP, MoveKind.COVER):
+        return f"{k.name.lower()} {Spirit(a).title}"
+    words = {
+        MoveKind.SHIFT: f"rainbow to {name}",
+        MoveKind.DRAW: "draw two",
+        MoveKind.SQUARE: f"square {name}",
+        MoveKind.DEER: f"Deer {name}",
+        MoveKind.BEETLE: f"Beetle {name}",
+        MoveKind.VIPER: f"Viper {name}",
+        MoveKind.RENARD: f"Renard {name}",
+        MoveKind.EVIL: f"Evil on {name}",
+    }
+    return words.get(k) or describe_move(move)
+
+
+#: Star differences the strongest bot's short searches cannot tell apart: a hint calls two
+#: moves this close about equally good, and the review does not call such a choice worse.
+CLOSE_CALL = 0.5
+
+
+def close_call(difference: float) -> bool:
+    """Two moves ``difference`` stars apart (by the bot's estimate) are about as good."""
+    return abs(difference) < CLOSE_CALL
+
+
 def hint_reason(obs: Observation, ranked: list[tuple[Move, float]]) -> str:
     """A short why for the best move of ``ranked`` (best first)."""
     best, value = ranked[0]
@@ -92,7 +122,7 @@ def hint_reason(obs: Observation, ranked: list[tuple[Move, float]]) -> str:
                    "no capture: second chance, maybe a rainbow")
     if len(ranked) > 1:
         second, v2 = ranked[1]
-        if value != v2:
+        if not close_call(value - v2):
             why.append(f"{value:+.1f}★ vs {v2:+.1f}★ for {describe_move(second)} "
                        "(expected star margin)")
         else:

@@ -92,7 +92,7 @@ def items_for(obs: Observation) -> list[Item]:
     elif d is Decision.ENCOUNTER:
         draw = Move(MoveKind.DRAW)
         items.append(Item("Draw two", draw, draw in legal))
-        for spirit in sorted(set(obs.spirit_line)):
+        for spirit in dict.fromkeys(obs.spirit_line):  # in the order the line shows them
             mv = Move(MoveKind.TAKE, int(spirit))
             items.append(Item(f"Take {spirit.title}", mv, mv in legal, int(spirit)))
     elif d is Decision.KEEP:

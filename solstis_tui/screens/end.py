@@ -29,7 +29,8 @@ def result_line(session: SessionView, obs: Observation) -> str:
 
 
 class EndScreen(ModalScreen[str]):
-    """Dismisses with 'new', 'rematch', 'review', 'quit' or None (look at the board).
+    """Dismisses with 'new', 'rematch' (a new secret deal, seats swapped), 'same-deal' (the
+    same deal, seats swapped: a practice drill), 'review', 'quit' or None (the board).
 
     Each button names its key. No button has the focus at first, so Enter, like Esc, goes
     back to the board; arrows and Tab focus a button, which alone then looks selected, and
@@ -40,6 +41,7 @@ class EndScreen(ModalScreen[str]):
     BINDINGS = [
         Binding("n", "choose('new')", "New game"),
         Binding("m", "choose('rematch')", "Rematch"),
+        Binding("s", "choose('same-deal')", "Same deal"),
         Binding("r", "choose('review')", "Review"),
         Binding("q", "choose('quit')", "Quit"),
         Binding("escape,enter", "choose('')", "Board"),
@@ -54,7 +56,7 @@ class EndScreen(ModalScreen[str]):
     EndScreen #result { text-style: bold; color: $accent; height: auto; }
     EndScreen #sheet { height: auto; margin: 1 0; }
     EndScreen Horizontal { height: 3; align: center middle; }
-    EndScreen Button { min-width: 12; margin: 0 1; }
+    EndScreen Button { min-width: 12; margin: 0 0; }
     EndScreen #keys { height: 1; color: $text-muted; content-align: center middle; }
     """
 
@@ -76,6 +78,7 @@ class EndScreen(ModalScreen[str]):
                 # One look for every button: the focus alone marks the one Enter presses.
                 yield Button("New game (n)", id="new")
                 yield Button("Rematch (m)", id="rematch")
+                yield Button("Same deal (s)", id="same-deal")
                 yield Button("Review (r)", id="review")
                 yield Button("Quit (q)", id="quit")
             yield Static("Enter or Esc: back to the board · ←→ then Enter presses a button",

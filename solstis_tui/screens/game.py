@@ -14,6 +14,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, ClassVar, Protocol, cast
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -61,7 +62,7 @@ class GameScreen(Screen[None]):
     CSS_PATH = ["game.tcss"]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "confirm", "Confirm"),
+        Binding("enter", "confirm", "OK"),
         Binding("escape", "back", "Back"),
         Binding("question_mark", "help", "Help"),
         Binding("u", "undo", "Undo"),
@@ -69,6 +70,7 @@ class GameScreen(Screen[None]):
         # the key still says why (see ``check_action``).
         Binding("u", "undo_unavailable", "Undo", show=False),
         Binding("t", "hint", "Hint"),
+        Binding("t", "hint_unavailable", "Hint", show=False),
         Binding("n", "new_game", "New"),
         Binding("v", "show_log", "Log"),
         Binding("e", "spirits", "Spirits"),
@@ -125,13 +127,14 @@ class GameScreen(Screen[None]):
                 yield HandBar(id="hand")
                 yield SpiritPool(id="pool")
                 yield ScoreLine(id="scoreline")
+                yield Static(id="lastturn", markup=False)
                 yield GameLog(id="log")
                 yield Static(id="legend")
             with Vertical(id="side"):
                 yield ScoreSheet(id="sheet")
                 yield GameLog(id="biglog")
         yield PromptLine(id="prompt")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.set_class(self.sapp.ascii_mode, "-ascii")
@@ -162,13 +165,17 @@ class GameScreen(Screen[None]):
                 f"It is {width}{cross}{height} now.\n\nq quits.")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Behind the "window too small" screen only quitting acts (and resizing). Undo is
-        in the footer only in a game where it can act (False also leaves a key out of it)."""
+        """Behind the "window too small" screen only quitting acts (and resizing). Undo and
+        hints are in the footer only in a game where they can act (False also leaves a key
+        out of it); watching bots, neither are Enter and Esc."""
         if self.too_small:
             return action == "quit_game"
         if action in ("undo", "undo_unavailable"):
             return self.play.undo_offered() == (action == "undo")
-        return True
+        if action in ("hint", "hint_unavailable"):
+            return self.play.hint_offered() == (action == "hint")
+        # Watching bots nobody here decides: Enter and Esc have nothing to act on.
+        return not (action in ("confirm", "back") and self.session.is_watch)
 
     def _block_palette(self, block: bool) -> None:
         """Turn the command palette off while the board is too small to be seen (and back
@@ -215,6 +222,9 @@ class GameScreen(Screen[None]):
         bar = self.play.top_bar()
         self.query_one(TopBar).say(asciify(bar) if self.sapp.ascii_mode else bar)
         self.query_one("#legend", Static).update(legend_text(self.sapp.ascii_mode))
+        last = self.play.last_turn()
+        self.query_one("#lastturn", Static).update(
+            asciify(last) if self.sapp.ascii_mode else last)
         self.query_one(SpiritPool).show_effects = self.has_class("-wide")
         self.redraw_prompt()
 
@@ -322,6 +332,10 @@ class GameScreen(Screen[None]):
     def action_hint(self) -> None:
         self.play.hint()
 
+    def action_hint_unavailable(self) -> None:
+        """``t`` where hints are never given: the prompt says why."""
+        self.play.hint()
+
     def action_skip(self) -> None:
         self.play.skip()
 
@@ -330,6 +344,24 @@ class GameScreen(Screen[None]):
 
     def action_step(self) -> None:
         self.play.step()
+
+    def on_key(self, event: events.Key) -> None:
+        """A lowercase letter no key uses, while a pile is to be picked: say that piles
+        take capitals (instead of nothing at all)."""
+        ch = event.character or ""
+        if len(ch) == 1 and "a" <= ch <= "z" and ch not in self.bound_letters() and \
+                not self.too_small and self.play.lowercase(ch):
+            event.stop()
+
+    @classmethod
+    def bound_letters(cls) -> frozenset[str]:
+        """The single keys this screen (its own bindings and its bases') acts on."""
+        keys: set[str] = set()
+        for klass in cls.__mro__:
+            for binding in vars(klass).get("BINDINGS", []):
+                if isinstance(binding, Binding):
+                    keys.update(k.strip() for k in binding.key.split(","))
+        return frozenset(k for k in keys if len(k) == 1)
 
     def on_board_click(self, message: BoardClick) -> None:
         message.stop()

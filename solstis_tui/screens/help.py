@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from rich.markdown import Markdown as RichMarkdown
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Markdown, MarkdownViewer, Static
+from textual.widgets import Footer, Static
 
 from ..core import Decision
 from ..play.words import asked
@@ -31,7 +35,8 @@ or press `Enter`, to confirm |
 | `Esc` | back out: clear an error or a hint, or take back a tile you played but have not \
 captured with yet |
 | `d` | draw two spirits (when a square formed) |
-| `u` | undo: back to your previous decision (against bots) |
+| `u` | undo: back to your previous decision (against bots). The deal stays the same, so \
+a tile or spirit you drew before undoing is what comes next again: undo is for practice |
 | `t` | hint: the strongest bot's suggestion, with a short why; it stays until you decide |
 | `g` | a one-line legend of the board's symbols (in the prompt's second line) |
 | `e` | every spirit and what it does |
@@ -39,7 +44,8 @@ captured with yet |
 | `Space` | skip ahead while a bot plays; `p` pause, `.` one step (watch mode) |
 | `n` | new game · `q` quit · `Ctrl+P` command palette (themes, ASCII mode...) |
 | `?` | this help, opened at the rules of the pending decision; in it `1`–`9`, `0` \
-jump to rules §1–§10, `k` back to these keys, `Esc` goes back |
+jump to rules §1–§10, `e` to §11 (Evil Spirit), `s` to §12 (scoring), `k` back to these \
+keys, `Esc` goes back |
 
 The board: each panorama is the 6-row pyramid, row 6 (S, purple summits) at the top and
 row 1 (V, red valley) at the bottom. Every tile shows its row letter — V valley, M meadow,
@@ -73,47 +79,85 @@ def section_titles(text: str) -> dict[int, str]:
     return titles
 
 
-class RulesViewer(MarkdownViewer):
-    """The keys and the rules; once the document is built it scrolls to ``start``."""
+def split_sections(text: str) -> dict[int, str]:
+    """The rules cut at their numbered headings: 0 is what comes before §1."""
+    parts: dict[int, str] = {}
+    number = 0
+    lines: list[str] = []
+    for line in text.splitlines():
+        m = re.match(r"## (\d+)\. ", line)
+        if m:
+            parts[number] = "\n".join(lines)
+            number, lines = int(m.group(1)), []
+        lines.append(line)
+    parts[number] = "\n".join(lines)
+    return parts
 
-    def __init__(self, markdown: str, start: str | None, **kwargs: Any) -> None:
-        super().__init__(markdown, **kwargs)
-        self.start = start
 
-    def _on_markdown_table_of_contents_updated(
-            self, message: Markdown.TableOfContentsUpdated) -> None:
-        super()._on_markdown_table_of_contents_updated(message)
-        if self.start:
-            self.call_after_refresh(self.goto_title, self.start)
+#: The help's section keys: 1-9 and 0 reach §1-§10, e §11 (the Evil Spirit), s §12 (scoring).
+SECTION_KEYS: dict[str, int] = {**{str(n): n for n in range(1, 10)}, "0": 10, "e": 11,
+                                "s": 12}
 
-    def goto_title(self, title: str) -> bool:
-        """Scroll so the heading ``title`` is at the top; False if there is none."""
-        for _level, text, block_id in self.document.table_of_contents:
-            if text.strip() == title and block_id:
-                block = self.document.query_one(f"#{block_id}")
-                self.scroll_to_widget(block, top=True, animate=False)
-                return True
-        return False
+
+@lru_cache(maxsize=32)
+def parsed(text: str) -> RichMarkdown:
+    """``text`` parsed once per run (the help opens again in milliseconds)."""
+    return RichMarkdown(text, hyperlinks=False)
+
+
+class RulesViewer(VerticalScroll):
+    """The keys, then the rules section by section (each a Rich Markdown block: built in
+    milliseconds, where Textual's Markdown widget took most of a second)."""
+
+    DEFAULT_CSS = """
+    RulesViewer { height: 1fr; padding: 0 1; }
+    RulesViewer > Static { height: auto; margin-bottom: 1; }
+    """
+
+    def __init__(self, sections: dict[int, str], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.sections = sections
+        self.can_focus = True
+
+    def compose(self) -> ComposeResult:
+        for number, text in self.sections.items():
+            yield Static(parsed(text), id=f"section-{number}")
+
+    def goto(self, number: int) -> bool:
+        """Scroll so section ``number`` (-1: the keys) starts at the top; False if there
+        is none."""
+        try:
+            block = self.query_one(f"#section-{number}", Static)
+        except NoMatches:
+            return False
+        self.scroll_to(y=block.virtual_region.y, animate=False, immediate=True)
+        return True
+
+    def section_at_top(self) -> int | None:
+        """The section whose start is at the top of the view (None: between two)."""
+        for block in self.query(Static):
+            if block.virtual_region.y == round(self.scroll_y) and block.id:
+                return int(block.id.removeprefix("section-"))
+        return None
 
 
 class HelpScreen(ModalScreen[None]):
     """Keys and rules, opened at the rules section of the pending decision.
 
-    A header line keeps the keys of that decision in view; digits jump to a section and
-    ``k`` back to the full key list.
+    A header line keeps the keys of that decision in view; digits, ``e`` and ``s`` jump to
+    a section and ``k`` back to the full key list.
     """
 
     BINDINGS = [
         Binding("escape,q,question_mark", "app.pop_screen", "Back"),
         Binding("k", "keys", "All keys"),
-        *[Binding(str(n), f"section({n})", f"§{n}", show=False) for n in range(1, 10)],
-        Binding("0", "section(10)", "§10", show=False),
+        *[Binding(key, f"section({n})", f"§{n}", show=False)
+          for key, n in SECTION_KEYS.items()],
     ]
     DEFAULT_CSS = """
     HelpScreen { background: $background; }
     HelpScreen #now { height: auto; padding: 0 1; background: $boost;
         border-bottom: solid $primary; }
-    HelpScreen MarkdownViewer { height: 1fr; }
     """
 
     def __init__(self, decision: Decision | None = None, wide: bool = True,
@@ -128,8 +172,8 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(self.now_text(), id="now", markup=False)
-        start = self.titles.get(self.start_section) if self.start_section else None
-        yield RulesViewer(KEYS + self.rules, start, show_table_of_contents=self.wide)
+        sections = {-1: KEYS, **split_sections(self.rules)}
+        yield RulesViewer(sections)
         yield Footer()
 
     def now_text(self) -> str:
@@ -141,17 +185,36 @@ class HelpScreen(ModalScreen[None]):
             lines.append(f"Now: {asked(self.decision)}{where}")
         if self.keys:
             lines.append(f"Keys: {self.keys}")
-        lines.append("Click: pick, again: confirm · k: all keys · 1–9, 0: rules §1–§10 · "
-                     "Esc: back")
+        lines.append("Click: pick, again: confirm · k: all keys · 1–9, 0, e, s: rules "
+                     "§1–§12 · Esc: back")
         return "\n".join(lines)
 
+    def show_for(self, decision: Decision | None, keys: str = "") -> None:
+        """Open (again) at the rules of ``decision``, with its ``keys`` in the header: the
+        app keeps one help screen, built once, so that '?' opens it at once."""
+        self.decision = decision
+        self.start_section = SECTION_OF.get(decision) if decision else None
+        self.keys = keys
+        if self.is_mounted:
+            self.query_one("#now", Static).update(self.now_text())
+            self.start_at()
+
     def on_mount(self) -> None:
-        self.query_one(RulesViewer).document.focus()
+        self.start_at()
+
+    def on_screen_resume(self) -> None:
+        self.query_one(RulesViewer).focus()
+
+    def start_at(self) -> None:
+        viewer = self.query_one(RulesViewer)
+        viewer.focus()
+        if self.start_section:
+            self.call_after_refresh(viewer.goto, self.start_section)
+        else:
+            viewer.scroll_home(animate=False, immediate=True)
 
     def action_section(self, number: int) -> None:
-        title = self.titles.get(number)
-        if title:
-            self.query_one(RulesViewer).goto_title(title)
+        self.query_one(RulesViewer).goto(number)
 
     def action_keys(self) -> None:
-        self.query_one(RulesViewer).scroll_home(animate=False)
+        self.query_one(RulesViewer).scroll_home(animate=False, immediate=True)

@@ -7,14 +7,15 @@ from ..widgets.view import ASCII, UNICODE, asciify
 
 def legend_lines(ascii_only: bool) -> tuple[str, ...]:
     """The board's symbols in short lines (at most 78 characters: an 80-column prompt
-    line); ``g`` shows them one after the other."""
+    line); ``g`` shows them one after the other, each but the last saying there is more."""
     g = ASCII if ascii_only else UNICODE
     lines = (
         "Rows 1-6: V valley M meadow F forest H hills P pastures S summits (g: more)",
         f"{g.fire_lit} lit fire  {g.fire_unlit} unlit fire  {g.rainbow} rainbow  "
         f"{g.face_down} (display) a tile lies below (g: more)",
-        f"Bee, Frg...: spirit on a square  {g.firefly} firefly  "
-        f"{g.forbidden} cell the Evil Spirit forbids",
+        f"Bee, Frg...: spirits  {g.firefly} firefly  "
+        f"{g.forbidden} cell the Evil Spirit forbids (g: more)",
+        f"{g.target} a cell you may pick  bee (lower case): a spirit the Evil Spirit covers",
     )
     return tuple(asciify(line) for line in lines) if ascii_only else lines
 
@@ -26,8 +27,8 @@ def legend_text(ascii_only: bool) -> str:
         "Rows: S summits 6 · P pastures 5 · H hills 4 · F forest 3 · M meadow 2 · V valley 1\n"
         f"{g.fire_lit} lit fire  {g.fire_unlit} unlit fire  {g.rainbow} rainbow  "
         f"{g.firefly} firefly  {g.forbidden} forbidden (Evil Spirit)\n"
-        f"Bee/Frg… spirit on a square  {g.target} a cell you may pick  "
-        f"{g.face_down} face-down tile beneath\n"
+        f"Bee/Frg… spirit on a square (bee: covered by the Evil Spirit)\n"
+        f"{g.target} a cell you may pick  {g.face_down} face-down tile beneath\n"
         "e: every spirit's effect · v: the whole log · ?: keys and rules"
     )
     return asciify(text) if ascii_only else text

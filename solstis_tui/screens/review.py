@@ -22,7 +22,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from ..bot_process import BotFailed
 from ..core import Move, Observation
-from ..play.words import asked, describe_move
+from ..play.words import asked, close_call, describe_move, short_move
 from ..session import Session
 
 #: The strongest bot's ranking of an observation's moves: (obs, seconds, cancel).
@@ -95,7 +95,7 @@ class ReviewScreen(Screen[None]):
         self.rows = self.decisions()
         for i, row in enumerate(self.rows):
             who = [self.session.name(row["player"])] if self.several else []
-            cells = [str(i + 1), str(row["turn"]), *who, row["prompt"], row["yours"], "...", ""]
+            cells = [str(i + 1), str(row["turn"]), *who, row["prompt"], row["short"], "...", ""]
             table.add_row(*(Text(c, no_wrap=True, overflow="ellipsis") for c in cells),
                           key=str(i))
         if not self.rows:
@@ -115,7 +115,8 @@ class ReviewScreen(Screen[None]):
             if player in reviewed:
                 out.append({"player": player, "turn": game.turn,
                             "prompt": asked(game.decision),
-                            "yours": describe_move(mv), "move": mv,
+                            "yours": describe_move(mv), "short": short_move(mv),
+                            "move": mv,
                             "obs": game.observation(player), "index": i})
             game.play(mv)
         return out
@@ -148,10 +149,12 @@ class ReviewScreen(Screen[None]):
         row["best"] = describe_move(best)
         row["cost"] = cost
         row["agree"] = best == row["move"] or cost <= 0
+        row["close"] = not row["agree"] and close_call(cost)
+        shown = "same" if row["agree"] else short_move(best)
         table = self.query_one(DataTable)
-        table.update_cell(str(i), "best", Text("same" if row["agree"] else row["best"],
-                                               no_wrap=True, overflow="ellipsis"))
-        table.update_cell(str(i), "cost", Text("" if row["agree"] else f"{cost:.1f}★"))
+        table.update_cell(str(i), "best", Text(shown, no_wrap=True, overflow="ellipsis"))
+        table.update_cell(str(i), "cost", Text(
+            "" if row["agree"] else f"≈{cost:.1f}★" if row["close"] else f"{cost:.1f}★"))
         self.done += 1
         if i == table.cursor_row:
             self._show(i)
@@ -169,6 +172,10 @@ class ReviewScreen(Screen[None]):
         elif row["agree"]:
             text = (f"Turn {row['turn']}: {row['prompt']}. {who}: {row['yours']}. "
                     "The bot agrees.")
+        elif row["close"]:
+            text = (f"Turn {row['turn']}: {row['prompt']}. {who}: {row['yours']}. The bot "
+                    f"leaned to {row['best']}, by {row['cost']:.1f} stars: within what its "
+                    "estimate can tell apart, so about as good.")
         else:
             text = (f"Turn {row['turn']}: {row['prompt']}. {who}: {row['yours']}. The bot "
                     f"preferred {row['best']}: about {row['cost']:.1f} stars better by its "

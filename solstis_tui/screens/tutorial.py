@@ -35,6 +35,8 @@ class TutorialScreen(GameScreen):
     CSS_PATH = ["game.tcss", "tutorial.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f", "firefly", "Firefly chapter", show=False),
+        # Esc only clears a refusal here (no tile is taken back): not a footer key.
+        Binding("escape", "back", "Back", show=False),
         Binding("u", "undo_unavailable", "Undo", show=False),
         Binding("t", "hint", "Hint", show=False)]
     play: TutorialController

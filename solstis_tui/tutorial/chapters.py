@@ -125,7 +125,7 @@ BASE = Chapter(
              "spirit, worth 1 star plus 1 for each rainbow you own.",
              move="keep frog", why="keep the Frog: it scores more with your rainbows"),
         Step("The Tutor took 4-6. Play 1-3 (1, then Enter): it shares column 3 with 3-3, "
-             "and together they close a second square.",
+             "so it can capture it, and 1-3 itself closes a second square.",
              move="play 1-3", why="play 1-3 for this step: it closes a square",
              tiles=("1-3", "3-3")),
         Step("Capture 3-3 (A, then Enter; 1-10 would sit far away): 1-3 then completes "
@@ -149,7 +149,7 @@ BASE = Chapter(
              "group.",
              move="capture 2-5", why="capture 2-5 here: it touches your 2-4",
              tiles=("2-5",)),
-        Step("Meet a spirit to pass the Evil Spirit on: take the Bee from the line (2, then "
+        Step("Meet a spirit to pass the Evil Spirit on: take the Bee from the line (3, then "
              "Enter). It scores 1 plus 1 for each plain spirit you own.",
              move="take bee", why="take the Bee from the line: the Evil Spirit then goes "
                                   "to the Tutor"),
@@ -158,8 +158,8 @@ BASE = Chapter(
              move="capture 4-2", why="capture 4-2 here: it carries a fire",
              tiles=("4-2",)),
         Step("Nobody can capture any more, so the game is over (tiles left in a hand score "
-             "nothing). The Tutor held the Evil Spirit: you chose the spirit it covers, its "
-             "only one, the Butterfly.",
+             "nothing). The Tutor held the Evil Spirit: it covers a spirit you would choose, "
+             "but the Tutor had only one, the Butterfly.",
              after_tutor=True),
         Step("Your score line says sec 10: your biggest section (tiles joined side by side) "
              "has 10 land tiles. Its two rainbows join it but score nothing. Press Enter.",
@@ -204,8 +204,9 @@ FIREFLY = Chapter(
              "1-1 (Enter; arrows move), and the other square gets one of your fireflies.",
              move="square 1-1", why="put the Phoenix on the square at 1-1 for this step",
              cells=("1-1",)),
-        Step("Firefly's Evil Spirit goes next to the Tutor's tiles and blocks that cell until "
-             "its host meets a spirit and moves it on. Put it on 4-6 (Tab to it, then Enter).",
+        Step("You drew the Evil Spirit: it goes on the Tutor's panorama, next to a tile, and "
+             "forbids that cell until the Tutor meets a spirit and moves it on to yours. Put "
+             "it on 4-6 (Tab to it, then Enter).",
              move="evil 4-6", why="put the Evil Spirit on 4-6 for this step",
              theirs=("4-6",)),
         Step("A firefly scores 1 star at the end if its square connects to row 1; a "

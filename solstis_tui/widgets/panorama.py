@@ -89,7 +89,7 @@ class PanoramaGrid(BoardWidget):
     """
 
     DEFAULT_CSS = """
-    PanoramaGrid { width: 33; height: 14; padding: 0 1; }
+    PanoramaGrid { width: 1fr; min-width: 33; max-width: 40; height: 14; padding: 0 1; }
     """
 
     def __init__(self, side: str, **kwargs: Any) -> None:
@@ -141,6 +141,9 @@ class PanoramaGrid(BoardWidget):
             for sq in crowded:
                 code, style = squares[sq]
                 squares[sq] = (SHORT_CODES[code], style)
+        for spirit, sq in pano.spirits:  # covered: lower case, not only dimmed (no colour)
+            if pano.covered is not None and pano.covered == spirit:
+                squares[sq] = (squares[sq][0].lower(), squares[sq][1])
         fireflies = set(pano.fireflies)
         geo = self.geo
         for row in range(6, 0, -1):
@@ -211,7 +214,9 @@ class PanoramaGrid(BoardWidget):
         stars = f" {g.star}{view.scores[p].total}"
         extras: list[tuple[str, Style]] = []
         obs = view.obs
-        if not obs.options.firefly and obs.evil_player == p:
+        if obs.evil_player == p and (not obs.options.firefly or pano.forbidden is not None):
+            # Base game: its holder; Firefly: the panorama it forbids a cell of (whose
+            # owner moves it on at their next encounter).
             extras.append(("Evil", pal.evil))
         if pano.fireflies:
             extras.append((f"{g.firefly}{len(pano.fireflies)}", pal.firefly))

@@ -176,6 +176,17 @@ def test_undo_is_refused_in_hot_seat() -> None:
     assert play.error == "undo is for games against bots"
 
 
+def test_hints_are_refused_in_hot_seat_and_when_watching() -> None:
+    for seats in ((PERSON, PERSON), ("random", "random")):
+        play, port, _ = controller(seats=seats)
+        if play.session.is_hotseat:
+            play.passed()
+        play.board()
+        play.hint()
+        assert play.error == "hints are for a person playing against bots"
+        assert not port.hints and not play.hint_offered()
+
+
 def test_a_bots_move_waits_out_the_pace_and_space_shows_it_at_once() -> None:
     play, port, clock = controller(seats=("random", PERSON))
     token, obs = port.thinking[-1]
@@ -215,8 +226,8 @@ def test_hot_seat_passes_the_keyboard_and_hides_the_hands_between_turns() -> Non
 
 
 def test_a_hint_picks_its_move_unless_the_person_picked_since() -> None:
-    play, port, _ = controller(seats=(PERSON, PERSON))
-    play.passed()
+    play, port, _ = controller(seats=(PERSON, "random"))
+    person_to_play(play, port)
     view = play.board()
     play.hint()
     assert play.prompt().hint == "Hint: thinking…"
@@ -310,3 +321,32 @@ def test_hot_seat_games_meet_every_decision_kind_through_the_controllers_intents
             assert len(play.session.game.history) > before, play.error
         assert play.obs.is_over and port.calls.count("over") == 1  # the score sheet
     assert seen == set(Decision)
+
+
+def test_a_wait_refusal_goes_when_the_decision_comes_back() -> None:
+    """Online the host's new state arrives through ``advance`` (``host_update``), not
+    ``after_move``: "wait: it is X's decision" stayed on screen after the turn came back."""
+    play, _, _ = controller(seats=("random", PERSON))
+    play.pick(1)
+    assert play.error == "wait: it is Random bot's decision"
+    play.stop_bot()
+    while not play.session.human_to_play:
+        obs = play.session.observation(play.session.game.to_play)
+        play.session.apply(play.session.bot(obs.player).choose(obs))
+    play.advance()
+    assert play.error == "" and "wait" not in play.prompt().error
+
+
+def test_the_top_bar_names_the_players_in_the_panoramas_order() -> None:
+    """Hot-seat: the left panorama is the player shown; the title said 'Player 1 vs
+    Player 2' whoever it was."""
+    play, port, _ = controller(seats=(PERSON, PERSON))
+    play.passed()
+    play.board()
+    assert play.viewer() == 0 and " · Player 1 vs Player 2 · hot-seat" in play.top_bar()
+    while play.session.game.to_play == 0:
+        play.board()
+        play.confirm()
+    play.passed()
+    assert play.viewer() == 1 and " · Player 2 vs Player 1 · hot-seat" in play.top_bar()
+    assert port.passes == ["Player 1", "Player 2"]

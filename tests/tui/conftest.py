@@ -22,6 +22,15 @@ def data_dir(tmp_path, monkeypatch):
     return path
 
 
+@pytest.fixture(autouse=True)
+def a_terminal(monkeypatch):
+    """pytest's own standard input and output are no terminal: ``solstis`` would refuse to
+    start; the tests that mean it say so."""
+    from solstis_tui import cli
+
+    monkeypatch.setattr(cli, "has_terminal", lambda: True)
+
+
 def make_app(seats=("human", "random"), seed=3, variant="base", **kwargs) -> SolstisApp:
     kwargs.setdefault("pace", 0.0)
     kwargs.setdefault("hint_spec", "random")

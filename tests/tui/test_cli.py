@@ -82,6 +82,60 @@ def test_resume_refuses_options_that_would_be_ignored(argv, named, capsys, monke
     assert f"leave out {named}" in err and "--resume continues the saved game" in err
 
 
+@pytest.mark.parametrize("argv", [["--seed", "3"], ["learn"]])
+def test_no_terminal_is_refused_with_a_reason_instead_of_hanging(argv, capsys, monkeypatch):
+    """`solstis learn < /dev/null | head` started the full-screen app into a pipe."""
+    started = []
+    monkeypatch.setattr(cli, "has_terminal", lambda: False)
+    monkeypatch.setattr("solstis_tui.app.SolstisApp.run", lambda *a, **k: started.append(1))
+    assert cli.main(argv) == 2 and not started
+    assert "the board needs a terminal" in capsys.readouterr().err
+
+
+def test_a_browsers_web_driver_needs_no_terminal(monkeypatch):
+    monkeypatch.undo()  # the real check
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False, raising=False)
+    monkeypatch.setenv("TEXTUAL_DRIVER", "textual.drivers.web_driver:WebDriver")
+    assert cli.has_terminal()
+
+
+@pytest.mark.parametrize(("env", "unicode"), [
+    ({"LANG": "C"}, False),
+    ({"LC_ALL": "C", "LANG": "en_GB.UTF-8"}, False),
+    ({"LANG": "C", "LC_CTYPE": "C.UTF-8"}, False),  # Python's own coercion of C (PEP 538)
+    ({}, False),
+    ({"LANG": "POSIX"}, False),
+    ({"LANG": "en_GB.UTF-8"}, True),
+    ({"LANG": "C.UTF-8"}, True),
+    ({"LC_ALL": "de_DE.utf8"}, True),
+    ({"LANG": "C", "LC_ALL": "en_US.UTF-8"}, True),
+])
+def test_ascii_is_drawn_when_the_locale_cannot_show_unicode(env, unicode, monkeypatch):
+    assert cli.locale_shows_unicode(env) is unicode
+    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    modes = []
+    monkeypatch.setattr("solstis_tui.app.SolstisApp.run",
+                        lambda self, **k: modes.append(self.ascii_mode))
+    assert cli.main(["--seed", "3"]) == 0 and cli.main(["learn"]) == 0
+    assert modes == [not unicode] * 2
+
+
+def test_web_games_keep_a_save_of_their_own(monkeypatch, tmp_path):
+    """The first page offered to continue a hot-seat game started in the terminal."""
+    from solstis_tui import saves
+    from solstis_tui.client import launch
+
+    monkeypatch.setenv("SOLSTIS_DATA_DIR", str(tmp_path))
+    served = []
+    monkeypatch.setattr(launch, "web_server", lambda command, port: served.append(
+        saves.data_dir()) or type("S", (), {"serve": lambda self: None})())
+    assert launch.web_main(["--port", "8123"]) == 0
+    assert served == [tmp_path / "web"] and saves.autosave_path().parent == tmp_path / "web"
+
+
 def test_a_dumb_terminal_is_refused_with_a_reason(capsys, monkeypatch):
     started = []
     monkeypatch.setenv("TERM", "dumb")
@@ -123,3 +177,16 @@ def test_learn_opens_the_chapter_left_part_way_or_the_first(monkeypatch, capsys)
     monkeypatch.setenv("TERM", "dumb")
     assert cli.main(["learn"]) == 2 and "TERM=dumb" in capsys.readouterr().err
     assert len(opened) == 4
+
+
+def test_the_online_lobby_refuses_a_dumb_terminal_too(capsys, monkeypatch):
+    from solstis_tui.client import app as online_app
+    from solstis_tui.client import launch
+
+    started = []
+    monkeypatch.setenv("TERM", "dumb")
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True, raising=False)
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True, raising=False)
+    monkeypatch.setattr(online_app.OnlineApp, "run", lambda *a, **k: started.append(1))
+    assert launch.online_main([]) == 2 and not started
+    assert "TERM=dumb" in capsys.readouterr().err

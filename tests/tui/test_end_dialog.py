@@ -98,14 +98,35 @@ async def test_each_buttons_key_does_what_the_button_says():
             assert chosen == [bid], f"{match.group(1)!r} chose {chosen}, the button says {label}"
 
 
-async def test_m_starts_a_rematch_with_the_seats_swapped():
+async def test_m_starts_a_rematch_with_the_seats_swapped_on_a_new_secret_deal():
+    """With the same deal and seats swapped, the person would know the bot's opening hand
+    (their own last game) and what lies in the piles."""
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _finish(pilot, app)
+        old_session = app.game_screen.session
+        old = old_session.setup
+        await pilot.press("m")
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen)
+        new_session = app.game_screen.session
+        new = new_session.setup
+        assert new.seats == (old.seats[1], old.seats[0])
+        assert new.seed != old.seed and new.secret, "a rematch is a new secret deal"
+        assert "secret deal" in app.game_screen.play.top_bar()
+        replay = type(old_session)(old)  # the finished game's deal, from its start
+        assert replay.game.observation(0).hand != new_session.game.observation(0).hand, \
+            "the bot holds the person's opening hand of the last game"
+        assert not new_session.game.is_over
+
+
+async def test_s_replays_the_same_deal_with_the_seats_swapped():
     app = make_app(seats=("human", "random"), seed=3)
     async with app.run_test(size=(100, 30)) as pilot:
         await _finish(pilot, app)
         old = app.game_screen.session.setup
-        await pilot.press("m")
+        await pilot.press("s")
         await settle(pilot, app)
-        assert isinstance(app.screen, GameScreen)
         new = app.game_screen.session.setup
         assert new.seats == (old.seats[1], old.seats[0]) and new.seed == old.seed
         assert not app.game_screen.session.game.is_over

@@ -13,21 +13,17 @@ async def open_help(pilot) -> HelpScreen:
     await pilot.press("question_mark")
     screen = pilot.app.screen
     assert isinstance(screen, HelpScreen)
-    for _ in range(100):  # the document is parsed and laid out in the background
-        await pilot.pause()
-        if screen.query_one(RulesViewer).scroll_y > 0:
-            break
+    await pilot.pause()
+    await pilot.pause()
     return screen
 
 
 def heading_at_top(screen: HelpScreen) -> str:
-    """The text of the first heading in view, if it is at the top of the viewer."""
-    viewer = screen.query_one(RulesViewer)
-    top = viewer.content_region.y
-    shown = [b for b in viewer.document.query("MarkdownH1, MarkdownH2")
-             if b.region.height and b.region.y >= top]
-    first = min(shown, key=lambda b: b.region.y)
-    return str(first.render()).strip() if first.region.y <= top + 2 else ""
+    """The title of the section at the top of the viewer ('' between two)."""
+    number = screen.query_one(RulesViewer).section_at_top()
+    if number == -1:
+        return "Keys"
+    return screen.titles.get(number, "") if number is not None else ""
 
 
 async def test_help_opens_at_the_rules_of_the_pending_decision_with_its_keys():
@@ -48,6 +44,15 @@ async def test_help_opens_at_the_rules_of_the_pending_decision_with_its_keys():
         await pilot.press("5")
         await pilot.pause()
         assert "Rainbows" in heading_at_top(screen)
+        await pilot.press("e")  # past §10: the Evil Spirit and scoring have keys too
+        await pilot.pause()
+        assert heading_at_top(screen) == "11. Evil Spirit, base game"
+        await pilot.press("s")
+        await pilot.pause()
+        viewer = screen.query_one(RulesViewer)
+        top = viewer.query_one("#section-12").virtual_region.y  # the last: at the end
+        assert viewer.scroll_y <= top < viewer.scroll_y + viewer.scrollable_content_region.height
+        assert "e, s: rules §1–§12" in now
         await pilot.press("escape")
         assert app.screen is app.game_screen
 
@@ -102,3 +107,26 @@ async def test_escape_dismisses_a_hint():
         await pilot.press("escape")
         assert "Hint:" not in " ".join(prompt_lines(app))
         assert app.game_screen.session.game.decision is Decision.PLAY
+
+
+async def test_help_is_built_once_and_opens_again_at_the_new_decisions_rules():
+    """'?' took 0.6-0.9 s: the help is now kept, so a second '?' has nothing to build."""
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        first = await open_help(pilot)
+        await pilot.press("s")
+        await pilot.press("escape")
+        await pilot.pause()
+        again = await open_help(pilot)
+        assert again is first and "A turn" in heading_at_top(again)
+        await pilot.press("escape")
+        app.show_help(Decision.PLACE_RAINBOW, "arrows/hjkl move")
+        await pilot.pause()
+        await pilot.pause()
+        assert app.screen is first and "Rainbows" in heading_at_top(first)
+        assert "Keys: arrows/hjkl move" in str(first.query_one("#now").render())
+        app.show_help()  # the palette's Rules and keys: the key list
+        await pilot.pause()
+        assert heading_at_top(first) == "Keys" and "Now:" not in str(
+            first.query_one("#now").render())

@@ -16,12 +16,14 @@ async def test_g_shows_every_legend_line_whole_at_80_columns():
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         shown = []
-        for _ in range(3):
+        for _ in range(len(legend_lines(False))):
             await pilot.press("g")
             await pilot.pause(0.3)  # the line stays while nothing else happens
             shown.append(detail_line(app).strip())
         assert shown == list(legend_lines(False))
         assert "S summits" in shown[0] and "lit fire" in shown[1] and "Evil" in shown[2]
+        # The marks on screen from the tutorial's step 7 on, and a covered spirit's look.
+        assert "◇ a cell you may pick" in shown[3] and "covers" in shown[3]
         await pilot.press("g")
         await pilot.pause()
         assert detail_line(app).strip() == shown[0]  # round again

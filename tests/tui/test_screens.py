@@ -53,7 +53,8 @@ async def test_end_screen_rematch_swaps_seats_and_review_lists_decisions():
         await pilot.press("m")
         await settle(pilot, app)
         new = app.game_screen.session.setup
-        assert new.seats == (old.seats[1], old.seats[0]) and new.seed == old.seed
+        assert new.seats == (old.seats[1], old.seats[0])
+        assert new.seed != old.seed and new.secret  # a new secret deal
 
 
 async def test_new_game_screen_starts_the_chosen_game():

@@ -1,0 +1,52 @@
+"""The other player's turn stays in sight: one line says what they played, captured and
+took, however many refill lines the log has added since, and a bot paused mid-turn shows
+the tile it has played."""
+
+from __future__ import annotations
+
+from solstis_tui.core import MoveKind, cell_name
+from solstis_tui.play.lastturn import turn_line
+from solstis_tui.seats import PERSON
+
+from .test_controller import controller, person_to_play
+
+
+def test_after_the_bots_turn_its_tile_and_capture_are_in_one_line() -> None:
+    play, port, _ = controller(seats=("greedy", PERSON), seed=5, pace=0.0)
+    person_to_play(play, port)
+    moves = [m for p, m, _ in play.session.game.history if p == 0]
+    played = next(m.arg for m in moves if m.kind is MoveKind.PLAY)
+    line = play.last_turn()
+    assert line.startswith("Greedy bot's turn: ")
+    assert f"played {cell_name(played)}" in line
+    captured = [e[3] for e in play.session.game.log if e[0] == "capture" and e[1] == 0]
+    assert all(f"captured {cell_name(t)}" in line for t in captured)
+    assert len(line) <= 78, "it fits an 80-column screen"
+    assert port.logged[-1].startswith("— turn"), "the log's last lines are no longer it"
+
+
+def test_a_bot_paused_mid_turn_shows_the_tile_it_played() -> None:
+    for seed in range(1, 60):
+        play, port, _ = controller(seats=("random", PERSON), seed=seed, pace=0.0)
+        token, obs = port.thinking[-1]
+        move = play.session.bot(0).choose(obs)
+        play.bot_done(token, move)
+        if play.session.human_to_play:
+            continue  # the turn ended at once: try a deal with a capture to choose
+        play.pause()
+        play.advance()
+        line = play.last_turn()
+        assert line.startswith(f"Random bot's turn: played {cell_name(move.arg)}"), line
+        return
+    raise AssertionError("no deal where the bot had a capture to choose")
+
+
+def test_a_turn_with_a_spirit_tells_the_spirit_and_its_square() -> None:
+    events = [("turn", 1, 7, False), ("play", 1, 5), ("capture", 1, 5, 6),
+              ("spirits_drawn", 1, (1, 2)), ("to_line", 2), ("keep", 1, 1),
+              ("spirit", 1, 1, 3), ("flip", 9), ("draw", 1, None),
+              ("turn", 0, 8, False)]
+    line = turn_line(events, {0: "You", 1: "Ann"}.__getitem__, other=1)
+    assert line.startswith("Ann's turn: played ")
+    assert "kept" in line and "on square" in line
+    assert "drew a tile" not in line and "face up" not in line

@@ -1,0 +1,36 @@
+"""What the online table says about the other seat is true: an empty seat is waited for
+("waiting for someone to join"), not reported as a lost connection, and the top bar does
+not name a player who is not there."""
+
+from __future__ import annotations
+
+from solstis_tui.client.remote import RemoteSession
+from solstis_tui.core import Game, Options
+from solstis_tui.core.observation_json import observation_to_dict
+from solstis_tui.play.online import OnlineController
+from tests.play.test_controller import Port
+
+
+def table(seats: list[dict], seat: int = 1) -> OnlineController:
+    game = Game.new(seed=3, options=Options())
+    session = RemoteSession("t1", lambda move, seq: None)
+    session.update({"seat": seat, "observation": observation_to_dict(game.observation(seat)),
+                    "seats": seats})
+    play = OnlineController(session, Port())
+    play.board()
+    return play
+
+
+def test_an_empty_seat_is_waited_for_not_reported_lost():
+    play = table([{"connected": False}, {"name": "Ann", "connected": True}])
+    prompt = play.prompt()
+    assert prompt.headline == "Waiting for someone to join the table"
+    assert "connection" not in prompt.detail and "Player 1" not in prompt.headline
+    assert "You vs (empty seat)" in play.top_bar() and "Player 1" not in play.top_bar()
+
+
+def test_a_player_away_from_the_table_is_not_said_to_have_lost_the_connection():
+    play = table([{"name": "Bob", "connected": False}, {"name": "Ann", "connected": True}])
+    prompt = play.prompt()
+    assert prompt.headline.startswith("Waiting for Bob")
+    assert "Bob is not at the table" in prompt.detail and "lost" not in prompt.detail

@@ -1,0 +1,67 @@
+"""The spirit table (e) against rules.md: every spirit's kind as §9 lists it, the Evil
+Spirit's effect as §10 and §11 say, and where the Evil Spirit is (never 'pile' once it is
+held or placed)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from solstis_tui.core import Decision, Spirit, cell_name
+from solstis_tui.screens.help import rules_text
+from solstis_tui.screens.spiritinfo import spirit_rows
+
+from .positions import find_position
+
+NAMES = ("You", "Random bot")
+
+
+def rules_kinds() -> dict[str, str]:
+    """§9's table: spirit name → kind."""
+    kinds = {}
+    for line in rules_text().splitlines():
+        m = re.match(r"\| (\w+)(?: \*\(Firefly\)\*)? \| (plain|blue) \|", line)
+        if m:
+            kinds[m.group(1)] = m.group(2)
+    return kinds
+
+
+@pytest.mark.parametrize("variant", ["base", "firefly", "beginner"])
+def test_every_rows_kind_is_the_one_rules_md_gives(variant):
+    kinds = rules_kinds()
+    session = find_position({Decision.PLAY}, variant=variant)
+    rows = spirit_rows(session.game.observation(0), NAMES)
+    assert len(rows) == (14 + 4 * (variant == "firefly") + (variant != "beginner"))
+    for title, kind, _where, _effect in rows:
+        assert kind == ("evil" if title == "Evil Spirit" else kinds[title]), title
+
+
+def test_the_evil_spirits_effect_says_where_rules_md_puts_it():
+    effect = Spirit.EVIL.effect
+    assert "opponent's panorama" in effect  # §10: on the opponent's panorama
+    assert "its host's panorama" not in effect
+    assert "chosen by the opponent" in effect  # §11: the cover is the opponent's choice
+
+
+def _holds_evil(session) -> bool:
+    return session.game.evil_player is not None and session.game.evil_player >= 0
+
+
+def test_in_the_base_game_the_table_names_the_evil_spirits_holder():
+    session = find_position(set(Decision), check=_holds_evil)
+    obs = session.game.observation(0)
+    rows = {title: where for title, _, where, _ in spirit_rows(obs, NAMES)}
+    assert rows["Evil Spirit"] == f"held by {NAMES[obs.evil_player]}"
+
+
+def test_in_firefly_the_table_says_which_panorama_and_cell_it_forbids():
+    def placed(session) -> bool:
+        return _holds_evil(session) and session.game.evil_cell >= 0
+
+    session = find_position(set(Decision), variant="firefly", check=placed)
+    obs = session.game.observation(0)
+    rows = {title: where for title, _, where, _ in spirit_rows(obs, NAMES)}
+    owner = obs.evil_player
+    cell = cell_name(obs.panoramas[owner].forbidden)
+    assert rows["Evil Spirit"] == f"{NAMES[owner]}'s panorama, {cell}"
