@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
                 "cancel max ms", "peak MB"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     rows = {}
-    for tier in args.tiers.split(","):
+    for tier in filter(None, args.tiers.split(",")):
         times = decision_times(tier, args.games, args.time, args.variant, args.seed)
         cancels = cancel_times(tier, args.cancels, args.variant, args.seed) \
             if tier in SEARCH else []

@@ -52,6 +52,10 @@ class RemoteSession:
     def connected(self, player: int) -> bool:
         return bool(self.seats[player].get("connected"))
 
+    def in_lobby(self, player: int) -> bool:
+        """``player`` left the table but is still connected to the host."""
+        return bool(self.seats[player].get("in_lobby"))
+
     def seat_empty(self, player: int) -> bool:
         """Nobody has taken ``player``'s seat yet (no name, no bot)."""
         seat = self.seats[player]

@@ -42,7 +42,7 @@ from .protocol import (
     message_kind,
 )
 from .tables import Seat, Table, TableStore, new_table
-from .views import LobbyOrder, audience, lobby_page, presence, state_message
+from .views import LOBBY, LobbyOrder, audience, lobby_page, presence, state_message
 
 #: The highest ``offset`` a ``list`` may ask for (far more rows than a host ever has).
 MAX_OFFSET = 1_000_000
@@ -272,9 +272,15 @@ class Host:
 
     async def _gone(self, conn: Connection) -> None:
         """Tell the tables where this was the player's last connection that the player
-        left (a watcher leaving changes nothing anyone is shown)."""
+        left, and, if it was their last connection to the host, the tables they had left
+        for the lobby that the connection is gone now (a watcher leaving changes nothing
+        anyone is shown)."""
         still = presence(self.conns)
-        for table_id in conn.seated:
+        tables = set(conn.seated)
+        if conn.code is not None and (LOBBY, conn.code) not in still:
+            tables.update(t.id for t in self.tables.values()
+                          if t.seat_of(conn.code) is not None and not t.game.is_over)
+        for table_id in tables:
             table = self.tables.get(table_id)
             if table is not None and (table_id, conn.code) not in still:
                 await self._broadcast(table)

@@ -16,13 +16,21 @@ from .tables import Table
 
 RANK = {"open": 1, "playing": 2, "over": 3}
 
-#: Who is at which table: (table id, seat code) for every live seated connection.
+#: Who is where: (table id, seat code) for every live seated connection, and (LOBBY, code)
+#: for every player with a live connection at all (at a table or not).
 Presence = set[tuple[str, str | None]]
+#: The table id that stands for the host itself in a Presence (no table has this id).
+LOBBY = ""
 
 
 def presence(conns: Iterable[Connection]) -> Presence:
-    """Which players are connected at which of their tables."""
-    return {(table_id, c.code) for c in conns if not c.closed for table_id in c.seated}
+    """Which players are connected at which of their tables, and which at the host."""
+    present: Presence = set()
+    for c in conns:
+        if not c.closed:
+            present.update((table_id, c.code) for table_id in c.seated)
+            present.add((LOBBY, c.code))
+    return present
 
 
 def audience(conns: Iterable[Connection], table: Table) -> list[Connection]:
@@ -36,8 +44,11 @@ def connected(table: Table, present: Presence) -> list[bool]:
 
 
 def seat_rows(table: Table, present: Presence) -> list[dict[str, Any]]:
-    """The seats as clients see them: names and bots, never resume codes."""
-    return [{"name": s.name, "bot": s.bot, "connected": c}
+    """The seats as clients see them: names and bots, never resume codes. ``in_lobby``: a
+    person who is not at this table but still connected to the host (they went back to
+    the lobby, or to another table), as against one whose connection is gone."""
+    return [{"name": s.name, "bot": s.bot, "connected": c,
+             "in_lobby": not c and s.code is not None and (LOBBY, s.code) in present}
             for s, c in zip(table.seats, connected(table, present), strict=True)]
 
 

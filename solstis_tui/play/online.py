@@ -24,6 +24,8 @@ class RemoteTable(SessionView, Protocol):
 
     def connected(self, player: int) -> bool: ...
 
+    def in_lobby(self, player: int) -> bool: ...
+
     def seat_empty(self, player: int) -> bool: ...
 
 
@@ -80,8 +82,8 @@ class OnlineController(PlayController):
         detail = "c chat · q leaves the table · v log · e spirits · ? help"
         if s.seat_empty(game.to_play):
             headline = "Waiting for someone to join the table"
+        elif s.in_lobby(game.to_play):
+            detail = f"{who} went back to the lobby; waiting for them to come back · " + detail
         elif not s.connected(game.to_play):
-            # The host does not say whether they went back to the lobby or lost the
-            # connection: say only what is known.
-            detail = f"{who} is not at the table; waiting for them to come back · " + detail
+            detail = f"{who} lost the connection; waiting for them to reconnect · " + detail
         return Prompt(headline, detail, self.error)

@@ -113,13 +113,27 @@ async def test_a_dropped_player_gets_their_seat_back(host, connect):
     position = host.tables[table].game.to_json()
     ann.writer.close()
     waiting = await latest_state(bob, table)
-    assert waiting["seats"][0] == {"name": "Ann", "bot": None, "connected": False}
+    assert waiting["seats"][0] == {"name": "Ann", "bot": None, "connected": False,
+                                   "in_lobby": False}
     again = await connect(None, code=code)
     assert again.name == "Ann"
     back = await latest_state(again, table)
     assert back["seat"] == 0
     assert host.tables[table].game.to_json() == position
     assert (await latest_state(bob, table))["seats"][0]["connected"] is True
+
+
+async def test_the_other_player_hears_lobby_then_lost_connection(host, connect):
+    """Ann goes back to the lobby: Bob is told she is in the lobby; her connection then
+    drops: Bob is told she lost it."""
+    ann, bob, table = await start_friend_game(connect)
+    await ann.send({"type": "leave", "table": table})
+    await ann.receive_until("left")
+    seat = (await latest_state(bob, table))["seats"][0]
+    assert (seat["connected"], seat["in_lobby"]) == (False, True)
+    ann.writer.close()
+    seat = (await latest_state(bob, table))["seats"][0]
+    assert (seat["connected"], seat["in_lobby"]) == (False, False)
 
 
 async def test_a_restarted_host_loses_nothing(host, connect, tmp_path):

@@ -1,6 +1,6 @@
 """What the online table says about the other seat is true: an empty seat is waited for
-("waiting for someone to join"), not reported as a lost connection, and the top bar does
-not name a player who is not there."""
+("waiting for someone to join"), a player in the lobby went back to it, only a player whose
+connection is gone lost it, and the top bar does not name a player who is not there."""
 
 from __future__ import annotations
 
@@ -29,8 +29,15 @@ def test_an_empty_seat_is_waited_for_not_reported_lost():
     assert "You vs (empty seat)" in play.top_bar() and "Player 1" not in play.top_bar()
 
 
-def test_a_player_away_from_the_table_is_not_said_to_have_lost_the_connection():
-    play = table([{"name": "Bob", "connected": False}, {"name": "Ann", "connected": True}])
+def test_a_player_who_went_back_to_the_lobby_is_not_said_to_have_lost_the_connection():
+    play = table([{"name": "Bob", "connected": False, "in_lobby": True},
+                  {"name": "Ann", "connected": True}])
     prompt = play.prompt()
     assert prompt.headline.startswith("Waiting for Bob")
-    assert "Bob is not at the table" in prompt.detail and "lost" not in prompt.detail
+    assert "Bob went back to the lobby" in prompt.detail and "lost" not in prompt.detail
+
+
+def test_a_player_whose_connection_is_gone_is_said_to_have_lost_it():
+    play = table([{"name": "Bob", "connected": False, "in_lobby": False},
+                  {"name": "Ann", "connected": True}])
+    assert "Bob lost the connection" in play.prompt().detail
