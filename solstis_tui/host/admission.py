@@ -13,7 +13,7 @@ from typing import Any
 
 from .connection import Connection
 from .limits import Limits, per_minute
-from .names import BadName, name_key, normalize_name
+from .names import BadName, normalize_name
 from .players import CODE_BYTES, PlayerRegistry
 from .protocol import MAX_NAME, VERSION, ProtocolError, field, version_refusal
 
@@ -76,9 +76,10 @@ class Door:
             name = normalize_name(field(msg, "name", str, max_len=4 * MAX_NAME))
         except BadName as exc:
             raise ProtocolError("bad_name", str(exc)) from None
-        if self.players.key_taken(name_key(name)):
-            raise ProtocolError("name_taken", f"the name {name} is taken: choose another "
-                                "(or type your #code to come back as yourself)")
+        if self.players.name_taken(name):
+            raise ProtocolError("name_taken", f"the name {name} is taken, or looks too much "
+                                "like one that is: choose another (or type your #code to "
+                                "come back as yourself)")
         if not self.new_names.take():
             raise ProtocolError("busy", "many new players arrived just now: try again in "
                                 "a minute (or type your #code to come back as yourself)")

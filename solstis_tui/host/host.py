@@ -30,7 +30,7 @@ from .host_bots import BotSeats
 from .hostlock import FileLock, StartRefused, claim_data_dir, claim_socket
 from .housekeeping import Housekeeping
 from .limits import ACCEPT_BURST, Limits
-from .names import MAX_MARKS, too_many_marks
+from .names import MAX_MARKS, chat_text, too_many_marks
 from .players import PlayerRegistry
 from .protocol import (
     MAX_CHAT,
@@ -414,9 +414,10 @@ class Host:
     async def _chat(self, conn: Connection, table: Table, msg: dict[str, Any]) -> None:
         if table.id not in conn.seated | conn.watching:
             raise ProtocolError("not_here", "join or watch the table to chat")
-        text = field(msg, "text", str, max_len=MAX_CHAT).strip()
+        text = field(msg, "text", str, max_len=MAX_CHAT)
         if not text.isprintable():
             raise ProtocolError("bad_message", "chat takes printable text")
+        text = chat_text(text)  # no run of spaces can push words onto a line of their own
         if not text:
             raise ProtocolError("bad_message", "chat takes some text, not only spaces")
         if too_many_marks(text):

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..saves import keep_aside, write_atomic
-from .names import name_key
+from .names import lookalike_key, name_key
 
 CODE_BYTES = 16
 EXPIRE_SECONDS = 30 * 24 * 3600.0
@@ -38,6 +38,12 @@ TOUCH_EVERY = 3600.0  # a hello writes "last seen" at most this often per player
 COMPACT_MIN = 1000  # journal lines before the journal is folded into the snapshot
 
 log = logging.getLogger("solstis.host")
+
+
+def clash_keys(name: str) -> tuple[str, str]:
+    """What no two players' names may share: the ``name_key`` and the look-alike key
+    (kept apart by a prefix)."""
+    return "n:" + name_key(name), "l:" + lookalike_key(name)
 
 
 @dataclass
@@ -109,9 +115,10 @@ class PlayerRegistry(Mapping[str, str]):
         player = self._players.get(code)
         return player.seat if player is not None and player.seat else code
 
-    def key_taken(self, key: str) -> bool:
-        """True if a registered player's name has this ``name_key``."""
-        return self._keys[key] > 0
+    def name_taken(self, name: str) -> bool:
+        """True if a registered player's name cannot be told from ``name``: the same
+        ``name_key`` (case, width, spacing) or the same look-alike skeleton."""
+        return any(self._keys[key] > 0 for key in clash_keys(name))
 
     def is_legacy(self, code: str) -> bool:
         player = self._players.get(code)
@@ -177,15 +184,15 @@ class PlayerRegistry(Mapping[str, str]):
     def _add(self, code: str, player: Player) -> None:
         self._drop(code)
         self._players[code] = player
-        self._keys[name_key(player.name)] += 1
+        self._keys.update(clash_keys(player.name))
 
     def _drop(self, code: str) -> None:
         player = self._players.pop(code, None)
         if player is not None:
-            key = name_key(player.name)
-            self._keys[key] -= 1
-            if self._keys[key] <= 0:
-                del self._keys[key]
+            for key in clash_keys(player.name):
+                self._keys[key] -= 1
+                if self._keys[key] <= 0:
+                    del self._keys[key]
 
     # ------------------------------------------------------------------ the journal
     @staticmethod
