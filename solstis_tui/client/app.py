@@ -33,20 +33,22 @@ class OnlineApp(ShellApp):
 
     def __init__(self, *, socket: Path | None = None, tcp: tuple[str, int] | None = None,
                  name: str | None = None, code: str | None = None,
-                 theme_name: str | None = None, ascii_mode: bool = False) -> None:
+                 theme_name: str | None = None, ascii_mode: bool = False,
+                 ssh_key: str | None = None) -> None:
         super().__init__(theme_name=theme_name, ascii_mode=ascii_mode)
         self.socket, self.tcp = socket, tcp
         self.wanted_name, self.wanted_code = name, code
+        self.ssh_key = ssh_key  # a player known by their key says hello at once
         self.client: HostClient | None = None
         self.player_name: str | None = None
-        self.lobby = LobbyScreen(name_known=bool(name or code))
+        self.lobby = LobbyScreen(name_known=bool(name or code or ssh_key))
         self.remote: RemoteSession | None = None
 
     # ------------------------------------------------------------------ start
     def open_first_screen(self) -> None:
         """The lobby; with a name or code already given, connect and say hello at once."""
         self.push_screen(self.lobby)
-        if self.wanted_name or self.wanted_code:
+        if self.wanted_name or self.wanted_code or self.ssh_key:
             self._connect()
 
     def _connect(self) -> None:
@@ -57,9 +59,10 @@ class OnlineApp(ShellApp):
         last: dict[str, Any] = {}  # the host's last word: why it closed, if it said
         try:
             self.client = await HostClient.connect(self.socket, self.tcp)
+            self.client.ssh_key = self.ssh_key
             self.run_worker(self.client.keep_alive(self.keep_alive_seconds), name="keep-alive",
                             group="keep-alive", exclusive=True)
-            if self.wanted_name or self.wanted_code:
+            if self.wanted_name or self.wanted_code or self.ssh_key:
                 self.hello(self.wanted_name, self.wanted_code)
             while True:
                 last = await self.client.receive()

@@ -29,6 +29,7 @@ from .crowding import OVERFLOW, OVERFLOW_HELLO_SECONDS, displaceable, oldest_sil
 from .host_bots import BotSeats
 from .hostlock import FileLock, StartRefused, claim_data_dir, claim_socket
 from .housekeeping import Housekeeping
+from .identity import Trust
 from .limits import ACCEPT_BURST, Limits
 from .names import MAX_MARKS, chat_text, too_many_marks
 from .players import PlayerRegistry
@@ -63,6 +64,7 @@ class Host:
         limits: Limits | None = None,
         bot_factory: BotFactory = make_solo_bot,
         bot_workers: int | None = None,
+        trust: Trust | None = None,
     ) -> None:
         """``bot_factory`` makes a bot from a tier and a seed in the worker processes: a
         module-level function, since it is sent to them by reference."""
@@ -73,7 +75,7 @@ class Host:
                                       expire_seconds=self.limits.player_expire_seconds)
         self.storage_errors: list[str] = []
         self.locks: list[FileLock] = []
-        self.door = Door(self.players, self.limits, self.storage_errors)
+        self.door = Door(self.players, self.limits, self.storage_errors, trust)
         self.max_connections = self.limits.connection_cap()
         self.refusing = 0  # connections being refused right now
         self.closing = 0  # connections hanging up (see Connection.hang_up)
@@ -322,9 +324,15 @@ class Host:
         return await self._move(conn, table, msg)
 
     async def _hello(self, conn: Connection, msg: dict[str, Any]) -> None:
-        if conn.overflow and msg.get("code") is None:  # a new name has no game to go back to
-            raise ProtocolError("busy", self._full(), close=True)
+        if conn.overflow and msg.get("code") is None and msg.get("ssh_key") is None:
+            raise ProtocolError("busy", self._full(), close=True)  # a new name has no game
         code = await self.door.admit(conn, msg)
+        if conn.who.guest and sum(c.who.guest for c in self.conns if c is not conn
+                                  and not c.closed) >= self.limits.guest_connections:
+            conn.code = conn.name = None
+            raise ProtocolError("busy", f"the {self.limits.guest_connections} places for "
+                                "guests are taken: try again later, or ask the host's owner "
+                                "to add your key", close=True)
         others = sum(c.code == conn.code for c in self.conns if c is not conn and not c.closed)
         if others >= self.limits.connections_per_player:
             conn.code = conn.name = None

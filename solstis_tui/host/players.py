@@ -49,12 +49,14 @@ def clash_keys(name: str) -> tuple[str, str]:
 @dataclass
 class Player:
     """One registered player: the name, when last seen, and the identity tables know them by
-    (``seat``: None means the code itself)."""
+    (``seat``: None means the code itself); ``identity`` is who the name belongs to (see
+    identity.Who; None: whoever holds the code, as before identities)."""
 
     name: str
     seen: float
     seat: str | None = None
     legacy: bool = False
+    identity: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "seen": self.seen}
@@ -62,15 +64,18 @@ class Player:
             data["seat"] = self.seat
         if self.legacy:
             data["legacy"] = True
+        if self.identity is not None:
+            data["identity"] = self.identity
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Player:
         if not isinstance(data, dict) or not isinstance(data.get("name"), str):
             raise ValueError(f"not a player: {data!r}")
-        seat = data.get("seat")
+        seat, identity = data.get("seat"), data.get("identity")
         return cls(data["name"], float(data["seen"]),
-                   seat if isinstance(seat, str) else None, bool(data.get("legacy")))
+                   seat if isinstance(seat, str) else None, bool(data.get("legacy")),
+                   identity if isinstance(identity, str) else None)
 
 
 class PlayerRegistry(Mapping[str, str]):
@@ -87,6 +92,7 @@ class PlayerRegistry(Mapping[str, str]):
         self.write_errors: list[str] = []  # failed writes, a sentence each (also logged)
         self._players: dict[str, Player] = {}
         self._keys: Counter[str] = Counter()
+        self._by_identity: dict[str, str] = {}  # identity -> code (guests aside)
         self._written: dict[str, float] = {}  # code -> "seen" last put on disk
         self._pending: list[tuple[str, set[str], asyncio.Future[None] | None]] = []
         self._unsaved: set[str] = set()
@@ -120,16 +126,26 @@ class PlayerRegistry(Mapping[str, str]):
         ``name_key`` (case, width, spacing) or the same look-alike skeleton."""
         return any(self._keys[key] > 0 for key in clash_keys(name))
 
+    def identity_of(self, code: str) -> str | None:
+        """The identity ``code``'s player belongs to (None: whoever holds the code)."""
+        player = self._players.get(code)
+        return None if player is None else player.identity
+
+    def code_of(self, identity: str) -> str | None:
+        """The code of the player who belongs to ``identity`` (None: none yet, or expired)."""
+        code = self._by_identity.get(identity)
+        return code if code is not None and self.lookup(code) is not None else None
+
     def is_legacy(self, code: str) -> bool:
         player = self._players.get(code)
         return player is not None and player.legacy
 
     # ------------------------------------------------------------------ changes
-    async def register(self, name: str) -> str:
-        """A new player called ``name``; returns their code once it is stored (OSError, and
-        nothing registered, if it could not be)."""
+    async def register(self, name: str, identity: str | None = None) -> str:
+        """A new player called ``name``, belonging to ``identity``; returns their code once
+        it is stored (OSError, and nothing registered, if it could not be)."""
         code = secrets.token_urlsafe(CODE_BYTES)
-        player = Player(name, self.clock())
+        player = Player(name, self.clock(), identity=identity)
         self._add(code, player)
         try:
             await self._store([(code, player)])
@@ -144,7 +160,8 @@ class PlayerRegistry(Mapping[str, str]):
         ``old`` as their identity at tables. OSError, and nothing changed, if not stored."""
         player = self._players[old]
         new = secrets.token_urlsafe(CODE_BYTES)
-        fresh = Player(player.name, self.clock(), seat=player.seat or old)
+        fresh = Player(player.name, self.clock(), seat=player.seat or old,
+                       identity=player.identity)
         self._drop(old)
         self._add(new, fresh)
         try:
@@ -185,10 +202,14 @@ class PlayerRegistry(Mapping[str, str]):
         self._drop(code)
         self._players[code] = player
         self._keys.update(clash_keys(player.name))
+        if player.identity is not None and player.identity != "guest":
+            self._by_identity[player.identity] = code
 
     def _drop(self, code: str) -> None:
         player = self._players.pop(code, None)
         if player is not None:
+            if player.identity is not None and self._by_identity.get(player.identity) == code:
+                del self._by_identity[player.identity]
             for key in clash_keys(player.name):
                 self._keys[key] -= 1
                 if self._keys[key] <= 0:
@@ -317,6 +338,7 @@ class PlayerRegistry(Mapping[str, str]):
         ``problems``), and fold everything into a fresh snapshot."""
         self._players.clear()
         self._keys.clear()
+        self._by_identity.clear()
         now = self.clock()
         try:
             text = self.path.read_text(encoding="utf-8")
@@ -335,6 +357,7 @@ class PlayerRegistry(Mapping[str, str]):
                                      "choose a name again.")
                 self._players.clear()
                 self._keys.clear()
+                self._by_identity.clear()
         self._replay_journal()
         self._written = {code: p.seen for code, p in self._players.items()}
         self._compact(self._snapshot())
