@@ -336,6 +336,18 @@ class PlayerRegistry(Mapping[str, str]):
     def load(self) -> None:
         """Read the snapshot and the journal, keep unreadable files aside (reported in
         ``problems``), and fold everything into a fresh snapshot."""
+        self.read(keep_aside_bad=True)
+        self._written = {code: p.seen for code, p in self._players.items()}
+        self._compact(self._snapshot())
+
+    def players(self) -> list[Player]:
+        """Every registered player (for the owner's listing)."""
+        return list(self._players.values())
+
+    def read(self, keep_aside_bad: bool = False) -> None:
+        """Read the snapshot and the journal, writing nothing (a running host may own
+        them) unless ``keep_aside_bad``: then unreadable files are renamed aside. What
+        could not be read is said in ``problems``."""
         self._players.clear()
         self._keys.clear()
         self._by_identity.clear()
@@ -351,16 +363,17 @@ class PlayerRegistry(Mapping[str, str]):
                 for code, player in self._parse(json.loads(text), now):
                     self._add(code, player)
             except (ValueError, TypeError, AttributeError) as exc:
-                kept = keep_aside(self.path)
-                self.problems.append(f"{self.path} could not be read ({exc}); it was kept "
-                                     f"as {kept.name} and players listed only there must "
-                                     "choose a name again.")
+                if keep_aside_bad:
+                    kept = keep_aside(self.path)
+                    self.problems.append(f"{self.path} could not be read ({exc}); it was "
+                                         f"kept as {kept.name} and players listed only "
+                                         "there must choose a name again.")
+                else:
+                    self.problems.append(f"{self.path} could not be read ({exc})")
                 self._players.clear()
                 self._keys.clear()
                 self._by_identity.clear()
-        self._replay_journal()
-        self._written = {code: p.seen for code, p in self._players.items()}
-        self._compact(self._snapshot())
+        self._replay_journal(keep_aside_bad)
 
     @staticmethod
     def _parse(data: object, now: float) -> list[tuple[str, Player]]:
@@ -376,7 +389,7 @@ class PlayerRegistry(Mapping[str, str]):
             raise ValueError(f"unknown players format {data['version']!r}")
         return [(code, Player.from_dict(p)) for code, p in players.items()]
 
-    def _replay_journal(self) -> None:
+    def _replay_journal(self, keep_aside_bad: bool) -> None:
         try:
             raw = self.journal.read_bytes()
         except FileNotFoundError:
@@ -394,7 +407,9 @@ class PlayerRegistry(Mapping[str, str]):
                     self._add(code, Player.from_dict(entry))
             except (ValueError, TypeError, KeyError, AttributeError):
                 bad += 1
-        if bad:
+        if bad and not keep_aside_bad:
+            self.problems.append(f"{self.journal} has {bad} unreadable lines")
+        elif bad:
             kept = keep_aside(self.journal)
             self.problems.append(f"{self.journal} had {bad} unreadable lines, which were "
                                  f"skipped; the file was kept as {kept.name}.")

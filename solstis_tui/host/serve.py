@@ -76,7 +76,8 @@ def limits_from(args: argparse.Namespace) -> Limits:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="solstis host",
-        description="Run the Solstis game host: it owns the online tables.")
+        description="Run the Solstis game host: it owns the online tables. "
+                    "'solstis host players --help': the host's players and their keys.")
     parser.add_argument("--socket", type=Path, default=None,
                         help=f"Unix socket path (default: {describe_default_socket()})")
     parser.add_argument("--tcp", type=tcp_address, default=None, metavar="HOST:PORT",
@@ -173,6 +174,10 @@ def log_to_stderr() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv and argv[0] == "players":
+        from .players_cli import main as players_main
+
+        return players_main(argv[1:])
     args = build_parser().parse_args(argv)
     log_to_stderr()
     if args.group:

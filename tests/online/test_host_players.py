@@ -1,0 +1,92 @@
+"""`solstis host players`: the owner lists who plays, and makes SSH keys players."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from solstis_tui.host.identity import KeyRing, Trust
+from solstis_tui.host.players_cli import main
+
+from .conftest import start_host
+from .test_identity import PLAYERS_UID, close_all, hello, peer  # noqa: F401
+
+pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs ssh-keygen")
+
+
+def make_key(tmp_path, name: str):
+    path = tmp_path / name
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", f"{name}@home",
+                    "-f", path], check=True)
+    return path.with_suffix(".pub")
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_add_writes_a_key_line_that_names_the_player(tmp_path, capsys):
+    keys, pub = tmp_path / "authorized_keys", make_key(tmp_path, "ann")
+    code, out, _ = run(capsys, "--keys-file", keys, "add", "Ann", pub)
+    assert code == 0
+    line = keys.read_text().strip()
+    assert out.strip() == line
+    assert line.startswith("restrict,pty ssh-ed25519 ") and line.endswith(" solstis:Ann")
+    assert "ann@home" not in line  # the player's own comment is not kept
+    assert keys.stat().st_mode & 0o777 == 0o644  # sshd reads it as the players' account
+
+
+@pytest.mark.parametrize("name, why", [("Y\u043eu", "cannot be a player's name"),
+                                       ("ANN", "cannot be told from ANN"),
+                                       ("Bob", "already has this key, for Ann")])
+def test_add_refuses_a_bad_or_clashing_name_or_a_known_key_and_changes_nothing(
+        tmp_path, capsys, name, why):
+    keys, pub = tmp_path / "authorized_keys", make_key(tmp_path, "ann")
+    run(capsys, "--keys-file", keys, "add", "Ann", pub)
+    before = keys.read_text()
+    again = pub if name == "Bob" else make_key(tmp_path, "other")
+    code, _, err = run(capsys, "--keys-file", keys, "add", name, again)
+    assert code == 1 and why in err
+    assert keys.read_text() == before
+
+
+def test_add_refuses_what_is_not_a_public_key(tmp_path, capsys):
+    keys, pub = tmp_path / "authorized_keys", make_key(tmp_path, "ann")
+    private = pub.with_suffix("")
+    code, _, err = run(capsys, "--keys-file", keys, "add", "Ann", private)
+    assert code == 1 and "not an SSH public key" in err
+    assert not keys.exists()
+
+
+def test_remove_takes_every_key_of_the_player_out(tmp_path, capsys):
+    keys = tmp_path / "authorized_keys"
+    for who, name in (("ann", "Ann"), ("laptop", "Ann"), ("bob", "Bob")):
+        run(capsys, "--keys-file", keys, "add", name, make_key(tmp_path, who))
+    code, out, _ = run(capsys, "--keys-file", keys, "remove", "Ann")
+    assert code == 0 and "removed 2" in out
+    assert keys.read_text().count("\n") == 1 and "solstis:Bob" in keys.read_text()
+    assert run(capsys, "--keys-file", keys, "remove", "Ann")[0] == 1
+
+
+async def test_list_shows_each_player_with_identity_and_key_fingerprints(tmp_path, capsys,
+                                                                         peer):  # noqa: F811
+    keys, pub = tmp_path / "authorized_keys", make_key(tmp_path, "ann")
+    run(capsys, "--keys-file", keys, "add", "Ann", pub)
+    run(capsys, "--keys-file", keys, "add", "Bob", make_key(tmp_path, "bob"))
+    host = await start_host(tmp_path / "data", tmp_path / "host.sock",
+                            trust=Trust(PLAYERS_UID, KeyRing(keys)))
+    try:
+        assert (await hello(host, pub.read_text()))["name"] == "Ann"
+        code, out, _ = run(capsys, "--data", tmp_path / "data", "--keys-file", keys, "list")
+    finally:
+        await close_all(host)
+    printed = subprocess.run(["ssh-keygen", "-lf", pub], capture_output=True, text=True)
+    ann_print = printed.stdout.split()[1]
+    rows = out.splitlines()
+    assert code == 0 and len(rows) == 2
+    assert rows[0].startswith("Ann ") and "key:Ann" in rows[0] and ann_print in rows[0]
+    assert rows[1].startswith("Bob ") and "never came" in rows[1]
