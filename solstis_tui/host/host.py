@@ -42,6 +42,7 @@ from .protocol import (
     field,
     message_kind,
 )
+from .ratings import Ratings, Result, Unreadable, result_of
 from .tables import Seat, Table, TableStore, new_table
 from .views import LobbyOrder, audience, lobby_page, presence, state_message
 
@@ -73,6 +74,7 @@ class Host:
         self.store = TableStore(data_dir / "tables")
         self.players = PlayerRegistry(data_dir,
                                       expire_seconds=self.limits.player_expire_seconds)
+        self.ratings = Ratings(data_dir, self.limits.rated_games_per_pair_per_day)
         self.storage_errors: list[str] = []
         self.locks: list[FileLock] = []
         self.door = Door(self.players, self.limits, self.storage_errors, trust)
@@ -109,6 +111,13 @@ class Host:
         except OSError as exc:
             raise StartRefused(f"cannot read the players ({exc})") from None
         self.problems += self.players.problems
+        try:
+            self.ratings.open()
+        except Unreadable as exc:
+            raise StartRefused(str(exc)) from None
+        for table in self.tables.values():  # finished before a stop, not yet recorded
+            if table.rated and table.game.is_over and table.id not in self.ratings.recorded:
+                self.ratings.record_now(self._result(table))
 
     async def serve_unix(self, path: Path, mode: int = 0o600, group: int | None = None) -> None:
         """Listen on ``path`` (for ``group`` too if given); StartRefused if another host
@@ -159,6 +168,7 @@ class Host:
         for server in self.servers:
             await server.wait_closed()
         await self.players.close()
+        self.ratings.close()
         for lock in self.locks:
             lock.release()
 
@@ -311,7 +321,7 @@ class Host:
                                     "first")
             conn.watching.add(table.id)
             conn.push({"type": "watching", "table": table.id})
-            conn.push(state_message(table, None, presence(self.conns)))
+            conn.push(state_message(table, None, presence(self.conns), self.rating_text))
             return None
         if kind == "leave":
             conn.seated.discard(table.id)
@@ -343,7 +353,8 @@ class Host:
             self._find_place(conn, any(not t.game.is_over for t in seated))
         conn.seated.update(t.id for t in seated)
         conn.push({"type": "welcome", "name": conn.name, "code": code,
-                         "version": VERSION, **self.lobby_page(conn.code),
+                   "rating": self.rating_text(self._identity(conn)),
+                   "version": VERSION, **self.lobby_page(conn.code),
                          "seated": [t.id for t in seated]})
         for table in seated:
             await self._broadcast(table)
@@ -360,15 +371,18 @@ class Host:
         seat = field(msg, "seat", int, default=random.randrange(2))
         if seat not in (0, 1):
             raise ProtocolError("bad_message", "seat is 0 or 1")
+        rated = field(msg, "rated", bool, default=False)
+        if rated:
+            self._check_rated(conn)
         seats = [Seat(), Seat()]
-        seats[seat] = Seat(conn.name, conn.code)
+        seats[seat] = Seat(conn.name, conn.code, identity=self._identity(conn))
         if opponent != "friend":
-            seats[1 - seat] = Seat(opponent.capitalize(), None, opponent)
+            seats[1 - seat] = Seat(opponent.capitalize(), None, opponent, f"bot:{opponent}")
         async with self.create_lock:  # no second create can pass the caps during the save
             self._check_caps(conn, against_bot=opponent != "friend")
-            table = new_table(options, seats)
+            table = new_table(options, seats, rated)
             while table.id in self.tables:  # table ids are short: never reuse one
-                table = new_table(options, seats)
+                table = new_table(options, seats, rated)
             await self._save(table, "the new table")  # listed only once it is stored
             self.tables[table.id] = table
             self.lobby_changed()
@@ -404,11 +418,14 @@ class Host:
     async def _join(self, conn: Connection, table: Table) -> dict[str, Any] | None:
         seat = table.seat_of(conn.code)
         if seat is None:
+            if table.rated and any(s.is_open for s in table.seats):
+                self._check_rated(conn)
+
             def sit(t: Table) -> None:
                 free = [i for i, s in enumerate(t.seats) if s.is_open]
                 if not free:
                     raise ProtocolError("table_full", "both seats are taken; you can watch")
-                t.seats[free[0]] = Seat(conn.name, conn.code)
+                t.seats[free[0]] = Seat(conn.name, conn.code, identity=self._identity(conn))
 
             async with self.create_lock:
                 self._check_caps(conn, against_bot=None)
@@ -418,6 +435,39 @@ class Host:
         conn.push({"type": "joined", "table": table.id, "seat": seat})
         await self._broadcast(table)
         return None
+
+    @staticmethod
+    def _identity(conn: Connection) -> str | None:
+        """Who ``conn`` is for ratings (None: a guest or the host's own account)."""
+        return None if conn.who.guest else conn.who.id
+
+    def _check_rated(self, conn: Connection) -> None:
+        if self._identity(conn) is None:
+            raise ProtocolError("unrated_only", "a rated table is for players the host knows "
+                                "by their key or their account; "
+                                + ("guests" if conn.who.guest else "this connection")
+                                + " can play unrated tables")
+
+    def rating_text(self, identity: str | None) -> str | None:
+        """A rating as shown: "1580", "1500?" while provisional; None for nobody's."""
+        rating = self.ratings.rating(identity)
+        if rating is None:
+            return None
+        return f"{round(rating.rating)}{'?' if rating.provisional else ''}"
+
+    @staticmethod
+    def _result(table: Table) -> Result:
+        ids = [s.identity or "" for s in table.seats]
+        return result_of(table.id, (ids[0], ids[1]), table.game.winner, table.last_active)
+
+    async def _record(self, table: Table) -> None:
+        """Store a finished rated game's result and ratings (once: see ratings); a disk
+        that refuses is logged, and the next start records it."""
+        try:
+            await self.ratings.record(self._result(table))
+        except OSError as exc:
+            self.storage_errors.append(f"the result of {table.id}: {exc}")
+            log.error("could not record the result of %s: %s", table.id, exc)
 
     async def _chat(self, conn: Connection, table: Table, msg: dict[str, Any]) -> None:
         if table.id not in conn.seated | conn.watching:
@@ -465,6 +515,8 @@ class Host:
     async def _after_change(self, table: Table) -> None:
         """Tell everyone at ``table`` about a change that is stored; a game that ended may
         make an older finished table go (``Housekeeping.prune_finished``)."""
+        if table.game.is_over and table.rated:
+            await self._record(table)
         await self._broadcast(table)
         self.bot_seats.schedule(table)
         if table.game.is_over:
@@ -480,7 +532,7 @@ class Host:
             if self.tables.get(table.id) is not table:  # closed while this change waited
                 raise ProtocolError("no_table", f"table {table.id} was closed")
             trial = Table(table.id, table.game.copy(), [replace(s) for s in table.seats],
-                          table.created, time.time())
+                          table.created, time.time(), table.rated)
             change(trial)
             await self._save(trial, what)
             status = table.status()
@@ -501,7 +553,7 @@ class Host:
         present = presence(self.conns)
         for conn in audience(self.conns, table):
             seat = table.seat_of(conn.code) if table.id in conn.seated else None
-            conn.push(state_message(table, seat, present))
+            conn.push(state_message(table, seat, present, self.rating_text))
 
     def lobby_changed(self) -> None:
         """A table came, went or changed status: the lobby's order is made afresh."""
@@ -513,4 +565,5 @@ class Host:
         its status (so a client listing often costs the host little)."""
         if self._lobby is None or len(self._lobby) != len(self.tables):
             self._lobby = LobbyOrder(self.tables.values())
-        return lobby_page(self._lobby, self.conns, code, offset, self.limits.page_size)
+        return lobby_page(self._lobby, self.conns, code, offset, self.limits.page_size,
+                          self.rating_text)

@@ -11,7 +11,7 @@ from solstis_tui.host.identity import KeyRing, Trust
 from solstis_tui.host.players_cli import main
 
 from .conftest import start_host
-from .test_identity import PLAYERS_UID, close_all, hello, peer  # noqa: F401
+from .identities import PLAYERS_UID, close_all, hello
 
 pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs ssh-keygen")
 
@@ -73,7 +73,7 @@ def test_remove_takes_every_key_of_the_player_out(tmp_path, capsys):
 
 
 async def test_list_shows_each_player_with_identity_and_key_fingerprints(tmp_path, capsys,
-                                                                         peer):  # noqa: F811
+                                                                         peer):
     keys, pub = tmp_path / "authorized_keys", make_key(tmp_path, "ann")
     run(capsys, "--keys-file", keys, "add", "Ann", pub)
     run(capsys, "--keys-file", keys, "add", "Bob", make_key(tmp_path, "bob"))
