@@ -8,16 +8,20 @@ it); ``add`` and ``remove`` change only the keys file, which the host reads agai
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import sqlite3
 import sys
 import time
 from pathlib import Path
 
 from ..saves import write_atomic
+from .glicko2 import PROVISIONAL_RD
 from .identity import PLAYER_TAG, fingerprint, key_blob, key_line, parse_keys
 from .names import BadName, normalize_name
 from .paths import default_data_dir
 from .players import PlayerRegistry, clash_keys
+from .ratings import bot_starts
 
 
 class Refused(Exception):
@@ -33,7 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--keys-file", type=Path, default=None, metavar="PATH",
                         help="the players' keys file (the host's --keys-file)")
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("list", help="every player: name, identity, last seen, keys")
+    commands.add_parser("list", help="every player: name, identity, rating, last seen, "
+                                     "keys; then the bots' ratings")
     add = commands.add_parser("add", help="make a public key the player NAME: prints its "
                                           "line, and adds it to --keys-file if given")
     add.add_argument("name")
@@ -106,10 +111,33 @@ def _rewrite(path: Path, text: str) -> None:
     os.chmod(path, mode)
 
 
+def stored_ratings(data: Path) -> dict[str, tuple[float, float, int]]:
+    """identity -> (rating, deviation, rated games) from ``ratings.db``, read only (an
+    empty mapping if there is none yet)."""
+    path = data / "ratings.db"
+    if not path.exists():
+        return {}
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            rows = db.execute("SELECT identity, rating, rd, games FROM ratings").fetchall()
+    except sqlite3.Error as exc:
+        raise Refused(f"cannot read {path}: {exc}") from None
+    return {identity: (rating, rd, games) for identity, rating, rd, games in rows}
+
+
+def _shown(entry: tuple[float, float, int] | None) -> str:
+    if entry is None:
+        return "unrated"
+    rating, rd, games = entry
+    return f"{round(rating)}{'?' if rd > PROVISIONAL_RD else ''} ({games} games)"
+
+
 def listing(data: Path, keys_file: Path | None) -> list[str]:
-    """One line per player (newest first), then the keys file's complaints."""
+    """One line per player (newest first), then the bots' ratings and the keys file's
+    complaints."""
     registry = PlayerRegistry(data)
     registry.read()
+    ratings = stored_ratings(data)
     keys: dict[str, list[str]] = {}
     problems: list[str] = []
     if keys_file is not None and keys_file.exists():
@@ -124,9 +152,15 @@ def listing(data: Path, keys_file: Path | None) -> list[str]:
             "key:") else None
         seen = time.strftime("%Y-%m-%d %H:%M", time.gmtime(player.seen))
         prints = " ".join(keys.pop(label, [])) if label else ""
-        rows.append(f"{player.name!s:<32} {who:<24} seen {seen} UTC {prints}".rstrip())
+        rated = _shown(ratings.get(who)) if player.identity else "unrated"
+        rows.append(f"{player.name!s:<32} {who:<24} {rated:<16} seen {seen} UTC "
+                    f"{prints}".rstrip())
     for owner, owned in sorted(keys.items()):  # keys whose player never came yet
-        rows.append(f"{owner:<32} {'key:' + owner:<24} never came {' '.join(owned)}")
+        rows.append(f"{owner:<32} {'key:' + owner:<24} {'unrated':<16} never came "
+                    f"{' '.join(owned)}")
+    for tier, start in bot_starts().items():
+        entry = ratings.get(tier, (start.rating, start.rd, 0))
+        rows.append(f"{tier[4:] + ' bot':<32} {tier:<24} {_shown(entry)}")
     return rows + [f"warning: {p}" for p in problems + registry.problems]
 
 

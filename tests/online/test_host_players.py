@@ -87,6 +87,19 @@ async def test_list_shows_each_player_with_identity_and_key_fingerprints(tmp_pat
     printed = subprocess.run(["ssh-keygen", "-lf", pub], capture_output=True, text=True)
     ann_print = printed.stdout.split()[1]
     rows = out.splitlines()
-    assert code == 0 and len(rows) == 2
+    assert code == 0 and len(rows) == 2 + 5  # the two players, then the five bot tiers
     assert rows[0].startswith("Ann ") and "key:Ann" in rows[0] and ann_print in rows[0]
     assert rows[1].startswith("Bob ") and "never came" in rows[1]
+    assert rows[2].split() == ["random", "bot", "bot:random", "1200", "(0", "games)"]
+
+
+async def test_list_shows_the_ratings_rated_games_left(tmp_path, capsys):
+    from solstis_tui.host.ratings import Ratings, result_of
+
+    ratings = Ratings(tmp_path / "data")
+    ratings.open()
+    ratings.record_now(result_of("t1", ("key:Ann", "bot:mcts"), 0, finished=1000.0))
+    ratings.close()
+    code, out, _ = run(capsys, "--data", tmp_path / "data", "list")
+    mcts = next(row for row in out.splitlines() if row.startswith("mcts bot"))
+    assert code == 0 and "(1 games)" in mcts and "1641" not in mcts
