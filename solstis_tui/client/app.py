@@ -126,8 +126,11 @@ class OnlineApp(ShellApp):
         if client is not None:
             client.post(client.hello_message(name, code))
 
-    def create(self, variant: str, opponent: str, seat: int | None) -> None:
+    def create(self, variant: str, opponent: str, seat: int | None,
+               rated: bool = False) -> None:
         message: dict[str, Any] = {"type": "create", "variant": variant, "opponent": opponent}
+        if rated:
+            message["rated"] = True
         if seat is not None:
             message["seat"] = seat
         self.send(message)
@@ -153,7 +156,9 @@ class OnlineApp(ShellApp):
         kind = message.get("type")
         if kind == "welcome":
             self.player_name = message["name"]
-            self.lobby.welcome(message["name"], message["code"])
+            rating = message.get("rating")
+            self.lobby.welcome(message["name"], message["code"],
+                               rating if isinstance(rating, str) else None)
             self.lobby.show_page(message)
         elif kind == "tables":
             self.lobby.show_page(message)

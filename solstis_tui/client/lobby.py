@@ -24,7 +24,8 @@ class LobbyServices(Protocol):
 
     def hello(self, name: str | None = None, code: str | None = None) -> None: ...
 
-    def create(self, variant: str, opponent: str, seat: int | None) -> None: ...
+    def create(self, variant: str, opponent: str, seat: int | None,
+               rated: bool = False) -> None: ...
 
     def join(self, table: str) -> None: ...
 
@@ -93,6 +94,7 @@ class LobbyScreen(Screen[None]):
         """Where the cursor goes on the page being turned to: "top", "bottom" or, for a
         refresh, the same table (or row) as before."""
         self.me: tuple[str, str] | None = None
+        self.rating: str | None = None  # the player's rating as the host shows it
         self.message = ""
         self.ready = False
         """True once the widgets exist (``on_mount`` ran): until then host news is kept."""
@@ -135,8 +137,9 @@ class LobbyScreen(Screen[None]):
             self.query_one("#who", Static).update(PROMPT)
             name.focus()
 
-    def welcome(self, name: str, code: str) -> None:
+    def welcome(self, name: str, code: str, rating: str | None = None) -> None:
         self.me = (name, code)
+        self.rating = rating
         self._show_welcome()
 
     def _show_welcome(self) -> None:
@@ -145,7 +148,9 @@ class LobbyScreen(Screen[None]):
         name, code = self.me
         self.query_one("#name", Input).display = False
         self.query_one("#who", Static).update(
-            f"You are {name}. Your resume code is #{code}: type it instead of your name to "
+            f"You are {name}."
+            + (f" Your rating: {self.rating}." if self.rating else "")
+            + f" Your resume code is #{code}: type it instead of your name to "
             "get your seats back from anywhere.\nEnter joins the selected table (or watches "
             "a full one) · c creates a table · w watches · r refreshes · q quits")
         self.query_one(DataTable).focus()
@@ -232,7 +237,8 @@ class LobbyScreen(Screen[None]):
         text = ""
         if row is not None:
             seats = " vs ".join(self._seat_text(s) for s in row["seats"])
-            text = (f"{row['table']}: {seats} · {row['variant']} · {row['status']} · turn "
+            rated = " · rated" if row.get("rated") else ""
+            text = (f"{row['table']}: {seats} · {row['variant']}{rated} · {row['status']} · turn "
                     f"{row['turn']} · {row['watchers']} watching")
         self.query_one("#row", Static).update(text)
 
@@ -241,12 +247,15 @@ class LobbyScreen(Screen[None]):
 
     @staticmethod
     def _seat_text(seat: dict[str, Any]) -> str:
+        """A seat as the lobby shows it: the name, its rating ("?": provisional), and a
+        mark for a bot or a player away."""
+        rating = f" {seat['rating']}" if seat.get("rating") else ""
         if seat.get("bot"):
-            return f"{seat['name']} (bot)"
+            return f"{seat['name']}{rating} (bot)"
         if not seat.get("name"):
             return "— open —"
         name: str = seat["name"]
-        return name + ("" if seat.get("connected") else " (away)")
+        return name + rating + ("" if seat.get("connected") else " (away)")
 
     def say(self, text: str) -> None:
         self.message = text
