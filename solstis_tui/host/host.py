@@ -73,7 +73,8 @@ class Host:
         self.limits = limits or Limits()
         self.store = TableStore(data_dir / "tables")
         self.players = PlayerRegistry(data_dir,
-                                      expire_seconds=self.limits.player_expire_seconds)
+                                      expire_seconds=self.limits.player_expire_seconds,
+                                      guest_seconds=self.limits.guest_expire_seconds)
         self.ratings = Ratings(data_dir, self.limits.rated_games_per_pair_per_day)
         self.storage_errors: list[str] = []
         self.locks: list[FileLock] = []

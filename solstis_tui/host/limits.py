@@ -39,6 +39,7 @@ class Limits:
     open_table_seconds: float = 3600.0  # a table still waiting for a player closes then
     table_expire_seconds: float = 24 * 3600.0  # a table with no move and nobody there goes
     player_expire_seconds: float = 30 * 24 * 3600.0  # a resume code unused this long goes
+    guest_expire_seconds: float = 24 * 3600.0  # ... a guest's, unused this long
     new_names_per_minute: float = 60.0  # new players host-wide (bursts of as many)
     code_failures_per_connection: int = 3  # wrong resume codes, then disconnection
     code_failures_per_minute: float = 60.0  # wrong resume codes host-wide (bursts as many)

@@ -33,6 +33,7 @@ from .names import lookalike_key, name_key
 
 CODE_BYTES = 16
 EXPIRE_SECONDS = 30 * 24 * 3600.0
+GUEST_SECONDS = 24 * 3600.0  # a guest's name and code are kept this long after last seen
 LEGACY_SECONDS = 7 * 24 * 3600.0
 TOUCH_EVERY = 3600.0  # a hello writes "last seen" at most this often per player
 COMPACT_MIN = 1000  # journal lines before the journal is folded into the snapshot
@@ -82,11 +83,13 @@ class PlayerRegistry(Mapping[str, str]):
     """Resume code -> name (a read-only mapping), with registration, expiry and storage."""
 
     def __init__(self, directory: Path, *, expire_seconds: float = EXPIRE_SECONDS,
+                 guest_seconds: float = GUEST_SECONDS,
                  legacy_seconds: float = LEGACY_SECONDS,
                  clock: Callable[[], float] = time.time) -> None:
         self.path = directory / "players.json"
         self.journal = directory / "players.journal"
         self.expire_seconds, self.legacy_seconds = expire_seconds, legacy_seconds
+        self.guest_seconds = guest_seconds
         self.clock = clock
         self.problems: list[str] = []  # files kept aside at load, a sentence each
         self.write_errors: list[str] = []  # failed writes, a sentence each (also logged)
@@ -195,7 +198,8 @@ class PlayerRegistry(Mapping[str, str]):
         return gone
 
     def _expired(self, player: Player, now: float) -> bool:
-        limit = self.legacy_seconds if player.legacy else self.expire_seconds
+        limit = (self.legacy_seconds if player.legacy else self.guest_seconds
+                 if player.identity == "guest" else self.expire_seconds)
         return now - player.seen > limit
 
     def _add(self, code: str, player: Player) -> None:

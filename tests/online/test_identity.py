@@ -3,6 +3,7 @@ is one player whatever names they type, everybody else there is a guest."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 
@@ -132,3 +133,16 @@ async def test_the_host_asks_the_kernel_who_connected(tmp_path):
         assert (await hello(host, ANN))["name"] == "Ann"
     finally:
         await close_all(host)
+
+
+async def test_a_guest_is_forgotten_after_a_day_and_a_key_player_is_not(keyed):
+    import time
+
+    guest = await hello(keyed, STRANGER, name="Gus")
+    ann = await hello(keyed, ANN)
+    for client in (guest["client"], ann["client"]):
+        await client.close()
+    while keyed.conns:
+        await asyncio.sleep(0.01)
+    forgotten = keyed.housekeeping.prune_players(now=time.time() + 25 * 3600)
+    assert forgotten == [guest["code"]] and ann["code"] in keyed.players
