@@ -398,6 +398,8 @@ class Host:
         open table, which adds no open table) beyond the limits."""
         mine = [t for t in self.tables.values()
                 if t.seat_of(conn.code) is not None and not t.game.is_over]
+        if conn.who.guest:
+            self._check_guest_caps(against_bot)
         if len(mine) >= self.limits.tables_per_player:
             raise ProtocolError("too_many", f"you already sit at {len(mine)} unfinished "
                                 "tables here: finish one first")
@@ -436,6 +438,21 @@ class Host:
         conn.push({"type": "joined", "table": table.id, "seat": seat})
         await self._broadcast(table)
         return None
+
+    def _check_guest_caps(self, against_bot: bool | None) -> None:
+        """Guests share their allowances: a guest can always come back under a new name,
+        so caps per name would bound nothing."""
+        guests = [t for t in self.tables.values() if not t.game.is_over and any(
+            s.code is not None and self.players.identity_of(s.code) == "guest"
+            for s in t.seats)]
+        if len(guests) >= self.limits.guest_tables:
+            raise ProtocolError("busy", f"guests sit at {len(guests)} unfinished tables here "
+                                "already, all guests together: ask the host's owner to add "
+                                "your key, or try later")
+        cap = self.limits.guest_bot_tables
+        if against_bot and sum(any(s.bot for s in t.seats) for t in guests) >= cap:
+            raise ProtocolError("busy", f"guests play {cap} unfinished games against bots "
+                                "here already, all guests together: try later")
 
     @staticmethod
     def _identity(conn: Connection) -> str | None:

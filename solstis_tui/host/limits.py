@@ -21,6 +21,8 @@ class Limits:
     max_connections: int = 256  # open connections; never more than the fd limit allows
     connections_per_player: int = 3  # one player's connections at once (a window each)
     guest_connections: int = 16  # guests' connections at once, all guests together
+    guest_tables: int = 16  # unfinished tables with a guest at them, all guests together
+    guest_bot_tables: int = 4  # ... of those, games against a bot
     rated_games_per_pair_per_day: int = 3  # rated games of two identities that count
     message_rate: float = 20.0  # messages a second from one connection, on average
     message_burst: float = 60.0  # ... and in one burst

@@ -146,3 +146,20 @@ async def test_a_guest_is_forgotten_after_a_day_and_a_key_player_is_not(keyed):
         await asyncio.sleep(0.01)
     forgotten = keyed.housekeeping.prune_players(now=time.time() + 25 * 3600)
     assert forgotten == [guest["code"]] and ann["code"] in keyed.players
+
+
+async def test_guests_under_ever_new_names_cannot_pile_up_bot_tables(keyed):
+    """A cap per name bounds nothing for guests (a new name is a reconnection away): all
+    guests together hold at most 4 unfinished games against bots."""
+    made = []
+    for i in range(3):  # three guests, two bot tables each would be 6
+        guest = (await hello(keyed, STRANGER, name=f"Gus{i}"))["client"]
+        for _ in range(2):
+            await guest.send({"type": "create", "variant": "base", "opponent": "greedy"})
+            while (said := await guest.receive())["type"] not in ("joined", "error"):
+                pass
+            made.append(said)
+        await guest.close()
+    assert [m["type"] for m in made] == ["joined"] * 4 + ["error"] * 2
+    assert made[-1]["code"] == "busy" and "all guests together" in made[-1]["message"]
+    assert (await hello(keyed, ANN))["name"] == "Ann"  # players with a key are not held up
