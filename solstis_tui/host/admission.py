@@ -57,6 +57,11 @@ class Door:
             who = self.trust.who(conn.writer.get_extra_info("socket"), claimed)
         except NotBelieved as exc:
             raise ProtocolError("not_believed", str(exc)) from None
+        bans = self.trust.bans
+        if who.id is not None and bans is not None and who.id in bans:
+            raise ProtocolError("banned", "the host's owner has barred "
+                                + ("guests" if who.guest else "you") + " from playing here",
+                                close=True)
         code = field(msg, "code", str, default=None, max_len=32)
         known = self.players.code_of(who.id) if who.id and not who.guest else None
         if code is not None:

@@ -29,7 +29,7 @@ from .crowding import OVERFLOW, OVERFLOW_HELLO_SECONDS, displaceable, oldest_sil
 from .host_bots import BotSeats
 from .hostlock import FileLock, StartRefused, claim_data_dir, claim_socket
 from .housekeeping import Housekeeping
-from .identity import Trust
+from .identity import BANS_FILE, Bans, Trust
 from .limits import ACCEPT_BURST, Limits
 from .names import MAX_MARKS, chat_text, too_many_marks
 from .players import PlayerRegistry
@@ -78,6 +78,9 @@ class Host:
         self.ratings = Ratings(data_dir, self.limits.rated_games_per_pair_per_day)
         self.storage_errors: list[str] = []
         self.locks: list[FileLock] = []
+        trust = trust or Trust()
+        if trust.bans is None or trust.bans.path is None:
+            trust.bans = Bans(data_dir / BANS_FILE)
         self.door = Door(self.players, self.limits, self.storage_errors, trust)
         self.max_connections = self.limits.connection_cap()
         self.refusing = 0  # connections being refused right now

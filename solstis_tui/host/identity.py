@@ -33,6 +33,8 @@ PLAYER_TAG = "solstis:"
 #: The options ``solstis host players add`` puts before a key (sshd's ``restrict``: no
 #: forwarding of any kind, no ~/.ssh/rc; ``pty``: the game needs a terminal).
 KEY_OPTIONS = "restrict,pty"
+#: The file in the host's data folder that lists barred identities.
+BANS_FILE = "bans"
 #: The mark put after a guest's name (a person cannot type it: see names.MARKS).
 GUEST_MARK = " (guest)"
 MAX_KEY = 16 * 1024  # characters of a public key in a hello (an RSA-16384 key is ~2.8 K)
@@ -171,6 +173,42 @@ def parse_keys(text: str) -> tuple[dict[bytes, str], list[str]]:
     return players, problems
 
 
+class Bans:
+    """Identities the host's owner barred (``bans`` in the data folder, one a line, written
+    by ``solstis host players ban``), read again whenever the file changes."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.barred: frozenset[str] = frozenset()
+        self._stamp: tuple[float, int] | None = None
+
+    def __contains__(self, identity: object) -> bool:
+        self.refresh()
+        return identity in self.barred
+
+    def refresh(self) -> None:
+        if self.path is None:
+            return
+        try:
+            stat = self.path.stat()
+        except FileNotFoundError:
+            self.barred, self._stamp = frozenset(), None
+            return
+        if (stat.st_mtime, stat.st_size) != self._stamp:
+            self._stamp = (stat.st_mtime, stat.st_size)
+            self.barred = read_bans(self.path)
+
+
+def read_bans(path: Path) -> frozenset[str]:
+    """The identities in a bans file (none if there is no file)."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return frozenset()
+    return frozenset(line.strip() for line in text.splitlines()
+                     if line.strip() and not line.startswith("#"))
+
+
 @dataclass
 class Trust:
     """Whom the host believes: the players' shared account (a uid, or None: no such
@@ -178,10 +216,13 @@ class Trust:
 
     players_uid: int | None = None
     keys: KeyRing | None = None
+    bans: Bans | None = None
 
     def __post_init__(self) -> None:
         if self.keys is None:
             self.keys = KeyRing(None)
+        if self.bans is None:
+            self.bans = Bans(None)
 
     def key_problems(self) -> list[str]:
         """What is wrong with the keys file's lines, a sentence each (read now)."""

@@ -17,7 +17,15 @@ from pathlib import Path
 
 from ..saves import write_atomic
 from .glicko2 import PROVISIONAL_RD
-from .identity import PLAYER_TAG, fingerprint, key_blob, key_line, parse_keys
+from .identity import (
+    BANS_FILE,
+    PLAYER_TAG,
+    fingerprint,
+    key_blob,
+    key_line,
+    parse_keys,
+    read_bans,
+)
 from .names import BadName, normalize_name
 from .paths import default_data_dir
 from .players import PlayerRegistry, clash_keys
@@ -45,7 +53,45 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("public_key", type=Path, help="the player's key, e.g. ann.pub")
     remove = commands.add_parser("remove", help="take every key of NAME out of --keys-file")
     remove.add_argument("name")
+    for command, does in (("ban", "bar"), ("unban", "let back")):
+        sub = commands.add_parser(command, help=f"{does} a player (a name, or an identity "
+                                                "such as key:Ann, user:bob, or guest: every "
+                                                "guest)")
+        sub.add_argument("who")
     return parser
+
+
+def identity_of(who: str, data: Path, keys_file: Path | None) -> str:
+    """The identity ``who`` names: an identity as written, else the identity of the
+    player with that name (or of the keys file's player); Refused if none."""
+    if who == "guest" or who.startswith(("key:", "user:")):
+        return who
+    registry = PlayerRegistry(data)
+    registry.read()
+    wanted = set(clash_keys(who))
+    for player in registry.players():
+        if wanted & set(clash_keys(player.name)):
+            if player.identity is None:
+                raise Refused(f"{player.name} plays from the host's own account, which "
+                              "cannot be barred")
+            return player.identity
+    if keys_file is not None and keys_file.exists():
+        players, _ = parse_keys(keys_file.read_text(encoding="utf-8", errors="replace"))
+        if who in players.values():
+            return f"key:{who}"
+    raise Refused(f"no player here is called {who}")
+
+
+def ban(identity: str, data: Path, barred: bool) -> bool:
+    """Bar ``identity`` (or let it back); False if that changed nothing."""
+    path = data / BANS_FILE
+    now = read_bans(path)
+    new = now | {identity} if barred else now - {identity}
+    if new == now:
+        return False
+    data.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, "".join(f"{i}\n" for i in sorted(new)))
+    return True
 
 
 def add(name: str, public_key: Path, keys_file: Path | None) -> str:
@@ -138,6 +184,7 @@ def listing(data: Path, keys_file: Path | None) -> list[str]:
     registry = PlayerRegistry(data)
     registry.read()
     ratings = stored_ratings(data)
+    barred = read_bans(data / BANS_FILE)
     keys: dict[str, list[str]] = {}
     problems: list[str] = []
     if keys_file is not None and keys_file.exists():
@@ -153,6 +200,8 @@ def listing(data: Path, keys_file: Path | None) -> list[str]:
         seen = time.strftime("%Y-%m-%d %H:%M", time.gmtime(player.seen))
         prints = " ".join(keys.pop(label, [])) if label else ""
         rated = _shown(ratings.get(who)) if player.identity else "unrated"
+        if who in barred:
+            rated += " BARRED"
         rows.append(f"{player.name!s:<32} {who:<24} {rated:<16} seen {seen} UTC "
                     f"{prints}".rstrip())
     for owner, owned in sorted(keys.items()):  # keys whose player never came yet
@@ -173,6 +222,14 @@ def main(argv: list[str]) -> int:
                 print(row)
         elif args.command == "add":
             print(add(args.name, args.public_key, args.keys_file))
+        elif args.command in ("ban", "unban"):
+            data = args.data or default_data_dir()
+            identity = identity_of(args.who, data, args.keys_file)
+            barred = args.command == "ban"
+            changed = ban(identity, data, barred)
+            state = "barred" if barred else "not barred"
+            print(f"{identity} is {state}" + ("" if changed else " already") + (
+                " (from their next connection on)" if barred and changed else ""))
         else:
             if args.keys_file is None:
                 parser.error("remove needs --keys-file")

@@ -11,7 +11,7 @@ from solstis_tui.host.identity import KeyRing, Trust
 from solstis_tui.host.players_cli import main
 
 from .conftest import start_host
-from .identities import PLAYERS_UID, close_all, hello
+from .identities import ANN, ANN_LAPTOP, BOB, PLAYERS_UID, STRANGER, close_all, hello
 
 pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs ssh-keygen")
 
@@ -103,3 +103,38 @@ async def test_list_shows_the_ratings_rated_games_left(tmp_path, capsys):
     code, out, _ = run(capsys, "--data", tmp_path / "data", "list")
     mcts = next(row for row in out.splitlines() if row.startswith("mcts bot"))
     assert code == 0 and "(1 games)" in mcts and "1641" not in mcts
+
+
+async def test_a_barred_player_is_refused_at_the_door_until_let_back(keyed, tmp_path, capsys):
+    data = tmp_path / "data"
+    assert (await hello(keyed, ANN))["name"] == "Ann"
+    code, out, _ = run(capsys, "--data", data, "--keys-file", keyed.keys_path, "ban", "ann")
+    assert code == 0 and out.startswith("key:Ann is barred")
+    refused = await hello(keyed, ANN_LAPTOP)  # her other key is still her
+    assert refused["code"] == "banned" and "barred you" in refused["message"]
+    assert (await hello(keyed, BOB))["name"] == "Bob"
+    listed = run(capsys, "--data", data, "list")[1].splitlines()
+    assert [row.split()[0] for row in listed if "BARRED" in row] == ["Ann"]
+    run(capsys, "--data", data, "unban", "key:Ann")
+    assert (await hello(keyed, ANN))["name"] == "Ann"
+
+
+async def test_barring_guest_closes_the_host_to_every_guest(keyed, tmp_path, capsys):
+    run(capsys, "--data", tmp_path / "data", "ban", "guest")
+    refused = await hello(keyed, STRANGER, name="Gus")
+    assert refused["code"] == "banned" and "barred guests" in refused["message"]
+    assert (await hello(keyed, BOB))["name"] == "Bob"
+
+
+def test_the_hosts_own_account_and_unknown_names_cannot_be_barred(tmp_path, capsys):
+    import json
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "players.json").write_text(json.dumps(
+        {"version": 2, "players": {"c" * 22: {"name": "Owner", "seen": 1.0}}}))
+    code, _, err = run(capsys, "--data", data, "ban", "Owner")
+    assert code == 1 and "host's own account" in err
+    code, _, err = run(capsys, "--data", data, "ban", "Nobody")
+    assert code == 1 and "no player here is called Nobody" in err
+    assert not (data / "bans").exists()
