@@ -30,7 +30,7 @@ from .host_bots import BotSeats
 from .hostlock import FileLock, StartRefused, claim_data_dir, claim_socket
 from .housekeeping import Housekeeping
 from .identity import BANS_FILE, Bans, Trust
-from .limits import ACCEPT_BURST, Limits
+from .limits import ACCEPT_BURST, Limits, TokenBucket, per_minute
 from .names import MAX_MARKS, chat_text, too_many_marks
 from .players import PlayerRegistry
 from .protocol import (
@@ -48,6 +48,8 @@ from .views import LobbyOrder, audience, lobby_page, presence, state_message
 
 #: The highest ``offset`` a ``list`` may ask for (far more rows than a host ever has).
 MAX_OFFSET = 1_000_000
+#: Allowances kept before those used up by nobody now are forgotten.
+MAX_ALLOWANCES = 10_000
 #: Internal errors kept in ``Host.internal_errors`` (the newest; the log has every one).
 MAX_KEPT_ERRORS = 100
 
@@ -90,6 +92,8 @@ class Host:
         self.bots = BotPool(bot_workers, bot_factory)
         self.bot_seats = BotSeats(self.bots, bot_seconds, self.tables, self._commit,
                                   self._after_change)
+        #: allowances per identity and kind (chat lines, new tables): token buckets
+        self.allowances: dict[tuple[str, str], TokenBucket] = {}
         self.create_lock = asyncio.Lock()  # a table's caps are checked and it is added as one
         self.servers: list[asyncio.AbstractServer] = []
         self.problems: list[str] = []
@@ -384,6 +388,8 @@ class Host:
             seats[1 - seat] = Seat(opponent.capitalize(), None, opponent, f"bot:{opponent}")
         async with self.create_lock:  # no second create can pass the caps during the save
             self._check_caps(conn, against_bot=opponent != "friend")
+            self._spend(conn, "tables", self.limits.new_tables_per_minute,
+                        "new tables a minute")
             table = new_table(options, seats, rated)
             while table.id in self.tables:  # table ids are short: never reuse one
                 table = new_table(options, seats, rated)
@@ -442,6 +448,19 @@ class Host:
         await self._broadcast(table)
         return None
 
+    def _spend(self, conn: Connection, what: str, per_minute_cap: float, said: str) -> None:
+        """Take one from the identity's allowance of ``what`` (all of a key's or a Unix
+        user's connections share one, all guests share one; the host's own account counts
+        per player); ``too_many`` when it is used up."""
+        who = conn.who.id or f"code:{conn.code}"
+        if len(self.allowances) >= MAX_ALLOWANCES:  # forget those nobody is spending
+            self.allowances = {k: b for k, b in self.allowances.items() if not b.full()}
+        bucket = self.allowances.setdefault((who, what), per_minute(per_minute_cap))
+        if not bucket.take():
+            shared = " (all guests together)" if conn.who.guest else ""
+            raise ProtocolError("too_many", f"at most {per_minute_cap:g} {said}{shared}: "
+                                "wait a little")
+
     def _check_guest_caps(self, against_bot: bool | None) -> None:
         """Guests share their allowances: a guest can always come back under a new name,
         so caps per name would bound nothing."""
@@ -497,6 +516,7 @@ class Host:
         if not text.isprintable():
             raise ProtocolError("bad_message", "chat takes printable text")
         text = chat_text(text)  # no run of spaces can push words onto a line of their own
+        self._spend(conn, "chat", self.limits.chat_lines_per_minute, "chat lines a minute")
         if not text:
             raise ProtocolError("bad_message", "chat takes some text, not only spaces")
         if too_many_marks(text):

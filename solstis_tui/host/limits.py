@@ -21,6 +21,8 @@ class Limits:
     max_connections: int = 256  # open connections; never more than the fd limit allows
     connections_per_player: int = 3  # one player's connections at once (a window each)
     guest_connections: int = 16  # guests' connections at once, all guests together
+    chat_lines_per_minute: float = 20.0  # one identity's chat lines (bursts of as many)
+    new_tables_per_minute: float = 10.0  # one identity's new tables (bursts of as many)
     guest_tables: int = 16  # unfinished tables with a guest at them, all guests together
     guest_bot_tables: int = 4  # ... of those, games against a bot
     rated_games_per_pair_per_day: int = 3  # rated games of two identities that count
@@ -72,6 +74,11 @@ class TokenBucket:
         """Whether one event is allowed now (spends nothing)."""
         self._refill()
         return self.tokens >= 1
+
+    def full(self) -> bool:
+        """Whether the allowance is whole again (nothing spent is still counted)."""
+        self._refill()
+        return self.tokens >= self.burst
 
     def take(self) -> bool:
         """Spend one event; False (spending nothing) when the allowance is used up."""

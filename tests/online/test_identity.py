@@ -15,7 +15,7 @@ from solstis_tui.host.identity import KeyRing, Trust, exposed_key, key_line, par
 from solstis_tui.host.protocol import VERSION
 
 from .conftest import start_host
-from .identities import ANN, ANN_LAPTOP, BOB, NOBODY, STRANGER, close_all, hello
+from .identities import ANN, ANN_LAPTOP, BOB, NOBODY, PLAYERS_UID, STRANGER, close_all, hello
 
 pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
 def test_the_kernel_names_the_user_at_the_other_end_of_a_unix_socket():
@@ -163,3 +163,47 @@ async def test_guests_under_ever_new_names_cannot_pile_up_bot_tables(keyed):
     assert [m["type"] for m in made] == ["joined"] * 4 + ["error"] * 2
     assert made[-1]["code"] == "busy" and "all guests together" in made[-1]["message"]
     assert (await hello(keyed, ANN))["name"] == "Ann"  # players with a key are not held up
+
+
+async def chat_answers(client, table: str, lines: int, tag: str) -> list[str]:
+    """Send ``lines`` chat lines; what came back for each: chat, or an error's code."""
+    answers = []
+    for i in range(lines):
+        text = f"{tag} {i}"
+        await client.send({"type": "chat", "table": table, "text": text, "id": i})
+        while (said := await client.receive()).get("id") != i and said.get("text") != text:
+            pass
+        answers.append(said.get("code", said["type"]))
+    return answers
+
+
+async def test_a_keys_windows_share_one_chat_allowance(keyed):
+    first, second = (await hello(keyed, ANN))["client"], (await hello(keyed, ANN))["client"]
+    await first.send({"type": "create", "variant": "base", "opponent": "greedy"})
+    table = (await first.receive_until("joined"))["table"]
+    await second.send({"type": "join", "table": table})
+    await second.receive_until("joined")
+    assert await chat_answers(first, table, 20, "first") == ["chat"] * 20
+    assert await chat_answers(second, table, 1, "second") == ["too_many"]
+
+
+async def test_new_tables_a_minute_are_counted_per_identity(tmp_path, peer):
+    from .identities import Limits
+
+    keys = tmp_path / "keys"
+    keys.write_text(key_line(ANN, "Ann") + "\n")
+    host = await start_host(tmp_path / "data", tmp_path / "host.sock",
+                            trust=Trust(PLAYERS_UID, KeyRing(keys)),
+                            limits=Limits(new_tables_per_minute=2, open_tables_per_player=5))
+    try:
+        answers = []
+        for _ in range(3):  # each from a window of its own: one allowance all the same
+            client = (await hello(host, ANN))["client"]
+            await client.send({"type": "create", "variant": "base", "opponent": "friend"})
+            while (said := await client.receive())["type"] not in ("joined", "error"):
+                pass
+            answers.append(said.get("message", said["type"]))
+        assert answers[:2] == ["joined", "joined"] and "new tables a minute" in answers[2]
+        assert len(host.tables) == 2
+    finally:
+        await close_all(host)
