@@ -106,6 +106,10 @@ class Door:
             raise ProtocolError("bad_name", str(exc)) from None
         if who.guest:
             name += GUEST_MARK
+        if who.kind == "key" and self.players.name_taken(name):
+            raise ProtocolError("name_taken", f"the name {name}, which the host's owner gave "
+                                "your key, is taken, or looks too much like one that is: "
+                                "ask them to give your key another name")
         if self.players.name_taken(name):
             raise ProtocolError("name_taken", f"the name {name} is taken, or looks too much "
                                 "like one that is: choose another (or type your #code to "

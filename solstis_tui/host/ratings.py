@@ -105,6 +105,9 @@ class Ratings:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             conn = self._connect()
+        except sqlite3.OperationalError as exc:  # locked, or no access: the file may be fine
+            raise Unreadable(f"{self.path} cannot be opened now ({exc}); it was left as "
+                             "it is") from None
         except (sqlite3.DatabaseError, ValueError) as exc:
             kept = keep_aside(self.path)
             for extra in ("-wal", "-shm"):

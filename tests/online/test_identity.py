@@ -207,3 +207,11 @@ async def test_new_tables_a_minute_are_counted_per_identity(tmp_path, peer):
         assert len(host.tables) == 2
     finally:
         await close_all(host)
+
+
+async def test_a_key_whose_name_is_taken_is_told_to_ask_the_owner(keyed, peer):
+    peer.uid = os.getuid()  # the host's own account takes "Bob" first
+    assert (await hello(keyed, name="B\u043eb"))["name"] == "B\u043eb"
+    peer.uid = PLAYERS_UID
+    refused = await hello(keyed, BOB)
+    assert refused["code"] == "name_taken" and "ask them to give your key" in refused["message"]

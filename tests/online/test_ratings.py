@@ -168,3 +168,12 @@ async def test_an_unreadable_ratings_file_is_kept_aside_and_the_host_refuses_to_
     assert len(kept) == 1 and kept[0] in str(refused.value)
     assert not (data / "ratings.db").exists()
 
+
+
+async def test_a_ratings_file_that_cannot_be_opened_now_is_left_where_it_is(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "ratings.db").mkdir()  # not a file at all: sqlite cannot open it
+    with pytest.raises(StartRefused, match="cannot be opened now"):
+        await start_host(data, tmp_path / "h.sock")
+    assert (data / "ratings.db").is_dir() and not list(data.glob("*corrupt*"))
