@@ -20,7 +20,7 @@ from ..session_view import SessionView
 from ..shell import ShellApp
 from .client import KEEP_ALIVE_SECONDS, HostClient, HostError
 from .lobby import LobbyScreen
-from .remote import RemoteSession
+from .remote import RemoteSession, rating_news
 
 if TYPE_CHECKING:
     from ..screens.services import AppServices
@@ -43,6 +43,7 @@ class OnlineApp(ShellApp):
         self.player_name: str | None = None
         self.lobby = LobbyScreen(name_known=bool(name or code or ssh_key))
         self.remote: RemoteSession | None = None
+        self.rating_told: set[str] = set()  # tables whose rating change was shown
 
     # ------------------------------------------------------------------ start
     def open_first_screen(self) -> None:
@@ -180,6 +181,10 @@ class OnlineApp(ShellApp):
         if remote is None or remote.table != message.get("table"):
             return
         remote.update(message)
+        news = rating_news(remote.seats, remote.seat)
+        if news is not None and remote.table not in self.rating_told:
+            self.rating_told.add(remote.table)  # once per game, not at each redraw
+            self.notify(news, title="Ratings", timeout=30)
         from .game_screen import OnlineGameScreen
 
         screen = self.game_screen

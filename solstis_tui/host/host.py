@@ -504,7 +504,9 @@ class Host:
         """Store a finished rated game's result and ratings (once: see ratings); a disk
         that refuses is logged, and the next start records it."""
         try:
-            await self.ratings.record(self._result(table))
+            change = await self.ratings.record(self._result(table))
+            if change is not None:
+                table.changes = change.shown()
         except OSError as exc:
             self.storage_errors.append(f"the result of {table.id}: {exc}")
             log.error("could not record the result of %s: %s", table.id, exc)

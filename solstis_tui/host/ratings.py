@@ -85,6 +85,17 @@ class Change:
     after: tuple[Rating, Rating]
     counted: bool
 
+    def shown(self) -> tuple[str, str]:
+        """Each seat's change as a person reads it: "+14 → 1594", "not counted (3 rated
+        games a day between you)"."""
+        if not self.counted:
+            return ("not counted: the same two players' daily rated games were played",) * 2
+        texts = []
+        for old, new in zip(self.before, self.after, strict=True):
+            delta = round(new.rating) - round(old.rating)
+            texts.append(f"{delta:+d} → {round(new.rating)}{'?' if new.provisional else ''}")
+        return texts[0], texts[1]
+
 
 class Ratings:
     """The ratings database, one worker thread for its writes, and the ratings in memory."""

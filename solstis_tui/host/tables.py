@@ -45,6 +45,9 @@ class Table:
     created: float = field(default_factory=time.time)
     last_active: float = field(default_factory=time.time)
     rated: bool = False  # the result changes both players' ratings (see ratings)
+    #: what the finished rated game did to each seat's rating, as shown ("+14 → 1594"),
+    #: once it is recorded (not saved: a restarted host shows the ratings only)
+    changes: tuple[str, str] | None = field(default=None, compare=False)
 
     @property
     def variant(self) -> str:

@@ -95,13 +95,17 @@ def state_message(table: Table, seat: int | None, present: Presence,
                   rating_of: RatingOf = _unrated) -> dict[str, Any]:
     """The ``state`` message for ``seat`` (None: a watcher, who sees no hand)."""
     game = table.game
+    seats = seat_rows(table, present, rating_of)
+    if table.changes is not None:  # a rated game just recorded: what it did to each
+        for row, change in zip(seats, table.changes, strict=True):
+            row["change"] = change
     obs = observe(game, seat, spectator=False) if seat is not None else observe(
         game, 0, spectator=True)
     return {
         "type": "state",
         "table": table.id,
         "seat": seat,
-        "seats": seat_rows(table, present, rating_of),
+        "seats": seats,
         "rated": table.rated,
         "scores": [game.score(0).total, game.score(1).total],
         "observation": observation_to_dict(obs),

@@ -32,3 +32,30 @@ async def test_a_rated_table_against_a_bot_shows_both_ratings_in_the_lobby(keyed
         shown = lobby_text(bob_app)
         assert "Ann 1500?" in shown and "Greedy 1450 (bot)" in shown
         assert "· rated ·" in shown
+
+
+async def test_a_watcher_reads_what_a_rated_game_did_to_both_ratings(keyed):
+    from textual.widgets._toast import Toast
+
+    from .identities import hello
+    from .test_host import latest_state
+
+    ann = (await hello(keyed, ANN))["client"]
+    await ann.send({"type": "create", "variant": "base", "opponent": "greedy", "seat": 0,
+                    "rated": True})
+    table = (await ann.receive_until("joined"))["table"]
+    bob_app = OnlineApp(socket=keyed.socket_path, ssh_key=BOB)
+    async with bob_app.run_test(size=(80, 24), notifications=True) as bob:
+        await until(lambda: bob_app.player_name == "Bob" and bob_app.lobby.rows, bob)
+        await bob.press("w")
+        await until(lambda: bob_app.remote is not None and bob_app.remote.obs, bob)
+        obs = (await latest_state(ann, table))["observation"]
+        while not obs["is_over"]:  # Ann answers her decisions; the bot plays its own
+            if obs["legal_moves"]:
+                await ann.send({"type": "move", "table": table, "move": obs["legal_moves"][0],
+                                "seq": len(obs["history"])})
+            obs = (await latest_state(ann, table, 30))["observation"]
+        await until(lambda: bob_app.screen.query(Toast), bob)
+        ann_after = keyed.ratings.rating("key:Ann")
+        assert_shown(bob_app, "Rated game: Ann ", f"→ {round(ann_after.rating)}?",
+                     "· Greedy ")

@@ -30,7 +30,8 @@ async def rated_game(host, first: str, second: str) -> tuple[dict, dict, str]:
     table = (await ann["client"].receive_until("joined"))["table"]
     await bob["client"].send({"type": "join", "table": table})
     await bob["client"].receive_until("joined")
-    await play_to_end(host, {0: ann["client"], 1: bob["client"]}, table, random.Random(3))
+    host.final_states = await play_to_end(host, {0: ann["client"], 1: bob["client"]}, table,
+                                          random.Random(3))
     return ann, bob, table
 
 
@@ -50,6 +51,10 @@ async def test_a_rated_game_moves_both_ratings_and_is_stored_with_its_result(key
         won, lost = ("Ann", "Bob") if winner == 0 else ("Bob", "Ann")
         assert after[won].rating > 1500 > after[lost].rating
     assert stored(keyed) == ([("key:Ann", 1), ("key:Bob", 1)], [(table, 1)])
+    for seat, who in enumerate(("Ann", "Bob")):  # the end: each seat's change, as shown
+        delta = round(after[who].rating) - 1500
+        assert keyed.final_states[0]["seats"][seat]["change"] == \
+            f"{delta:+d} → {round(after[who].rating)}?"
     again = await hello(keyed, ANN)  # the lobby and the welcome show the new rating
     assert again["rating"] == f"{round(after['Ann'].rating)}?"
     row = next(r for r in again["tables"] if r["table"] == table)
@@ -177,3 +182,12 @@ async def test_a_ratings_file_that_cannot_be_opened_now_is_left_where_it_is(tmp_
     with pytest.raises(StartRefused, match="cannot be opened now"):
         await start_host(data, tmp_path / "h.sock")
     assert (data / "ratings.db").is_dir() and not list(data.glob("*corrupt*"))
+
+
+def test_the_change_reads_as_a_person_reads_it():
+    from solstis_tui.client.remote import rating_news
+
+    seats = [{"name": "Ann", "change": "+14 → 1594"}, {"name": "Greedy", "change": "-9 → 1441"}]
+    assert rating_news(seats, 0) == "Rated game: you +14 → 1594 · Greedy -9 → 1441"
+    assert rating_news(seats, None) == "Rated game: Ann +14 → 1594 · Greedy -9 → 1441"
+    assert rating_news([{"name": "Ann"}, {"name": "Bob"}], 0) is None
