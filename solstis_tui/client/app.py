@@ -163,6 +163,11 @@ class OnlineApp(ShellApp):
             self.lobby.show_page(message)
         elif kind == "tables":
             self.lobby.show_page(message)
+        elif kind == "leaders":
+            from .leaders import LeadersScreen
+
+            if isinstance(self.screen, LeadersScreen):
+                self.screen.show(message)
         elif kind in ("joined", "watching"):
             self.remote = RemoteSession(message["table"], self.send_move)
         elif kind == "state":

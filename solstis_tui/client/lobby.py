@@ -62,6 +62,7 @@ class LobbyScreen(Screen[None]):
         Binding("c", "create", "Create"),
         Binding("w", "watch", "Watch"),
         Binding("r", "refresh", "Refresh"),
+        Binding("l", "leaders", "Leaderboard", show=False),  # said in the welcome line
         Binding("q", "quit_app", "Quit"),
         Binding("left_square_bracket", "previous_page", "Prev page", key_display="["),
         Binding("right_square_bracket", "next_page", "Next page", key_display="]"),
@@ -152,7 +153,8 @@ class LobbyScreen(Screen[None]):
             + (f" Your rating: {self.rating}." if self.rating else "")
             + f" Your resume code is #{code}: type it instead of your name to "
             "get your seats back from anywhere.\nEnter joins the selected table (or watches "
-            "a full one) · c creates a table · w watches · r refreshes · q quits")
+            "a full one) · c creates a table · w watches · r refreshes · l leaderboard · "
+            "q quits")
         self.query_one(DataTable).focus()
 
     def show_page(self, message: dict[str, Any]) -> None:
@@ -294,6 +296,16 @@ class LobbyScreen(Screen[None]):
             self.online.join(row["table"])
         else:
             self.online.watch_table(row["table"])
+
+    def action_leaders(self) -> None:
+        if self.query_one("#name", Input).has_focus or self.me is None:
+            return
+        from .leaders import LeadersScreen
+
+        def ask(offset: int) -> None:
+            self.online.send({"type": "leaders", "offset": offset})
+
+        self.app.push_screen(LeadersScreen(ask))
 
     def action_create(self) -> None:
         if self.query_one("#name", Input).has_focus:

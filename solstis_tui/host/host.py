@@ -48,6 +48,8 @@ from .views import LobbyOrder, audience, lobby_page, presence, state_message
 
 #: The highest ``offset`` a ``list`` may ask for (far more rows than a host ever has).
 MAX_OFFSET = 1_000_000
+#: Rows in one page of the leaderboard (it fits 80x24 with its title and your place).
+LEADERS_PAGE = 15
 #: Allowances kept before those used up by nobody now are forgotten.
 MAX_ALLOWANCES = 10_000
 #: Internal errors kept in ``Host.internal_errors`` (the newest; the log has every one).
@@ -314,6 +316,12 @@ class Host:
             if not 0 <= offset <= MAX_OFFSET:
                 raise ProtocolError("bad_message", f"list: 'offset' is from 0 to {MAX_OFFSET}")
             return {"type": "tables", **self.lobby_page(conn.code, offset)}
+        if kind == "leaders":
+            offset = field(msg, "offset", int, default=0)
+            if not 0 <= offset <= MAX_OFFSET:
+                raise ProtocolError("bad_message",
+                                    f"leaders: 'offset' is from 0 to {MAX_OFFSET}")
+            return {"type": "leaders", **self.leaders(self._identity(conn), offset)}
         table_id = field(msg, "table", str, default=None, max_len=16)
         if kind == "create":
             return await self._create(conn, msg)
@@ -475,6 +483,27 @@ class Host:
         if against_bot and sum(any(s.bot for s in t.seats) for t in guests) >= cap:
             raise ProtocolError("busy", f"guests play {cap} unfinished games against bots "
                                 "here already, all guests together: try later")
+
+    def leaders(self, me: str | None, offset: int = 0) -> dict[str, Any]:
+        """A page of the leaderboard (``LEADERS_PAGE`` rows from ``offset``: place, name,
+        rating; bots among people) and ``me``'s place (None: unrated so far)."""
+        board = []
+        for identity, rating in self.ratings.known.items():
+            name: str | None = f"{identity[4:]} bot"
+            if not identity.startswith("bot:"):
+                code = self.players.code_of(identity)
+                name = self.players.lookup(code) if code else None
+            if name is not None:  # a player the registry forgot is not shown
+                board.append((-rating.rating, identity, name))
+        board.sort()
+        rows = [{"place": i + 1, "name": name, "rating": self.rating_text(identity),
+                 "you": identity == me}
+                for i, (_r, identity, name) in enumerate(board)
+                if offset <= i < offset + LEADERS_PAGE]
+        place = next((i + 1 for i, (_r, identity, _n) in enumerate(board)
+                      if identity == me), None)
+        return {"rows": rows, "offset": offset, "total": len(board), "place": place,
+                "rating": self.rating_text(me)}
 
     @staticmethod
     def _identity(conn: Connection) -> str | None:
