@@ -163,6 +163,11 @@ class OnlineApp(ShellApp):
             self.lobby.show_page(message)
         elif kind == "tables":
             self.lobby.show_page(message)
+        elif kind == "player":
+            from .player_page import PlayerScreen
+
+            if isinstance(self.screen, PlayerScreen):
+                self.screen.show(message)
         elif kind == "leaders":
             from .leaders import LeadersScreen
 
@@ -202,6 +207,11 @@ class OnlineApp(ShellApp):
             screen.host_update()
 
     def _error(self, text: str) -> None:
+        from .player_page import PlayerScreen
+
+        if isinstance(self.screen, PlayerScreen):
+            self.screen.refused(text)
+            return
         screen = self.game_screen
         if screen is not None and screen.is_mounted and self.screen is screen:
             screen.play.say_error(text)

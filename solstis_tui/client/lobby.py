@@ -63,6 +63,7 @@ class LobbyScreen(Screen[None]):
         Binding("w", "watch", "Watch"),
         Binding("r", "refresh", "Refresh"),
         Binding("l", "leaders", "Leaderboard", show=False),  # said in the welcome line
+        Binding("p", "player_page", "Your page", show=False),
         Binding("q", "quit_app", "Quit"),
         Binding("left_square_bracket", "previous_page", "Prev page", key_display="["),
         Binding("right_square_bracket", "next_page", "Next page", key_display="]"),
@@ -154,7 +155,7 @@ class LobbyScreen(Screen[None]):
             + f" Your resume code is #{code}: type it instead of your name to "
             "get your seats back from anywhere.\nEnter joins the selected table (or watches "
             "a full one) · c creates a table · w watches · r refreshes · l leaderboard · "
-            "q quits")
+            "p your page · q quits")
         self.query_one(DataTable).focus()
 
     def show_page(self, message: dict[str, Any]) -> None:
@@ -296,6 +297,13 @@ class LobbyScreen(Screen[None]):
             self.online.join(row["table"])
         else:
             self.online.watch_table(row["table"])
+
+    def action_player_page(self) -> None:
+        if self.query_one("#name", Input).has_focus or self.me is None:
+            return
+        from .player_page import PlayerScreen
+
+        self.app.push_screen(PlayerScreen(lambda: self.online.send({"type": "player"})))
 
     def action_leaders(self) -> None:
         if self.query_one("#name", Input).has_focus or self.me is None:

@@ -32,9 +32,10 @@ from .housekeeping import Housekeeping
 from .identity import BANS_FILE, Bans, Trust
 from .limits import ACCEPT_BURST, Limits, TokenBucket, per_minute
 from .names import MAX_MARKS, chat_text, too_many_marks
-from .players import PlayerRegistry
+from .players import PlayerRegistry, clash_keys
 from .protocol import (
     MAX_CHAT,
+    MAX_NAME,
     VERSION,
     LineReader,
     ProtocolError,
@@ -322,6 +323,9 @@ class Host:
                 raise ProtocolError("bad_message",
                                     f"leaders: 'offset' is from 0 to {MAX_OFFSET}")
             return {"type": "leaders", **self.leaders(self._identity(conn), offset)}
+        if kind == "player":
+            return {"type": "player", **await self.player_page(
+                conn, field(msg, "name", str, default=None, max_len=4 * MAX_NAME))}
         table_id = field(msg, "table", str, default=None, max_len=16)
         if kind == "create":
             return await self._create(conn, msg)
@@ -484,15 +488,41 @@ class Host:
             raise ProtocolError("busy", f"guests play {cap} unfinished games against bots "
                                 "here already, all guests together: try later")
 
+    def name_of(self, identity: str) -> str | None:
+        """The name a rated identity goes by (None: a player the registry forgot)."""
+        if identity.startswith("bot:"):
+            return f"{identity[4:]} bot"
+        code = self.players.code_of(identity)
+        return self.players.lookup(code) if code else None
+
+    def identity_named(self, name: str) -> str | None:
+        """The rated identity whose name is ``name`` (up to case and look-alikes)."""
+        wanted = set(clash_keys(name))
+        return next((identity for identity in self.ratings.known
+                     if (shown := self.name_of(identity)) is not None
+                     and wanted & set(clash_keys(shown))), None)
+
+    async def player_page(self, conn: Connection, name: str | None) -> dict[str, Any]:
+        """A player's page: rating, rated games (the latest first, at most 10 listed) and
+        their rating after each of the latest 40 (oldest first, for a chart). ``name``
+        None: the asker's own."""
+        identity = self._identity(conn) if name is None else self.identity_named(name)
+        if identity is None:
+            raise ProtocolError("no_player", "only rated players have a page: "
+                                + ("play a rated game first" if name is None
+                                   else f"nobody rated here is called {name}"))
+        games = await self.ratings.games_of(identity)
+        listed = [{"opponent": self.name_of(other) or "(gone)", "score": score,
+                   "rating": round(after)} for other, score, after in reversed(games)][:10]
+        return {"name": self.name_of(identity), "rating": self.rating_text(identity),
+                "games": listed, "chart": [round(after) for _o, _s, after in games]}
+
     def leaders(self, me: str | None, offset: int = 0) -> dict[str, Any]:
         """A page of the leaderboard (``LEADERS_PAGE`` rows from ``offset``: place, name,
         rating; bots among people) and ``me``'s place (None: unrated so far)."""
         board = []
         for identity, rating in self.ratings.known.items():
-            name: str | None = f"{identity[4:]} bot"
-            if not identity.startswith("bot:"):
-                code = self.players.code_of(identity)
-                name = self.players.lookup(code) if code else None
+            name = self.name_of(identity)
             if name is not None:  # a player the registry forgot is not shown
                 board.append((-rating.rating, identity, name))
         board.sort()

@@ -164,6 +164,28 @@ class Ratings:
             return None
         return self.known.get(identity, Rating())
 
+    async def games_of(self, identity: str, most: int = 40) -> list[tuple[str, float, float]]:
+        """``identity``'s latest rated games, oldest first: (opponent's identity, score,
+        own rating after), at most ``most`` (read in the database's thread)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, self._games_of, identity, most)
+
+    def _games_of(self, identity: str, most: int) -> list[tuple[str, float, float]]:
+        conn = self._conn
+        if conn is None:
+            return []
+        rows = conn.execute(
+            "SELECT player0, player1, score0, after0, after1 FROM results "
+            "WHERE player0 = ? OR player1 = ? ORDER BY finished DESC LIMIT ?",
+            (identity, identity, most)).fetchall()
+        games = []
+        for player0, player1, score0, after0, after1 in reversed(rows):
+            if player0 == identity:
+                games.append((player1, score0, after0))
+            else:
+                games.append((player0, 1.0 - score0, after1))
+        return games
+
     # ------------------------------------------------------------------ recording
     async def record(self, result: Result) -> Change | None:
         """Store ``result`` and both new ratings in one transaction; None if this table's

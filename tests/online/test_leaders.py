@@ -66,3 +66,45 @@ async def test_l_in_the_lobby_opens_the_leaderboard(keyed):
         assert_shown(app, "Leaderboard", "expert bot", "<- you", f"You: {rating}, place")
         await pilot.press("escape")
         await until(lambda: not isinstance(app.screen, LeadersScreen), pilot)
+
+
+async def page(client, name: str | None = None) -> dict:
+    await client.send({"type": "player", **({"name": name} if name else {})})
+    while (said := await client.receive())["type"] not in ("player", "error"):
+        pass
+    return said
+
+
+async def test_a_players_page_lists_their_rated_games_and_ratings_over_time(keyed):
+    ann, _bob = await rated_past(keyed)
+    mine = await page(ann["client"])
+    assert mine["name"] == "Ann" and mine["rating"] == keyed.rating_text("key:Ann")
+    assert [(g["opponent"], g["score"]) for g in mine["games"]] == [("expert bot", 1.0)] * 2
+    assert len(mine["chart"]) == 2 and mine["chart"][0] < mine["chart"][1]  # she rose
+    theirs = await page(ann["client"], "BOB")  # another's page, by name
+    assert theirs["name"] == "Bob" and theirs["games"][0]["score"] == 0.0
+    assert (await page(ann["client"], "random bot"))["games"][0]["opponent"] == "Bob"
+    assert (await page(ann["client"], "Zed"))["code"] == "no_player"
+    guest = (await hello(keyed, STRANGER, name="Gil"))["client"]
+    assert (await page(guest))["code"] == "no_player"
+
+
+def test_the_chart_draws_one_bar_per_game_between_the_lowest_and_highest():
+    from solstis_tui.client.player_page import chart
+
+    assert chart([1500, 1520, 1510]) == "▁█▄"
+    assert chart([1500]) == "▁" and chart([]) == ""
+
+
+async def test_p_in_the_lobby_opens_your_page(keyed):
+    from solstis_tui.client.player_page import PlayerScreen
+
+    await rated_past(keyed)
+    app = OnlineApp(socket=keyed.socket_path, ssh_key=ANN)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(lambda: app.player_name == "Ann", pilot)
+        await pilot.press("p")
+        await until(lambda: isinstance(app.screen, PlayerScreen) and "against" in "".join(
+            str(s.render()) for s in app.screen.query("#page")), pilot)
+        assert_shown(app, f"Ann: rating {keyed.rating_text('key:Ann')}",
+                     "won   against expert bot", "Rating over the last 2 rated games")
