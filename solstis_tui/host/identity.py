@@ -117,7 +117,7 @@ class KeyRing:
         self.path = path
         self.players: dict[bytes, str] = {}
         self.problems: list[str] = []  # lines that name no player, a sentence each
-        self._stamp: tuple[float, int] | None = None
+        self._stamp: tuple[int, int, int] | None = None  # when the file was read
 
     def player_of(self, blob: bytes) -> str | None:
         self.refresh()
@@ -131,24 +131,19 @@ class KeyRing:
         except FileNotFoundError:
             self.players, self._stamp = {}, None
             return
-        if (stat.st_mtime, stat.st_size) == self._stamp:
+        if (stat.st_mtime_ns, stat.st_size, stat.st_ino) == self._stamp:
             return
-        self._stamp = (stat.st_mtime, stat.st_size)
+        self._stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
         self.players, self.problems = parse_keys(self.path.read_text(errors="replace"))
-
-    def lines_of(self, player: str) -> list[int]:
-        """The line numbers (from 1) of ``player``'s keys in the file."""
-        if self.path is None or not self.path.exists():
-            return []
-        text = self.path.read_text(errors="replace")
-        return [i for i, line in enumerate(text.splitlines(), 1)
-                if _player_in(line) == player]
 
 
 def _player_in(line: str) -> str | None:
+    """The player a key line's comment names (``solstis:<name>``), if any."""
     match = _KEY.search(line.strip())
     comment = (match.group(3) or "").strip() if match else ""
-    return comment[len(PLAYER_TAG):].strip() or None if comment.startswith(PLAYER_TAG) else None
+    if not comment.startswith(PLAYER_TAG):
+        return None
+    return comment[len(PLAYER_TAG):].strip() or None
 
 
 def parse_keys(text: str) -> tuple[dict[bytes, str], list[str]]:
@@ -180,7 +175,7 @@ class Bans:
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self.barred: frozenset[str] = frozenset()
-        self._stamp: tuple[float, int] | None = None
+        self._stamp: tuple[int, int, int] | None = None  # when the file was read
 
     def __contains__(self, identity: object) -> bool:
         self.refresh()
@@ -194,8 +189,8 @@ class Bans:
         except FileNotFoundError:
             self.barred, self._stamp = frozenset(), None
             return
-        if (stat.st_mtime, stat.st_size) != self._stamp:
-            self._stamp = (stat.st_mtime, stat.st_size)
+        if (stat.st_mtime_ns, stat.st_size, stat.st_ino) != self._stamp:
+            self._stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
             self.barred = read_bans(self.path)
 
 
