@@ -104,7 +104,8 @@ class Host:
         self.save_locks: dict[str, asyncio.Lock] = {}
         self._lobby: LobbyOrder | None = None  # the lobby's order (see lobby_page)
         self.housekeeping = Housekeeping(self.limits, self.tables, self.conns, self.save_locks,
-                                         self.store, self.players, self.lobby_changed)
+                                         self.store, self.players, self.lobby_changed,
+                                         self._forfeit)
         self._expiry: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -558,6 +559,19 @@ class Host:
     def _result(table: Table) -> Result:
         ids = [s.identity or "" for s in table.seats]
         return result_of(table.id, (ids[0], ids[1]), table.game.winner, table.last_active)
+
+    async def _forfeit(self, table: Table, now: float) -> bool:
+        """An abandoned rated game counts as lost by whoever left it: the seat whose
+        decision it was when everybody had gone. True once stored."""
+        ids = [s.identity or "" for s in table.seats]
+        loser = table.game.to_play
+        try:
+            await self.ratings.record(result_of(table.id, (ids[0], ids[1]), 1 - loser, now))
+        except OSError as exc:
+            self.storage_errors.append(f"the forfeit of {table.id}: {exc}")
+            log.error("could not record the forfeit of %s: %s", table.id, exc)
+            return False
+        return True
 
     async def _record(self, table: Table) -> None:
         """Store a finished rated game's result and ratings (once: see ratings); a disk

@@ -3,6 +3,7 @@ recorded exactly once, with its rating changes, in the host's SQLite database.""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import sqlite3
@@ -191,3 +192,39 @@ def test_the_change_reads_as_a_person_reads_it():
     assert rating_news(seats, 0) == "Rated game: you +14 → 1594 · Greedy -9 → 1441"
     assert rating_news(seats, None) == "Rated game: Ann +14 → 1594 · Greedy -9 → 1441"
     assert rating_news([{"name": "Ann"}, {"name": "Bob"}], 0) is None
+
+
+async def test_a_rated_game_nobody_came_back_to_is_lost_by_whoever_left_it(keyed):
+    import time
+
+    ann, bob = await hello(keyed, ANN), await hello(keyed, BOB)
+    await ann["client"].send({"type": "create", "variant": "base", "opponent": "friend",
+                              "seat": 0, "rated": True})
+    table = (await ann["client"].receive_until("joined"))["table"]
+    await bob["client"].send({"type": "join", "table": table})
+    await bob["client"].receive_until("joined")
+    await play_to_end(keyed, {0: ann["client"], 1: bob["client"]}, table, random.Random(4),
+                      stop_after=3)
+    stalled = keyed.tables[table].game.to_play  # whoever had to decide when both left
+    for client in (ann["client"], bob["client"]):
+        await client.close()
+    while keyed.conns:
+        await asyncio.sleep(0.01)
+    soon = time.time() + 3600  # within the time to come back: nothing happens
+    await keyed.housekeeping.forfeit_abandoned(soon)
+    assert keyed.housekeeping.expire(soon) == [] and stored(keyed) == ([], [])
+    later = time.time() + 25 * 3600
+    record = keyed.ratings.record
+
+    async def disk_full(result):
+        raise OSError(28, "No space left on device")
+
+    keyed.ratings.record = disk_full  # the forfeit cannot be stored: the table stays
+    await keyed.housekeeping.forfeit_abandoned(later)
+    assert keyed.housekeeping.expire(later) == [] and table in keyed.tables
+    keyed.ratings.record = record
+    await keyed.housekeeping.forfeit_abandoned(later)
+    assert table in keyed.housekeeping.expire(later)
+    assert stored(keyed)[1] == [(table, 1)]
+    loser = ("key:Ann", "key:Bob")[stalled]
+    assert keyed.ratings.rating(loser).rating < 1500
