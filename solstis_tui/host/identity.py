@@ -68,10 +68,12 @@ class NotBelieved(Exception):
 
 def peer_uid(sock: Any) -> int | None:
     """The user id of the process at the other end of a Unix socket (a ``socket`` or the
-    ``TransportSocket`` asyncio gives; None for TCP or no socket)."""
-    if sock is None or sock.family != socket.AF_UNIX:
+    ``TransportSocket`` asyncio gives; None for TCP, no socket, or a system without
+    ``SO_PEERCRED``, where every connection counts as the host's own account's)."""
+    peercred = getattr(socket, "SO_PEERCRED", None)  # Linux; elsewhere nobody is told apart
+    if sock is None or sock.family != socket.AF_UNIX or peercred is None:
         return None
-    creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    creds = sock.getsockopt(socket.SOL_SOCKET, peercred, struct.calcsize("3i"))
     _pid, uid, _gid = struct.unpack("3i", creds)
     return int(uid)
 
