@@ -163,6 +163,9 @@ class OnlineApp(ShellApp):
             self.lobby.show_page(message)
         elif kind == "tables":
             self.lobby.show_page(message)
+        elif kind == "renamed":
+            self.player_name = message["name"]
+            self.lobby.renamed(message["name"])
         elif kind == "player":
             from .player_page import PlayerScreen
 

@@ -64,6 +64,7 @@ class LobbyScreen(Screen[None]):
         Binding("r", "refresh", "Refresh"),
         Binding("l", "leaders", "Leaderboard", show=False),  # said in the welcome line
         Binding("p", "player_page", "Your page", show=False),
+        Binding("n", "rename", "New name", show=False),
         Binding("q", "quit_app", "Quit"),
         Binding("left_square_bracket", "previous_page", "Prev page", key_display="["),
         Binding("right_square_bracket", "next_page", "Next page", key_display="]"),
@@ -144,6 +145,13 @@ class LobbyScreen(Screen[None]):
         self.rating = rating
         self._show_welcome()
 
+    def renamed(self, name: str) -> None:
+        """The host took the player's new name."""
+        if self.me is not None:
+            self.me = (name, self.me[1])
+            self._show_welcome()
+            self.ask_page()  # the seats at your tables show it too
+
     def _show_welcome(self) -> None:
         if self.me is None or not self.ready:
             return
@@ -155,7 +163,7 @@ class LobbyScreen(Screen[None]):
             + f" Your resume code is #{code}: type it instead of your name to "
             "get your seats back from anywhere.\nEnter joins the selected table (or watches "
             "a full one) · c creates a table · w watches · r refreshes · l leaderboard · "
-            "p your page · q quits")
+            "p your page · n new name · q quits")
         self.query_one(DataTable).focus()
 
     def show_page(self, message: dict[str, Any]) -> None:
@@ -297,6 +305,17 @@ class LobbyScreen(Screen[None]):
             self.online.join(row["table"])
         else:
             self.online.watch_table(row["table"])
+
+    def action_rename(self) -> None:
+        if self.query_one("#name", Input).has_focus or self.me is None:
+            return
+        from .rename import RenameScreen
+
+        def chosen(name: str | None) -> None:
+            if name:
+                self.online.send({"type": "rename", "name": name})
+
+        self.app.push_screen(RenameScreen(), chosen)
 
     def action_player_page(self) -> None:
         if self.query_one("#name", Input).has_focus or self.me is None:

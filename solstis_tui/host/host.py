@@ -31,7 +31,7 @@ from .hostlock import FileLock, StartRefused, claim_data_dir, claim_socket
 from .housekeeping import Housekeeping
 from .identity import BANS_FILE, Bans, Trust
 from .limits import ACCEPT_BURST, Limits, TokenBucket, per_minute
-from .names import MAX_MARKS, chat_text, too_many_marks
+from .names import MAX_MARKS, BadName, chat_text, normalize_name, too_many_marks
 from .players import PlayerRegistry, clash_keys
 from .protocol import (
     MAX_CHAT,
@@ -324,6 +324,8 @@ class Host:
                 raise ProtocolError("bad_message",
                                     f"leaders: 'offset' is from 0 to {MAX_OFFSET}")
             return {"type": "leaders", **self.leaders(self._identity(conn), offset)}
+        if kind == "rename":
+            return await self._rename(conn, field(msg, "name", str, max_len=4 * MAX_NAME))
         if kind == "player":
             return {"type": "player", **await self.player_page(
                 conn, field(msg, "name", str, default=None, max_len=4 * MAX_NAME))}
@@ -583,6 +585,43 @@ class Host:
         except OSError as exc:
             self.storage_errors.append(f"the result of {table.id}: {exc}")
             log.error("could not record the result of %s: %s", table.id, exc)
+
+    async def _rename(self, conn: Connection, typed: str) -> dict[str, Any]:
+        """A player who belongs to an identity takes another name; their former names stay
+        theirs (see PlayerRegistry.rename), and their seats show the new one."""
+        code = conn.code
+        if self._identity(conn) is None or code is None:
+            raise ProtocolError("bad_name", "only players the host knows by their key or "
+                                "their account can change their name")
+        try:
+            name = normalize_name(typed)
+        except BadName as exc:
+            raise ProtocolError("bad_name", str(exc)) from None
+        if self.players.name_taken(name, by_other_than=code):
+            raise ProtocolError("name_taken", f"the name {name} is taken, or looks too much "
+                                "like one that is: choose another")
+        self._spend(conn, "rename", 1.0, "rename a minute")  # refused tries cost nothing
+        try:
+            await self.players.rename(code, name)
+        except OSError as exc:
+            raise self.door.refused(exc, "your new name") from None
+        for other in self.conns:
+            if other.code == code:
+                other.name = name
+
+        def rename_seat(t: Table) -> None:
+            seat = t.seat_of(code)
+            if seat is not None:
+                t.seats[seat].name = name
+
+        for table in [t for t in self.tables.values() if t.seat_of(code) is not None]:
+            try:
+                await self._commit(table, rename_seat, "your new name at that table")
+            except ProtocolError:
+                continue  # the table went, or the disk refused: that table keeps the old one
+            await self._broadcast(table)
+        self.lobby_changed()
+        return {"type": "renamed", "name": name}
 
     async def _chat(self, conn: Connection, table: Table, msg: dict[str, Any]) -> None:
         if table.id not in conn.seated | conn.watching:

@@ -24,7 +24,7 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ EXPIRE_SECONDS = 30 * 24 * 3600.0
 GUEST_SECONDS = 24 * 3600.0  # a guest's name and code are kept this long after last seen
 LEGACY_SECONDS = 7 * 24 * 3600.0
 TOUCH_EVERY = 3600.0  # a hello writes "last seen" at most this often per player
+MAX_FORMER = 5  # a player's former names kept (and kept from others)
 COMPACT_MIN = 1000  # journal lines before the journal is folded into the snapshot
 
 log = logging.getLogger("solstis.host")
@@ -58,6 +59,12 @@ class Player:
     seat: str | None = None
     legacy: bool = False
     identity: str | None = None
+    former: tuple[str, ...] = ()  # earlier names, the latest first: still this player's
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every name that is this player's: the one shown and the former ones."""
+        return (self.name, *self.former)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "seen": self.seen}
@@ -67,16 +74,20 @@ class Player:
             data["legacy"] = True
         if self.identity is not None:
             data["identity"] = self.identity
+        if self.former:
+            data["former"] = list(self.former)
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Player:
         if not isinstance(data, dict) or not isinstance(data.get("name"), str):
             raise ValueError(f"not a player: {data!r}")
-        seat, identity = data.get("seat"), data.get("identity")
+        seat, identity, former = data.get("seat"), data.get("identity"), data.get("former")
         return cls(data["name"], float(data["seen"]),
                    seat if isinstance(seat, str) else None, bool(data.get("legacy")),
-                   identity if isinstance(identity, str) else None)
+                   identity if isinstance(identity, str) else None,
+                   tuple(n for n in former if isinstance(n, str))
+                   if isinstance(former, list) else ())
 
 
 class PlayerRegistry(Mapping[str, str]):
@@ -124,10 +135,16 @@ class PlayerRegistry(Mapping[str, str]):
         player = self._players.get(code)
         return player.seat if player is not None and player.seat else code
 
-    def name_taken(self, name: str) -> bool:
-        """True if a registered player's name cannot be told from ``name``: the same
-        ``name_key`` (case, width, spacing) or the same look-alike skeleton."""
-        return any(self._keys[key] > 0 for key in clash_keys(name))
+    def name_taken(self, name: str, by_other_than: str | None = None) -> bool:
+        """True if a registered player's name (a former one too) cannot be told from
+        ``name``: the same ``name_key`` (case, width, spacing) or the same look-alike
+        skeleton. The names of the player with code ``by_other_than`` do not count."""
+        own: Counter[str] = Counter()
+        player = self._players.get(by_other_than) if by_other_than else None
+        if player is not None:
+            for known in player.names:
+                own.update(clash_keys(known))
+        return any(self._keys[key] - own[key] > 0 for key in clash_keys(name))
 
     def identity_of(self, code: str) -> str | None:
         """The identity ``code``'s player belongs to (None: whoever holds the code)."""
@@ -176,6 +193,22 @@ class PlayerRegistry(Mapping[str, str]):
             raise
         return new
 
+    async def rename(self, code: str, name: str) -> None:
+        """``code``'s player is called ``name`` from now on; the name they had joins their
+        former names (still theirs: nobody else can take it; the oldest beyond
+        ``MAX_FORMER`` are let go). OSError, and nothing
+        changed, if it could not be stored."""
+        player = self._players[code]
+        former = tuple(n for n in player.names if n != name)[:MAX_FORMER]
+        renamed = replace(player, name=name, former=former, seen=self.clock())
+        self._add(code, renamed)
+        try:
+            await self._store([(code, renamed)])
+        except BaseException:
+            self._add(code, player)
+            self._unsaved.discard(code)
+            raise
+
     def touch(self, code: str) -> None:
         """Note that ``code``'s player said hello now (written at most hourly)."""
         player = self._players.get(code)
@@ -205,7 +238,8 @@ class PlayerRegistry(Mapping[str, str]):
     def _add(self, code: str, player: Player) -> None:
         self._drop(code)
         self._players[code] = player
-        self._keys.update(clash_keys(player.name))
+        for name in player.names:
+            self._keys.update(clash_keys(name))
         if player.identity is not None and player.identity != "guest":
             self._by_identity[player.identity] = code
 
@@ -214,7 +248,7 @@ class PlayerRegistry(Mapping[str, str]):
         if player is not None:
             if player.identity is not None and self._by_identity.get(player.identity) == code:
                 del self._by_identity[player.identity]
-            for key in clash_keys(player.name):
+            for key in (key for name in player.names for key in clash_keys(name)):
                 self._keys[key] -= 1
                 if self._keys[key] <= 0:
                     del self._keys[key]
