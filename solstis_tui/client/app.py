@@ -20,7 +20,7 @@ from ..session_view import SessionView
 from ..shell import ShellApp
 from .client import KEEP_ALIVE_SECONDS, HostClient, HostError
 from .lobby import LobbyScreen
-from .remote import RemoteSession
+from .remote import RemoteSession, rating_news
 
 if TYPE_CHECKING:
     from ..screens.services import AppServices
@@ -37,22 +37,25 @@ class OnlineApp(ShellApp):
 
     def __init__(self, *, socket: Path | None = None, tcp: tuple[str, int] | None = None,
                  name: str | None = None, code: str | None = None,
-                 theme_name: str | None = None, ascii_mode: bool = False) -> None:
+                 theme_name: str | None = None, ascii_mode: bool = False,
+                 ssh_key: str | None = None) -> None:
         super().__init__(theme_name=theme_name, ascii_mode=ascii_mode)
         self.socket, self.tcp = socket, tcp
         self.wanted_name, self.wanted_code = name, code
+        self.ssh_key = ssh_key  # a player known by their key says hello at once
         self.client: HostClient | None = None
         self.player_name: str | None = None
-        self.lobby = LobbyScreen(name_known=bool(name or code))
+        self.lobby = LobbyScreen(name_known=bool(name or code or ssh_key))
         self.remote: RemoteSession | None = None
         self.chat_lines: list[str] = []
         """What was said at the tables, oldest first (the last ``CHAT_KEPT`` lines)."""
+        self.rating_told: set[str] = set()  # tables whose rating change was shown
 
     # ------------------------------------------------------------------ start
     def open_first_screen(self) -> None:
         """The lobby; with a name or code already given, connect and say hello at once."""
         self.push_screen(self.lobby)
-        if self.wanted_name or self.wanted_code:
+        if self.wanted_name or self.wanted_code or self.ssh_key:
             self._connect()
 
     def _connect(self) -> None:
@@ -63,9 +66,10 @@ class OnlineApp(ShellApp):
         last: dict[str, Any] = {}  # the host's last word: why it closed, if it said
         try:
             self.client = await HostClient.connect(self.socket, self.tcp)
+            self.client.ssh_key = self.ssh_key
             self.run_worker(self.client.keep_alive(self.keep_alive_seconds), name="keep-alive",
                             group="keep-alive", exclusive=True)
-            if self.wanted_name or self.wanted_code:
+            if self.wanted_name or self.wanted_code or self.ssh_key:
                 self.hello(self.wanted_name, self.wanted_code)
             while True:
                 last = await self.client.receive()
@@ -129,8 +133,11 @@ class OnlineApp(ShellApp):
         if client is not None:
             client.post(client.hello_message(name, code))
 
-    def create(self, variant: str, opponent: str, seat: int | None) -> None:
+    def create(self, variant: str, opponent: str, seat: int | None,
+               rated: bool = False) -> None:
         message: dict[str, Any] = {"type": "create", "variant": variant, "opponent": opponent}
+        if rated:
+            message["rated"] = True
         if seat is not None:
             message["seat"] = seat
         self.send(message)
@@ -156,10 +163,25 @@ class OnlineApp(ShellApp):
         kind = message.get("type")
         if kind == "welcome":
             self.player_name = message["name"]
-            self.lobby.welcome(message["name"], message["code"])
+            rating = message.get("rating")
+            self.lobby.welcome(message["name"], message["code"],
+                               rating if isinstance(rating, str) else None)
             self.lobby.show_page(message)
         elif kind == "tables":
             self.lobby.show_page(message)
+        elif kind == "renamed":
+            self.player_name = message["name"]
+            self.lobby.renamed(message["name"])
+        elif kind == "player":
+            from .player_page import PlayerScreen
+
+            if isinstance(self.screen, PlayerScreen):
+                self.screen.show(message)
+        elif kind == "leaders":
+            from .leaders import LeadersScreen
+
+            if isinstance(self.screen, LeadersScreen):
+                self.screen.show(message)
         elif kind in ("joined", "watching"):
             self.remote = RemoteSession(message["table"], self.send_move)
         elif kind == "state":
@@ -186,6 +208,10 @@ class OnlineApp(ShellApp):
         if remote is None or remote.table != message.get("table"):
             return
         remote.update(message)
+        news = rating_news(remote.seats, remote.seat)
+        if news is not None and remote.table not in self.rating_told:
+            self.rating_told.add(remote.table)  # once per game, not at each redraw
+            self.notify(news, title="Ratings", timeout=30)
         from .game_screen import OnlineGameScreen
 
         screen = self.game_screen
@@ -198,6 +224,11 @@ class OnlineApp(ShellApp):
             screen.host_update()
 
     def _error(self, text: str) -> None:
+        from .player_page import PlayerScreen
+
+        if isinstance(self.screen, PlayerScreen):
+            self.screen.refused(text)
+            return
         screen = self.game_screen
         if screen is not None and screen.is_mounted and self.screen is screen:
             screen.play.say_error(text)

@@ -44,6 +44,7 @@ class HostClient:
         self.name: str | None = None
         self.code: str | None = None
         self.token: str | None = None  # sent in hello; a TCP host asks for it
+        self.ssh_key: str | None = None  # the key sshd logged this player in with
 
     @classmethod
     async def connect(cls, socket: Path | None = None, tcp: tuple[str, int] | None = None,
@@ -113,7 +114,8 @@ class HostClient:
 
     def hello_message(self, name: str | None = None, code: str | None = None) -> dict[str, Any]:
         """The ``hello`` this client says (the only place one is made): the resume ``code``
-        if given, else the ``name``, and the token a TCP host asks for."""
+        if given, else the ``name``, the token a TCP host asks for, and the SSH key the
+        player logged in with (``solstis online --ssh-key``)."""
         message: dict[str, Any] = {"type": "hello", "version": VERSION}
         if code:
             message["code"] = code
@@ -121,6 +123,8 @@ class HostClient:
             message["name"] = name
         if self.token:
             message["token"] = self.token
+        if self.ssh_key:
+            message["ssh_key"] = self.ssh_key
         return message
 
     async def hello(self, name: str | None = None, code: str | None = None) -> dict[str, Any]:

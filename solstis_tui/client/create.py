@@ -23,6 +23,7 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
         Binding("enter", "create", "Create"),
         Binding("escape", "cancel", "Cancel"),
         Binding("s", "seat", "Seat"),
+        Binding("k", "rated", "Rated"),
         *[Binding(k, f"variant('{v}')", v, show=False) for k, v in VARIANTS.items()],
         *[Binding(k, f"opponent('{v}')", v, show=False) for k, v in OPPONENTS.items()],
     ]
@@ -36,6 +37,7 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
         super().__init__()
         self.variant, self.opponent = "base", "friend"
         self.seat: int | None = None
+        self.rated = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="create"):
@@ -51,7 +53,9 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
         self.query_one("#choices", Static).update(
             f"New table\n\nVariant:  {self.variant}    ({variants})\n"
             f"Opponent: {self.opponent}    ({opponents})\n"
-            f"You play: {seat}    (s changes)\n\nEnter creates it · Esc goes back")
+            f"You play: {seat}    (s changes)\n"
+            f"Rated:    {'yes' if self.rated else 'no'}    (k changes; for players the host "
+            "knows by key or account)\n\nEnter creates it · Esc goes back")
 
     def action_variant(self, name: str) -> None:
         self.variant = name
@@ -65,8 +69,13 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
         self.seat = SEATS[(SEATS.index(self.seat) + 1) % len(SEATS)]
         self.show()
 
+    def action_rated(self) -> None:
+        self.rated = not self.rated
+        self.show()
+
     def action_create(self) -> None:
-        self.dismiss({"variant": self.variant, "opponent": self.opponent, "seat": self.seat})
+        self.dismiss({"variant": self.variant, "opponent": self.opponent, "seat": self.seat,
+                      "rated": self.rated})
 
     def action_cancel(self) -> None:
         self.dismiss(None)

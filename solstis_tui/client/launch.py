@@ -28,6 +28,10 @@ def online_parser() -> argparse.ArgumentParser:
                         help="reach the host on loopback TCP instead")
     parser.add_argument("--name", default=None, help="your name (asked in the lobby if absent)")
     parser.add_argument("--code", default=None, help="your resume code, to get your seats back")
+    parser.add_argument("--ssh-key", action="store_true",
+                        help="tell the host the key sshd logged you in with (read from "
+                             "$SSH_USER_AUTH: sshd's ExposeAuthInfo); for the players' "
+                             "shared SSH account, see docs/ssh.md")
     parser.add_argument("--token-file", type=Path, default=None,
                         help="with --tcp: the host's token file (default: $SOLSTIS_TOKEN, "
                              "else tcp-token in the host's default data folder)")
@@ -49,14 +53,35 @@ def online_main(argv: list[str]) -> int:
         return 2
     if args.name is not None and not (0 < len(args.name.strip()) <= 24):
         online_parser().error("--name takes 1 to 24 characters")
+    ssh_key = None
+    if args.ssh_key:
+        ssh_key = login_key()
+        if ssh_key is None:
+            print("solstis online --ssh-key: sshd did not say which key logged you in "
+                  "($SSH_USER_AUTH; sshd needs ExposeAuthInfo yes); you play as a guest.",
+                  file=sys.stderr)
     if args.token_file is not None:  # read by HostClient.connect (client.read_token)
         os.environ["SOLSTIS_TOKEN_FILE"] = str(args.token_file)
     from .app import OnlineApp
 
     app = OnlineApp(socket=args.socket, tcp=args.tcp, name=args.name, code=args.code,
-                    theme_name=args.theme, ascii_mode=args.ascii)
+                    theme_name=args.theme, ascii_mode=args.ascii, ssh_key=ssh_key)
     app.run(mouse=not args.no_mouse)
     return 0
+
+
+def login_key() -> str | None:
+    """The public key of this SSH login, from the file sshd names in ``$SSH_USER_AUTH``
+    (``ExposeAuthInfo yes``); None without one."""
+    from ..host.identity import exposed_key
+
+    path = os.environ.get("SSH_USER_AUTH")
+    if not path:
+        return None
+    try:
+        return exposed_key(Path(path).read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        return None
 
 
 def web_main(argv: list[str]) -> int:

@@ -25,7 +25,8 @@ class LobbyServices(Protocol):
 
     def hello(self, name: str | None = None, code: str | None = None) -> None: ...
 
-    def create(self, variant: str, opponent: str, seat: int | None) -> None: ...
+    def create(self, variant: str, opponent: str, seat: int | None,
+               rated: bool = False) -> None: ...
 
     def join(self, table: str) -> None: ...
 
@@ -62,6 +63,9 @@ class LobbyScreen(Screen[None]):
         Binding("c", "create", "Create"),
         Binding("w", "watch", "Watch"),
         Binding("r", "refresh", "Refresh"),
+        Binding("l", "leaders", "Leaderboard", show=False),  # said in the welcome line
+        Binding("p", "player_page", "Your page", show=False),
+        Binding("n", "rename", "New name", show=False),
         Binding("q", "quit_app", "Quit"),
         Binding("left_square_bracket", "previous_page", "Prev page", key_display="["),
         Binding("right_square_bracket", "next_page", "Next page", key_display="]"),
@@ -94,6 +98,7 @@ class LobbyScreen(Screen[None]):
         """Where the cursor goes on the page being turned to: "top", "bottom" or, for a
         refresh, the same table (or row) as before."""
         self.me: tuple[str, str] | None = None
+        self.rating: str | None = None  # the player's rating as the host shows it
         self.message = ""
         self.ready = False
         """True once the widgets exist (``on_mount`` ran): until then host news is kept."""
@@ -142,9 +147,17 @@ class LobbyScreen(Screen[None]):
             self.query_one("#who", Static).update(PROMPT)
             name.focus()
 
-    def welcome(self, name: str, code: str) -> None:
+    def welcome(self, name: str, code: str, rating: str | None = None) -> None:
         self.me = (name, code)
+        self.rating = rating
         self._show_welcome()
+
+    def renamed(self, name: str) -> None:
+        """The host took the player's new name."""
+        if self.me is not None:
+            self.me = (name, self.me[1])
+            self._show_welcome()
+            self.ask_page()  # the seats at your tables show it too
 
     def _show_welcome(self) -> None:
         if self.me is None or not self.ready:
@@ -152,9 +165,12 @@ class LobbyScreen(Screen[None]):
         name, code = self.me
         self.query_one("#name", Input).display = False
         self.query_one("#who", Static).update(
-            f"You are {name}. Your resume code is #{code}: type it instead of your name to "
+            f"You are {name}."
+            + (f" Your rating: {self.rating}." if self.rating else "")
+            + f" Your resume code is #{code}: type it instead of your name to "
             "get your seats back from anywhere.\nEnter joins the selected table (or watches "
-            "a full one) · c creates a table · w watches · r refreshes · q quits")
+            "a full one) · c creates a table · w watches · r refreshes · l leaderboard · "
+            "p your page · n new name · q quits")
         self.query_one(DataTable).focus()
 
     def show_page(self, message: dict[str, Any]) -> None:
@@ -240,7 +256,8 @@ class LobbyScreen(Screen[None]):
         text = ""
         if row is not None:
             seats = " vs ".join(self._seat_text(s) for s in row["seats"])
-            text = (f"{row['table']}: {seats} · {row['variant']} · {row['status']} · turn "
+            rated = " · rated" if row.get("rated") else ""
+            text = (f"{row['table']}: {seats} · {row['variant']}{rated} · {row['status']} · turn "
                     f"{row['turn']} · {row['watchers']} watching")
         self.query_one("#row", Static).update(text)
 
@@ -249,12 +266,15 @@ class LobbyScreen(Screen[None]):
 
     @staticmethod
     def _seat_text(seat: dict[str, Any]) -> str:
+        """A seat as the lobby shows it: the name, its rating ("?": provisional), and a
+        mark for a bot or a player away."""
+        rating = f" {seat['rating']}" if seat.get("rating") else ""
         if seat.get("bot"):
-            return f"{seat['name']} (bot)"
+            return f"{seat['name']}{rating} (bot)"
         if not seat.get("name"):
             return "— open —"
         name: str = seat["name"]
-        return name + ("" if seat.get("connected") else " (away)")
+        return name + rating + ("" if seat.get("connected") else " (away)")
 
     def say(self, text: str) -> None:
         self.message = text
@@ -301,6 +321,34 @@ class LobbyScreen(Screen[None]):
             self.online.join(row["table"])
         else:
             self.online.watch_table(row["table"])
+
+    def action_rename(self) -> None:
+        if self.query_one("#name", Input).has_focus or self.me is None:
+            return
+        from .rename import RenameScreen
+
+        def chosen(name: str | None) -> None:
+            if name:
+                self.online.send({"type": "rename", "name": name})
+
+        self.app.push_screen(RenameScreen(), chosen)
+
+    def action_player_page(self) -> None:
+        if self.query_one("#name", Input).has_focus or self.me is None:
+            return
+        from .player_page import PlayerScreen
+
+        self.app.push_screen(PlayerScreen(lambda: self.online.send({"type": "player"})))
+
+    def action_leaders(self) -> None:
+        if self.query_one("#name", Input).has_focus or self.me is None:
+            return
+        from .leaders import LeadersScreen
+
+        def ask(offset: int) -> None:
+            self.online.send({"type": "leaders", "offset": offset})
+
+        self.app.push_screen(LeadersScreen(ask))
 
     def action_create(self) -> None:
         if self.query_one("#name", Input).has_focus:

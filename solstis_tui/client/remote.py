@@ -123,3 +123,15 @@ class RemoteSession:
         if obs is None or not obs.legal_moves:
             raise LookupError("no decision of this seat is pending")
         return obs.legal_moves[0]
+
+
+def rating_news(seats: list[dict[str, Any]], seat: int | None) -> str | None:
+    """What a finished rated game did to the ratings, for the player at ``seat`` (None: a
+    watcher); None if the host sent no change."""
+    changes = [s.get("change") for s in seats]
+    if not all(isinstance(c, str) for c in changes):
+        return None
+    names = [str(s.get("name") or "?") for s in seats]
+    if seat is None:
+        return f"Rated game: {names[0]} {changes[0]} · {names[1]} {changes[1]}"
+    return f"Rated game: you {changes[seat]} · {names[1 - seat]} {changes[1 - seat]}"

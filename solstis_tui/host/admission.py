@@ -1,7 +1,10 @@
 """The host's door: who may say hello, under which name, and how often a stranger may try.
 
-``Door.admit`` checks a ``hello`` (protocol version, the TCP token, a new name or a resume
-code) against the limits on new names and wrong codes, and says who the connection is.
+``Door.admit`` checks a ``hello`` (protocol version, the TCP token, the identity the
+connection has or claims, a new name or a resume code) against the limits on new names and
+wrong codes, and says who the connection is. A player who belongs to an identity (a key, a
+Unix user: see identity) is that identity's one player: a second hello from it gets the
+same player back whatever name it types, and a resume code works only for its identity.
 """
 
 from __future__ import annotations
@@ -12,8 +15,9 @@ import socket
 from typing import Any
 
 from .connection import Connection
+from .identity import GUEST_MARK, MAX_KEY, NotBelieved, Trust, Who
 from .limits import Limits, per_minute
-from .names import BadName, name_key, normalize_name
+from .names import BadName, normalize_name
 from .players import CODE_BYTES, PlayerRegistry
 from .protocol import MAX_NAME, VERSION, ProtocolError, field, version_refusal
 
@@ -29,8 +33,9 @@ class Door:
     """Admits connections: new players by name, returning ones by resume code."""
 
     def __init__(self, players: PlayerRegistry, limits: Limits,
-                 storage_errors: list[str]) -> None:
+                 storage_errors: list[str], trust: Trust | None = None) -> None:
         self.players = players
+        self.trust = trust or Trust()
         self.limits = limits
         self.tcp_token: str | None = None  # set when the host listens on TCP
         self.new_names = per_minute(limits.new_names_per_minute)
@@ -47,15 +52,29 @@ class Door:
         if conn.code is not None:
             raise ProtocolError("bad_message", "hello was already said")
         self._check_token(conn, msg)
+        claimed = field(msg, "ssh_key", str, default=None, max_len=MAX_KEY)
+        try:
+            who = self.trust.who(conn.writer.get_extra_info("socket"), claimed)
+        except NotBelieved as exc:
+            raise ProtocolError("not_believed", str(exc)) from None
+        bans = self.trust.bans
+        if who.id is not None and bans is not None and who.id in bans:
+            raise ProtocolError("banned", "the host's owner has barred "
+                                + ("guests" if who.guest else "you") + " from playing here",
+                                close=True)
         code = field(msg, "code", str, default=None, max_len=32)
+        known = self.players.code_of(who.id) if who.id and not who.guest else None
         if code is not None:
-            name, code = await self._returning(conn, code)
+            name, code = await self._returning(conn, code, who)
+        elif known is not None:  # this identity's player, whatever name it typed
+            name, code = await self._returning(conn, known, who)
         else:
-            name, code = await self._new(msg)
+            name, code = await self._new(msg, who)
         conn.code, conn.name = self.players.seat_code(code), name  # code: what seats know
+        conn.who = who
         return code
 
-    async def _returning(self, conn: Connection, code: str) -> tuple[str, str]:
+    async def _returning(self, conn: Connection, code: str, who: Who) -> tuple[str, str]:
         short = len(code) < LONG_CODE
         if short and not self.code_failures.ready():
             raise ProtocolError("busy", "too many wrong resume codes were tried here just now: "
@@ -63,6 +82,10 @@ class Door:
         name = self.players.lookup(code)  # None: unknown, or expired
         if name is None:
             raise self._wrong_code(conn, short)
+        if self.players.identity_of(code) != who.id:
+            raise ProtocolError("not_yours", "that resume code belongs to a player who logs "
+                                "in another way (another key or account): it cannot move "
+                                "their seats to you")
         if self.players.is_legacy(code):  # an old 32-bit code: exchanged once, for good
             try:
                 code = await self.players.exchange(code)
@@ -71,19 +94,31 @@ class Door:
         self.players.touch(code)
         return name, code
 
-    async def _new(self, msg: dict[str, Any]) -> tuple[str, str]:
+    async def _new(self, msg: dict[str, Any], who: Who) -> tuple[str, str]:
+        typed = field(msg, "name", str, default=None, max_len=4 * MAX_NAME)
+        if who.kind == "key":
+            typed = who.label  # the name the host's owner gave with the key
+        if typed is None:
+            raise ProtocolError("name_needed", "say which name you play under")
         try:  # padding and invisible characters may make the raw text longer
-            name = normalize_name(field(msg, "name", str, max_len=4 * MAX_NAME))
+            name = normalize_name(typed)
         except BadName as exc:
             raise ProtocolError("bad_name", str(exc)) from None
-        if self.players.key_taken(name_key(name)):
-            raise ProtocolError("name_taken", f"the name {name} is taken: choose another "
-                                "(or type your #code to come back as yourself)")
+        if who.guest:
+            name += GUEST_MARK
+        if who.kind == "key" and self.players.name_taken(name):
+            raise ProtocolError("name_taken", f"the name {name}, which the host's owner gave "
+                                "your key, is taken, or looks too much like one that is: "
+                                "ask them to give your key another name")
+        if self.players.name_taken(name):
+            raise ProtocolError("name_taken", f"the name {name} is taken, or looks too much "
+                                "like one that is: choose another (or type your #code to "
+                                "come back as yourself)")
         if not self.new_names.take():
             raise ProtocolError("busy", "many new players arrived just now: try again in "
                                 "a minute (or type your #code to come back as yourself)")
         try:
-            return name, await self.players.register(name)
+            return name, await self.players.register(name, who.id)
         except OSError as exc:
             raise self.refused(exc, "your name") from None
 

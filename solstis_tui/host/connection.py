@@ -14,6 +14,7 @@ import os
 import socket
 from typing import Any
 
+from .identity import LOCAL, Who
 from .limits import ACCEPT_BURST, Limits, TokenBucket
 from .protocol import encode
 
@@ -39,6 +40,7 @@ class Connection:
         self.writer = writer
         self.code: str | None = None
         self.name: str | None = None
+        self.who: Who = LOCAL  # set at hello (see identity)
         self.seated: set[str] = set()
         self.watching: set[str] = set()
         self.allowance = TokenBucket(limits.message_rate, limits.message_burst)

@@ -29,11 +29,13 @@ from .crowding import OVERFLOW, OVERFLOW_HELLO_SECONDS, displaceable, oldest_sil
 from .host_bots import BotSeats
 from .hostlock import FileLock, StartRefused, claim_data_dir, claim_socket
 from .housekeeping import Housekeeping
-from .limits import ACCEPT_BURST, Limits
-from .names import MAX_MARKS, too_many_marks
-from .players import PlayerRegistry
+from .identity import BANS_FILE, Bans, Trust
+from .limits import ACCEPT_BURST, Limits, TokenBucket, per_minute
+from .names import MAX_MARKS, BadName, chat_text, normalize_name, too_many_marks
+from .players import PlayerRegistry, clash_keys
 from .protocol import (
     MAX_CHAT,
+    MAX_NAME,
     VERSION,
     LineReader,
     ProtocolError,
@@ -41,11 +43,16 @@ from .protocol import (
     field,
     message_kind,
 )
+from .ratings import Ratings, Result, Unreadable, result_of
 from .tables import Seat, Table, TableStore, new_table
 from .views import LOBBY, LobbyOrder, audience, lobby_page, presence, state_message
 
 #: The highest ``offset`` a ``list`` may ask for (far more rows than a host ever has).
 MAX_OFFSET = 1_000_000
+#: Rows in one page of the leaderboard (it fits 80x24 with its title and your place).
+LEADERS_PAGE = 15
+#: Allowances kept before those used up by nobody now are forgotten.
+MAX_ALLOWANCES = 10_000
 #: Internal errors kept in ``Host.internal_errors`` (the newest; the log has every one).
 MAX_KEPT_ERRORS = 100
 
@@ -63,6 +70,7 @@ class Host:
         limits: Limits | None = None,
         bot_factory: BotFactory = make_solo_bot,
         bot_workers: int | None = None,
+        trust: Trust | None = None,
     ) -> None:
         """``bot_factory`` makes a bot from a tier and a seed in the worker processes: a
         module-level function, since it is sent to them by reference."""
@@ -70,10 +78,15 @@ class Host:
         self.limits = limits or Limits()
         self.store = TableStore(data_dir / "tables")
         self.players = PlayerRegistry(data_dir,
-                                      expire_seconds=self.limits.player_expire_seconds)
+                                      expire_seconds=self.limits.player_expire_seconds,
+                                      guest_seconds=self.limits.guest_expire_seconds)
+        self.ratings = Ratings(data_dir, self.limits.rated_games_per_pair_per_day)
         self.storage_errors: list[str] = []
         self.locks: list[FileLock] = []
-        self.door = Door(self.players, self.limits, self.storage_errors)
+        trust = trust or Trust()
+        if trust.bans is None or trust.bans.path is None:
+            trust.bans = Bans(data_dir / BANS_FILE)
+        self.door = Door(self.players, self.limits, self.storage_errors, trust)
         self.max_connections = self.limits.connection_cap()
         self.refusing = 0  # connections being refused right now
         self.closing = 0  # connections hanging up (see Connection.hang_up)
@@ -82,6 +95,8 @@ class Host:
         self.bots = BotPool(bot_workers, bot_factory)
         self.bot_seats = BotSeats(self.bots, bot_seconds, self.tables, self._commit,
                                   self._after_change)
+        #: allowances per identity and kind (chat lines, new tables): token buckets
+        self.allowances: dict[tuple[str, str], TokenBucket] = {}
         self.create_lock = asyncio.Lock()  # a table's caps are checked and it is added as one
         self.servers: list[asyncio.AbstractServer] = []
         self.problems: list[str] = []
@@ -89,7 +104,8 @@ class Host:
         self.save_locks: dict[str, asyncio.Lock] = {}
         self._lobby: LobbyOrder | None = None  # the lobby's order (see lobby_page)
         self.housekeeping = Housekeeping(self.limits, self.tables, self.conns, self.save_locks,
-                                         self.store, self.players, self.lobby_changed)
+                                         self.store, self.players, self.lobby_changed,
+                                         self._forfeit)
         self._expiry: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -107,6 +123,13 @@ class Host:
         except OSError as exc:
             raise StartRefused(f"cannot read the players ({exc})") from None
         self.problems += self.players.problems
+        try:
+            self.ratings.open()
+        except Unreadable as exc:
+            raise StartRefused(str(exc)) from None
+        for table in self.tables.values():  # finished before a stop, not yet recorded
+            if table.rated and table.game.is_over and table.id not in self.ratings.recorded:
+                self.ratings.record_now(self._result(table))
 
     async def serve_unix(self, path: Path, mode: int = 0o600, group: int | None = None) -> None:
         """Listen on ``path`` (for ``group`` too if given); StartRefused if another host
@@ -157,6 +180,7 @@ class Host:
         for server in self.servers:
             await server.wait_closed()
         await self.players.close()
+        self.ratings.close()
         for lock in self.locks:
             lock.release()
 
@@ -300,6 +324,17 @@ class Host:
             if not 0 <= offset <= MAX_OFFSET:
                 raise ProtocolError("bad_message", f"list: 'offset' is from 0 to {MAX_OFFSET}")
             return {"type": "tables", **self.lobby_page(conn.code, offset)}
+        if kind == "leaders":
+            offset = field(msg, "offset", int, default=0)
+            if not 0 <= offset <= MAX_OFFSET:
+                raise ProtocolError("bad_message",
+                                    f"leaders: 'offset' is from 0 to {MAX_OFFSET}")
+            return {"type": "leaders", **self.leaders(self._identity(conn), offset)}
+        if kind == "rename":
+            return await self._rename(conn, field(msg, "name", str, max_len=4 * MAX_NAME))
+        if kind == "player":
+            return {"type": "player", **await self.player_page(
+                conn, field(msg, "name", str, default=None, max_len=4 * MAX_NAME))}
         table_id = field(msg, "table", str, default=None, max_len=16)
         if kind == "create":
             return await self._create(conn, msg)
@@ -315,7 +350,7 @@ class Host:
                                     "first")
             conn.watching.add(table.id)
             conn.push({"type": "watching", "table": table.id})
-            conn.push(state_message(table, None, presence(self.conns)))
+            conn.push(state_message(table, None, presence(self.conns), self.rating_text))
             return None
         if kind == "leave":
             conn.seated.discard(table.id)
@@ -328,9 +363,15 @@ class Host:
         return await self._move(conn, table, msg)
 
     async def _hello(self, conn: Connection, msg: dict[str, Any]) -> None:
-        if conn.overflow and msg.get("code") is None:  # a new name has no game to go back to
-            raise ProtocolError("busy", self._full(), close=True)
+        if conn.overflow and msg.get("code") is None and msg.get("ssh_key") is None:
+            raise ProtocolError("busy", self._full(), close=True)  # a new name has no game
         code = await self.door.admit(conn, msg)
+        if conn.who.guest and sum(c.who.guest for c in self.conns if c is not conn
+                                  and not c.closed) >= self.limits.guest_connections:
+            conn.code = conn.name = None
+            raise ProtocolError("busy", f"the {self.limits.guest_connections} places for "
+                                "guests are taken: try again later, or ask the host's owner "
+                                "to add your key", close=True)
         others = sum(c.code == conn.code for c in self.conns if c is not conn and not c.closed)
         if others >= self.limits.connections_per_player:
             conn.code = conn.name = None
@@ -341,7 +382,8 @@ class Host:
             self._find_place(conn, any(not t.game.is_over for t in seated))
         conn.seated.update(t.id for t in seated)
         conn.push({"type": "welcome", "name": conn.name, "code": code,
-                         "version": VERSION, **self.lobby_page(conn.code),
+                   "rating": self.rating_text(self._identity(conn)),
+                   "version": VERSION, **self.lobby_page(conn.code),
                          "seated": [t.id for t in seated]})
         for table in seated:
             await self._broadcast(table)
@@ -358,15 +400,20 @@ class Host:
         seat = field(msg, "seat", int, default=random.randrange(2))
         if seat not in (0, 1):
             raise ProtocolError("bad_message", "seat is 0 or 1")
+        rated = field(msg, "rated", bool, default=False)
+        if rated:
+            self._check_rated(conn)
         seats = [Seat(), Seat()]
-        seats[seat] = Seat(conn.name, conn.code)
+        seats[seat] = Seat(conn.name, conn.code, identity=self._identity(conn))
         if opponent != "friend":
-            seats[1 - seat] = Seat(opponent.capitalize(), None, opponent)
+            seats[1 - seat] = Seat(opponent.capitalize(), None, opponent, f"bot:{opponent}")
         async with self.create_lock:  # no second create can pass the caps during the save
             self._check_caps(conn, against_bot=opponent != "friend")
-            table = new_table(options, seats)
+            self._spend(conn, "tables", self.limits.new_tables_per_minute,
+                        "new tables a minute")
+            table = new_table(options, seats, rated)
             while table.id in self.tables:  # table ids are short: never reuse one
-                table = new_table(options, seats)
+                table = new_table(options, seats, rated)
             await self._save(table, "the new table")  # listed only once it is stored
             self.tables[table.id] = table
             self.lobby_changed()
@@ -381,6 +428,8 @@ class Host:
         open table, which adds no open table) beyond the limits."""
         mine = [t for t in self.tables.values()
                 if t.seat_of(conn.code) is not None and not t.game.is_over]
+        if conn.who.guest:
+            self._check_guest_caps(against_bot)
         if len(mine) >= self.limits.tables_per_player:
             raise ProtocolError("too_many", f"you already sit at {len(mine)} unfinished "
                                 "tables here: finish one first")
@@ -402,11 +451,14 @@ class Host:
     async def _join(self, conn: Connection, table: Table) -> dict[str, Any] | None:
         seat = table.seat_of(conn.code)
         if seat is None:
+            if table.rated and any(s.is_open for s in table.seats):
+                self._check_rated(conn)
+
             def sit(t: Table) -> None:
                 free = [i for i, s in enumerate(t.seats) if s.is_open]
                 if not free:
                     raise ProtocolError("table_full", "both seats are taken; you can watch")
-                t.seats[free[0]] = Seat(conn.name, conn.code)
+                t.seats[free[0]] = Seat(conn.name, conn.code, identity=self._identity(conn))
 
             async with self.create_lock:
                 self._check_caps(conn, against_bot=None)
@@ -417,12 +469,174 @@ class Host:
         await self._broadcast(table)
         return None
 
+    def _spend(self, conn: Connection, what: str, per_minute_cap: float, said: str) -> None:
+        """Take one from the identity's allowance of ``what`` (all of a key's or a Unix
+        user's connections share one, all guests share one; the host's own account counts
+        per player); ``too_many`` when it is used up."""
+        who = conn.who.id or f"code:{conn.code}"
+        if len(self.allowances) >= MAX_ALLOWANCES:  # forget those nobody is spending
+            self.allowances = {k: b for k, b in self.allowances.items() if not b.full()}
+        bucket = self.allowances.setdefault((who, what), per_minute(per_minute_cap))
+        if not bucket.take():
+            shared = " (all guests together)" if conn.who.guest else ""
+            raise ProtocolError("too_many", f"at most {per_minute_cap:g} {said}{shared}: "
+                                "wait a little")
+
+    def _check_guest_caps(self, against_bot: bool | None) -> None:
+        """Guests share their allowances: a guest can always come back under a new name,
+        so caps per name would bound nothing."""
+        guests = [t for t in self.tables.values() if not t.game.is_over and any(
+            s.code is not None and self.players.identity_of(s.code) == "guest"
+            for s in t.seats)]
+        if len(guests) >= self.limits.guest_tables:
+            raise ProtocolError("busy", f"guests sit at {len(guests)} unfinished tables here "
+                                "already, all guests together: ask the host's owner to add "
+                                "your key, or try later")
+        cap = self.limits.guest_bot_tables
+        if against_bot and sum(any(s.bot for s in t.seats) for t in guests) >= cap:
+            raise ProtocolError("busy", f"guests play {cap} unfinished games against bots "
+                                "here already, all guests together: try later")
+
+    def name_of(self, identity: str) -> str | None:
+        """The name a rated identity goes by (None: a player the registry forgot)."""
+        if identity.startswith("bot:"):
+            return f"{identity[4:]} bot"
+        code = self.players.code_of(identity)
+        return self.players.lookup(code) if code else None
+
+    def identity_named(self, name: str) -> str | None:
+        """The rated identity whose name is ``name`` (up to case and look-alikes)."""
+        wanted = set(clash_keys(name))
+        return next((identity for identity in self.ratings.known
+                     if (shown := self.name_of(identity)) is not None
+                     and wanted & set(clash_keys(shown))), None)
+
+    async def player_page(self, conn: Connection, name: str | None) -> dict[str, Any]:
+        """A player's page: rating, rated games (the latest first, at most 10 listed) and
+        their rating after each of the latest 40 (oldest first, for a chart). ``name``
+        None: the asker's own."""
+        identity = self._identity(conn) if name is None else self.identity_named(name)
+        if identity is None:
+            raise ProtocolError("no_player", "only rated players have a page: "
+                                + ("play a rated game first" if name is None
+                                   else f"nobody rated here is called {name}"))
+        games = await self.ratings.games_of(identity)
+        listed = [{"opponent": self.name_of(other) or "(gone)", "score": score,
+                   "rating": round(after)} for other, score, after in reversed(games)][:10]
+        return {"name": self.name_of(identity), "rating": self.rating_text(identity),
+                "games": listed, "chart": [round(after) for _o, _s, after in games]}
+
+    def leaders(self, me: str | None, offset: int = 0) -> dict[str, Any]:
+        """A page of the leaderboard (``LEADERS_PAGE`` rows from ``offset``: place, name,
+        rating; bots among people) and ``me``'s place (None: unrated so far)."""
+        board = []
+        for identity, rating in self.ratings.known.items():
+            name = self.name_of(identity)
+            if name is not None:  # a player the registry forgot is not shown
+                board.append((-rating.rating, identity, name))
+        board.sort()
+        rows = [{"place": i + 1, "name": name, "rating": self.rating_text(identity),
+                 "you": identity == me}
+                for i, (_r, identity, name) in enumerate(board)
+                if offset <= i < offset + LEADERS_PAGE]
+        place = next((i + 1 for i, (_r, identity, _n) in enumerate(board)
+                      if identity == me), None)
+        return {"rows": rows, "offset": offset, "total": len(board), "place": place,
+                "rating": self.rating_text(me)}
+
+    @staticmethod
+    def _identity(conn: Connection) -> str | None:
+        """Who ``conn`` is for ratings (None: a guest or the host's own account)."""
+        return None if conn.who.guest else conn.who.id
+
+    def _check_rated(self, conn: Connection) -> None:
+        if self._identity(conn) is None:
+            raise ProtocolError("unrated_only", "a rated table is for players the host knows "
+                                "by their key or their account; "
+                                + ("guests" if conn.who.guest else "this connection")
+                                + " can play unrated tables")
+
+    def rating_text(self, identity: str | None) -> str | None:
+        """A rating as shown: "1580", "1500?" while provisional; None for nobody's."""
+        rating = self.ratings.rating(identity)
+        if rating is None:
+            return None
+        return f"{round(rating.rating)}{'?' if rating.provisional else ''}"
+
+    @staticmethod
+    def _result(table: Table) -> Result:
+        ids = [s.identity or "" for s in table.seats]
+        return result_of(table.id, (ids[0], ids[1]), table.game.winner, table.last_active)
+
+    async def _forfeit(self, table: Table, now: float) -> bool:
+        """An abandoned rated game counts as lost by whoever left it: the seat whose
+        decision it was when everybody had gone. True once stored."""
+        ids = [s.identity or "" for s in table.seats]
+        loser = table.game.to_play
+        try:
+            await self.ratings.record(result_of(table.id, (ids[0], ids[1]), 1 - loser, now))
+        except OSError as exc:
+            self.storage_errors.append(f"the forfeit of {table.id}: {exc}")
+            log.error("could not record the forfeit of %s: %s", table.id, exc)
+            return False
+        return True
+
+    async def _record(self, table: Table) -> None:
+        """Store a finished rated game's result and ratings (once: see ratings); a disk
+        that refuses is logged, and the next start records it."""
+        try:
+            change = await self.ratings.record(self._result(table))
+            if change is not None:
+                table.changes = change.shown()
+        except OSError as exc:
+            self.storage_errors.append(f"the result of {table.id}: {exc}")
+            log.error("could not record the result of %s: %s", table.id, exc)
+
+    async def _rename(self, conn: Connection, typed: str) -> dict[str, Any]:
+        """A player who belongs to an identity takes another name; their former names stay
+        theirs (see PlayerRegistry.rename), and their seats show the new one."""
+        code = conn.code
+        if self._identity(conn) is None or code is None:
+            raise ProtocolError("bad_name", "only players the host knows by their key or "
+                                "their account can change their name")
+        try:
+            name = normalize_name(typed)
+        except BadName as exc:
+            raise ProtocolError("bad_name", str(exc)) from None
+        if self.players.name_taken(name, by_other_than=code):
+            raise ProtocolError("name_taken", f"the name {name} is taken, or looks too much "
+                                "like one that is: choose another")
+        self._spend(conn, "rename", 1.0, "rename a minute")  # refused tries cost nothing
+        try:
+            await self.players.rename(code, name)
+        except OSError as exc:
+            raise self.door.refused(exc, "your new name") from None
+        for other in self.conns:
+            if other.code == code:
+                other.name = name
+
+        def rename_seat(t: Table) -> None:
+            seat = t.seat_of(code)
+            if seat is not None:
+                t.seats[seat].name = name
+
+        for table in [t for t in self.tables.values() if t.seat_of(code) is not None]:
+            try:
+                await self._commit(table, rename_seat, "your new name at that table")
+            except ProtocolError:
+                continue  # the table went, or the disk refused: that table keeps the old one
+            await self._broadcast(table)
+        self.lobby_changed()
+        return {"type": "renamed", "name": name}
+
     async def _chat(self, conn: Connection, table: Table, msg: dict[str, Any]) -> None:
         if table.id not in conn.seated | conn.watching:
             raise ProtocolError("not_here", "join or watch the table to chat")
-        text = field(msg, "text", str, max_len=MAX_CHAT).strip()
+        text = field(msg, "text", str, max_len=MAX_CHAT)
         if not text.isprintable():
             raise ProtocolError("bad_message", "chat takes printable text")
+        text = chat_text(text)  # no run of spaces can push words onto a line of their own
+        self._spend(conn, "chat", self.limits.chat_lines_per_minute, "chat lines a minute")
         if not text:
             raise ProtocolError("bad_message", "chat takes some text, not only spaces")
         if too_many_marks(text):
@@ -462,6 +676,8 @@ class Host:
     async def _after_change(self, table: Table) -> None:
         """Tell everyone at ``table`` about a change that is stored; a game that ended may
         make an older finished table go (``Housekeeping.prune_finished``)."""
+        if table.game.is_over and table.rated:
+            await self._record(table)
         await self._broadcast(table)
         self.bot_seats.schedule(table)
         if table.game.is_over:
@@ -477,7 +693,7 @@ class Host:
             if self.tables.get(table.id) is not table:  # closed while this change waited
                 raise ProtocolError("no_table", f"table {table.id} was closed")
             trial = Table(table.id, table.game.copy(), [replace(s) for s in table.seats],
-                          table.created, time.time())
+                          table.created, time.time(), table.rated)
             change(trial)
             await self._save(trial, what)
             status = table.status()
@@ -498,7 +714,7 @@ class Host:
         present = presence(self.conns)
         for conn in audience(self.conns, table):
             seat = table.seat_of(conn.code) if table.id in conn.seated else None
-            conn.push(state_message(table, seat, present))
+            conn.push(state_message(table, seat, present, self.rating_text))
 
     def lobby_changed(self) -> None:
         """A table came, went or changed status: the lobby's order is made afresh."""
@@ -510,4 +726,5 @@ class Host:
         its status (so a client listing often costs the host little)."""
         if self._lobby is None or len(self._lobby) != len(self.tables):
             self._lobby = LobbyOrder(self.tables.values())
-        return lobby_page(self._lobby, self.conns, code, offset, self.limits.page_size)
+        return lobby_page(self._lobby, self.conns, code, offset, self.limits.page_size,
+                          self.rating_text)

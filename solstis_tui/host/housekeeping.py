@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from .connection import Connection
 from .limits import Limits
@@ -21,7 +21,10 @@ class Housekeeping:
 
     def __init__(self, limits: Limits, tables: dict[str, Table], conns: set[Connection],
                  save_locks: dict[str, asyncio.Lock], store: TableStore,
-                 players: PlayerRegistry, lobby_changed: Callable[[], None]) -> None:
+                 players: PlayerRegistry, lobby_changed: Callable[[], None],
+                 forfeit: Callable[[Table, float], Awaitable[bool]] | None = None) -> None:
+        """``forfeit(table, now)`` records an abandoned rated game as lost by whoever left
+        it (True once stored); such a table goes only after that."""
         self.limits = limits
         self.tables = tables
         self.conns = conns
@@ -29,12 +32,15 @@ class Housekeeping:
         self.store = store
         self.players = players
         self.lobby_changed = lobby_changed
+        self.forfeit = forfeit
+        self.unrecorded: set[str] = set()  # abandoned rated tables whose forfeit failed
 
     async def run(self) -> None:
         """Expire what is due, every so often, until cancelled."""
         while True:
             shortest = min(self.limits.table_expire_seconds, self.limits.open_table_seconds)
             await asyncio.sleep(min(60.0, max(0.05, shortest / 4)))
+            await self.forfeit_abandoned()
             self.expire()
             self.prune_players()
 
@@ -44,6 +50,26 @@ class Housekeeping:
         keep = {s.code for t in self.tables.values() for s in t.seats if s.code}
         keep |= {c.code for c in self.conns if c.code}
         return self.players.prune(now, keep)
+
+    def abandoned(self, table: Table, now: float) -> bool:
+        """Whether ``table`` holds a game nobody came back to: unfinished, no move and no
+        person connected for ``table_expire_seconds`` (the time to come back)."""
+        humans = [s for s, c in zip(table.seats, connected(table, presence(self.conns)),
+                                    strict=True) if s.bot is None and s.code and c]
+        return (not table.game.is_over and not humans and table.status() != "open"
+                and now - table.last_active > self.limits.table_expire_seconds)
+
+    async def forfeit_abandoned(self, now: float | None = None) -> None:
+        """Record each abandoned rated game (see ``forfeit``) before ``expire`` takes its
+        table away."""
+        now = time.time() if now is None else now
+        if self.forfeit is None:
+            return
+        for table in [t for t in self.tables.values() if t.rated and self.abandoned(t, now)]:
+            if await self.forfeit(table, now):
+                self.unrecorded.discard(table.id)
+            else:
+                self.unrecorded.add(table.id)
 
     def expire(self, now: float | None = None) -> list[str]:
         """Drop tables nobody is connected to that have been idle too long, tables still
@@ -58,7 +84,7 @@ class Housekeeping:
                       if s.bot is None and s.code and c]
             waited = table.status() == "open" and now - table.created > wait
             idle = now - table.last_active > self.limits.table_expire_seconds
-            if not waited and (humans or not idle):
+            if (not waited and (humans or not idle)) or table.id in self.unrecorded:
                 continue
             why = (f"nobody took the open seat at table {table.id} in {wait / 60:g} minutes"
                    if waited else f"table {table.id} had no move and no player for "

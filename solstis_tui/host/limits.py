@@ -20,6 +20,12 @@ class Limits:
 
     max_connections: int = 256  # open connections; never more than the fd limit allows
     connections_per_player: int = 3  # one player's connections at once (a window each)
+    guest_connections: int = 16  # guests' connections at once, all guests together
+    chat_lines_per_minute: float = 20.0  # one identity's chat lines (bursts of as many)
+    new_tables_per_minute: float = 10.0  # one identity's new tables (bursts of as many)
+    guest_tables: int = 16  # unfinished tables with a guest at them, all guests together
+    guest_bot_tables: int = 4  # ... of those, games against a bot
+    rated_games_per_pair_per_day: int = 3  # rated games of two identities that count
     message_rate: float = 20.0  # messages a second from one connection, on average
     message_burst: float = 60.0  # ... and in one burst
     backlog: int = 512  # connections waiting to be accepted
@@ -37,6 +43,7 @@ class Limits:
     open_table_seconds: float = 3600.0  # a table still waiting for a player closes then
     table_expire_seconds: float = 24 * 3600.0  # a table with no move and nobody there goes
     player_expire_seconds: float = 30 * 24 * 3600.0  # a resume code unused this long goes
+    guest_expire_seconds: float = 24 * 3600.0  # ... a guest's, unused this long
     new_names_per_minute: float = 60.0  # new players host-wide (bursts of as many)
     code_failures_per_connection: int = 3  # wrong resume codes, then disconnection
     code_failures_per_minute: float = 60.0  # wrong resume codes host-wide (bursts as many)
@@ -67,6 +74,11 @@ class TokenBucket:
         """Whether one event is allowed now (spends nothing)."""
         self._refill()
         return self.tokens >= 1
+
+    def full(self) -> bool:
+        """Whether the allowance is whole again (nothing spent is still counted)."""
+        self._refill()
+        return self.tokens >= self.burst
 
     def take(self) -> bool:
         """Spend one event; False (spending nothing) when the allowance is used up."""

@@ -5,14 +5,20 @@
 or format characters (zero-width joiners, direction overrides, soft hyphens...), every kind of
 space as one plain space, no padding. ``name_key`` is what two names must not share: it
 ignores case, invisible characters and compatibility look-alikes (full-width letters).
+``lookalike_key`` is the other thing they must not share: the UTS #39 confusable skeleton
+(see lookalike), so "Bоb" with a Cyrillic о cannot sit beside "Bob". Names the program
+gives itself, and their look-alikes, are refused (``normalize_name``); ``chat_text`` makes
+a chat line one line of plain words.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import Any
 
+from .lookalike import skeleton
 from .protocol import MAX_NAME
 
 #: Characters that draw nothing but are not in category Cf (Unicode default-ignorables and
@@ -27,11 +33,18 @@ _RUNS = re.compile(r" {2,}")
 #: the text drawn after them (a name could make the next words read backwards).
 _CONTROLS = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
                        r"\u2066-\u2069]")
-#: Names only the program gives: the screens say "You", and bots sit under their tiers'
-#: titles; a person taking one would pass for the other player or for a bot.
-RESERVED = ("You", "Bot", "Host", "Random", "Greedy", "Minimax", "Mcts", "Expert")
+#: Names only the program gives: the screens say "You", bots sit under their tiers' titles
+#: ("Greedy", "expert bot"), an empty seat reads "open"; a person taking one, or one that
+#: looks like it, would pass for the other player, a bot, a free seat or the host.
+TIERS = ("Random", "Greedy", "Minimax", "Mcts", "Expert")
+RESERVED = ("You", "Bot", "Host", "Open", "Guest", "Away", *TIERS,
+            *(f"{tier} bot" for tier in TIERS))
+#: Marks the screens put after a name: a name may not carry one itself.
+MARKS = ("(bot)", "(guest)", "(away)", "(you)")
 MAX_MARKS = 2  # combining marks on one letter (more is "Zalgo" text that spills over lines)
 _SPACES = re.compile(r"\s+")
+_SPEAKING = re.compile(r":( |$)")  # "Host: the game is void" would read as the host speaking
+_CORE = frozenset({"Lu", "Ll", "Lt", "Lo", "Nd", "Nl", "No"})
 _REFUSED = {
     "Cc": "control characters (line breaks, tabs, escape codes)",
     "Zl": "line or paragraph separators",
@@ -71,8 +84,17 @@ def normalize_name(raw: str) -> str:
     if unicodedata.combining(name[0]) or too_many_marks(name):
         raise BadName(f"a name puts at most {MAX_MARKS} accents on a letter, and starts with "
                       "a letter, not an accent")
-    if name_key(name) in _RESERVED_KEYS:
-        raise BadName(f"'{name}' is a name the program uses itself: choose another")
+    look = lookalike_key(name)
+    cores, marks = _reserved()
+    if _core(look) in cores:
+        raise BadName(f"'{name}' is, or looks like, a name the program uses itself: choose "
+                      "another")
+    if any(mark in look.replace(" ", "") for mark in marks):
+        raise BadName(f"a name cannot carry a mark the program puts after names "
+                      f"({', '.join(MARKS)})")
+    if _SPEAKING.search(look):
+        raise BadName("a name cannot have ':' before a space or at its end (it would read "
+                      "like someone speaking)")
     if len(name) > MAX_NAME:
         raise BadName(f"a name has at most {MAX_NAME} characters")
     return name
@@ -95,7 +117,32 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
 
 
-_RESERVED_KEYS = frozenset(name_key(n) for n in RESERVED)
+def lookalike_key(name: str) -> str:
+    """What two names that look alike share: the confusable skeleton (UTS #39) of the
+    name, case folded and skeletoned again ("Bоb" with a Cyrillic о, "B0b" and "bob" all
+    share one; so do "Ian" and "lan")."""
+    text = _SPACES.sub(" ", _visible(name)).strip()
+    return skeleton(skeleton(unicodedata.normalize("NFKC", text)).casefold())
+
+
+def _core(key: str) -> str:
+    """The letters and digits of a look-alike key, without modifier letters such as the
+    long dash "ー" ("— open —" and "Open!" are "open")."""
+    return "".join(ch for ch in key if unicodedata.category(ch) in _CORE)
+
+
+def chat_text(text: str) -> str:
+    """A chat line as the host passes it on: every run of spaces one space, no padding,
+    so that nothing typed can push words onto a line of their own."""
+    return _SPACES.sub(" ", text).strip()
+
+
+@functools.cache
+def _reserved() -> tuple[frozenset[str], tuple[str, ...]]:
+    """The cores of the reserved names and the keys of the marks (worked out on first
+    use: the skeleton table loads then)."""
+    cores = frozenset(_core(lookalike_key(n)) for n in RESERVED)
+    return cores, tuple(lookalike_key(m).replace(" ", "") for m in MARKS)
 
 
 def without_controls(value: Any) -> Any:

@@ -24,31 +24,47 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from ..saves import keep_aside, write_atomic
-from .names import name_key
+from .names import lookalike_key, name_key
 
 CODE_BYTES = 16
 EXPIRE_SECONDS = 30 * 24 * 3600.0
+GUEST_SECONDS = 24 * 3600.0  # a guest's name and code are kept this long after last seen
 LEGACY_SECONDS = 7 * 24 * 3600.0
 TOUCH_EVERY = 3600.0  # a hello writes "last seen" at most this often per player
+MAX_FORMER = 5  # a player's former names kept (and kept from others)
 COMPACT_MIN = 1000  # journal lines before the journal is folded into the snapshot
 
 log = logging.getLogger("solstis.host")
 
 
+def clash_keys(name: str) -> tuple[str, str]:
+    """What no two players' names may share: the ``name_key`` and the look-alike key
+    (kept apart by a prefix)."""
+    return "n:" + name_key(name), "l:" + lookalike_key(name)
+
+
 @dataclass
 class Player:
     """One registered player: the name, when last seen, and the identity tables know them by
-    (``seat``: None means the code itself)."""
+    (``seat``: None means the code itself); ``identity`` is who the name belongs to (see
+    identity.Who; None: whoever holds the code, as before identities)."""
 
     name: str
     seen: float
     seat: str | None = None
     legacy: bool = False
+    identity: str | None = None
+    former: tuple[str, ...] = ()  # earlier names, the latest first: still this player's
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every name that is this player's: the one shown and the former ones."""
+        return (self.name, *self.former)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "seen": self.seen}
@@ -56,31 +72,41 @@ class Player:
             data["seat"] = self.seat
         if self.legacy:
             data["legacy"] = True
+        if self.identity is not None:
+            data["identity"] = self.identity
+        if self.former:
+            data["former"] = list(self.former)
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Player:
         if not isinstance(data, dict) or not isinstance(data.get("name"), str):
             raise ValueError(f"not a player: {data!r}")
-        seat = data.get("seat")
+        seat, identity, former = data.get("seat"), data.get("identity"), data.get("former")
         return cls(data["name"], float(data["seen"]),
-                   seat if isinstance(seat, str) else None, bool(data.get("legacy")))
+                   seat if isinstance(seat, str) else None, bool(data.get("legacy")),
+                   identity if isinstance(identity, str) else None,
+                   tuple(n for n in former if isinstance(n, str))
+                   if isinstance(former, list) else ())
 
 
 class PlayerRegistry(Mapping[str, str]):
     """Resume code -> name (a read-only mapping), with registration, expiry and storage."""
 
     def __init__(self, directory: Path, *, expire_seconds: float = EXPIRE_SECONDS,
+                 guest_seconds: float = GUEST_SECONDS,
                  legacy_seconds: float = LEGACY_SECONDS,
                  clock: Callable[[], float] = time.time) -> None:
         self.path = directory / "players.json"
         self.journal = directory / "players.journal"
         self.expire_seconds, self.legacy_seconds = expire_seconds, legacy_seconds
+        self.guest_seconds = guest_seconds
         self.clock = clock
         self.problems: list[str] = []  # files kept aside at load, a sentence each
         self.write_errors: list[str] = []  # failed writes, a sentence each (also logged)
         self._players: dict[str, Player] = {}
         self._keys: Counter[str] = Counter()
+        self._by_identity: dict[str, str] = {}  # identity -> code (guests aside)
         self._written: dict[str, float] = {}  # code -> "seen" last put on disk
         self._pending: list[tuple[str, set[str], asyncio.Future[None] | None]] = []
         self._unsaved: set[str] = set()
@@ -109,20 +135,37 @@ class PlayerRegistry(Mapping[str, str]):
         player = self._players.get(code)
         return player.seat if player is not None and player.seat else code
 
-    def key_taken(self, key: str) -> bool:
-        """True if a registered player's name has this ``name_key``."""
-        return self._keys[key] > 0
+    def name_taken(self, name: str, by_other_than: str | None = None) -> bool:
+        """True if a registered player's name (a former one too) cannot be told from
+        ``name``: the same ``name_key`` (case, width, spacing) or the same look-alike
+        skeleton. The names of the player with code ``by_other_than`` do not count."""
+        own: Counter[str] = Counter()
+        player = self._players.get(by_other_than) if by_other_than else None
+        if player is not None:
+            for known in player.names:
+                own.update(clash_keys(known))
+        return any(self._keys[key] - own[key] > 0 for key in clash_keys(name))
+
+    def identity_of(self, code: str) -> str | None:
+        """The identity ``code``'s player belongs to (None: whoever holds the code)."""
+        player = self._players.get(code)
+        return None if player is None else player.identity
+
+    def code_of(self, identity: str) -> str | None:
+        """The code of the player who belongs to ``identity`` (None: none yet, or expired)."""
+        code = self._by_identity.get(identity)
+        return code if code is not None and self.lookup(code) is not None else None
 
     def is_legacy(self, code: str) -> bool:
         player = self._players.get(code)
         return player is not None and player.legacy
 
     # ------------------------------------------------------------------ changes
-    async def register(self, name: str) -> str:
-        """A new player called ``name``; returns their code once it is stored (OSError, and
-        nothing registered, if it could not be)."""
+    async def register(self, name: str, identity: str | None = None) -> str:
+        """A new player called ``name``, belonging to ``identity``; returns their code once
+        it is stored (OSError, and nothing registered, if it could not be)."""
         code = secrets.token_urlsafe(CODE_BYTES)
-        player = Player(name, self.clock())
+        player = Player(name, self.clock(), identity=identity)
         self._add(code, player)
         try:
             await self._store([(code, player)])
@@ -137,7 +180,8 @@ class PlayerRegistry(Mapping[str, str]):
         ``old`` as their identity at tables. OSError, and nothing changed, if not stored."""
         player = self._players[old]
         new = secrets.token_urlsafe(CODE_BYTES)
-        fresh = Player(player.name, self.clock(), seat=player.seat or old)
+        fresh = Player(player.name, self.clock(), seat=player.seat or old,
+                       identity=player.identity)
         self._drop(old)
         self._add(new, fresh)
         try:
@@ -148,6 +192,22 @@ class PlayerRegistry(Mapping[str, str]):
             self._unsaved -= {new, old}
             raise
         return new
+
+    async def rename(self, code: str, name: str) -> None:
+        """``code``'s player is called ``name`` from now on; the name they had joins their
+        former names (still theirs: nobody else can take it; the oldest beyond
+        ``MAX_FORMER`` are let go). OSError, and nothing
+        changed, if it could not be stored."""
+        player = self._players[code]
+        former = tuple(n for n in player.names if n != name)[:MAX_FORMER]
+        renamed = replace(player, name=name, former=former, seen=self.clock())
+        self._add(code, renamed)
+        try:
+            await self._store([(code, renamed)])
+        except BaseException:
+            self._add(code, player)
+            self._unsaved.discard(code)
+            raise
 
     def touch(self, code: str) -> None:
         """Note that ``code``'s player said hello now (written at most hourly)."""
@@ -171,21 +231,27 @@ class PlayerRegistry(Mapping[str, str]):
         return gone
 
     def _expired(self, player: Player, now: float) -> bool:
-        limit = self.legacy_seconds if player.legacy else self.expire_seconds
+        limit = (self.legacy_seconds if player.legacy else self.guest_seconds
+                 if player.identity == "guest" else self.expire_seconds)
         return now - player.seen > limit
 
     def _add(self, code: str, player: Player) -> None:
         self._drop(code)
         self._players[code] = player
-        self._keys[name_key(player.name)] += 1
+        for name in player.names:
+            self._keys.update(clash_keys(name))
+        if player.identity is not None and player.identity != "guest":
+            self._by_identity[player.identity] = code
 
     def _drop(self, code: str) -> None:
         player = self._players.pop(code, None)
         if player is not None:
-            key = name_key(player.name)
-            self._keys[key] -= 1
-            if self._keys[key] <= 0:
-                del self._keys[key]
+            if player.identity is not None and self._by_identity.get(player.identity) == code:
+                del self._by_identity[player.identity]
+            for key in (key for name in player.names for key in clash_keys(name)):
+                self._keys[key] -= 1
+                if self._keys[key] <= 0:
+                    del self._keys[key]
 
     # ------------------------------------------------------------------ the journal
     @staticmethod
@@ -308,8 +374,21 @@ class PlayerRegistry(Mapping[str, str]):
     def load(self) -> None:
         """Read the snapshot and the journal, keep unreadable files aside (reported in
         ``problems``), and fold everything into a fresh snapshot."""
+        self.read(keep_aside_bad=True)
+        self._written = {code: p.seen for code, p in self._players.items()}
+        self._compact(self._snapshot())
+
+    def players(self) -> list[Player]:
+        """Every registered player (for the owner's listing)."""
+        return list(self._players.values())
+
+    def read(self, keep_aside_bad: bool = False) -> None:
+        """Read the snapshot and the journal, writing nothing (a running host may own
+        them) unless ``keep_aside_bad``: then unreadable files are renamed aside. What
+        could not be read is said in ``problems``."""
         self._players.clear()
         self._keys.clear()
+        self._by_identity.clear()
         now = self.clock()
         try:
             text = self.path.read_text(encoding="utf-8")
@@ -322,15 +401,17 @@ class PlayerRegistry(Mapping[str, str]):
                 for code, player in self._parse(json.loads(text), now):
                     self._add(code, player)
             except (ValueError, TypeError, AttributeError) as exc:
-                kept = keep_aside(self.path)
-                self.problems.append(f"{self.path} could not be read ({exc}); it was kept "
-                                     f"as {kept.name} and players listed only there must "
-                                     "choose a name again.")
+                if keep_aside_bad:
+                    kept = keep_aside(self.path)
+                    self.problems.append(f"{self.path} could not be read ({exc}); it was "
+                                         f"kept as {kept.name} and players listed only "
+                                         "there must choose a name again.")
+                else:
+                    self.problems.append(f"{self.path} could not be read ({exc})")
                 self._players.clear()
                 self._keys.clear()
-        self._replay_journal()
-        self._written = {code: p.seen for code, p in self._players.items()}
-        self._compact(self._snapshot())
+                self._by_identity.clear()
+        self._replay_journal(keep_aside_bad)
 
     @staticmethod
     def _parse(data: object, now: float) -> list[tuple[str, Player]]:
@@ -346,7 +427,7 @@ class PlayerRegistry(Mapping[str, str]):
             raise ValueError(f"unknown players format {data['version']!r}")
         return [(code, Player.from_dict(p)) for code, p in players.items()]
 
-    def _replay_journal(self) -> None:
+    def _replay_journal(self, keep_aside_bad: bool) -> None:
         try:
             raw = self.journal.read_bytes()
         except FileNotFoundError:
@@ -364,7 +445,9 @@ class PlayerRegistry(Mapping[str, str]):
                     self._add(code, Player.from_dict(entry))
             except (ValueError, TypeError, KeyError, AttributeError):
                 bad += 1
-        if bad:
+        if bad and not keep_aside_bad:
+            self.problems.append(f"{self.journal} has {bad} unreadable lines")
+        elif bad:
             kept = keep_aside(self.journal)
             self.problems.append(f"{self.journal} had {bad} unreadable lines, which were "
                                  f"skipped; the file was kept as {kept.name}.")

@@ -27,7 +27,8 @@ def version_refusal(version: int) -> str:
 
 
 CLIENT_TYPES = frozenset(
-    {"hello", "list", "create", "join", "watch", "move", "leave", "chat", "ping"}
+    {"hello", "list", "create", "join", "watch", "move", "leave", "chat", "ping", "leaders",
+     "player", "rename"}
 )
 
 

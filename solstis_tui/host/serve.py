@@ -7,6 +7,7 @@ import asyncio
 import grp
 import logging
 import os
+import pwd
 import secrets
 import signal
 import sys
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from .host import Host
 from .hostlock import StartRefused, unreachable_for_group
+from .identity import KeyRing, Trust
 from .limits import Limits
 from .paths import (
     TOKEN_FILE,
@@ -74,7 +76,8 @@ def limits_from(args: argparse.Namespace) -> Limits:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="solstis host",
-        description="Run the Solstis game host: it owns the online tables.")
+        description="Run the Solstis game host: it owns the online tables. "
+                    "'solstis host players --help': the host's players and their keys.")
     parser.add_argument("--socket", type=Path, default=None,
                         help=f"Unix socket path (default: {describe_default_socket()})")
     parser.add_argument("--tcp", type=tcp_address, default=None, metavar="HOST:PORT",
@@ -86,6 +89,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--group", default=None,
                         help="let this Unix group use the socket (mode 0660; a socket folder "
                              "the host makes is 0750 for the group)")
+    parser.add_argument("--players-account", default=None, metavar="USER",
+                        help="the shared account SSH players log in as: the host believes "
+                             "the key its `solstis online --ssh-key` names (see docs/ssh.md)")
+    parser.add_argument("--keys-file", type=Path, default=None, metavar="PATH",
+                        help="the players' SSH keys file, whose lines name their players "
+                             "('solstis host players add' writes them)")
     parser.add_argument("--expire-hours", type=float, default=24.0,
                         help="drop tables idle this long with nobody connected (default 24)")
     parser.add_argument("--bot-seconds", type=float, default=1.0,
@@ -117,12 +126,14 @@ def build_parser() -> argparse.ArgumentParser:
 async def run(args: argparse.Namespace, ready: asyncio.Event | None = None) -> int:
     """Serve until SIGINT/SIGTERM; 1 (said on stderr) if the host cannot start."""
     data = args.data or default_data_dir()
+    uid = pwd.getpwnam(args.players_account).pw_uid if args.players_account else None
     host = Host(data, bot_seconds=args.bot_seconds,
-                bot_workers=args.bot_workers, limits=limits_from(args))
+                bot_workers=args.bot_workers, limits=limits_from(args),
+                trust=Trust(uid, KeyRing(args.keys_file)))
     gid = grp.getgrnam(args.group).gr_gid if args.group else None
     try:
         host.load()
-        for problem in host.problems:
+        for problem in host.problems + host.door.trust.key_problems():
             print(f"solstis host: {problem}", flush=True)
         sock = args.socket or default_socket()
         await host.serve_unix(sock, mode=0o660 if gid is not None else 0o600, group=gid)
@@ -163,6 +174,10 @@ def log_to_stderr() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv and argv[0] == "players":
+        from .players_cli import main as players_main
+
+        return players_main(argv[1:])
     args = build_parser().parse_args(argv)
     log_to_stderr()
     if args.group:
@@ -170,4 +185,9 @@ def main(argv: list[str] | None = None) -> int:
             grp.getgrnam(args.group)
         except KeyError:
             build_parser().error(f"no such group: {args.group}")
+    if args.players_account:
+        try:
+            pwd.getpwnam(args.players_account)
+        except KeyError:
+            build_parser().error(f"no such user: {args.players_account}")
     return asyncio.run(run(args))

@@ -21,11 +21,14 @@ TABLE_FILE = re.compile(r"t[^.]*\.json")  # not one kept aside (t….corrupt-…
 
 @dataclass
 class Seat:
-    """A seat: a person (``name`` and their secret resume ``code``), a bot tier, or open."""
+    """A seat: a person (``name`` and their secret resume ``code``), a bot tier, or open.
+    ``identity`` is who sits there for ratings (``key:…``, ``user:…``, ``bot:<tier>``;
+    None: a guest, or the host's own account)."""
 
     name: str | None = None
     code: str | None = None
     bot: str | None = None
+    identity: str | None = None
 
     @property
     def is_open(self) -> bool:
@@ -41,6 +44,10 @@ class Table:
     seats: list[Seat]
     created: float = field(default_factory=time.time)
     last_active: float = field(default_factory=time.time)
+    rated: bool = False  # the result changes both players' ratings (see ratings)
+    #: what the finished rated game did to each seat's rating, as shown ("+14 → 1594"),
+    #: once it is recorded (not saved: a restarted host shows the ratings only)
+    changes: tuple[str, str] | None = field(default=None, compare=False)
 
     @property
     def variant(self) -> str:
@@ -65,18 +72,20 @@ class Table:
             "id": self.id,
             "created": self.created,
             "last_active": self.last_active,
-            "seats": [{"name": s.name, "code": s.code, "bot": s.bot} for s in self.seats],
+            "seats": [{"name": s.name, "code": s.code, "bot": s.bot, "identity": s.identity}
+                      for s in self.seats],
             "game": game_to_dict(self.game),
+            "rated": self.rated,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Table:
         try:
-            seats = [Seat(**{k: s.get(k) for k in ("name", "code", "bot")})
+            seats = [Seat(**{k: s.get(k) for k in ("name", "code", "bot", "identity")})
                      for s in data["seats"]]
             game = Game.from_json(json.dumps(data["game"]))
             table = cls(str(data["id"]), game, seats, float(data["created"]),
-                        float(data["last_active"]))
+                        float(data["last_active"]), data.get("rated") is True)
         except InvalidPosition:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -86,9 +95,9 @@ class Table:
         return table
 
 
-def new_table(options: Options, seats: list[Seat]) -> Table:
+def new_table(options: Options, seats: list[Seat], rated: bool = False) -> Table:
     """A fresh table with a newly dealt game: its seed is a secret nobody chose (never sent)."""
-    return Table("t" + secrets.token_hex(3), Game.new(options=options), seats)
+    return Table("t" + secrets.token_hex(3), Game.new(options=options), seats, rated=rated)
 
 
 class TableStore:

@@ -5,7 +5,7 @@ view of a table (exactly what that seat may know)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import chain, islice
 from typing import Any
 
@@ -21,6 +21,12 @@ RANK = {"open": 1, "playing": 2, "over": 3}
 Presence = set[tuple[str, str | None]]
 #: The table id that stands for the host itself in a Presence (no table has this id).
 LOBBY = ""
+#: A seat identity's rating as shown ("1580", "1500?" while provisional; None: unrated).
+RatingOf = Callable[[str | None], str | None]
+
+
+def _unrated(identity: str | None) -> str | None:
+    return None
 
 
 def presence(conns: Iterable[Connection]) -> Presence:
@@ -43,12 +49,14 @@ def connected(table: Table, present: Presence) -> list[bool]:
     return [s.bot is not None or (table.id, s.code) in present for s in table.seats]
 
 
-def seat_rows(table: Table, present: Presence) -> list[dict[str, Any]]:
-    """The seats as clients see them: names and bots, never resume codes. ``in_lobby``: a
-    person who is not at this table but still connected to the host (they went back to
-    the lobby, or to another table), as against one whose connection is gone."""
+def seat_rows(table: Table, present: Presence,
+              rating_of: RatingOf = _unrated) -> list[dict[str, Any]]:
+    """The seats as clients see them: names, bots and ratings, never resume codes.
+    ``in_lobby``: a person who is not at this table but still connected to the host (they
+    went back to the lobby, or to another table), as against one whose connection is gone."""
     return [{"name": s.name, "bot": s.bot, "connected": c,
-             "in_lobby": not c and s.code is not None and (LOBBY, s.code) in present}
+             "in_lobby": not c and s.code is not None and (LOBBY, s.code) in present,
+             "rating": rating_of(s.identity)}
             for s, c in zip(table.seats, connected(table, present), strict=True)]
 
 
@@ -77,7 +85,7 @@ class LobbyOrder:
 
 
 def lobby_page(order: LobbyOrder, conns: Iterable[Connection], code: str | None,
-               offset: int, size: int) -> dict[str, Any]:
+               offset: int, size: int, rating_of: RatingOf = _unrated) -> dict[str, Any]:
     """One page of the lobby for the player with ``code``, and how many rows there are.
     Resume codes are never listed."""
     live = [c for c in conns if not c.closed]
@@ -88,22 +96,29 @@ def lobby_page(order: LobbyOrder, conns: Iterable[Connection], code: str | None,
         "variant": table.variant,
         "status": table.status(),
         "turn": table.game.turn,
-        "seats": seat_rows(table, present),
+        "seats": seat_rows(table, present, rating_of),
+        "rated": table.rated,
         "watchers": watchers[table.id],
     } for table in order.page(code, offset, size)]
     return {"tables": rows, "offset": offset, "total": len(order)}
 
 
-def state_message(table: Table, seat: int | None, present: Presence) -> dict[str, Any]:
+def state_message(table: Table, seat: int | None, present: Presence,
+                  rating_of: RatingOf = _unrated) -> dict[str, Any]:
     """The ``state`` message for ``seat`` (None: a watcher, who sees no hand)."""
     game = table.game
+    seats = seat_rows(table, present, rating_of)
+    if table.changes is not None:  # a rated game just recorded: what it did to each
+        for row, change in zip(seats, table.changes, strict=True):
+            row["change"] = change
     obs = observe(game, seat, spectator=False) if seat is not None else observe(
         game, 0, spectator=True)
     return {
         "type": "state",
         "table": table.id,
         "seat": seat,
-        "seats": seat_rows(table, present),
+        "seats": seats,
+        "rated": table.rated,
         "scores": [game.score(0).total, game.score(1).total],
         "observation": observation_to_dict(obs),
     }

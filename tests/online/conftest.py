@@ -63,3 +63,6 @@ def connect(host):
     yield _connect
     for client in clients:
         client.writer.close()
+
+
+from .identities import keyed, peer  # noqa: E402, F401  (fixtures for every online test)

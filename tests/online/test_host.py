@@ -114,7 +114,7 @@ async def test_a_dropped_player_gets_their_seat_back(host, connect):
     ann.writer.close()
     waiting = await latest_state(bob, table)
     assert waiting["seats"][0] == {"name": "Ann", "bot": None, "connected": False,
-                                   "in_lobby": False}
+                                   "in_lobby": False, "rating": None}
     again = await connect(None, code=code)
     assert again.name == "Ann"
     back = await latest_state(again, table)

@@ -9,7 +9,7 @@ from solstis_tui.host.names import BadName, normalize_name, without_controls
 
 @pytest.mark.parametrize("raw", ["You", "you", " YOU ", "Minimax", "MCTS", "Expert", "Bot"])
 def test_names_the_program_gives_cannot_be_taken(raw):
-    with pytest.raises(BadName, match="the program uses itself"):
+    with pytest.raises(BadName, match="a name the program uses itself"):
         normalize_name(raw)
 
 
@@ -27,3 +27,49 @@ def test_ordinary_names_with_accents_or_near_reserved_words_are_kept(raw):
 def test_bidirectional_controls_from_the_wire_never_reach_the_screen():
     said = without_controls({"name": "x\u202eevil", "rows": ["\u2066a\u2069", "\x1b[2J"]})
     assert said == {"name": "x\ufffdevil", "rows": ["\ufffda\ufffd", "\ufffd[2J"]}
+
+
+# ---------------------------------------------------------------------- look-alikes
+@pytest.mark.parametrize("raw", ["Y\u043eu", "Y0U", "— open —", "Open!", "H\u043est",
+                                 "Greedy (bot)", "expert  BOT", "MCTS!"])
+def test_look_alikes_of_the_programs_own_names_are_refused(raw):
+    with pytest.raises(BadName, match="looks like, a name the program uses itself"):
+        normalize_name(raw)
+
+
+@pytest.mark.parametrize("raw", ["Sam (bot)", "Ann (guest)", "Bob(BOT)", "Eve (you)"])
+def test_a_name_cannot_carry_the_marks_the_screens_put_after_names(raw):
+    with pytest.raises(BadName, match="mark the program puts after names"):
+        normalize_name(raw)
+
+
+@pytest.mark.parametrize("raw", ["Host: game void", "Ann:", "Bob： hi"])
+def test_a_name_with_a_colon_could_read_as_someone_speaking(raw):
+    with pytest.raises(BadName, match="':'"):
+        normalize_name(raw)
+
+
+@pytest.mark.parametrize("ours, theirs", [("Bob", "B\u043eb"), ("Bob", "B0b"),
+                                          ("Ian", "lan"), ("Ann", "\uff21nn"),
+                                          ("Emma", "Ernrna")])
+async def test_a_name_that_looks_like_a_taken_one_is_refused(connect, ours, theirs):
+    from solstis_tui.client.client import HostError
+
+    await connect(ours)
+    with pytest.raises(HostError, match="looks too much like one that is"):
+        await connect(theirs)
+
+
+async def test_a_name_unlike_any_taken_one_is_accepted(connect):
+    await connect("Bob")
+    assert (await connect("Rob")).name == "Rob"
+
+
+async def test_a_chat_line_cannot_push_words_onto_a_line_of_their_own(host, connect):
+    ann = await connect("Ann")
+    await ann.send({"type": "create", "variant": "base", "opponent": "greedy", "seat": 0})
+    table = (await ann.receive_until("joined"))["table"]
+    await ann.send({"type": "chat", "table": table,
+                    "text": "x" + " " * 150 + "Host: the game is void"})
+    said = await ann.receive_until("chat")
+    assert said["text"] == "x Host: the game is void"

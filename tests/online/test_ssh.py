@@ -121,14 +121,14 @@ class Deployment:
     port: int
     processes: list[subprocess.Popen] = field(default_factory=list)
 
-    def options(self) -> list[str]:
-        return ["-F", "/dev/null", "-i", str(self.dir / "user_key"), "-o", f"Port={self.port}",
+    def options(self, key: str = "user_key") -> list[str]:
+        return ["-F", "/dev/null", "-i", str(self.dir / key), "-o", f"Port={self.port}",
                 "-o", "IdentitiesOnly=yes", "-o", "StrictHostKeyChecking=no",
                 "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
                 "-o", "BatchMode=yes", "-o", "ConnectTimeout=10"]
 
-    def ssh(self, *args: str) -> list[str]:
-        return ["ssh", *self.options(), *args, f"{USER}@127.0.0.1"]
+    def ssh(self, *args: str, key: str = "user_key") -> list[str]:
+        return ["ssh", *self.options(key), *args, f"{USER}@127.0.0.1"]
 
     def run(self, *args: str, command: str | None = None,
             stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -159,7 +159,8 @@ def start_host(tmp: Path) -> subprocess.Popen:
     argv = shlex.split(unit()["Service"]["ExecStart"])
     assert argv[:2] == [ssh_doc.PROGRAM, "host"], argv
     swaps = {"--socket": str(tmp / "run" / "host.sock"), "--data": str(tmp / "data"),
-             "--group": GROUP}
+             "--group": GROUP, "--players-account": USER,
+             "--keys-file": str(tmp / "authorized_keys")}
     for option, value in swaps.items():
         assert option in argv, f"the unit's ExecStart has no {option}"
         argv[argv.index(option) + 1] = value
@@ -314,6 +315,9 @@ def test_the_unit_is_valid_and_serves_the_socket_the_forced_command_uses(tmp_pat
     assert host.group == ssh_doc.ACCOUNT == service["SupplementaryGroups"]
     assert Path("/run", service["RuntimeDirectory"]) == host.socket.parent
     assert Path("/var/lib", service["StateDirectory"]) in host.data.parents
+    assert host.players_account == ssh_doc.ACCOUNT  # the account of the drop-in's Match
+    assert host.keys_file == Path(ssh_doc.KEYS)  # the drop-in's AuthorizedKeysFile
+    assert client.ssh_key
     analyze = _which("systemd-analyze")
     if analyze:  # else the strict parse above is the check
         text = ssh_doc.the_block(file=ssh_doc.UNIT).text
@@ -451,3 +455,47 @@ def test_without_the_guard_lines_every_probe_gets_through(open_sshd, target):
     got_through |= {name: name in env for name in ("SSH_AUTH_SOCK", "DISPLAY", "SOLSTIS_X",
                                                    "LC_SOLSTIS")}
     assert all(got_through.values()), f"refused without the drop-in's guards: {got_through}"
+
+
+def add_player(deployment: Deployment, key: str, name: str) -> None:
+    """A key of ``name``'s, added with the doc's own `solstis host players add` line."""
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
+                    deployment.dir / key], check=True)
+    line = next(x for x in ssh_doc.shell_lines() if " host players " in x and " add " in x)
+    argv = shlex.split(line)
+    assert argv[:2] == ["sudo", ssh_doc.PROGRAM], line
+    argv = [str(PROGRAM), *argv[2:]]
+    argv[argv.index(ssh_doc.KEYS)] = str(deployment.dir / "authorized_keys")
+    argv[-2:] = [name, str(deployment.dir / f"{key}.pub")]
+    subprocess.run(argv, check=True, capture_output=True)
+
+
+@needs_openssh
+def test_each_key_is_one_player_and_a_key_without_a_player_is_a_guest(doc_sshd):
+    add_player(doc_sshd, "ann_key", "Ann")
+    add_player(doc_sshd, "bob_key", "Bob")
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
+                    doc_sshd.dir / "eve_key"], check=True)
+    tmux = Tmux("solstis-who")
+    env = {"TERM": "xterm-256color"}
+    try:
+        tmux.new("ann", doc_sshd.ssh("-tt", key="ann_key"), env)
+        tmux.new("bob", doc_sshd.ssh("-tt", key="bob_key"), env)
+        ann = tmux.wait_for("ann", "You are Ann.")
+        tmux.wait_for("bob", "You are Bob.")
+        code = re.search(r"resume code is #(\S+):", ann).group(1)
+        tmux.new("ann2", doc_sshd.ssh("-tt", key="ann_key"), env)  # the same key again
+        assert f"#{code}:" in tmux.wait_for("ann2", "You are Ann.")
+        tmux.new("gus", doc_sshd.ssh("-tt"), env)  # the key whose line names nobody
+        tmux.wait_for("gus", "Your name")
+        tmux.keys("gus", f"#{code}", "Enter")  # Ann's seats from another key: refused
+        tmux.wait_for("gus", "cannot move their seats to you")
+        tmux.keys("gus", *["BSpace"] * (len(code) + 1))
+        tmux.wait_for("gus", "▊  name ")  # the box is empty again
+        tmux.keys("gus", "Gus", "Enter")
+        tmux.wait_for("gus", "You are Gus (guest).")
+    finally:
+        tmux.kill()
+    refused = subprocess.run([*doc_sshd.ssh(key="eve_key"), "id"], capture_output=True,
+                             text=True, timeout=30)  # a key nobody added
+    assert refused.returncode == 255 and "Permission denied" in refused.stderr

@@ -1,0 +1,77 @@
+"""The leaderboard (``l`` in the lobby): rated players and bots on one scale, a page at a
+time, and your own place."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+PAGE = 15  # the host's page of the leaderboard (host.LEADERS_PAGE)
+
+
+def board_text(message: dict[str, Any]) -> str:
+    """A ``leaders`` message as lines a person reads (names are shown as written)."""
+    rows = message.get("rows") or []
+    lines = ["Leaderboard (\"?\": provisional rating)", ""]
+    for row in rows:
+        mark = "  <- you" if row.get("you") else ""
+        lines.append(f"{row.get('place', '?'):>4}. {row.get('name')!s:<30} "
+                     f"{row.get('rating') or '':>6}{mark}")
+    if not rows:
+        lines.append("Nobody is rated yet: create a rated table (k in the new-table box).")
+    offset, total = int(message.get("offset") or 0), int(message.get("total") or 0)
+    place = message.get("place")
+    lines.append("")
+    lines.append(f"You: {message.get('rating')}, place {place} of {total}" if place
+                 else "You have no rated game yet.")
+    more = []
+    if offset > 0:
+        more.append("[ previous page")
+    if offset + len(rows) < total:
+        more.append("] next page")
+    lines.append(" · ".join([*more, "Esc goes back"]))
+    return "\n".join(lines)
+
+
+class LeadersScreen(ModalScreen[None]):
+    """Shows the host's ``leaders`` pages; asks for them through ``ask``."""
+
+    BINDINGS = [
+        Binding("escape", "dismiss", "Back"),
+        Binding("l", "dismiss", "Back", show=False),
+        Binding("left_square_bracket", "turn(-1)", "Prev page", key_display="["),
+        Binding("right_square_bracket", "turn(1)", "Next page", key_display="]"),
+    ]
+    DEFAULT_CSS = """
+    LeadersScreen { align: center middle; }
+    #leaders { width: 64; height: auto; border: round $accent; padding: 0 1;
+               background: $surface; }
+    """
+
+    def __init__(self, ask: Callable[[int], None]) -> None:
+        super().__init__()
+        self.ask = ask
+        self.first, self.total = 0, 0  # the page shown: its first row's index
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="leaders"):
+            yield Static("Asking the host...", id="board", markup=False)
+
+    def on_mount(self) -> None:
+        self.ask(0)
+
+    def show(self, message: dict[str, Any]) -> None:
+        self.first = int(message.get("offset") or 0)
+        self.total = int(message.get("total") or 0)
+        self.query_one("#board", Static).update(board_text(message))
+
+    def action_turn(self, pages: int) -> None:
+        offset = self.first + pages * PAGE
+        if 0 <= offset < self.total:
+            self.ask(offset)

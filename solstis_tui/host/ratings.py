@@ -1,0 +1,275 @@
+"""Ratings and results of rated games, in SQLite (``ratings.db`` in the host's data folder:
+write-ahead log, full sync).
+
+A finished rated game is recorded in **one transaction**: its result row (keyed by the
+table's id) and both players' new ratings. Recording the same table again changes nothing,
+so a host killed at any moment and restarted records each finished game exactly once: a
+game whose table file says it is over and rated but whose result is not in the database
+is recorded at the next start (``Host.load``).
+
+The event loop never waits on the file: writes run in one worker thread; the ratings are
+also kept in memory (only identified players and bots have one: guests are never stored).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import math
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..saves import keep_aside
+from .glicko2 import RATING_PERIOD, Rating, rate
+
+SCHEMA_VERSION = 1
+SCHEMA = """
+CREATE TABLE ratings (
+    identity TEXT PRIMARY KEY,
+    rating REAL NOT NULL, rd REAL NOT NULL, vol REAL NOT NULL,
+    games INTEGER NOT NULL DEFAULT 0,
+    updated REAL NOT NULL
+);
+CREATE TABLE results (
+    table_id TEXT PRIMARY KEY,
+    finished REAL NOT NULL,
+    player0 TEXT NOT NULL, player1 TEXT NOT NULL,
+    score0 REAL NOT NULL,            -- seat 1's result: 1 a win, 0.5 a draw, 0 a loss
+    counted INTEGER NOT NULL,        -- 0: over the pair's daily allowance, no change
+    before0 REAL, after0 REAL, before1 REAL, after1 REAL
+);
+CREATE INDEX results_by_pair ON results (player0, player1, finished);
+"""
+#: Where each bot tier starts: random is the anchor, and each tier above it is worth the
+#: Elo its score against the tier below gives on docs/bots.md's ladder (0.25 s a
+#: decision, 200-400 games each). Their deviation starts at START_RD_BOT: games against
+#: people move them from there.
+LADDER = (("greedy", 0.808), ("minimax", 0.650), ("mcts", 0.618), ("expert", 0.579))
+RANDOM_START = 1200.0
+START_RD_BOT = 100.0  # the ladder's 95% intervals are about ±60 Elo a step
+PAIR_GAMES_PER_DAY = 3  # rated games between the same two identities that count, a day
+
+
+def bot_starts() -> dict[str, Rating]:
+    """Each bot tier's rating on day one (see LADDER)."""
+    starts = {"bot:random": Rating(RANDOM_START, START_RD_BOT)}
+    rating = RANDOM_START
+    for tier, score in LADDER:
+        rating += 400.0 * math.log10(score / (1.0 - score))
+        starts[f"bot:{tier}"] = Rating(rating, START_RD_BOT)
+    return starts
+
+
+class Unreadable(Exception):
+    """``ratings.db`` cannot be read; the message says why and where it was kept."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """A finished rated game: the identities at seats 1 and 2 and seat 1's score."""
+
+    table_id: str
+    player0: str
+    player1: str
+    score0: float
+    finished: float
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a recorded game did to both ratings (``counted`` False: nothing)."""
+
+    before: tuple[Rating, Rating]
+    after: tuple[Rating, Rating]
+    counted: bool
+
+    def shown(self) -> tuple[str, str]:
+        """Each seat's change as a person reads it: "+14 → 1594", "not counted (3 rated
+        games a day between you)"."""
+        if not self.counted:
+            return ("not counted: the same two players' daily rated games were played",) * 2
+        texts = []
+        for old, new in zip(self.before, self.after, strict=True):
+            delta = round(new.rating) - round(old.rating)
+            texts.append(f"{delta:+d} → {round(new.rating)}{'?' if new.provisional else ''}")
+        return texts[0], texts[1]
+
+
+class Ratings:
+    """The ratings database, one worker thread for its writes, and the ratings in memory."""
+
+    def __init__(self, directory: Path, pair_games_per_day: int = PAIR_GAMES_PER_DAY) -> None:
+        self.path = directory / "ratings.db"
+        self.pair_games_per_day = pair_games_per_day
+        self.known: dict[str, Rating] = {}
+        self.recorded: set[str] = set()  # table ids whose result is stored
+        self._conn: sqlite3.Connection | None = None
+        self._thread = concurrent.futures.ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="solstis-ratings")
+
+    # ------------------------------------------------------------------ opening
+    def open(self) -> None:
+        """Open (or create) the database and read every rating; Unreadable, with the file
+        kept aside (``*.corrupt-<time>``), if it is not a ratings database."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            conn = self._connect()
+        except sqlite3.OperationalError as exc:  # locked, or no access: the file may be fine
+            raise Unreadable(f"{self.path} cannot be opened now ({exc}); it was left as "
+                             "it is") from None
+        except (sqlite3.DatabaseError, ValueError) as exc:
+            kept = keep_aside(self.path)
+            for extra in ("-wal", "-shm"):
+                Path(f"{self.path}{extra}").unlink(missing_ok=True)
+            raise Unreadable(f"{self.path} is not a ratings database this host can read "
+                             f"({exc}); it was kept as {kept.name}. Restore it, or start "
+                             "again to begin with no ratings.") from None
+        self._conn = conn
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0:
+                conn.executescript(f"BEGIN; {SCHEMA} PRAGMA user_version={SCHEMA_VERSION}; "
+                                   "COMMIT;")
+            elif version != SCHEMA_VERSION:
+                raise ValueError(f"database version {version}, this host reads "
+                                 f"{SCHEMA_VERSION}")
+            self.known = bot_starts()
+            for identity, rating, rd, vol in conn.execute(
+                    "SELECT identity, rating, rd, vol FROM ratings"):
+                self.known[identity] = Rating(rating, rd, vol)
+            self.recorded = {row[0] for row in conn.execute("SELECT table_id FROM results")}
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def close(self) -> None:
+        self._thread.shutdown(wait=True)
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    # ------------------------------------------------------------------ reading
+    def rating(self, identity: str | None) -> Rating | None:
+        """``identity``'s rating (a newcomer's if they have none yet); None for nobody (a
+        guest, a player of the host's own account)."""
+        if identity is None or identity == "guest":
+            return None
+        return self.known.get(identity, Rating())
+
+    async def games_of(self, identity: str, most: int = 40) -> list[tuple[str, float, float]]:
+        """``identity``'s latest rated games, oldest first: (opponent's identity, score,
+        own rating after), at most ``most`` (read in the database's thread)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, self._games_of, identity, most)
+
+    def _games_of(self, identity: str, most: int) -> list[tuple[str, float, float]]:
+        conn = self._conn
+        if conn is None:
+            return []
+        rows = conn.execute(
+            "SELECT player0, player1, score0, after0, after1 FROM results "
+            "WHERE player0 = ? OR player1 = ? ORDER BY finished DESC LIMIT ?",
+            (identity, identity, most)).fetchall()
+        games = []
+        for player0, player1, score0, after0, after1 in reversed(rows):
+            if player0 == identity:
+                games.append((player1, score0, after0))
+            else:
+                games.append((player0, 1.0 - score0, after1))
+        return games
+
+    # ------------------------------------------------------------------ recording
+    async def record(self, result: Result) -> Change | None:
+        """Store ``result`` and both new ratings in one transaction; None if this table's
+        result was stored before (nothing changes). OSError if the disk refused."""
+        if result.table_id in self.recorded:
+            return None
+        loop = asyncio.get_running_loop()
+        change = await loop.run_in_executor(self._thread, self._store, result)
+        self._remember(result, change)
+        return change
+
+    def record_now(self, result: Result) -> Change | None:
+        """``record`` on the caller's thread (at start-up, before anyone is served)."""
+        change = self._store(result)
+        self._remember(result, change)
+        return change
+
+    def _remember(self, result: Result, change: Change | None) -> None:
+        if change is not None:
+            self.recorded.add(result.table_id)
+            if change.counted:
+                self.known[result.player0], self.known[result.player1] = change.after
+
+    def _store(self, result: Result) -> Change | None:
+        """One transaction: the result and both ratings (in the worker thread)."""
+        conn = self._conn
+        if conn is None:
+            raise RuntimeError("the ratings database is not open")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                change = self._apply(conn, result)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise OSError(f"the ratings database could not be written ({exc})") from None
+        return change
+
+    def _apply(self, conn: sqlite3.Connection, result: Result) -> Change | None:
+        if conn.execute("SELECT 1 FROM results WHERE table_id = ?",
+                        (result.table_id,)).fetchone():
+            return None
+        ids = (result.player0, result.player1)
+        before = (self._current(conn, ids[0], result.finished),
+                  self._current(conn, ids[1], result.finished))
+        day_ago = result.finished - 24 * 3600.0
+        (played,) = conn.execute(
+            "SELECT count(*) FROM results WHERE counted = 1 AND finished > ? AND "
+            "((player0 = ? AND player1 = ?) OR (player0 = ? AND player1 = ?))",
+            (day_ago, ids[0], ids[1], ids[1], ids[0])).fetchone()
+        counted = played < self.pair_games_per_day
+        after = before
+        if counted:
+            after = (rate(before[0], [(before[1], result.score0)]),
+                     rate(before[1], [(before[0], 1.0 - result.score0)]))
+            for identity, new in zip(ids, after, strict=True):
+                conn.execute(
+                    "INSERT INTO ratings (identity, rating, rd, vol, games, updated) "
+                    "VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (identity) DO UPDATE SET "
+                    "rating = excluded.rating, rd = excluded.rd, vol = excluded.vol, "
+                    "games = games + 1, updated = excluded.updated",
+                    (identity, new.rating, new.rd, new.vol, result.finished))
+        conn.execute(
+            "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (result.table_id, result.finished, ids[0], ids[1], result.score0, int(counted),
+             before[0].rating, after[0].rating, before[1].rating, after[1].rating))
+        return Change(before, after, counted)
+
+    def _current(self, conn: sqlite3.Connection, identity: str, now: float) -> Rating:
+        """``identity``'s rating now: the stored one with its deviation widened for the
+        rating periods (days) since it last changed; a bot's or a newcomer's start."""
+        row = conn.execute("SELECT rating, rd, vol, updated FROM ratings WHERE identity = ?",
+                           (identity,)).fetchone()
+        if row is None:
+            return bot_starts().get(identity, Rating())
+        rating, rd, vol, updated = row
+        return Rating(rating, rd, vol).idle((now - updated) // RATING_PERIOD)
+
+
+def result_of(table_id: str, identities: tuple[str, str], winner: int | None,
+              finished: float | None = None) -> Result:
+    """The Result of a game at ``table_id`` won by seat ``winner`` (None: a draw)."""
+    score0 = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
+    return Result(table_id, identities[0], identities[1], score0,
+                  time.time() if finished is None else finished)

@@ -1,0 +1,61 @@
+"""What a person reads of ratings: their own in the lobby, each seat's beside its name, and
+a rated table chosen with one key when creating it."""
+
+from __future__ import annotations
+
+import pytest
+
+from solstis_tui.client.app import OnlineApp
+
+from .helpers import assert_shown, lobby_text, until
+from .identities import ANN, BOB
+
+pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
+
+
+async def test_a_rated_table_against_a_bot_shows_both_ratings_in_the_lobby(keyed):
+    ann_app = OnlineApp(socket=keyed.socket_path, ssh_key=ANN)
+    bob_app = OnlineApp(socket=keyed.socket_path, ssh_key=BOB)
+    async with ann_app.run_test(size=(80, 24)) as ann, \
+            bob_app.run_test(size=(80, 24)) as bob:
+        await until(lambda: ann_app.player_name == "Ann", ann)
+        assert_shown(ann_app, "You are Ann. Your rating: 1500?.")
+        await ann.press("c", "g", "k")
+        assert_shown(ann_app, "Rated:    yes")
+        await ann.press("enter")
+        await until(lambda: ann_app.remote is not None and keyed.tables, ann)
+        table = next(iter(keyed.tables.values()))
+        assert table.rated
+        await until(lambda: bob_app.player_name == "Bob", bob)
+        await bob.press("r")
+        await until(lambda: bob_app.lobby.rows, bob)
+        shown = lobby_text(bob_app)
+        assert "Ann 1500?" in shown and "Greedy 1450 (bot)" in shown
+        assert "· rated ·" in shown
+
+
+async def test_a_watcher_reads_what_a_rated_game_did_to_both_ratings(keyed):
+    from textual.widgets._toast import Toast
+
+    from .identities import hello
+    from .test_host import latest_state
+
+    ann = (await hello(keyed, ANN))["client"]
+    await ann.send({"type": "create", "variant": "base", "opponent": "greedy", "seat": 0,
+                    "rated": True})
+    table = (await ann.receive_until("joined"))["table"]
+    bob_app = OnlineApp(socket=keyed.socket_path, ssh_key=BOB)
+    async with bob_app.run_test(size=(80, 24), notifications=True) as bob:
+        await until(lambda: bob_app.player_name == "Bob" and bob_app.lobby.rows, bob)
+        await bob.press("w")
+        await until(lambda: bob_app.remote is not None and bob_app.remote.obs, bob)
+        obs = (await latest_state(ann, table))["observation"]
+        while not obs["is_over"]:  # Ann answers her decisions; the bot plays its own
+            if obs["legal_moves"]:
+                await ann.send({"type": "move", "table": table, "move": obs["legal_moves"][0],
+                                "seq": len(obs["history"])})
+            obs = (await latest_state(ann, table, 30))["observation"]
+        await until(lambda: bob_app.screen.query(Toast), bob)
+        ann_after = keyed.ratings.rating("key:Ann")
+        assert_shown(bob_app, "Rated game: Ann ", f"→ {round(ann_after.rating)}?",
+                     "· Greedy ")
