@@ -65,6 +65,7 @@ class ShellApp(App[None]):
         # Everything loaded so far lives as long as the app: keep it out of the garbage
         # collector's full passes, which otherwise walk it all and stall a key by 100 ms.
         self.call_after_refresh(gc.freeze)
+        self.call_after_refresh(self.prepare_help)
         self.theme = self.theme_name if self.theme_name in self.available_themes else \
             DEFAULT_THEME
         self.open_first_screen()
@@ -89,6 +90,13 @@ class ShellApp(App[None]):
         from .screens.boterror import BotErrorScreen
 
         self.push_screen(BotErrorScreen(message, fallback), callback)
+
+    def prepare_help(self) -> None:
+        """Import and parse the help's rules in a thread, before anyone asks for them."""
+        from .screens.help import prepare
+
+        self.run_worker(prepare, thread=True, group="help", exclusive=True,
+                        exit_on_error=False, name="prepare help")
 
     def show_help(self, decision: Decision | None = None, keys: str = "") -> None:
         """Keys and rules, opened at the rules section of ``decision`` (if any). The help

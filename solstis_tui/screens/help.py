@@ -105,6 +105,13 @@ def parsed(text: str) -> RichMarkdown:
     return RichMarkdown(text, hyperlinks=False)
 
 
+def prepare() -> None:
+    """Parse every section now (``parsed`` keeps them): the app calls this in a thread after
+    its first frame, so that the first '?' only lays the help out."""
+    for text in {-1: KEYS, **split_sections(rules_text())}.values():
+        parsed(text)
+
+
 class RulesViewer(VerticalScroll):
     """The keys, then the rules section by section (each a Rich Markdown block: built in
     milliseconds, where Textual's Markdown widget took most of a second)."""

@@ -130,3 +130,20 @@ async def test_help_is_built_once_and_opens_again_at_the_new_decisions_rules():
         await pilot.pause()
         assert heading_at_top(first) == "Keys" and "Now:" not in str(
             first.query_one("#now").render())
+
+
+async def test_the_rules_are_read_for_help_before_the_first_question_mark():
+    """The help's slow part (parsing the rules) is done in a thread after the first frame,
+    so the first '?' opens as quickly as the next ones."""
+    from solstis_tui.screens import help as help_module
+
+    help_module.parsed.cache_clear()
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        sections = {-1: help_module.KEYS,
+                    **help_module.split_sections(help_module.rules_text())}
+        assert help_module.parsed.cache_info().currsize == len(sections)
+        assert app.help_screen is None  # nothing was opened
