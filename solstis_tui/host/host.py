@@ -84,7 +84,7 @@ class Host:
         self.storage_errors: list[str] = []
         self.locks: list[FileLock] = []
         trust = trust or Trust()
-        if trust.bans is None or trust.bans.path is None:
+        if trust.bans is None or trust.bans.file.path is None:
             trust.bans = Bans(data_dir / BANS_FILE)
         self.door = Door(self.players, self.limits, self.storage_errors, trust)
         self.max_connections = self.limits.connection_cap()

@@ -24,9 +24,12 @@ import pwd
 import re
 import socket
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
 
 #: The comment that names a key's player in the keys file.
 PLAYER_TAG = "solstis:"
@@ -112,31 +115,40 @@ def exposed_key(auth_info: str) -> str | None:
     return None
 
 
+class WatchedFile(Generic[T]):
+    """What a file says, read again whenever the file changes (its modification time, size
+    or inode); ``empty`` while there is no file."""
+
+    def __init__(self, path: Path | None, parse: Callable[[str], T], empty: T) -> None:
+        self.path, self.parse, self.empty = path, parse, empty
+        self.value = empty
+        self._stamp: tuple[int, int, int] | None = None  # when the file was read
+
+    def current(self) -> T:
+        if self.path is None:
+            return self.value
+        try:
+            stat = self.path.stat()
+        except FileNotFoundError:
+            self.value, self._stamp = self.empty, None
+            return self.value
+        stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+        if stamp != self._stamp:
+            self._stamp = stamp
+            self.value = self.parse(self.path.read_text(encoding="utf-8", errors="replace"))
+        return self.value
+
+
 class KeyRing:
     """The players' keys file, read again whenever it changes: key blob -> player."""
 
     def __init__(self, path: Path | None) -> None:
-        self.path = path
-        self.players: dict[bytes, str] = {}
-        self.problems: list[str] = []  # lines that name no player, a sentence each
-        self._stamp: tuple[int, int, int] | None = None  # when the file was read
+        self.file: WatchedFile[tuple[dict[bytes, str], list[str]]] = WatchedFile(
+            path, parse_keys, ({}, []))
 
     def player_of(self, blob: bytes) -> str | None:
-        self.refresh()
-        return self.players.get(blob)
-
-    def refresh(self) -> None:
-        if self.path is None:
-            return
-        try:
-            stat = self.path.stat()
-        except FileNotFoundError:
-            self.players, self._stamp = {}, None
-            return
-        if (stat.st_mtime_ns, stat.st_size, stat.st_ino) == self._stamp:
-            return
-        self._stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
-        self.players, self.problems = parse_keys(self.path.read_text(errors="replace"))
+        players, _problems = self.file.current()
+        return players.get(blob)
 
 
 def _player_in(line: str) -> str | None:
@@ -175,33 +187,22 @@ class Bans:
     by ``solstis host players ban``), read again whenever the file changes."""
 
     def __init__(self, path: Path | None) -> None:
-        self.path = path
-        self.barred: frozenset[str] = frozenset()
-        self._stamp: tuple[int, int, int] | None = None  # when the file was read
+        self.file: WatchedFile[frozenset[str]] = WatchedFile(path, parse_bans, frozenset())
 
     def __contains__(self, identity: object) -> bool:
-        self.refresh()
-        return identity in self.barred
-
-    def refresh(self) -> None:
-        if self.path is None:
-            return
-        try:
-            stat = self.path.stat()
-        except FileNotFoundError:
-            self.barred, self._stamp = frozenset(), None
-            return
-        if (stat.st_mtime_ns, stat.st_size, stat.st_ino) != self._stamp:
-            self._stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
-            self.barred = read_bans(self.path)
+        return identity in self.file.current()
 
 
 def read_bans(path: Path) -> frozenset[str]:
     """The identities in a bans file (none if there is no file)."""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        return parse_bans(path.read_text(encoding="utf-8", errors="replace"))
     except FileNotFoundError:
         return frozenset()
+
+
+def parse_bans(text: str) -> frozenset[str]:
+    """The identities a bans file's text names, one a line (# starts a comment line)."""
     return frozenset(line.strip() for line in text.splitlines()
                      if line.strip() and not line.startswith("#"))
 
@@ -224,8 +225,8 @@ class Trust:
     def key_problems(self) -> list[str]:
         """What is wrong with the keys file's lines, a sentence each (read now)."""
         assert self.keys is not None
-        self.keys.refresh()
-        return list(self.keys.problems)
+        _players, problems = self.keys.file.current()
+        return list(problems)
 
     def who(self, sock: Any, claimed_key: str | None) -> Who:
         """The identity of a connection on ``sock`` that claims ``claimed_key`` (a public
