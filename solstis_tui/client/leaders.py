@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-PAGE = 15  # the host's page of the leaderboard (host.LEADERS_PAGE)
+PAGE = 15  # the host's page of the leaderboard (host.standings.LEADERS_PAGE)
 
 
 def board_text(message: dict[str, Any]) -> str:

@@ -32,7 +32,7 @@ from .housekeeping import Housekeeping
 from .identity import BANS_FILE, Bans, Trust
 from .limits import ACCEPT_BURST, Limits, TokenBucket, per_minute
 from .names import MAX_MARKS, BadName, chat_text, normalize_name, too_many_marks
-from .players import PlayerRegistry, clash_keys
+from .players import PlayerRegistry
 from .protocol import (
     MAX_CHAT,
     MAX_NAME,
@@ -43,14 +43,13 @@ from .protocol import (
     field,
     message_kind,
 )
-from .ratings import Ratings, Result, Unreadable, result_of
+from .ratings import Ratings, Unreadable
+from .standings import Standings
 from .tables import Seat, Table, TableStore, new_table
 from .views import LOBBY, LobbyOrder, audience, lobby_page, presence, state_message
 
 #: The highest ``offset`` a ``list`` may ask for (far more rows than a host ever has).
 MAX_OFFSET = 1_000_000
-#: Rows in one page of the leaderboard (it fits 80x24 with its title and your place).
-LEADERS_PAGE = 15
 #: Allowances kept before those used up by nobody now are forgotten.
 MAX_ALLOWANCES = 10_000
 #: Internal errors kept in ``Host.internal_errors`` (the newest; the log has every one).
@@ -82,6 +81,7 @@ class Host:
                                       guest_seconds=self.limits.guest_expire_seconds)
         self.ratings = Ratings(data_dir, self.limits.rated_games_per_pair_per_day)
         self.storage_errors: list[str] = []
+        self.standings = Standings(self.ratings, self.players, self.storage_errors)
         self.locks: list[FileLock] = []
         trust = trust or Trust()
         if trust.bans is None or trust.bans.file.path is None:
@@ -105,7 +105,7 @@ class Host:
         self._lobby: LobbyOrder | None = None  # the lobby's order (see lobby_page)
         self.housekeeping = Housekeeping(self.limits, self.tables, self.conns, self.save_locks,
                                          self.store, self.players, self.lobby_changed,
-                                         self._forfeit)
+                                         self.standings.forfeit)
         self._expiry: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -129,7 +129,7 @@ class Host:
             raise StartRefused(str(exc)) from None
         for table in self.tables.values():  # finished before a stop, not yet recorded
             if table.rated and table.game.is_over and table.id not in self.ratings.recorded:
-                self.ratings.record_now(self._result(table))
+                self.ratings.record_now(Standings.result(table))
 
     async def serve_unix(self, path: Path, mode: int = 0o600, group: int | None = None) -> None:
         """Listen on ``path`` (for ``group`` too if given); StartRefused if another host
@@ -329,12 +329,13 @@ class Host:
             if not 0 <= offset <= MAX_OFFSET:
                 raise ProtocolError("bad_message",
                                     f"leaders: 'offset' is from 0 to {MAX_OFFSET}")
-            return {"type": "leaders", **self.leaders(self._identity(conn), offset)}
+            return {"type": "leaders", **self.standings.leaders(self._identity(conn), offset)}
         if kind == "rename":
             return await self._rename(conn, field(msg, "name", str, max_len=4 * MAX_NAME))
         if kind == "player":
-            return {"type": "player", **await self.player_page(
-                conn, field(msg, "name", str, default=None, max_len=4 * MAX_NAME))}
+            return {"type": "player", **await self.standings.player_page(
+                self._identity(conn), field(msg, "name", str, default=None,
+                                            max_len=4 * MAX_NAME))}
         table_id = field(msg, "table", str, default=None, max_len=16)
         if kind == "create":
             return await self._create(conn, msg)
@@ -350,7 +351,7 @@ class Host:
                                     "first")
             conn.watching.add(table.id)
             conn.push({"type": "watching", "table": table.id})
-            conn.push(state_message(table, None, presence(self.conns), self.rating_text))
+            conn.push(state_message(table, None, presence(self.conns), self.standings.rating_text))
             return None
         if kind == "leave":
             conn.seated.discard(table.id)
@@ -382,7 +383,7 @@ class Host:
             self._find_place(conn, any(not t.game.is_over for t in seated))
         conn.seated.update(t.id for t in seated)
         conn.push({"type": "welcome", "name": conn.name, "code": code,
-                   "rating": self.rating_text(self._identity(conn)),
+                   "rating": self.standings.rating_text(self._identity(conn)),
                    "version": VERSION, **self.lobby_page(conn.code),
                          "seated": [t.id for t in seated]})
         for table in seated:
@@ -497,53 +498,6 @@ class Host:
             raise ProtocolError("busy", f"guests play {cap} unfinished games against bots "
                                 "here already, all guests together: try later")
 
-    def name_of(self, identity: str) -> str | None:
-        """The name a rated identity goes by (None: a player the registry forgot)."""
-        if identity.startswith("bot:"):
-            return f"{identity[4:]} bot"
-        code = self.players.code_of(identity)
-        return self.players.lookup(code) if code else None
-
-    def identity_named(self, name: str) -> str | None:
-        """The rated identity whose name is ``name`` (up to case and look-alikes)."""
-        wanted = set(clash_keys(name))
-        return next((identity for identity in self.ratings.known
-                     if (shown := self.name_of(identity)) is not None
-                     and wanted & set(clash_keys(shown))), None)
-
-    async def player_page(self, conn: Connection, name: str | None) -> dict[str, Any]:
-        """A player's page: rating, rated games (the latest first, at most 10 listed) and
-        their rating after each of the latest 40 (oldest first, for a chart). ``name``
-        None: the asker's own."""
-        identity = self._identity(conn) if name is None else self.identity_named(name)
-        if identity is None:
-            raise ProtocolError("no_player", "only rated players have a page: "
-                                + ("play a rated game first" if name is None
-                                   else f"nobody rated here is called {name}"))
-        games = await self.ratings.games_of(identity)
-        listed = [{"opponent": self.name_of(other) or "(gone)", "score": score,
-                   "rating": round(after)} for other, score, after in reversed(games)][:10]
-        return {"name": self.name_of(identity), "rating": self.rating_text(identity),
-                "games": listed, "chart": [round(after) for _o, _s, after in games]}
-
-    def leaders(self, me: str | None, offset: int = 0) -> dict[str, Any]:
-        """A page of the leaderboard (``LEADERS_PAGE`` rows from ``offset``: place, name,
-        rating; bots among people) and ``me``'s place (None: unrated so far)."""
-        board = []
-        for identity, rating in self.ratings.known.items():
-            name = self.name_of(identity)
-            if name is not None:  # a player the registry forgot is not shown
-                board.append((-rating.rating, identity, name))
-        board.sort()
-        rows = [{"place": i + 1, "name": name, "rating": self.rating_text(identity),
-                 "you": identity == me}
-                for i, (_r, identity, name) in enumerate(board)
-                if offset <= i < offset + LEADERS_PAGE]
-        place = next((i + 1 for i, (_r, identity, _n) in enumerate(board)
-                      if identity == me), None)
-        return {"rows": rows, "offset": offset, "total": len(board), "place": place,
-                "rating": self.rating_text(me)}
-
     @staticmethod
     def _identity(conn: Connection) -> str | None:
         """Who ``conn`` is for ratings (None: a guest or the host's own account)."""
@@ -555,42 +509,6 @@ class Host:
                                 "by their key or their account; "
                                 + ("guests" if conn.who.guest else "this connection")
                                 + " can play unrated tables")
-
-    def rating_text(self, identity: str | None) -> str | None:
-        """A rating as shown: "1580", "1500?" while provisional; None for nobody's."""
-        rating = self.ratings.rating(identity)
-        if rating is None:
-            return None
-        return f"{round(rating.rating)}{'?' if rating.provisional else ''}"
-
-    @staticmethod
-    def _result(table: Table) -> Result:
-        ids = [s.identity or "" for s in table.seats]
-        return result_of(table.id, (ids[0], ids[1]), table.game.winner, table.last_active)
-
-    async def _forfeit(self, table: Table, now: float) -> bool:
-        """An abandoned rated game counts as lost by whoever left it: the seat whose
-        decision it was when everybody had gone. True once stored."""
-        ids = [s.identity or "" for s in table.seats]
-        loser = table.game.to_play
-        try:
-            await self.ratings.record(result_of(table.id, (ids[0], ids[1]), 1 - loser, now))
-        except OSError as exc:
-            self.storage_errors.append(f"the forfeit of {table.id}: {exc}")
-            log.error("could not record the forfeit of %s: %s", table.id, exc)
-            return False
-        return True
-
-    async def _record(self, table: Table) -> None:
-        """Store a finished rated game's result and ratings (once: see ratings); a disk
-        that refuses is logged, and the next start records it."""
-        try:
-            change = await self.ratings.record(self._result(table))
-            if change is not None:
-                table.changes = change.shown()
-        except OSError as exc:
-            self.storage_errors.append(f"the result of {table.id}: {exc}")
-            log.error("could not record the result of %s: %s", table.id, exc)
 
     async def _rename(self, conn: Connection, typed: str) -> dict[str, Any]:
         """A player who belongs to an identity takes another name; their former names stay
@@ -677,7 +595,7 @@ class Host:
         """Tell everyone at ``table`` about a change that is stored; a game that ended may
         make an older finished table go (``Housekeeping.prune_finished``)."""
         if table.game.is_over and table.rated:
-            await self._record(table)
+            await self.standings.record(table)
         await self._broadcast(table)
         self.bot_seats.schedule(table)
         if table.game.is_over:
@@ -714,7 +632,7 @@ class Host:
         present = presence(self.conns)
         for conn in audience(self.conns, table):
             seat = table.seat_of(conn.code) if table.id in conn.seated else None
-            conn.push(state_message(table, seat, present, self.rating_text))
+            conn.push(state_message(table, seat, present, self.standings.rating_text))
 
     def lobby_changed(self) -> None:
         """A table came, went or changed status: the lobby's order is made afresh."""
@@ -727,4 +645,4 @@ class Host:
         if self._lobby is None or len(self._lobby) != len(self.tables):
             self._lobby = LobbyOrder(self.tables.values())
         return lobby_page(self._lobby, self.conns, code, offset, self.limits.page_size,
-                          self.rating_text)
+                          self.standings.rating_text)

@@ -62,7 +62,7 @@ async def test_l_in_the_lobby_opens_the_leaderboard(keyed):
         await until(lambda: isinstance(app.screen, LeadersScreen)
                     and "of 7" in "".join(str(s.render()) for s in app.screen.query("#board")),
                     pilot)
-        rating = keyed.rating_text("key:Ann")
+        rating = keyed.standings.rating_text("key:Ann")
         assert_shown(app, "Leaderboard", "expert bot", "<- you", f"You: {rating}, place")
         await pilot.press("escape")
         await until(lambda: not isinstance(app.screen, LeadersScreen), pilot)
@@ -78,7 +78,7 @@ async def page(client, name: str | None = None) -> dict:
 async def test_a_players_page_lists_their_rated_games_and_ratings_over_time(keyed):
     ann, _bob = await rated_past(keyed)
     mine = await page(ann["client"])
-    assert mine["name"] == "Ann" and mine["rating"] == keyed.rating_text("key:Ann")
+    assert mine["name"] == "Ann" and mine["rating"] == keyed.standings.rating_text("key:Ann")
     assert [(g["opponent"], g["score"]) for g in mine["games"]] == [("expert bot", 1.0)] * 2
     assert len(mine["chart"]) == 2 and mine["chart"][0] < mine["chart"][1]  # she rose
     theirs = await page(ann["client"], "BOB")  # another's page, by name
@@ -106,5 +106,5 @@ async def test_p_in_the_lobby_opens_your_page(keyed):
         await pilot.press("p")
         await until(lambda: isinstance(app.screen, PlayerScreen) and "against" in "".join(
             str(s.render()) for s in app.screen.query("#page")), pilot)
-        assert_shown(app, f"Ann: rating {keyed.rating_text('key:Ann')}",
+        assert_shown(app, f"Ann: rating {keyed.standings.rating_text('key:Ann')}",
                      "won   against expert bot", "Rating over the last 2 rated games")

@@ -1,0 +1,111 @@
+"""The host's standings: ratings as shown, the leaderboard, a player's page, and the
+recording of rated games' results (and of forfeits). A part the host holds; it shares the
+host's player registry, ratings store and list of storage errors."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from .players import PlayerRegistry, clash_keys
+from .protocol import ProtocolError
+from .ratings import Ratings, Result, result_of
+from .tables import Table
+
+#: Rows in one page of the leaderboard (it fits 80x24 with its title and your place).
+LEADERS_PAGE = 15
+
+log = logging.getLogger("solstis.host")
+
+
+class Standings:
+    """Ratings as people see them, and the results that make them."""
+
+    def __init__(self, ratings: Ratings, players: PlayerRegistry,
+                 storage_errors: list[str]) -> None:
+        self.ratings = ratings
+        self.players = players
+        self.storage_errors = storage_errors
+
+    def name_of(self, identity: str) -> str | None:
+        """The name a rated identity goes by (None: a player the registry forgot)."""
+        if identity.startswith("bot:"):
+            return f"{identity[4:]} bot"
+        code = self.players.code_of(identity)
+        return self.players.lookup(code) if code else None
+
+    def identity_named(self, name: str) -> str | None:
+        """The rated identity whose name is ``name`` (up to case and look-alikes)."""
+        wanted = set(clash_keys(name))
+        return next((identity for identity in self.ratings.known
+                     if (shown := self.name_of(identity)) is not None
+                     and wanted & set(clash_keys(shown))), None)
+
+    async def player_page(self, asker: str | None, name: str | None) -> dict[str, Any]:
+        """A player's page: rating, rated games (the latest first, at most 10 listed) and
+        their rating after each of the latest 40 (oldest first, for a chart). ``name``
+        None: the page of ``asker`` (their rated identity, None for a guest)."""
+        identity = asker if name is None else self.identity_named(name)
+        if identity is None:
+            raise ProtocolError("no_player", "only rated players have a page: "
+                                + ("play a rated game first" if name is None
+                                   else f"nobody rated here is called {name}"))
+        games = await self.ratings.games_of(identity)
+        listed = [{"opponent": self.name_of(other) or "(gone)", "score": score,
+                   "rating": round(after)} for other, score, after in reversed(games)][:10]
+        return {"name": self.name_of(identity), "rating": self.rating_text(identity),
+                "games": listed, "chart": [round(after) for _o, _s, after in games]}
+
+    def leaders(self, me: str | None, offset: int = 0) -> dict[str, Any]:
+        """A page of the leaderboard (``LEADERS_PAGE`` rows from ``offset``: place, name,
+        rating; bots among people) and ``me``'s place (None: unrated so far)."""
+        board = []
+        for identity, rating in self.ratings.known.items():
+            name = self.name_of(identity)
+            if name is not None:  # a player the registry forgot is not shown
+                board.append((-rating.rating, identity, name))
+        board.sort()
+        rows = [{"place": i + 1, "name": name, "rating": self.rating_text(identity),
+                 "you": identity == me}
+                for i, (_r, identity, name) in enumerate(board)
+                if offset <= i < offset + LEADERS_PAGE]
+        place = next((i + 1 for i, (_r, identity, _n) in enumerate(board)
+                      if identity == me), None)
+        return {"rows": rows, "offset": offset, "total": len(board), "place": place,
+                "rating": self.rating_text(me)}
+
+    def rating_text(self, identity: str | None) -> str | None:
+        """A rating as shown: "1580", "1500?" while provisional; None for nobody's."""
+        rating = self.ratings.rating(identity)
+        if rating is None:
+            return None
+        return f"{round(rating.rating)}{'?' if rating.provisional else ''}"
+
+    @staticmethod
+    def result(table: Table) -> Result:
+        ids = [s.identity or "" for s in table.seats]
+        return result_of(table.id, (ids[0], ids[1]), table.game.winner, table.last_active)
+
+    async def forfeit(self, table: Table, now: float) -> bool:
+        """An abandoned rated game counts as lost by whoever left it: the seat whose
+        decision it was when everybody had gone. True once stored."""
+        ids = [s.identity or "" for s in table.seats]
+        loser = table.game.to_play
+        try:
+            await self.ratings.record(result_of(table.id, (ids[0], ids[1]), 1 - loser, now))
+        except OSError as exc:
+            self.storage_errors.append(f"the forfeit of {table.id}: {exc}")
+            log.error("could not record the forfeit of %s: %s", table.id, exc)
+            return False
+        return True
+
+    async def record(self, table: Table) -> None:
+        """Store a finished rated game's result and ratings (once: see ratings); a disk
+        that refuses is logged, and the next start records it."""
+        try:
+            change = await self.ratings.record(self.result(table))
+            if change is not None:
+                table.changes = change.shown()
+        except OSError as exc:
+            self.storage_errors.append(f"the result of {table.id}: {exc}")
+            log.error("could not record the result of %s: %s", table.id, exc)
