@@ -44,7 +44,7 @@ from .protocol import (
     message_kind,
 )
 from .ratings import Ratings, Result, Unreadable, result_of
-from .tables import Seat, Table, TableStore, new_table
+from .tables import RESIGNED, Seat, Table, TableStore, end_game, new_table
 from .views import LOBBY, LobbyOrder, audience, lobby_page, presence, state_message
 
 #: The highest ``offset`` a ``list`` may ask for (far more rows than a host ever has).
@@ -353,10 +353,14 @@ class Host:
             conn.push(state_message(table, None, presence(self.conns), self.rating_text))
             return None
         if kind == "leave":
+            if field(msg, "for_good", bool, default=False):
+                return await self._leave_for_good(conn, table)
             conn.seated.discard(table.id)
             conn.watching.discard(table.id)
             await self._broadcast(table)
             return {"type": "left", "table": table.id}
+        if kind == "resign":
+            return await self._resign(conn, table)
         if kind == "chat":
             await self._chat(conn, table, msg)
             return None
@@ -672,6 +676,46 @@ class Host:
         await self._after_change(table)
         return None
 
+    async def _resign(self, conn: Connection, table: Table) -> dict[str, Any] | None:
+        """The player gives up the game: it ends as their loss (recorded like any finished
+        game, and counted in ratings at a rated table)."""
+        seat = table.seat_of(conn.code)
+        if seat is None:
+            raise ProtocolError("not_seated", "you do not play at this table")
+        if table.status() == "open":
+            raise ProtocolError("not_started", "nobody sits opposite you yet: leave the "
+                                "table for good instead")
+        await self._commit(table, lambda t: end_game(t, seat, RESIGNED), "your resignation")
+        await self._after_change(table)
+        return None
+
+    async def _leave_for_good(self, conn: Connection, table: Table) -> dict[str, Any]:
+        """The player gives up their seat: at a table still waiting for a second player
+        the seat opens again (nobody is left, so the table closes); during a game it is a
+        resignation; after it, a plain leave."""
+        seat = table.seat_of(conn.code)
+        if seat is None:
+            raise ProtocolError("not_seated", "you do not play at this table")
+        if table.status() == "open":
+            lock = self.save_locks.setdefault(table.id, asyncio.Lock())
+            async with lock:
+                if self.tables.get(table.id) is not table:
+                    raise ProtocolError("no_table", f"table {table.id} was closed")
+                del self.tables[table.id]
+                self.lobby_changed()
+                self.store.delete(table.id)
+            self.save_locks.pop(table.id, None)
+            for other in audience(self.conns, table):
+                if other is not conn:
+                    other.push({"type": "closed", "table": table.id, "message":
+                                f"{conn.name} left table {table.id} before anyone joined, "
+                                "so it was closed"})
+        elif not table.game.is_over:
+            await self._resign(conn, table)
+        conn.seated.discard(table.id)
+        conn.watching.discard(table.id)
+        return {"type": "left", "table": table.id, "for_good": True}
+
     # ------------------------------------------------------------------ table updates
     async def _after_change(self, table: Table) -> None:
         """Tell everyone at ``table`` about a change that is stored; a game that ended may
@@ -693,7 +737,8 @@ class Host:
             if self.tables.get(table.id) is not table:  # closed while this change waited
                 raise ProtocolError("no_table", f"table {table.id} was closed")
             trial = Table(table.id, table.game.copy(), [replace(s) for s in table.seats],
-                          table.created, time.time(), table.rated)
+                          table.created, time.time(), table.rated, ended=table.ended,
+                          unfinished=table.unfinished)
             change(trial)
             await self._save(trial, what)
             status = table.status()

@@ -14,6 +14,7 @@ from typing import Any
 from ..core import Game, InvalidPosition, Options
 from ..core.serialize import game_to_dict
 from ..saves import keep_aside, write_atomic
+from .protocol import ProtocolError
 
 log = logging.getLogger("solstis.host")
 TABLE_FILE = re.compile(r"t[^.]*\.json")  # not one kept aside (t….corrupt-….json)
@@ -48,6 +49,11 @@ class Table:
     #: what the finished rated game did to each seat's rating, as shown ("+14 → 1594"),
     #: once it is recorded (not saved: a restarted host shows the ratings only)
     changes: tuple[str, str] | None = field(default=None, compare=False)
+    #: why and by whom a game ended before its last move: (RESIGNED, losing seat); the
+    #: game is then over in memory, and its file keeps ``unfinished`` (the game as it
+    #: stood: a game ended mid-turn has tiles on their way that only it accounts for)
+    ended: tuple[str, int] | None = None
+    unfinished: Game | None = field(default=None, compare=False, repr=False)
 
     @property
     def variant(self) -> str:
@@ -74,8 +80,10 @@ class Table:
             "last_active": self.last_active,
             "seats": [{"name": s.name, "code": s.code, "bot": s.bot, "identity": s.identity}
                       for s in self.seats],
-            "game": game_to_dict(self.game),
+            "game": game_to_dict(self.unfinished if self.unfinished else self.game),
             "rated": self.rated,
+            **({"ended": {"reason": self.ended[0], "loser": self.ended[1]}}
+               if self.ended else {}),
         }
 
     @classmethod
@@ -86,6 +94,12 @@ class Table:
             game = Game.from_json(json.dumps(data["game"]))
             table = cls(str(data["id"]), game, seats, float(data["created"]),
                         float(data["last_active"]), data.get("rated") is True)
+            ended = data.get("ended")
+            if ended is not None:
+                reason, loser = ended["reason"], ended["loser"]
+                if reason not in ENDINGS or loser not in (0, 1) or game.is_over:
+                    raise ValueError(f"a game cannot have ended so: {ended!r}")
+                end_game(table, loser, reason)
         except InvalidPosition:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -93,6 +107,22 @@ class Table:
         if len(seats) != 2:
             raise InvalidPosition("a table has two seats")
         return table
+
+
+#: Why a game ended before its last move: the player at the losing seat resigned (or
+#: left for good during the game).
+RESIGNED = "resigned"
+ENDINGS = (RESIGNED,)
+
+
+def end_game(table: Table, loser: int, reason: str) -> None:
+    """End ``table``'s game at once as a loss for ``loser`` (``reason``: RESIGNED, ...);
+    ProtocolError ``over`` if it is over already. The game's file keeps the reason."""
+    if table.game.is_over:
+        raise ProtocolError("over", "the game is over")
+    table.unfinished = table.game.copy()
+    table.ended = (reason, loser)
+    table.game._finish(reason, 1 - loser)
 
 
 def new_table(options: Options, seats: list[Seat], rated: bool = False) -> Table:
