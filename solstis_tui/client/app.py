@@ -153,6 +153,11 @@ class OnlineApp(ShellApp):
             self.send({"type": "move", "table": self.remote.table, "move": str(move),
                        "seq": seq})
 
+    def resign(self) -> None:
+        """Give up the game at this table: the host ends it as this player's loss."""
+        if self.remote is not None:
+            self.send({"type": "resign", "table": self.remote.table})
+
     def send_chat(self, text: str) -> None:
         if self.remote is not None:
             self.send({"type": "chat", "table": self.remote.table, "text": text})

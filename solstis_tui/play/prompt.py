@@ -97,6 +97,9 @@ def game_over_lines(session: SessionView, game: Observation) -> tuple[str, str]:
         result = "a shared win"
     elif game.end_reason == "fireflies":
         result = f"{session.name(game.winner)} wins with a 4th firefly"
+    elif game.end_reason == "resigned":
+        loser, name = session.name(1 - game.winner), session.name(game.winner)
+        result = f"{loser} resigned; {name} {'win' if name == 'You' else 'wins'}"
     else:
         name = session.name(game.winner)
         result = f"{name} {'win' if name == 'You' else 'wins'}"
@@ -104,7 +107,7 @@ def game_over_lines(session: SessionView, game: Observation) -> tuple[str, str]:
     held = sum(game.hand_counts) if game.spectator else \
         len(game.hand) + game.opponent_hand_count
     why = " Neither player could capture: tiles left in hand score nothing." \
-        if game.end_reason != "fireflies" and held else ""
+        if game.end_reason == "normal" and held else ""
     return (f"Game over: {result}.{why}",
             f"Enter: score sheet · r review · n new game{undo} · q quit")
 

@@ -139,3 +139,28 @@ async def test_chat_typed_at_the_table_reaches_the_other_player(host, connect):
     while not kinds or kinds[-1] != "pong":
         kinds.append((await bob.receive())["type"])
     assert "chat" not in kinds  # the cancelled line never went out
+
+
+async def test_x_resigns_only_once_the_player_says_yes(host, connect):
+    ann_app = OnlineApp(socket=host.socket_path, name="Ann")
+    async with ann_app.run_test(size=(80, 24)) as ann:
+        await open_friend_table(ann_app, ann)
+        table = ann_app.remote.table
+        bob = await connect("Bob")
+        await bob.send({"type": "join", "table": table})
+        await bob.receive_until("joined")
+        await wait_for(lambda: not ann_app.remote.seat_empty(1), ann)
+        game = host.tables[table].game
+        await ann.press("x")  # a stray x asks first; any other key plays on
+        await wait_for(lambda: not isinstance(ann_app.screen, OnlineGameScreen), ann)
+        shown = "\n".join(s.text for s in ann_app.screen._compositor.render_strips())
+        assert "Resign this game?" in shown and "y resigns" in shown
+        await ann.press("enter")
+        await wait_for(lambda: isinstance(ann_app.screen, OnlineGameScreen), ann)
+        await ann.pause(0.2)
+        assert not game.is_over and game.history == []
+        await ann.press("x", "y")
+        await wait_for(lambda: ann_app.remote.obs.is_over, ann)
+        assert (game.is_over, game.winner, game.end_reason) == (True, 1, "resigned")
+        await wait_for(lambda: "You resigned; Bob wins" in " ".join(
+            s.text for s in ann_app.screen._compositor.render_strips()), ann)
