@@ -44,7 +44,17 @@ from .protocol import (
     message_kind,
 )
 from .ratings import Ratings, Result, Unreadable, result_of
-from .tables import RESIGNED, Seat, Table, TableStore, end_game, new_table
+from .tables import (
+    DEFAULT_CLOCK,
+    MIN_CLOCK,
+    RESIGNED,
+    TIMED_OUT,
+    Seat,
+    Table,
+    TableStore,
+    end_game,
+    new_table,
+)
 from .views import LOBBY, LobbyOrder, audience, lobby_page, presence, state_message
 
 #: The highest ``offset`` a ``list`` may ask for (far more rows than a host ever has).
@@ -71,10 +81,12 @@ class Host:
         bot_factory: BotFactory = make_solo_bot,
         bot_workers: int | None = None,
         trust: Trust | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         """``bot_factory`` makes a bot from a tier and a seed in the worker processes: a
         module-level function, since it is sent to them by reference."""
         self.data_dir = data_dir
+        self.clock = clock  # the move clock's time (tests set it)
         self.limits = limits or Limits()
         self.store = TableStore(data_dir / "tables")
         self.players = PlayerRegistry(data_dir,
@@ -350,7 +362,8 @@ class Host:
                                     "first")
             conn.watching.add(table.id)
             conn.push({"type": "watching", "table": table.id})
-            conn.push(state_message(table, None, presence(self.conns), self.rating_text))
+            conn.push(state_message(table, None, presence(self.conns), self.rating_text,
+                                    self.clock()))
             return None
         if kind == "leave":
             if field(msg, "for_good", bool, default=False):
@@ -361,6 +374,8 @@ class Host:
             return {"type": "left", "table": table.id}
         if kind == "resign":
             return await self._resign(conn, table)
+        if kind == "claim":
+            return await self._claim(conn, table)
         if kind == "chat":
             await self._chat(conn, table, msg)
             return None
@@ -407,6 +422,10 @@ class Host:
         rated = field(msg, "rated", bool, default=False)
         if rated:
             self._check_rated(conn)
+        clock = field(msg, "clock", int, default=int(DEFAULT_CLOCK))
+        if not MIN_CLOCK <= clock <= DEFAULT_CLOCK:
+            raise ProtocolError("bad_message", f"clock is from {MIN_CLOCK:g} to "
+                                f"{DEFAULT_CLOCK:g} seconds a decision")
         seats = [Seat(), Seat()]
         seats[seat] = Seat(conn.name, conn.code, identity=self._identity(conn))
         if opponent != "friend":
@@ -415,9 +434,9 @@ class Host:
             self._check_caps(conn, against_bot=opponent != "friend")
             self._spend(conn, "tables", self.limits.new_tables_per_minute,
                         "new tables a minute")
-            table = new_table(options, seats, rated)
+            table = new_table(options, seats, rated, clock, self.clock())
             while table.id in self.tables:  # table ids are short: never reuse one
-                table = new_table(options, seats, rated)
+                table = new_table(options, seats, rated, clock, self.clock())
             await self._save(table, "the new table")  # listed only once it is stored
             self.tables[table.id] = table
             self.lobby_changed()
@@ -689,6 +708,30 @@ class Host:
         await self._after_change(table)
         return None
 
+    async def _claim(self, conn: Connection, table: Table) -> dict[str, Any] | None:
+        """The waiting player claims a game whose player to move ran out of time on the
+        move clock: it ends as a loss for that player (rated tables count it)."""
+        seat = table.seat_of(conn.code)
+        if seat is None:
+            raise ProtocolError("not_seated", "you do not play at this table")
+        if table.game.is_over:
+            raise ProtocolError("over", "the game is over")
+        if table.status() == "open":
+            raise ProtocolError("not_started", "nobody sits opposite you yet")
+        if table.game.to_play == seat:
+            raise ProtocolError("not_your_claim", "it is your own decision: play it")
+        if table.seats[table.game.to_play].bot is not None:
+            raise ProtocolError("not_your_claim", "a bot is deciding: it is never out of "
+                                "time")
+        left = table.decision_since + table.clock - self.clock()
+        if left > 0:
+            raise ProtocolError("too_early", f"the other player has {left:.0f} seconds "
+                                "left for this decision")
+        loser = table.game.to_play
+        await self._commit(table, lambda t: end_game(t, loser, TIMED_OUT), "your claim")
+        await self._after_change(table)
+        return None
+
     async def _leave_for_good(self, conn: Connection, table: Table) -> dict[str, Any]:
         """The player gives up their seat: at a table still waiting for a second player
         the seat opens again (nobody is left, so the table closes); during a game it is a
@@ -738,12 +781,17 @@ class Host:
                 raise ProtocolError("no_table", f"table {table.id} was closed")
             trial = Table(table.id, table.game.copy(), [replace(s) for s in table.seats],
                           table.created, time.time(), table.rated, ended=table.ended,
-                          unfinished=table.unfinished)
+                          unfinished=table.unfinished, clock=table.clock,
+                          decision_since=table.decision_since)
             change(trial)
+            if (len(trial.game.history), trial.status()) != (len(table.game.history),
+                                                             table.status()):
+                trial.decision_since = self.clock()  # a new decision: its clock starts
             await self._save(trial, what)
             status = table.status()
             change(table)
             table.last_active = trial.last_active
+            table.decision_since = trial.decision_since
             if table.status() != status:
                 self.lobby_changed()
 
@@ -759,7 +807,7 @@ class Host:
         present = presence(self.conns)
         for conn in audience(self.conns, table):
             seat = table.seat_of(conn.code) if table.id in conn.seated else None
-            conn.push(state_message(table, seat, present, self.rating_text))
+            conn.push(state_message(table, seat, present, self.rating_text, self.clock()))
 
     def lobby_changed(self) -> None:
         """A table came, went or changed status: the lobby's order is made afresh."""

@@ -53,6 +53,10 @@ class Table:
     #: game is then over in memory, and its file keeps ``unfinished`` (the game as it
     #: stood: a game ended mid-turn has tiles on their way that only it accounts for)
     ended: tuple[str, int] | None = None
+    #: the move clock: seconds the player to move has for each decision (see Host claim)
+    clock: float = 300.0
+    #: when the decision now pending began (a move played, or the second player sat down)
+    decision_since: float = field(default_factory=time.time)
     unfinished: Game | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -82,6 +86,8 @@ class Table:
                       for s in self.seats],
             "game": game_to_dict(self.unfinished if self.unfinished else self.game),
             "rated": self.rated,
+            "clock": self.clock,
+            "decision_since": self.decision_since,
             **({"ended": {"reason": self.ended[0], "loser": self.ended[1]}}
                if self.ended else {}),
         }
@@ -94,6 +100,8 @@ class Table:
             game = Game.from_json(json.dumps(data["game"]))
             table = cls(str(data["id"]), game, seats, float(data["created"]),
                         float(data["last_active"]), data.get("rated") is True)
+            table.clock = float(data.get("clock", DEFAULT_CLOCK))
+            table.decision_since = float(data.get("decision_since", table.last_active))
             ended = data.get("ended")
             if ended is not None:
                 reason, loser = ended["reason"], ended["loser"]
@@ -112,7 +120,12 @@ class Table:
 #: Why a game ended before its last move: the player at the losing seat resigned (or
 #: left for good during the game).
 RESIGNED = "resigned"
-ENDINGS = (RESIGNED,)
+#: ... the player to move ran out of time on the move clock and the other claimed the game
+TIMED_OUT = "time"
+ENDINGS = (RESIGNED, TIMED_OUT)
+#: The move clock: seconds a decision, by default and at the shortest a creator may pick.
+DEFAULT_CLOCK = 300.0
+MIN_CLOCK = 30.0
 
 
 def end_game(table: Table, loser: int, reason: str) -> None:
@@ -125,9 +138,12 @@ def end_game(table: Table, loser: int, reason: str) -> None:
     table.game._finish(reason, 1 - loser)
 
 
-def new_table(options: Options, seats: list[Seat], rated: bool = False) -> Table:
+def new_table(options: Options, seats: list[Seat], rated: bool = False,
+              clock: float = DEFAULT_CLOCK, now: float | None = None) -> Table:
     """A fresh table with a newly dealt game: its seed is a secret nobody chose (never sent)."""
-    return Table("t" + secrets.token_hex(3), Game.new(options=options), seats, rated=rated)
+    now = time.time() if now is None else now
+    return Table("t" + secrets.token_hex(3), Game.new(options=options), seats, rated=rated,
+                 clock=clock, decision_since=now)
 
 
 class TableStore:
