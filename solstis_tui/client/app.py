@@ -158,6 +158,11 @@ class OnlineApp(ShellApp):
         if self.remote is not None:
             self.send({"type": "resign", "table": self.remote.table})
 
+    def claim(self) -> None:
+        """Claim the game: the host ends it if the player to move is out of time."""
+        if self.remote is not None:
+            self.send({"type": "claim", "table": self.remote.table})
+
     def send_chat(self, text: str) -> None:
         if self.remote is not None:
             self.send({"type": "chat", "table": self.remote.table, "text": text})

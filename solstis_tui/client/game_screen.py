@@ -28,6 +28,8 @@ class OnlineServices(AppServices, Protocol):
 
     def resign(self) -> None: ...
 
+    def claim(self) -> None: ...
+
 
 class OnlineGameScreen(GameScreen):
     """The game screen for a table at the host (``OnlineController``)."""
@@ -36,6 +38,7 @@ class OnlineGameScreen(GameScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "chat", "Chat"),
         Binding("x", "resign", "Resign"),
+        Binding("o", "claim", "Claim on time", show=False),
         # Offline-only keys stay (they explain themselves) but leave the footer.
         Binding("u", "undo", "Undo", show=False),
         Binding("t", "hint", "Hint", show=False),
@@ -79,6 +82,13 @@ class OnlineGameScreen(GameScreen):
         else:
             rated = remote.rated
             self.app.push_screen(ResignScreen(rated), self._resign_answered)
+
+    def action_claim(self) -> None:
+        """Claim the game when the player to move is out of time (the host checks)."""
+        if self.remote.is_spectator:
+            self.play.say_error("only the players can claim a game on time")
+        else:
+            self.online_app.claim()
 
     def _resign_answered(self, yes: bool | None) -> None:
         if yes:

@@ -97,9 +97,10 @@ def game_over_lines(session: SessionView, game: Observation) -> tuple[str, str]:
         result = "a shared win"
     elif game.end_reason == "fireflies":
         result = f"{session.name(game.winner)} wins with a 4th firefly"
-    elif game.end_reason == "resigned":
+    elif game.end_reason in ("resigned", "time"):
         loser, name = session.name(1 - game.winner), session.name(game.winner)
-        result = f"{loser} resigned; {name} {'win' if name == 'You' else 'wins'}"
+        why = "resigned" if game.end_reason == "resigned" else "ran out of time"
+        result = f"{loser} {why}; {name} {'win' if name == 'You' else 'wins'}"
     else:
         name = session.name(game.winner)
         result = f"{name} {'win' if name == 'You' else 'wins'}"

@@ -68,3 +68,15 @@ def test_the_waiting_player_is_told_how_to_resign_and_a_watcher_is_not():
     watcher.board()
     assert watcher.prompt().headline.startswith("Watching: Bob")
     assert "x resign" not in watcher.prompt().detail
+
+
+def test_a_game_lost_on_time_says_who_ran_out_of_time():
+    game = Game.new(seed=3, options=Options())
+    game._finish("time", 0)  # the host ends it so when seat 1 ran out and seat 0 claimed
+    session = RemoteSession("t1", lambda move, seq: None)
+    session.update({"seat": 1, "observation": observation_to_dict(game.observation(1)),
+                    "seats": [{"name": "Bob", "connected": True},
+                              {"name": "Ann", "connected": True}]})
+    play = OnlineController(session, Port())
+    play.board()
+    assert play.prompt().headline == "Game over: You ran out of time; Bob wins."
