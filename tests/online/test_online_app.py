@@ -192,3 +192,20 @@ async def test_o_claims_a_game_whose_player_to_move_ran_out_of_time(host, connec
         await ann.press("o")
         await wait_for(lambda: ann_app.remote.obs.is_over, ann)
         assert (game.end_reason, game.winner) == ("time", ann_app.remote.seat)
+
+
+async def test_the_creator_picks_the_move_clock(host):
+    app = OnlineApp(socket=host.socket_path, name="Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(lambda: app.player_name == "Ann", pilot)
+        await pilot.press("c")
+        await pilot.pause(0.1)
+        shown = "\n".join(s.text for s in app.screen._compositor.render_strips())
+        assert "Clock:    5 min 00 s a decision" in shown
+        await pilot.press("l", "l")
+        await pilot.pause(0.1)
+        shown = "\n".join(s.text for s in app.screen._compositor.render_strips())
+        assert "Clock:    1 min 00 s a decision" in shown
+        await pilot.press("enter")
+        await wait_for(lambda: isinstance(app.screen, OnlineGameScreen), pilot)
+        assert host.tables[app.remote.table].clock == 60
