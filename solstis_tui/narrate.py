@@ -136,6 +136,11 @@ def _end(ev: Event, ctx: Context) -> str:
         return f"Game over: {name} placed a 4th firefly and {_verb(name, 'wins', 'win')}"
     if winner is None:
         return "Game over: a shared win"
+    if reason in ("resigned", "time"):
+        name = ctx.name_of(winner)
+        why = "resigned" if reason == "resigned" else "ran out of time"
+        return (f"Game over: {ctx.name_of(1 - winner)} {why}, so {name} "
+                f"{_verb(name, 'wins', 'win')}")
     name = ctx.name_of(winner)
     return f"Game over: {name} {_verb(name, 'wins', 'win')}"
 

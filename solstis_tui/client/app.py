@@ -134,8 +134,10 @@ class OnlineApp(ShellApp):
             client.post(client.hello_message(name, code))
 
     def create(self, variant: str, opponent: str, seat: int | None,
-               rated: bool = False) -> None:
+               rated: bool = False, clock: int | None = None) -> None:
         message: dict[str, Any] = {"type": "create", "variant": variant, "opponent": opponent}
+        if clock is not None:
+            message["clock"] = clock
         if rated:
             message["rated"] = True
         if seat is not None:
@@ -152,6 +154,16 @@ class OnlineApp(ShellApp):
         if self.remote is not None:
             self.send({"type": "move", "table": self.remote.table, "move": str(move),
                        "seq": seq})
+
+    def resign(self) -> None:
+        """Give up the game at this table: the host ends it as this player's loss."""
+        if self.remote is not None:
+            self.send({"type": "resign", "table": self.remote.table})
+
+    def claim(self) -> None:
+        """Claim the game: the host ends it if the player to move is out of time."""
+        if self.remote is not None:
+            self.send({"type": "claim", "table": self.remote.table})
 
     def send_chat(self, text: str) -> None:
         if self.remote is not None:

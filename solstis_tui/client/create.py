@@ -14,6 +14,7 @@ VARIANTS = {"1": "base", "2": "beginner", "3": "firefly"}
 OPPONENTS = {"f": "friend", "r": "random", "g": "greedy", "m": "minimax", "t": "mcts",
              "x": "expert"}
 SEATS = (None, 0, 1)
+CLOCKS = (300, 120, 60, 30)  # the move clock's choices, seconds a decision
 
 
 class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
@@ -24,6 +25,7 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
         Binding("escape", "cancel", "Cancel"),
         Binding("s", "seat", "Seat"),
         Binding("k", "rated", "Rated"),
+        Binding("l", "clock", "Clock"),
         *[Binding(k, f"variant('{v}')", v, show=False) for k, v in VARIANTS.items()],
         *[Binding(k, f"opponent('{v}')", v, show=False) for k, v in OPPONENTS.items()],
     ]
@@ -38,6 +40,7 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
         self.variant, self.opponent = "base", "friend"
         self.seat: int | None = None
         self.rated = False
+        self.clock = CLOCKS[0]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="create"):
@@ -55,7 +58,10 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
             f"Opponent: {self.opponent}    ({opponents})\n"
             f"You play: {seat}    (s changes)\n"
             f"Rated:    {'yes' if self.rated else 'no'}    (k changes; for players the host "
-            "knows by key or account)\n\nEnter creates it · Esc goes back")
+            "knows by key or account)\n"
+            f"Clock:    {self.clock // 60} min {self.clock % 60:02d} s a decision    (l "
+            "changes; out of time, the other may claim the game)\n\n"
+            "Enter creates it · Esc goes back")
 
     def action_variant(self, name: str) -> None:
         self.variant = name
@@ -73,9 +79,13 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
         self.rated = not self.rated
         self.show()
 
+    def action_clock(self) -> None:
+        self.clock = CLOCKS[(CLOCKS.index(self.clock) + 1) % len(CLOCKS)]
+        self.show()
+
     def action_create(self) -> None:
         self.dismiss({"variant": self.variant, "opponent": self.opponent, "seat": self.seat,
-                      "rated": self.rated})
+                      "rated": self.rated, "clock": self.clock})
 
     def action_cancel(self) -> None:
         self.dismiss(None)

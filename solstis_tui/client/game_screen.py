@@ -13,6 +13,7 @@ from ..screens.services import AppServices
 from ..session_view import SessionView
 from .chat import ChatScreen
 from .remote import RemoteSession
+from .resign import ResignScreen
 
 
 class OnlineServices(AppServices, Protocol):
@@ -25,6 +26,10 @@ class OnlineServices(AppServices, Protocol):
 
     def back_to_lobby(self, leave: bool = True) -> None: ...
 
+    def resign(self) -> None: ...
+
+    def claim(self) -> None: ...
+
 
 class OnlineGameScreen(GameScreen):
     """The game screen for a table at the host (``OnlineController``)."""
@@ -32,6 +37,8 @@ class OnlineGameScreen(GameScreen):
     CSS_PATH = [str(Path(__file__).resolve().parent.parent / "screens" / "game.tcss")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "chat", "Chat"),
+        Binding("x", "resign", "Resign"),
+        Binding("o", "claim", "Claim on time", show=False),
         # Offline-only keys stay (they explain themselves) but leave the footer.
         Binding("u", "undo", "Undo", show=False),
         Binding("t", "hint", "Hint", show=False),
@@ -61,6 +68,31 @@ class OnlineGameScreen(GameScreen):
     def _send_chat(self, text: str | None) -> None:
         if text:
             self.online_app.send_chat(text)
+
+    def action_resign(self) -> None:
+        """Give the game up, once the person says yes (a stray key resigns nothing)."""
+        remote = self.remote
+        obs = remote.obs
+        if remote.is_spectator:
+            self.play.say_error("only the players can resign; a watcher leaves with q")
+        elif obs is None or obs.is_over:
+            self.play.say_error("the game is over")
+        elif any(remote.seat_empty(p) for p in (0, 1)):
+            self.play.say_error("nobody has joined yet: q leaves the table")
+        else:
+            rated = remote.rated
+            self.app.push_screen(ResignScreen(rated), self._resign_answered)
+
+    def action_claim(self) -> None:
+        """Claim the game when the player to move is out of time (the host checks)."""
+        if self.remote.is_spectator:
+            self.play.say_error("only the players can claim a game on time")
+        else:
+            self.online_app.claim()
+
+    def _resign_answered(self, yes: bool | None) -> None:
+        if yes:
+            self.online_app.resign()
 
     def action_new_game(self) -> None:
         self.online_app.back_to_lobby()

@@ -31,6 +31,7 @@ class RemoteSession:
         self.seat: int | None = None
         self.obs: Observation | None = None
         self.seats: list[dict[str, Any]] = [{}, {}]
+        self.rated = False
         self.on_change: Callable[[RemoteSession], None] | None = None
         self.setup = Setup(seats=(PERSON, PERSON))
 
@@ -39,6 +40,7 @@ class RemoteSession:
         """Take a ``state`` message from the host."""
         self.seat = state.get("seat")
         self.seats = state["seats"]
+        self.rated = state.get("rated") is True
         self.obs = observation_from_dict(state["observation"])
         seats = [PERSON if s.get("bot") is None else Seat(str(s["bot"])) for s in self.seats]
         names = [str(s.get("name") or "?") for s in self.seats]

@@ -45,7 +45,17 @@ from .protocol import (
 )
 from .ratings import Ratings, Unreadable
 from .standings import Standings
-from .tables import Seat, Table, TableStore, new_table
+from .tables import (
+    DEFAULT_CLOCK,
+    MIN_CLOCK,
+    RESIGNED,
+    TIMED_OUT,
+    Seat,
+    Table,
+    TableStore,
+    end_game,
+    new_table,
+)
 from .views import LOBBY, LobbyOrder, audience, lobby_page, presence, state_message
 
 #: The highest ``offset`` a ``list`` may ask for (far more rows than a host ever has).
@@ -70,10 +80,12 @@ class Host:
         bot_factory: BotFactory = make_solo_bot,
         bot_workers: int | None = None,
         trust: Trust | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         """``bot_factory`` makes a bot from a tier and a seed in the worker processes: a
         module-level function, since it is sent to them by reference."""
         self.data_dir = data_dir
+        self.clock = clock  # the move clock's time (tests set it)
         self.limits = limits or Limits()
         self.store = TableStore(data_dir / "tables")
         self.players = PlayerRegistry(data_dir,
@@ -351,13 +363,20 @@ class Host:
                                     "first")
             conn.watching.add(table.id)
             conn.push({"type": "watching", "table": table.id})
-            conn.push(state_message(table, None, presence(self.conns), self.standings.rating_text))
+            conn.push(state_message(table, None, presence(self.conns),
+                                    self.standings.rating_text, self.clock()))
             return None
         if kind == "leave":
+            if field(msg, "for_good", bool, default=False):
+                return await self._leave_for_good(conn, table)
             conn.seated.discard(table.id)
             conn.watching.discard(table.id)
             await self._broadcast(table)
             return {"type": "left", "table": table.id}
+        if kind == "resign":
+            return await self._resign(conn, table)
+        if kind == "claim":
+            return await self._claim(conn, table)
         if kind == "chat":
             await self._chat(conn, table, msg)
             return None
@@ -404,6 +423,10 @@ class Host:
         rated = field(msg, "rated", bool, default=False)
         if rated:
             self._check_rated(conn)
+        clock = field(msg, "clock", int, default=int(DEFAULT_CLOCK))
+        if not MIN_CLOCK <= clock <= DEFAULT_CLOCK:
+            raise ProtocolError("bad_message", f"clock is from {MIN_CLOCK:g} to "
+                                f"{DEFAULT_CLOCK:g} seconds a decision")
         seats = [Seat(), Seat()]
         seats[seat] = Seat(conn.name, conn.code, identity=self._identity(conn))
         if opponent != "friend":
@@ -412,9 +435,9 @@ class Host:
             self._check_caps(conn, against_bot=opponent != "friend")
             self._spend(conn, "tables", self.limits.new_tables_per_minute,
                         "new tables a minute")
-            table = new_table(options, seats, rated)
+            table = new_table(options, seats, rated, clock, self.clock())
             while table.id in self.tables:  # table ids are short: never reuse one
-                table = new_table(options, seats, rated)
+                table = new_table(options, seats, rated, clock, self.clock())
             await self._save(table, "the new table")  # listed only once it is stored
             self.tables[table.id] = table
             self.lobby_changed()
@@ -590,6 +613,70 @@ class Host:
         await self._after_change(table)
         return None
 
+    async def _resign(self, conn: Connection, table: Table) -> dict[str, Any] | None:
+        """The player gives up the game: it ends as their loss (recorded like any finished
+        game, and counted in ratings at a rated table)."""
+        seat = table.seat_of(conn.code)
+        if seat is None:
+            raise ProtocolError("not_seated", "you do not play at this table")
+        if table.status() == "open":
+            raise ProtocolError("not_started", "nobody sits opposite you yet: leave the "
+                                "table for good instead")
+        await self._commit(table, lambda t: end_game(t, seat, RESIGNED), "your resignation")
+        await self._after_change(table)
+        return None
+
+    async def _claim(self, conn: Connection, table: Table) -> dict[str, Any] | None:
+        """The waiting player claims a game whose player to move ran out of time on the
+        move clock: it ends as a loss for that player (rated tables count it)."""
+        seat = table.seat_of(conn.code)
+        if seat is None:
+            raise ProtocolError("not_seated", "you do not play at this table")
+        if table.game.is_over:
+            raise ProtocolError("over", "the game is over")
+        if table.status() == "open":
+            raise ProtocolError("not_started", "nobody sits opposite you yet")
+        if table.game.to_play == seat:
+            raise ProtocolError("not_your_claim", "it is your own decision: play it")
+        if table.seats[table.game.to_play].bot is not None:
+            raise ProtocolError("not_your_claim", "a bot is deciding: it is never out of "
+                                "time")
+        left = table.decision_since + table.clock - self.clock()
+        if left > 0:
+            raise ProtocolError("too_early", f"the other player has {left:.0f} seconds "
+                                "left for this decision")
+        loser = table.game.to_play
+        await self._commit(table, lambda t: end_game(t, loser, TIMED_OUT), "your claim")
+        await self._after_change(table)
+        return None
+
+    async def _leave_for_good(self, conn: Connection, table: Table) -> dict[str, Any]:
+        """The player gives up their seat: at a table still waiting for a second player
+        the seat opens again (nobody is left, so the table closes); during a game it is a
+        resignation; after it, a plain leave."""
+        seat = table.seat_of(conn.code)
+        if seat is None:
+            raise ProtocolError("not_seated", "you do not play at this table")
+        if table.status() == "open":
+            lock = self.save_locks.setdefault(table.id, asyncio.Lock())
+            async with lock:
+                if self.tables.get(table.id) is not table:
+                    raise ProtocolError("no_table", f"table {table.id} was closed")
+                del self.tables[table.id]
+                self.lobby_changed()
+                self.store.delete(table.id)
+            self.save_locks.pop(table.id, None)
+            for other in audience(self.conns, table):
+                if other is not conn:
+                    other.push({"type": "closed", "table": table.id, "message":
+                                f"{conn.name} left table {table.id} before anyone joined, "
+                                "so it was closed"})
+        elif not table.game.is_over:
+            await self._resign(conn, table)
+        conn.seated.discard(table.id)
+        conn.watching.discard(table.id)
+        return {"type": "left", "table": table.id, "for_good": True}
+
     # ------------------------------------------------------------------ table updates
     async def _after_change(self, table: Table) -> None:
         """Tell everyone at ``table`` about a change that is stored; a game that ended may
@@ -611,12 +698,18 @@ class Host:
             if self.tables.get(table.id) is not table:  # closed while this change waited
                 raise ProtocolError("no_table", f"table {table.id} was closed")
             trial = Table(table.id, table.game.copy(), [replace(s) for s in table.seats],
-                          table.created, time.time(), table.rated)
+                          table.created, time.time(), table.rated, ended=table.ended,
+                          unfinished=table.unfinished, clock=table.clock,
+                          decision_since=table.decision_since)
             change(trial)
+            if (len(trial.game.history), trial.status()) != (len(table.game.history),
+                                                             table.status()):
+                trial.decision_since = self.clock()  # a new decision: its clock starts
             await self._save(trial, what)
             status = table.status()
             change(table)
             table.last_active = trial.last_active
+            table.decision_since = trial.decision_since
             if table.status() != status:
                 self.lobby_changed()
 
@@ -632,7 +725,8 @@ class Host:
         present = presence(self.conns)
         for conn in audience(self.conns, table):
             seat = table.seat_of(conn.code) if table.id in conn.seated else None
-            conn.push(state_message(table, seat, present, self.standings.rating_text))
+            conn.push(state_message(table, seat, present, self.standings.rating_text,
+                                    self.clock()))
 
     def lobby_changed(self) -> None:
         """A table came, went or changed status: the lobby's order is made afresh."""

@@ -28,7 +28,7 @@ def version_refusal(version: int) -> str:
 
 CLIENT_TYPES = frozenset(
     {"hello", "list", "create", "join", "watch", "move", "leave", "chat", "ping", "leaders",
-     "player", "rename"}
+     "player", "rename", "resign", "claim"}
 )
 
 

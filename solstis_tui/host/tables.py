@@ -14,6 +14,7 @@ from typing import Any
 from ..core import Game, InvalidPosition, Options
 from ..core.serialize import game_to_dict
 from ..saves import keep_aside, write_atomic
+from .protocol import ProtocolError
 
 log = logging.getLogger("solstis.host")
 TABLE_FILE = re.compile(r"t[^.]*\.json")  # not one kept aside (t….corrupt-….json)
@@ -48,6 +49,15 @@ class Table:
     #: what the finished rated game did to each seat's rating, as shown ("+14 → 1594"),
     #: once it is recorded (not saved: a restarted host shows the ratings only)
     changes: tuple[str, str] | None = field(default=None, compare=False)
+    #: why and by whom a game ended before its last move: (RESIGNED, losing seat); the
+    #: game is then over in memory, and its file keeps ``unfinished`` (the game as it
+    #: stood: a game ended mid-turn has tiles on their way that only it accounts for)
+    ended: tuple[str, int] | None = None
+    #: the move clock: seconds the player to move has for each decision (see Host claim)
+    clock: float = 300.0
+    #: when the decision now pending began (a move played, or the second player sat down)
+    decision_since: float = field(default_factory=time.time)
+    unfinished: Game | None = field(default=None, compare=False, repr=False)
 
     @property
     def variant(self) -> str:
@@ -74,8 +84,12 @@ class Table:
             "last_active": self.last_active,
             "seats": [{"name": s.name, "code": s.code, "bot": s.bot, "identity": s.identity}
                       for s in self.seats],
-            "game": game_to_dict(self.game),
+            "game": game_to_dict(self.unfinished if self.unfinished else self.game),
             "rated": self.rated,
+            "clock": self.clock,
+            "decision_since": self.decision_since,
+            **({"ended": {"reason": self.ended[0], "loser": self.ended[1]}}
+               if self.ended else {}),
         }
 
     @classmethod
@@ -86,6 +100,14 @@ class Table:
             game = Game.from_json(json.dumps(data["game"]))
             table = cls(str(data["id"]), game, seats, float(data["created"]),
                         float(data["last_active"]), data.get("rated") is True)
+            table.clock = float(data.get("clock", DEFAULT_CLOCK))
+            table.decision_since = float(data.get("decision_since", table.last_active))
+            ended = data.get("ended")
+            if ended is not None:
+                reason, loser = ended["reason"], ended["loser"]
+                if reason not in ENDINGS or loser not in (0, 1) or game.is_over:
+                    raise ValueError(f"a game cannot have ended so: {ended!r}")
+                end_game(table, loser, reason)
         except InvalidPosition:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -95,9 +117,33 @@ class Table:
         return table
 
 
-def new_table(options: Options, seats: list[Seat], rated: bool = False) -> Table:
+#: Why a game ended before its last move: the player at the losing seat resigned (or
+#: left for good during the game).
+RESIGNED = "resigned"
+#: ... the player to move ran out of time on the move clock and the other claimed the game
+TIMED_OUT = "time"
+ENDINGS = (RESIGNED, TIMED_OUT)
+#: The move clock: seconds a decision, by default and at the shortest a creator may pick.
+DEFAULT_CLOCK = 300.0
+MIN_CLOCK = 30.0
+
+
+def end_game(table: Table, loser: int, reason: str) -> None:
+    """End ``table``'s game at once as a loss for ``loser`` (``reason``: RESIGNED, ...);
+    ProtocolError ``over`` if it is over already. The game's file keeps the reason."""
+    if table.game.is_over:
+        raise ProtocolError("over", "the game is over")
+    table.unfinished = table.game.copy()
+    table.ended = (reason, loser)
+    table.game._finish(reason, 1 - loser)
+
+
+def new_table(options: Options, seats: list[Seat], rated: bool = False,
+              clock: float = DEFAULT_CLOCK, now: float | None = None) -> Table:
     """A fresh table with a newly dealt game: its seed is a secret nobody chose (never sent)."""
-    return Table("t" + secrets.token_hex(3), Game.new(options=options), seats, rated=rated)
+    now = time.time() if now is None else now
+    return Table("t" + secrets.token_hex(3), Game.new(options=options), seats, rated=rated,
+                 clock=clock, decision_since=now)
 
 
 class TableStore:

@@ -104,8 +104,9 @@ def lobby_page(order: LobbyOrder, conns: Iterable[Connection], code: str | None,
 
 
 def state_message(table: Table, seat: int | None, present: Presence,
-                  rating_of: RatingOf = _unrated) -> dict[str, Any]:
-    """The ``state`` message for ``seat`` (None: a watcher, who sees no hand)."""
+                  rating_of: RatingOf = _unrated, now: float | None = None) -> dict[str, Any]:
+    """The ``state`` message for ``seat`` (None: a watcher, who sees no hand); ``now``
+    (the move clock's time) gives ``time_left``, the seconds the player to move has."""
     game = table.game
     seats = seat_rows(table, present, rating_of)
     if table.changes is not None:  # a rated game just recorded: what it did to each
@@ -119,6 +120,9 @@ def state_message(table: Table, seat: int | None, present: Presence,
         "seat": seat,
         "seats": seats,
         "rated": table.rated,
+        "clock": round(table.clock),
+        "time_left": None if now is None or game.is_over or table.status() == "open"
+        else max(0, round(table.decision_since + table.clock - now)),
         "scores": [game.score(0).total, game.score(1).total],
         "observation": observation_to_dict(obs),
     }

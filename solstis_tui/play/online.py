@@ -79,9 +79,12 @@ class OnlineController(PlayController):
         doing = asked(game.decision, of_you=False)
         headline = f"Watching: {who} is to {doing}" if s.is_spectator else \
             f"Waiting for {who}: {doing}"
-        detail = "c chat · q leaves the table · v log · e spirits · ? help"
+        detail = "o claim if out of time · c chat · x resign · q leaves the table · v log · ? help"
+        if s.is_spectator:
+            detail = "c chat · q leaves the table · v log · e spirits · ? help"
         if s.seat_empty(game.to_play):
             headline = "Waiting for someone to join the table"
+            detail = "c chat · q leaves the table · v log · e spirits · ? help"
         elif s.in_lobby(game.to_play):
             detail = f"{who} went back to the lobby; waiting for them to come back · " + detail
         elif not s.connected(game.to_play):

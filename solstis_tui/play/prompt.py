@@ -97,6 +97,10 @@ def game_over_lines(session: SessionView, game: Observation) -> tuple[str, str]:
         result = "a shared win"
     elif game.end_reason == "fireflies":
         result = f"{session.name(game.winner)} wins with a 4th firefly"
+    elif game.end_reason in ("resigned", "time"):
+        loser, name = session.name(1 - game.winner), session.name(game.winner)
+        why = "resigned" if game.end_reason == "resigned" else "ran out of time"
+        result = f"{loser} {why}; {name} {'win' if name == 'You' else 'wins'}"
     else:
         name = session.name(game.winner)
         result = f"{name} {'win' if name == 'You' else 'wins'}"
@@ -104,7 +108,7 @@ def game_over_lines(session: SessionView, game: Observation) -> tuple[str, str]:
     held = sum(game.hand_counts) if game.spectator else \
         len(game.hand) + game.opponent_hand_count
     why = " Neither player could capture: tiles left in hand score nothing." \
-        if game.end_reason != "fireflies" and held else ""
+        if game.end_reason == "normal" and held else ""
     return (f"Game over: {result}.{why}",
             f"Enter: score sheet · r review · n new game{undo} · q quit")
 

@@ -22,6 +22,11 @@ def result_line(session: SessionView, obs: Observation) -> str:
         return f"A shared win: both have {scores[0].total} stars."
     if obs.end_reason == "fireflies":
         return f"{session.name(obs.winner)} placed a 4th firefly and wins at once!"
+    if obs.end_reason in ("resigned", "time"):
+        name = session.name(obs.winner)
+        why = "resigned" if obs.end_reason == "resigned" else "ran out of time"
+        return (f"{session.name(1 - obs.winner)} {why}: {name} "
+                f"{'win' if name == 'You' else 'wins'}.")
     name = session.name(obs.winner)
     verb = "win" if name == "You" else "wins"
     return (f"{name} {verb}, {scores[obs.winner].total} stars to "

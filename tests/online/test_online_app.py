@@ -139,3 +139,73 @@ async def test_chat_typed_at_the_table_reaches_the_other_player(host, connect):
     while not kinds or kinds[-1] != "pong":
         kinds.append((await bob.receive())["type"])
     assert "chat" not in kinds  # the cancelled line never went out
+
+
+async def test_x_resigns_only_once_the_player_says_yes(host, connect):
+    ann_app = OnlineApp(socket=host.socket_path, name="Ann")
+    async with ann_app.run_test(size=(80, 24)) as ann:
+        await open_friend_table(ann_app, ann)
+        table = ann_app.remote.table
+        bob = await connect("Bob")
+        await bob.send({"type": "join", "table": table})
+        await bob.receive_until("joined")
+        await wait_for(lambda: not ann_app.remote.seat_empty(1), ann)
+        game = host.tables[table].game
+        await ann.press("x")  # a stray x asks first; any other key plays on
+        await wait_for(lambda: not isinstance(ann_app.screen, OnlineGameScreen), ann)
+        shown = "\n".join(s.text for s in ann_app.screen._compositor.render_strips())
+        assert "Resign this game?" in shown and "y resigns" in shown
+        await ann.press("enter")
+        await wait_for(lambda: isinstance(ann_app.screen, OnlineGameScreen), ann)
+        await ann.pause(0.2)
+        assert not game.is_over and game.history == []
+        await ann.press("x", "y")
+        await wait_for(lambda: ann_app.remote.obs.is_over, ann)
+        assert (game.is_over, game.winner, game.end_reason) == (True, 1, "resigned")
+        await wait_for(lambda: "You resigned; Bob wins" in " ".join(
+            s.text for s in ann_app.screen._compositor.render_strips()), ann)
+
+
+async def test_o_claims_a_game_whose_player_to_move_ran_out_of_time(host, connect):
+    ann_app = OnlineApp(socket=host.socket_path, name="Ann")
+    async with ann_app.run_test(size=(80, 24)) as ann:
+        await wait_for(lambda: ann_app.player_name == "Ann", ann)
+        await ann.press("c", "enter")  # a friend table, the seat at random
+        await wait_for(lambda: isinstance(ann_app.screen, OnlineGameScreen), ann)
+        table = ann_app.remote.table
+        bob = await connect("Bob")
+        await bob.send({"type": "join", "table": table})
+        await bob.receive_until("joined")
+        game = host.tables[table].game
+        await wait_for(lambda: not ann_app.remote.seat_empty(1 - ann_app.remote.seat), ann)
+        while game.to_play == ann_app.remote.seat:  # Ann plays her turn out: Bob to move
+            await ann.press("enter")
+            await ann.pause(0.1)
+        await wait_for(lambda: not ann_app.remote.human_to_play, ann)
+        assert "o claim if out of time" in str(ann_app.screen.query_one("#prompt").render())
+        await ann.press("o")  # too early: the host says how long Bob has
+        await wait_for(lambda: "seconds left" in str(
+            ann_app.screen.query_one("#prompt").render()), ann)
+        assert not game.is_over
+        now = host.clock()
+        host.clock = lambda: now + 301
+        await ann.press("o")
+        await wait_for(lambda: ann_app.remote.obs.is_over, ann)
+        assert (game.end_reason, game.winner) == ("time", ann_app.remote.seat)
+
+
+async def test_the_creator_picks_the_move_clock(host):
+    app = OnlineApp(socket=host.socket_path, name="Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(lambda: app.player_name == "Ann", pilot)
+        await pilot.press("c")
+        await pilot.pause(0.1)
+        shown = "\n".join(s.text for s in app.screen._compositor.render_strips())
+        assert "Clock:    5 min 00 s a decision" in shown
+        await pilot.press("l", "l")
+        await pilot.pause(0.1)
+        shown = "\n".join(s.text for s in app.screen._compositor.render_strips())
+        assert "Clock:    1 min 00 s a decision" in shown
+        await pilot.press("enter")
+        await wait_for(lambda: isinstance(app.screen, OnlineGameScreen), pilot)
+        assert host.tables[app.remote.table].clock == 60

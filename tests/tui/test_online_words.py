@@ -41,3 +41,42 @@ def test_a_player_whose_connection_is_gone_is_said_to_have_lost_it():
     play = table([{"name": "Bob", "connected": False, "in_lobby": False},
                   {"name": "Ann", "connected": True}])
     assert "Bob lost the connection" in play.prompt().detail
+
+
+def test_a_resigned_game_says_who_resigned_and_who_wins():
+    game = Game.new(seed=3, options=Options())
+    game._finish("resigned", 1)  # the host ends it so when seat 0 resigns
+    session = RemoteSession("t1", lambda move, seq: None)
+    session.update({"seat": 1, "observation": observation_to_dict(game.observation(1)),
+                    "seats": [{"name": "Bob", "connected": True},
+                              {"name": "Ann", "connected": True}]})
+    play = OnlineController(session, Port())
+    play.board()
+    assert play.prompt().headline == "Game over: Bob resigned; You win."
+    assert "could capture" not in play.prompt().headline
+
+
+def test_the_waiting_player_is_told_how_to_resign_and_a_watcher_is_not():
+    seats = [{"name": "Bob", "connected": True}, {"name": "Ann", "connected": True}]
+    assert "x resign" in table(seats).prompt().detail  # Bob, at seat 0, is to decide
+    assert "x resign" not in table([{"connected": False}, seats[1]]).prompt().detail
+    game = Game.new(seed=3, options=Options())
+    session = RemoteSession("t1", lambda move, seq: None)
+    session.update({"seat": None, "seats": seats,
+                    "observation": observation_to_dict(game.observation(0, spectator=True))})
+    watcher = OnlineController(session, Port())
+    watcher.board()
+    assert watcher.prompt().headline.startswith("Watching: Bob")
+    assert "x resign" not in watcher.prompt().detail
+
+
+def test_a_game_lost_on_time_says_who_ran_out_of_time():
+    game = Game.new(seed=3, options=Options())
+    game._finish("time", 0)  # the host ends it so when seat 1 ran out and seat 0 claimed
+    session = RemoteSession("t1", lambda move, seq: None)
+    session.update({"seat": 1, "observation": observation_to_dict(game.observation(1)),
+                    "seats": [{"name": "Bob", "connected": True},
+                              {"name": "Ann", "connected": True}]})
+    play = OnlineController(session, Port())
+    play.board()
+    assert play.prompt().headline == "Game over: You ran out of time; Bob wins."
