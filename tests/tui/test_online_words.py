@@ -11,8 +11,8 @@ from solstis_tui.play.online import OnlineController
 from tests.play.test_controller import Port
 
 
-def table(seats: list[dict], seat: int = 1) -> OnlineController:
-    game = Game.new(seed=3, options=Options())
+def table(seats: list[dict], seat: int = 1, game: Game | None = None) -> OnlineController:
+    game = game or Game.new(seed=3, options=Options())
     session = RemoteSession("t1", lambda move, seq: None)
     session.update({"seat": seat, "observation": observation_to_dict(game.observation(seat)),
                     "seats": seats})
@@ -46,12 +46,8 @@ def test_a_player_whose_connection_is_gone_is_said_to_have_lost_it():
 def test_a_resigned_game_says_who_resigned_and_who_wins():
     game = Game.new(seed=3, options=Options())
     game._finish("resigned", 1)  # the host ends it so when seat 0 resigns
-    session = RemoteSession("t1", lambda move, seq: None)
-    session.update({"seat": 1, "observation": observation_to_dict(game.observation(1)),
-                    "seats": [{"name": "Bob", "connected": True},
-                              {"name": "Ann", "connected": True}]})
-    play = OnlineController(session, Port())
-    play.board()
+    play = table([{"name": "Bob", "connected": True}, {"name": "Ann", "connected": True}],
+                 game=game)
     assert play.prompt().headline == "Game over: Bob resigned; You win."
     assert "could capture" not in play.prompt().headline
 
@@ -73,10 +69,6 @@ def test_the_waiting_player_is_told_how_to_resign_and_a_watcher_is_not():
 def test_a_game_lost_on_time_says_who_ran_out_of_time():
     game = Game.new(seed=3, options=Options())
     game._finish("time", 0)  # the host ends it so when seat 1 ran out and seat 0 claimed
-    session = RemoteSession("t1", lambda move, seq: None)
-    session.update({"seat": 1, "observation": observation_to_dict(game.observation(1)),
-                    "seats": [{"name": "Bob", "connected": True},
-                              {"name": "Ann", "connected": True}]})
-    play = OnlineController(session, Port())
-    play.board()
+    play = table([{"name": "Bob", "connected": True}, {"name": "Ann", "connected": True}],
+                 game=game)
     assert play.prompt().headline == "Game over: You ran out of time; Bob wins."
