@@ -107,9 +107,10 @@ async def test_quick_presses_turn_as_many_pages(host, connect, monkeypatch):
     receive = HostClient.receive
 
     async def slowly(client: HostClient) -> dict:
-        """A slow link: each message takes a while to arrive."""
+        """A slow link: each message takes a while to arrive (long enough that the three
+        presses below go out before the first answer, even on a loaded machine)."""
         message = await receive(client)
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.6)
         return message
 
     monkeypatch.setattr(HostClient, "receive", slowly)
