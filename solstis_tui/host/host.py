@@ -577,12 +577,13 @@ class Host:
         if not text.isprintable():
             raise ProtocolError("bad_message", "chat takes printable text")
         text = chat_text(text)  # no run of spaces can push words onto a line of their own
-        self._spend(conn, "chat", self.limits.chat_lines_per_minute, "chat lines a minute")
         if not text:
             raise ProtocolError("bad_message", "chat takes some text, not only spaces")
         if too_many_marks(text):
             raise ProtocolError("bad_message", f"chat puts at most {MAX_MARKS} accents on a "
                                 "letter")
+        # only a line that is said uses up the allowance: a refused one changes nothing
+        self._spend(conn, "chat", self.limits.chat_lines_per_minute, "chat lines a minute")
         for other in audience(self.conns, table):
             other.push({"type": "chat", "table": table.id, "name": conn.name,
                               "text": text})

@@ -69,3 +69,14 @@ async def hello(host, key: str | None = None, **fields) -> dict:
         if message["type"] in ("welcome", "error"):
             message["client"] = client
             return message
+
+
+async def seated_at_a_rated_table(host, first: str, second: str) -> tuple[dict, dict, str]:
+    """Two keys at a rated friend table, the first in seat 0: their welcomes and the table."""
+    ann, bob = await hello(host, first), await hello(host, second)
+    await ann["client"].send({"type": "create", "variant": "base", "opponent": "friend",
+                              "seat": 0, "rated": True})
+    table = (await ann["client"].receive_until("joined"))["table"]
+    await bob["client"].send({"type": "join", "table": table})
+    await bob["client"].receive_until("joined")
+    return ann, bob, table

@@ -16,7 +16,7 @@ from solstis_tui.host.ratings import Ratings, bot_starts, result_of
 from solstis_tui.host.tables import Seat, TableStore, new_table
 
 from .conftest import start_host
-from .identities import ANN, BOB, PLAYERS_UID, STRANGER, hello
+from .identities import ANN, BOB, PLAYERS_UID, STRANGER, hello, seated_at_a_rated_table
 from .test_host import latest_state, play_to_end
 
 pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
@@ -25,12 +25,7 @@ pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
 async def rated_game(host, first: str, second: str) -> tuple[dict, dict, str]:
     """Two keys sit at a rated friend table and play it to the end; their welcomes and
     the table."""
-    ann, bob = await hello(host, first), await hello(host, second)
-    await ann["client"].send({"type": "create", "variant": "base", "opponent": "friend",
-                              "seat": 0, "rated": True})
-    table = (await ann["client"].receive_until("joined"))["table"]
-    await bob["client"].send({"type": "join", "table": table})
-    await bob["client"].receive_until("joined")
+    ann, bob, table = await seated_at_a_rated_table(host, first, second)
     host.final_states = await play_to_end(host, {0: ann["client"], 1: bob["client"]}, table,
                                           random.Random(3))
     return ann, bob, table
@@ -197,12 +192,7 @@ def test_the_change_reads_as_a_person_reads_it():
 async def test_a_rated_game_nobody_came_back_to_is_lost_by_whoever_left_it(keyed):
     import time
 
-    ann, bob = await hello(keyed, ANN), await hello(keyed, BOB)
-    await ann["client"].send({"type": "create", "variant": "base", "opponent": "friend",
-                              "seat": 0, "rated": True})
-    table = (await ann["client"].receive_until("joined"))["table"]
-    await bob["client"].send({"type": "join", "table": table})
-    await bob["client"].receive_until("joined")
+    ann, bob, table = await seated_at_a_rated_table(keyed, ANN, BOB)
     await play_to_end(keyed, {0: ann["client"], 1: bob["client"]}, table, random.Random(4),
                       stop_after=3)
     stalled = keyed.tables[table].game.to_play  # whoever had to decide when both left

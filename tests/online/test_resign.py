@@ -8,7 +8,7 @@ import random
 import pytest
 
 from .conftest import start_host
-from .identities import ANN, BOB, hello
+from .identities import ANN, BOB, seated_at_a_rated_table
 from .test_host import latest_state, play_to_end, start_friend_game
 
 pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
@@ -87,12 +87,7 @@ async def test_leaving_for_good_during_a_game_is_a_resignation(host, connect):
 
 
 async def test_a_rated_resignation_counts_in_the_ratings(keyed):
-    ann, bob = await hello(keyed, ANN), await hello(keyed, BOB)
-    await ann["client"].send({"type": "create", "variant": "base", "opponent": "friend",
-                              "seat": 0, "rated": True})
-    table = (await ann["client"].receive_until("joined"))["table"]
-    await bob["client"].send({"type": "join", "table": table})
-    await bob["client"].receive_until("joined")
+    ann, bob, table = await seated_at_a_rated_table(keyed, ANN, BOB)
     await ann["client"].send({"type": "resign", "table": table})
     state = await latest_state(bob["client"], table)
     assert state["observation"]["winner"] == 1
