@@ -11,8 +11,9 @@ set size of a fresh process that imports the bot and plays one game with it.
 
 ``--keys N`` then runs the app in a pseudo-terminal (80x24) against each of the
 ``--key-tiers``, which opens the game and thinks about its first move for a minute, and
-presses ``e`` (the spirits' table) and ``v`` (the game log) N times each, closing each with
-Esc: the time from the key to its screen (benchmarks/app_startup.py's harness; Linux).
+presses each of ``KEYS`` (the spirits' table, the log, help, the new-game dialog, and a key
+that is refused while the bot decides) N times, closing each with Esc: the time from the
+key to its screen (benchmarks/app_startup.py's harness; Linux).
 """
 
 from __future__ import annotations
@@ -121,15 +122,21 @@ def peak_memory_mb(tier: str, seconds: float, variant: str) -> float:
     return int(done.stdout.split()[-1]) / 1024
 
 
+#: The keys timed while a bot thinks: (key, text its screen shows, the key that undoes it).
+#: Screens over the board (spirits, log, help, a new game's dialog) and a refusal line.
+KEYS = ((b"e", b"Spirits (pile", b"\x1b"), (b"v", b"Game log", b"\x1b"),
+        (b"?", b"All keys", b"\x1b"), (b"n", b"New game of Solstis", b"\x1b"),
+        (b"t", b"wait: it is", b"\x1b"))
+
+
 def key_rows(presses: int, tiers: list[str]) -> dict[tuple[str, str], dict[str, float]]:
-    """Key-to-screen times (ms) for 'e' and 'v' while a bot of each tier thinks."""
+    """Key-to-screen times (ms) for each of ``KEYS`` while a bot of each tier thinks."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from app_startup import key_latency_while_thinking  # this folder's script
 
     out = {}
     for tier in tiers:
-        for key, shows, undo in ((b"e", b"Spirits (pile", b"\x1b"),
-                                 (b"v", b"Game log", b"\x1b")):
+        for key, shows, undo in KEYS:
             times = sorted(key_latency_while_thinking(presses, key, shows, undo, tier))
             out[(tier, key.decode())] = {"p50_ms": 1000 * percentile(times, 50),
                                          "p95_ms": 1000 * percentile(times, 95),

@@ -234,8 +234,13 @@ class SolstisApp(ShellApp):
         if self.game_screen is not None:
             bots = [s.bot for s in self.game_screen.session.setup.seats if s.bot is not None]
             opponent = bots[0] if bots else opponent
-        self.push_screen(NewGameScreen(can_continue, opponent, ascii_mode=self.ascii_mode),
-                         self._new_game_chosen)
+        if not self.is_screen_installed("new-game"):
+            self.install_screen(NewGameScreen(can_continue, opponent,
+                                              ascii_mode=self.ascii_mode), "new-game")
+        form = self.get_screen("new-game")
+        assert isinstance(form, NewGameScreen)
+        form.reopen(can_continue, opponent)
+        self.push_screen("new-game", self._new_game_chosen)
 
     def _new_game_chosen(self, result: object) -> None:
         if result == "continue":

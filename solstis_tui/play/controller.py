@@ -231,7 +231,8 @@ class PlayController:
         return isinstance(s, Session) and s.can_take_back_play()
 
     def prompt(self) -> Prompt:
-        """The prompt line now (a notice is shown once, in place of the keys)."""
+        """The prompt line now (a notice is shown in place of the keys: once while a person
+        decides, until the decision while a bot does)."""
         s, game = self.session, self.obs
         view = self.view if self.view is not None else self.board()
         if game.is_over:
@@ -240,6 +241,9 @@ class PlayController:
             return Prompt(f"Pass the keyboard to {s.name(game.to_play)}.", error=self.error)
         if not view.deciding_is_human:
             headline, detail = waiting_lines(s, game, self.paused)
+            # The prompt is drawn again at each turn of the spinner: a notice (the legend)
+            # stays until the next decision is made instead of going at the first one.
+            detail = self.notice or detail
             return Prompt(headline, detail, self.error,
                           thinking=not self.paused and self.thinking_since is not None)
         headline, detail = deciding_lines(s, game, view, self.zone_keys(),
@@ -333,6 +337,7 @@ class PlayController:
     def after_move(self) -> None:
         """Everything that follows a decision: autosave, the log, the next step."""
         self.error = ""
+        self.notice = ""
         self.clear_hint()
         self.port.save()
         self.update_log()

@@ -237,7 +237,9 @@ class GameScreen(Screen[None]):
                                        hint=p.hint)
 
     def _tick(self) -> None:
-        if self.play.thinking_since is not None:
+        # Under another screen (the log, the spirits' table, help) the spinner waits: each
+        # turn of it would repaint this screen behind the one the player is reading.
+        if self.play.thinking_since is not None and self.app.screen is self:
             self.spin += 1
             self.redraw_prompt()
 

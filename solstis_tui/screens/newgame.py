@@ -44,7 +44,7 @@ class NewGameScreen(ModalScreen[object]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "start", "Start")]
     DEFAULT_CSS = """
-    NewGameScreen { align: center middle; }
+    NewGameScreen { align: center middle; background: $background; }
     NewGameScreen > Vertical { width: 72; height: auto; border: thick $primary;
         background: $surface; padding: 0 1; }
     NewGameScreen.-ascii > Vertical { border: ascii $primary; }
@@ -83,12 +83,28 @@ class NewGameScreen(ModalScreen[object]):
             yield Static("", id="error", markup=False)  # quotes what was typed
             with Horizontal():
                 yield Button("Start", variant="primary", id="start")
-                if self.can_continue:
-                    yield Button("Continue last game", id="continue")
+                yield Button("Continue last game", id="continue")
                 yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
         self.set_class(self.ascii_mode, "-ascii")
+        self.query_one("#continue", Button).display = self.can_continue
+        self.query_one("#start", Button).focus()
+
+    def reopen(self, can_continue: bool, opponent: str) -> None:
+        """Fresh answers for the next time the form opens: the app keeps one form (making
+        its fields anew took most of the time between the key and the form)."""
+        self.can_continue = can_continue
+        self.opponent = opponent if opponent in BOT_TIERS else "minimax"
+        if not self.is_mounted:
+            return
+        self.query_one("#mode", Select).value = "bot"
+        self.query_one("#opponent", Select).value = self.opponent
+        self.query_one("#variant", Select).value = self.variant
+        self.query_one("#starts", Select).value = "random"
+        self.query_one("#seed", Input).value = ""
+        self.query_one("#error", Static).update("")
+        self.query_one("#continue", Button).display = can_continue
         self.query_one("#start", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -10,6 +10,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..widgets.rendered import Rendered
+
 from ..core import Decision, Observation, Spirit, cell_name
 from ..core.spirits import spirit_set
 
@@ -56,7 +58,7 @@ class SpiritsScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape,e,q", "app.pop_screen", "Back")]
     DEFAULT_CSS = """
-    SpiritsScreen { align: center middle; }
+    SpiritsScreen { align: center middle; background: $background; }
     SpiritsScreen VerticalScroll { width: 90%; height: 90%; border: thick $primary;
         background: $surface; padding: 0 1; }
     """
@@ -77,4 +79,4 @@ class SpiritsScreen(ModalScreen[None]):
             table.add_row(title, kind, Text(where), effect)  # a name is text, never markup
         with VerticalScroll():
             yield Static(f"Spirits (pile: {obs.spirit_pile} face down) — Esc: back")
-            yield Static(table)
+            yield Rendered(table)

@@ -35,3 +35,18 @@ async def test_g_shows_every_legend_line_whole_at_80_columns():
 def test_every_legend_line_fits_an_80_column_prompt():
     for ascii_only in (False, True):
         assert all(len(line) <= 78 for line in legend_lines(ascii_only))
+
+
+async def test_g_shows_the_legend_while_a_bot_thinks_and_it_stays_through_the_spinner():
+    app = make_app(seats=("tests.tui.bots:SlowBot", "human"), seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(200):
+            await pilot.pause()
+            if app.game_screen.play.thinking_since is not None:
+                break
+        assert "Space skips ahead" in detail_line(app)
+        await pilot.press("g")
+        await pilot.pause(0.35)  # three turns of the spinner
+        assert detail_line(app).strip() == legend_lines(False)[0]
+        assert "thinking" in str(app.game_screen.query_one("#prompt").render())
+        await pilot.press("q")

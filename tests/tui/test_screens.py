@@ -72,6 +72,34 @@ async def test_new_game_screen_starts_the_chosen_game():
         assert sorted(map(str, app.game_screen.session.setup.seats)) == ["human", "random"]
 
 
+async def test_the_new_game_form_opens_fresh_after_a_cancel_and_after_a_bad_seed():
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("n")
+        await pilot.pause()
+        form = app.screen
+        form.query_one("#variant").value = "firefly"
+        form.query_one("#seed").focus()
+        await pilot.press("x", "enter")
+        await pilot.pause()
+        assert "whole number" in str(form.query_one("#error").render())
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.game_screen
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        assert app.screen.query_one("#variant").value == "base"
+        assert app.screen.query_one("#seed").value == ""
+        assert str(app.screen.query_one("#error").render()) == ""
+        assert app.screen.query_one("#start").has_focus
+        await pilot.press("enter")  # starts a game: the form's last answers are not reused
+        await settle(pilot, app)
+        assert app.game_screen.session.setup.variant == "base"
+        assert app.game_screen.session.setup.secret
+
+
 async def test_help_opens_with_keys_and_rules_sections():
     app = make_app(seats=("human", "random"), seed=3)
     async with app.run_test(size=(100, 30)) as pilot:

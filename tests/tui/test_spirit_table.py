@@ -65,3 +65,32 @@ def test_in_firefly_the_table_says_which_panorama_and_cell_it_forbids():
     owner = obs.evil_player
     cell = cell_name(obs.panoramas[owner].forbidden)
     assert rows["Evil Spirit"] == f"{NAMES[owner]}'s panorama, {cell}"
+
+
+async def test_the_table_on_screen_lists_every_spirit_and_rewraps_when_the_window_grows():
+    from textual.containers import VerticalScroll
+
+    from solstis_tui.core.spirits import spirit_set
+
+    from .conftest import make_app, settle
+
+    def shown(app) -> str:
+        return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("e")
+        await pilot.pause()
+        seen = shown(app)
+        app.screen.query_one(VerticalScroll).scroll_end(animate=False)
+        await pilot.pause()
+        seen += shown(app)
+        for spirit in spirit_set(False, False):
+            assert spirit.title in seen
+        # 80 columns wrap the Fly's effect; 160 hold it on one line.
+        fly = "put a random tile from the opponent's hand into your panorama"
+        assert fly not in seen
+        await pilot.resize_terminal(160, 50)
+        await pilot.pause()
+        assert fly in shown(app)
