@@ -10,10 +10,9 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..widgets.rendered import Rendered
-
 from ..core import Decision, Observation, Spirit, cell_name
 from ..core.spirits import spirit_set
+from ..widgets.rendered import Rendered
 
 
 def where_is(obs: Observation, names: tuple[str, str]) -> dict[Spirit, str]:
