@@ -44,14 +44,28 @@ BOT_TIERS = tuple(TIERS)
 STRONGEST = "expert"
 
 
+#: How strong each tier is, as the opponent list says it: its score against the tier below
+#: (docs/bots.md, "The ladder": 200–400 games a pair, each tier at a quarter of its
+#: default budget, the expert at four times the mcts's time, as the defaults are).
+STRENGTH = {
+    "random": "any legal move",
+    "greedy": "wins 81% vs Random",
+    "minimax": "wins 65% vs Greedy",
+    "mcts": "wins 62% vs Minimax",
+    "expert": "wins 58% vs MCTS",
+}
+
+
 def opponent_label(tier: str) -> str:
-    """A tier as the opponent list offers it: 'Expert bot (2 cores)' says how many
-    processes the expert searches on."""
+    """A tier as the opponent list offers it, with how strong it is: 'Expert bot (2 cores)
+    · wins 58% vs MCTS' also says how many processes the expert searches on."""
     from solstis_tui.ai.expert import usable_cores
 
     title = TIER_TITLES[tier]
     cores = usable_cores()
-    return f"{title} ({cores} cores)" if tier == "expert" and cores > 1 else title
+    if tier == "expert" and cores > 1:
+        title = f"{title} ({cores} cores)"
+    return f"{title} · {STRENGTH[tier]}" if tier in STRENGTH else title
 
 
 @dataclass(frozen=True)

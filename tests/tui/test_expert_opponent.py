@@ -1,4 +1,5 @@
-"""The opponent list says how many cores the expert searches on, and a finished game's
+"""The opponent list says how strong each tier is and how many cores the expert searches
+on, and a finished game's
 expert stops its worker processes when the next game starts."""
 
 from __future__ import annotations
@@ -22,8 +23,36 @@ async def test_the_opponent_list_names_the_experts_cores(monkeypatch):
         assert isinstance(app.screen, NewGameScreen)
         options = dict((value, str(label)) for label, value in
                        app.screen.query_one("#opponent", Select)._options)
-        assert options["expert"] == "Expert bot (4 cores)"
-        assert options["mcts"] == "MCTS bot"
+        assert options["expert"] == "Expert bot (4 cores) · wins 58% vs MCTS"
+        assert options["mcts"] == "MCTS bot · wins 62% vs Minimax"
+        # The field shows the chosen label whole at 80 columns.
+        await pilot.resize_terminal(80, 24)
+        app.screen.query_one("#opponent", Select).value = "expert"
+        await pilot.pause()
+        shown = "\n".join(s.text for s in app.screen._compositor.render_strips())
+        assert "Expert bot (4 cores) · wins 58% vs MCTS" in shown
+
+
+def test_each_tiers_strength_is_the_ladders_score_in_docs_bots_md():
+    """The opponent list's "wins N% vs X" is the published ladder's row, rounded."""
+    import re
+    from pathlib import Path
+
+    from solstis_tui.seats import TIER_TITLES
+    from solstis_tui.session import STRENGTH
+
+    docs = (Path(__file__).parents[2] / "docs" / "bots.md").read_text()
+    ladder = docs[docs.index("**The ladder**"):]
+    rows: dict[str, tuple[str, float]] = {}
+    for m in re.finditer(r"^\| (\w+)[^|]* \| (\w+)[^|]* \| \d+ \| [\d-]+ \| ([\d.]+)%",
+                         ladder, re.M):
+        rows.setdefault(m.group(1), (m.group(2), float(m.group(3))))  # the first: the ladder
+    for tier, text in STRENGTH.items():
+        if tier == "random":
+            continue
+        below, score = rows[tier]
+        title = TIER_TITLES[below].removesuffix(" bot")
+        assert text == f"wins {round(score)}% vs {title}"
 
 
 async def test_a_new_game_stops_the_last_games_expert_workers():
