@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen
@@ -29,6 +30,7 @@ class LogScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         log = self.query_one(RichLog)
-        for line in self.lines:
-            log.write(line)
+        # One text of all the lines: a write per line cost several times as much late in a
+        # game, and the key waited for it.
+        log.write(Text("\n".join(self.lines)))
         log.focus()

@@ -8,7 +8,7 @@ from solstis_tui.screens.end import EndScreen
 from solstis_tui.screens.help import HelpScreen
 from solstis_tui.screens.newgame import NewGameScreen
 
-from .conftest import make_app, open_review, play_by_keys, settle
+from .conftest import keys_for, make_app, open_review, play_by_keys, settle
 
 
 async def test_watch_mode_pause_and_step():
@@ -98,6 +98,28 @@ async def test_the_new_game_form_opens_fresh_after_a_cancel_and_after_a_bad_seed
         await settle(pilot, app)
         assert app.game_screen.session.setup.variant == "base"
         assert app.game_screen.session.setup.secret
+
+
+async def test_the_log_screen_shows_a_whole_games_log_first_line_to_last():
+    from textual.widgets import RichLog
+
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        rng = random.Random(5)
+        while not app.game_screen.play.obs.is_over:  # a whole game: a long log
+            await pilot.press(*keys_for(app.game_screen, rng))
+            await settle(pilot, app)
+        if not isinstance(app.screen, type(app.game_screen)):
+            await pilot.press("escape")  # the score sheet
+            await pilot.pause()
+        lines = app.game_screen.shown_log()
+        assert len(lines) > 40
+        await pilot.press("v")
+        await pilot.pause()
+        shown = "\n".join(strip.text.rstrip() for strip in app.screen.query_one(RichLog).lines)
+        # Every line, in order; wrapping at 80 columns splits lines only between words.
+        assert shown.split() == " ".join(lines).split()
 
 
 async def test_help_opens_with_keys_and_rules_sections():
