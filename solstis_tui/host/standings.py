@@ -83,8 +83,12 @@ class Standings:
 
     @staticmethod
     def result(table: Table) -> Result:
-        ids = [s.identity or "" for s in table.seats]
-        return result_of(table.id, (ids[0], ids[1]), table.game.winner, table.last_active)
+        """The result of the finished game at ``table``; who sat there for an unrated
+        game: the identity, the bot, or "" (a guest, the host's own account)."""
+        ids = [s.identity or (f"bot:{s.bot}" if s.bot and not table.rated else "")
+               for s in table.seats]
+        return result_of(table.id, (ids[0], ids[1]), table.game.winner, table.last_active,
+                         table.rated)
 
     async def forfeit(self, table: Table, now: float) -> bool:
         """An abandoned rated game counts as lost by whoever left it: the seat whose
@@ -100,8 +104,8 @@ class Standings:
         return True
 
     async def record(self, table: Table) -> None:
-        """Store a finished rated game's result and ratings (once: see ratings); a disk
-        that refuses is logged, and the next start records it."""
+        """Store a finished game's result, and a rated one's ratings (once: see ratings);
+        a disk that refuses is logged, and the next start records it."""
         try:
             change = await self.ratings.record(self.result(table))
             if change is not None:
