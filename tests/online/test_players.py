@@ -17,11 +17,13 @@ from solstis_tui.client.client import HostClient, HostError
 from solstis_tui.core import Options
 from solstis_tui.host import database, player_db
 from solstis_tui.host.host import Host
+from solstis_tui.host.hostlock import StartRefused
 from solstis_tui.host.players import PlayerRegistry
 from solstis_tui.host.protocol import VERSION
 from solstis_tui.host.tables import Seat, TableStore, new_table
 
 from .conftest import quick_bot, start_host
+from .identities import ANN, BOB, hello
 
 DAY = 24 * 3600.0
 pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
@@ -155,8 +157,8 @@ async def test_many_names_share_one_transaction(tmp_path, monkeypatch):
     real = player_db.put_all
     monkeypatch.setattr(player_db, "put_all", lambda *a: writes.append(a) or real(*a))
     codes = await asyncio.gather(*(registry.register(f"P{i}") for i in range(50)))
-    assert len(set(codes)) == 50 and len(writes) <= 2
     await registry.close()
+    assert len(set(codes)) == 50 and len(writes) <= 2
 
 
 async def test_forgotten_players_leave_nothing_in_memory(tmp_path):
@@ -256,3 +258,47 @@ async def test_an_expired_code_cannot_resume(host, connect):
             raise AssertionError("an expired code was accepted")
     finally:
         await client.close()
+
+
+async def test_an_unreadable_players_database_is_kept_aside_and_the_host_refuses(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "players.db").write_bytes(b"not a database, but someone's players" * 100)
+    with pytest.raises(StartRefused, match="is not a players database") as refused:
+        await start_host(data, tmp_path / "h.sock")
+    kept = [p.name for p in data.glob("players.corrupt-*")]
+    assert len(kept) == 1 and kept[0] in str(refused.value)
+    assert "everyone chooses a name again" in str(refused.value)
+
+
+async def test_a_forgotten_guest_leaves_the_database_too(tmp_path):
+    registry = PlayerRegistry(tmp_path)
+    registry.load()
+    guest = await registry.register("Gus (guest)", "guest")
+    player = await registry.register("Ann", "key:Ann")
+    assert await registry.prune(time.time() + 25 * 3600) == [guest]
+    await registry.close()
+    with contextlib.closing(sqlite3.connect(tmp_path / "players.db")) as db:
+        assert db.execute("SELECT code FROM players").fetchall() == [(player,)]
+        assert db.execute("SELECT count(*) FROM names WHERE code = ?",
+                          (guest,)).fetchone() == (0,)
+
+
+async def test_a_hello_finds_players_by_index_never_by_reading_them_all(keyed):
+    """At a host with millions of players a scan would stall every hello (see
+    benchmarks/host_registry_scale.py): every statement of a new name's hello, a returning
+    player's and a rename goes by index, on the loop's connection and the writer's."""
+    await hello(keyed, BOB)
+    statements: list[str] = []
+    for conn in (keyed.players._db, keyed.players._out):
+        conn.set_trace_callback(statements.append)
+    await hello(keyed, ANN)
+    ann = (await hello(keyed, ANN))["client"]  # she comes back, by her key
+    await ann.send({"type": "rename", "name": "Anna"})
+    await ann.receive_until("renamed")
+    await keyed.players.close()
+    assert len(statements) > 5
+    with contextlib.closing(sqlite3.connect(keyed.players.path)) as db:
+        for sql in statements:
+            plan = " ".join(str(row[-1]) for row in db.execute("EXPLAIN QUERY PLAN " + sql))
+            assert "SCAN" not in plan, (sql, plan)

@@ -26,8 +26,8 @@ from solstis_tui.host.hostlock import StartRefused
 from solstis_tui.host.protocol import VERSION
 
 from .conftest import quick_bot
-from .test_players import locked
 from .test_host import latest_state, start_friend_game
+from .test_players import locked
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
