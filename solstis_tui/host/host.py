@@ -342,7 +342,8 @@ class Host:
             if not 0 <= offset <= MAX_OFFSET:
                 raise ProtocolError("bad_message",
                                     f"leaders: 'offset' is from 0 to {MAX_OFFSET}")
-            return {"type": "leaders", **self.standings.leaders(self._identity(conn), offset)}
+            return {"type": "leaders", **await self.standings.leaders(self._identity(conn),
+                                                                       offset)}
         if kind == "rename":
             return await self._rename(conn, field(msg, "name", str, max_len=4 * MAX_NAME))
         if kind == "player":

@@ -96,6 +96,13 @@ def codes_of(conn: sqlite3.Connection, identity: str) -> list[tuple[str, Player]
         f"SELECT {COLUMNS} FROM players WHERE identity = ?", (identity,))]
 
 
+def of_identities(conn: sqlite3.Connection, identities: list[str]) -> list[tuple[str, Player]]:
+    """The players that belong to any of ``identities`` (one query, by index)."""
+    return [(row[0], _player(row)) for row in conn.execute(
+        f"SELECT {COLUMNS} FROM players WHERE identity IN (SELECT value FROM json_each(?))",
+        (json.dumps(identities),))]
+
+
 def unseen(conn: sqlite3.Connection, before: Mapping[int, float]) -> list[str]:
     """Codes of each kind of player last seen before ``before[kind]`` (by index)."""
     return [row[0] for kind, when in before.items() for row in conn.execute(
@@ -107,28 +114,42 @@ def everyone(conn: sqlite3.Connection) -> dict[str, Player]:
     return {row[0]: _player(row) for row in conn.execute(f"SELECT {COLUMNS} FROM players")}
 
 
-def put(conn: sqlite3.Connection, code: str, player: Player | None) -> None:
-    """Store ``player`` as ``code``'s (None: forget ``code``), inside the caller's
-    transaction."""
-    conn.execute("DELETE FROM names WHERE code = ?", (code,))
+@dataclass(frozen=True)
+class Change:
+    """A change as written: ``code``'s players row (None: forget the code) and its name
+    keys. Made on the event loop, so that the writer thread runs little Python (see
+    players: a thread busy in Python keeps the loop waiting for the GIL)."""
+
+    code: str
+    row: tuple[str, str, float, str | None, str | None, str | None, int] | None
+    keys: tuple[str, ...] = ()
+
+
+def change(code: str, player: Player | None, keys: Iterable[str] | None = None) -> Change:
+    """``code``'s player to be ``player`` (None: forgotten); ``keys`` their clash keys if
+    already known."""
     if player is None:
-        conn.execute("DELETE FROM players WHERE code = ?", (code,))
-        return
-    conn.execute(f"INSERT OR REPLACE INTO players ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                 (code, player.name, player.seen, player.seat, player.identity,
-                  json.dumps(list(player.former)) if player.former else None, player.kind))
-    conn.executemany("INSERT OR IGNORE INTO names (key, code) VALUES (?, ?)",
-                     [(key, code) for key in player.clash_keys()])
+        return Change(code, None)
+    former = json.dumps(list(player.former)) if player.former else None
+    return Change(code, (code, player.name, player.seen, player.seat, player.identity,
+                         former, player.kind),
+                  tuple(player.clash_keys() if keys is None else keys))
 
 
-def put_all(conn: sqlite3.Connection, entries: Iterable[tuple[str, Player | None]],
+def put_all(conn: sqlite3.Connection, changes: Iterable[Change],
             meta: Mapping[str, str] | None = None) -> None:
-    """Store ``entries`` (and ``meta`` rows) in one transaction; sqlite3.Error, and
-    nothing stored, if it fails."""
+    """Make ``changes`` (and store ``meta`` rows) in one transaction; sqlite3.Error, and
+    nothing changed, if it fails."""
+    changes = list(changes)
     conn.execute("BEGIN IMMEDIATE")
     try:
-        for code, player in entries:
-            put(conn, code, player)
+        conn.executemany("DELETE FROM names WHERE code = ?", [(c.code,) for c in changes])
+        conn.executemany("DELETE FROM players WHERE code = ?",
+                         [(c.code,) for c in changes if c.row is None])
+        conn.executemany(f"INSERT OR REPLACE INTO players ({COLUMNS}) VALUES "
+                         "(?, ?, ?, ?, ?, ?, ?)", [c.row for c in changes if c.row])
+        conn.executemany("INSERT OR IGNORE INTO names (key, code) VALUES (?, ?)",
+                         [(key, c.code) for c in changes if c.row for key in c.keys])
         conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
                          list((meta or {}).items()))
     except BaseException:

@@ -45,7 +45,9 @@ log = logging.getLogger("solstis.host")
 
 
 class PlayerRegistry(Mapping[str, str]):
-    """Resume code -> name (a read-only mapping), with registration, expiry and storage."""
+    """Resume code -> name (a read-only mapping: looking a code up reads one row; iterating
+    or counting reads them all, for tests and the owner), with registration, expiry and
+    storage."""
 
     def __init__(self, directory: Path, *, expire_seconds: float = EXPIRE_SECONDS,
                  guest_seconds: float = GUEST_SECONDS,
@@ -62,8 +64,9 @@ class PlayerRegistry(Mapping[str, str]):
         self._out: sqlite3.Connection | None = None  # written in the worker thread
         self._thread = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="solstis-players")
-        #: code -> (player, None if forgotten; generation): changes not yet on disk
-        self._pending: dict[str, tuple[Player | None, int]] = {}
+        #: code -> (player, None if forgotten; generation; as written): changes not yet on
+        #: disk
+        self._pending: dict[str, tuple[Player | None, int, player_db.Change]] = {}
         self._index: dict[str, set[str]] = {}  # clash key or identity -> pending codes
         self._generation = 0
         self._unwritten: set[str] = set()  # pending codes no write has taken yet
@@ -74,29 +77,31 @@ class PlayerRegistry(Mapping[str, str]):
     def load(self) -> None:
         """Open (or create) ``players.db`` and import an older host's files once;
         database.Unreadable if the database cannot be read (kept aside, see database)."""
-        self._out = open_database(self.path, player_db.SCHEMA, player_db.SCHEMA_VERSION,
-                                  "a players database",
-                                  "no players (everyone chooses a name again)")
+        self._out = self._open()
         try:
             migrate(self._out, self.directory, self.clock(), self.problems)
         except sqlite3.Error as exc:
             raise OSError(f"{self.path} could not take the players of players.json "
                           f"({exc})") from None
-        self._db = open_database(self.path, player_db.SCHEMA, player_db.SCHEMA_VERSION,
-                                 "a players database", "no players")
+        self._db = self._open()
+        clash_keys("")  # the look-alike table is read now, not during the first hello
 
     def read(self) -> None:
         """Open the registry for reading only (a running host may own it): the database
         if there is one, else an older host's files, read into memory. What could not be
         read is said in ``problems``; nothing is written."""
         if self.path.exists():
-            self._db = open_database(self.path, player_db.SCHEMA, player_db.SCHEMA_VERSION,
-                                     "a players database", "no players", keep_bad=False)
+            self._db = self._open(keep_bad=False)
             return
         self._db = sqlite3.connect(":memory:", isolation_level=None)
         self._db.executescript(player_db.SCHEMA)
         players = read_files(self.directory, self.clock(), False, self.problems)
-        player_db.put_all(self._db, players.items())
+        player_db.put_all(self._db, [player_db.change(c, p) for c, p in players.items()])
+
+    def _open(self, keep_bad: bool = True) -> sqlite3.Connection:
+        return open_database(self.path, player_db.SCHEMA, player_db.SCHEMA_VERSION,
+                             "a players database",
+                             "no players (everyone chooses a name again)", keep_bad=keep_bad)
 
     async def close(self) -> None:
         """Write every pending change (retrying those that failed), then close."""
@@ -126,7 +131,7 @@ class PlayerRegistry(Mapping[str, str]):
     def players_by_code(self) -> dict[str, Player]:
         """Every player by code (reads the whole table: for the owner, not for a hello)."""
         stored = {} if self._db is None else player_db.everyone(self._db)
-        for code, (player, _) in self._pending.items():
+        for code, (player, _, _) in self._pending.items():
             if player is None:
                 stored.pop(code, None)
             else:
@@ -175,13 +180,39 @@ class PlayerRegistry(Mapping[str, str]):
         guests share one identity and have none)."""
         if identity == "guest":
             return None
-        candidates = [] if self._db is None else player_db.codes_of(self._db, identity)
-        candidates = [(c, p) for c, p in candidates if c not in self._pending]
-        candidates += [(c, p) for c in self._index.get("i:" + identity, ())
+        stored = [] if self._db is None else player_db.codes_of(self._db, identity)
+        owner = self._owners(stored, [identity]).get(identity)
+        return None if owner is None else owner[0]
+
+    async def names_of(self, identities: Iterable[str]) -> dict[str, str]:
+        """identity -> the name of the player who belongs to it, for each of ``identities``
+        that has one: read in one query in the worker thread (for the leaderboard)."""
+        wanted = [identity for identity in identities if identity != "guest"]
+        stored: list[tuple[str, Player]] = []
+        if self._out is not None:
+            stored = await asyncio.get_running_loop().run_in_executor(
+                self._thread, player_db.of_identities, self._out, wanted)
+        elif self._db is not None:
+            stored = player_db.of_identities(self._db, wanted)
+        return {identity: player.name
+                for identity, (_, player) in self._owners(stored, wanted).items()}
+
+    def _owners(self, stored: list[tuple[str, Player]], identities: list[str]
+                ) -> dict[str, tuple[str, Player]]:
+        """identity -> (code, player) of its player (the one seen last, unexpired), from
+        the players ``stored`` and those on their way to the disk."""
+        candidates = [(c, p) for c, p in stored if c not in self._pending]
+        candidates += [(c, p) for identity in identities
+                       for c in self._index.get("i:" + identity, ())
                        if (p := self._pending[c][0]) is not None]
         now = self.clock()
-        alive = [(p.seen, c) for c, p in candidates if not self._expired(p, now)]
-        return max(alive)[1] if alive else None
+        best: dict[str, tuple[str, Player]] = {}
+        for code, player in candidates:
+            if player.identity is None or self._expired(player, now):
+                continue
+            if player.identity not in best or best[player.identity][1].seen < player.seen:
+                best[player.identity] = (code, player)
+        return best
 
     def is_legacy(self, code: str) -> bool:
         player = self._get(code)
@@ -243,7 +274,7 @@ class PlayerRegistry(Mapping[str, str]):
             loop = asyncio.get_running_loop()
             found = await loop.run_in_executor(self._thread, player_db.unseen, self._out,
                                                before)
-        found += [code for code, (p, _) in self._pending.items() if p is not None]
+        found += [code for code, (p, _, _) in self._pending.items() if p is not None]
         gone = []
         for code in dict.fromkeys(found):
             player = self._get(code)
@@ -259,9 +290,10 @@ class PlayerRegistry(Mapping[str, str]):
         the writer put it on disk."""
         self._forget_pending(code)
         self._generation += 1
-        self._pending[code] = (player, self._generation)
+        keys = set() if player is None else player.clash_keys()
+        self._pending[code] = (player, self._generation, player_db.change(code, player, keys))
         if player is not None:
-            for key in (*player.clash_keys(), f"i:{player.identity}"):
+            for key in (*keys, f"i:{player.identity}"):
                 self._index.setdefault(key, set()).add(code)
         self._unwritten.add(code)
         self._start_writer()
@@ -305,10 +337,11 @@ class PlayerRegistry(Mapping[str, str]):
         while self._unwritten and self._out is not None:
             codes, self._unwritten = self._unwritten, set()
             waiting, self._waiting = self._waiting, []
-            batch = [(code, *self._pending[code]) for code in codes if code in self._pending]
+            batch = [(code, *self._pending[code][:2]) for code in codes
+                     if code in self._pending]
             try:
                 await loop.run_in_executor(self._thread, player_db.put_all, self._out,
-                                           [(code, player) for code, player, _ in batch])
+                                           [self._pending[code][2] for code, _, _ in batch])
             except Exception as exc:  # a full disk, or a bug: either way nobody waits forever
                 if not isinstance(exc, sqlite3.Error):
                     log.exception("the player registry's writer failed")
@@ -323,7 +356,7 @@ class PlayerRegistry(Mapping[str, str]):
                 self._keep_for_later(batch)
                 return
             for code, _, generation in batch:
-                if self._pending.get(code, (None, -1))[1] == generation:
+                if code in self._pending and self._pending[code][1] == generation:
                     self._forget_pending(code)
             for future in waiting:
                 if not future.done():
@@ -332,7 +365,7 @@ class PlayerRegistry(Mapping[str, str]):
     def _keep_for_later(self, batch: list[tuple[str, Player | None, int]]) -> None:
         """Changes of a failed write nobody took back: written with the next one."""
         self._unwritten |= {code for code, _, generation in batch
-                            if self._pending.get(code, (None, -1))[1] == generation}
+                            if code in self._pending and self._pending[code][1] == generation}
 
     def _write_failed(self, message: str) -> None:
         """Record a failed write in ``write_errors`` and log it for the operator."""

@@ -1,14 +1,12 @@
 """The registry's files before ``players.db``: ``players.json`` (a snapshot, or the older
 ``{code: name}``) and ``players.journal`` (one JSON line per change). They are read once,
-imported into ``players.db`` in one transaction, and kept as ``*.migrated-<time>``."""
+imported into ``players.db`` in one transaction, and kept as ``players.migrated-<time>.*``."""
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 import sqlite3
-import time
 from pathlib import Path
 from typing import Any
 
@@ -99,8 +97,8 @@ def _parse(data: object, now: float) -> dict[str, Player]:
 def migrate(conn: sqlite3.Connection, directory: Path, now: float,
             problems: list[str]) -> None:
     """Import ``directory``'s old files into ``conn`` (once: a meta row says it was done,
-    in the same transaction), then rename them ``*.migrated-<time>`` and log it. A crash at
-    any point leaves either the files to import again or the players in the database."""
+    in the same transaction), then rename them ``players.migrated-<time>.*`` and log it.
+    A crash at any point leaves the files to import again or the players in the database."""
     old = [directory / "players.json", directory / "players.journal"]
     if not any(path.exists() for path in old):
         return
@@ -108,19 +106,10 @@ def migrate(conn: sqlite3.Connection, directory: Path, now: float,
     count = None
     if done is None:
         players = read_files(directory, now, True, problems)
-        player_db.put_all(conn, players.items(), {MIGRATED: f"{now} {len(players)}"})
+        player_db.put_all(conn, [player_db.change(code, p) for code, p in players.items()],
+                          {MIGRATED: f"{now} {len(players)}"})
         count = len(players)
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now))
-    kept = []
-    for path in old:
-        if path.exists():
-            target = path.with_name(f"{path.name}.migrated-{stamp}")
-            n = 1
-            while target.exists():
-                target = path.with_name(f"{path.name}.migrated-{stamp}-{n}")
-                n += 1
-            os.replace(path, target)
-            kept.append(target.name)
+    kept = [keep_aside(path, "migrated").name for path in old if path.exists()]
     into = directory / "players.db"
     what = (f"{count} players were imported into {into}" if count is not None
             else f"the players had been imported into {into} already")

@@ -43,9 +43,11 @@ CREATE TABLE results (
     rated INTEGER NOT NULL DEFAULT 1 -- 0: an unrated game (no rating moved)
 );
 CREATE INDEX results_by_pair ON results (player0, player1, finished);
+CREATE INDEX results_by_player1 ON results (player1, finished);
 """
-#: version 1 had no unrated games
-UPGRADES = {1: "ALTER TABLE results ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;"}
+#: version 1 had no unrated games (and a player's page read every result)
+UPGRADES = {1: "ALTER TABLE results ADD COLUMN rated INTEGER NOT NULL DEFAULT 1; "
+               "CREATE INDEX IF NOT EXISTS results_by_player1 ON results (player1, finished);"}
 #: Where each bot tier starts: random is the anchor, and each tier above it is worth the
 #: Elo its score against the tier below gives on docs/bots.md's ladder (0.25 s a
 #: decision, 200-400 games each). Their deviation starts at START_RD_BOT: games against

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from solstis_tui.host import player_db, players_legacy
+from solstis_tui.host import player_db
 from solstis_tui.host.players import PlayerRegistry
 
 from .test_storage import solstis, stop, wait_listening
@@ -43,7 +43,7 @@ def stored(data: Path) -> list[tuple[str, str]]:
 
 
 def backups(data: Path) -> list[str]:
-    return sorted(p.name.split(".migrated-")[0] for p in data.glob("players.*.migrated-*"))
+    return sorted(p.suffix for p in data.glob("players.migrated-*"))
 
 
 async def test_the_old_files_are_imported_once_and_kept(tmp_path, caplog):
@@ -54,7 +54,7 @@ async def test_the_old_files_are_imported_once_and_kept(tmp_path, caplog):
     assert dict(registry) == known
     assert registry.name_taken("player0")  # a former name is still hers
     assert not (tmp_path / "players.json").exists()
-    assert backups(tmp_path) == ["players.journal", "players.json"]
+    assert backups(tmp_path) == [".journal", ".json"]
     said = " ".join(r.getMessage() for r in caplog.records)
     assert "5 players were imported" in said and ".migrated-" in said
     await registry.register("Later")
@@ -62,11 +62,11 @@ async def test_the_old_files_are_imported_once_and_kept(tmp_path, caplog):
     again = PlayerRegistry(tmp_path)
     again.load()  # the backups are not read again
     assert sorted(again.values()) == sorted([*known.values(), "Later"])
-    assert backups(tmp_path) == ["players.journal", "players.json"]
+    assert backups(tmp_path) == [".journal", ".json"]
     await again.close()
 
 
-@pytest.mark.parametrize("where", [(player_db, "put_all"), (players_legacy.os, "replace")],
+@pytest.mark.parametrize("where", [(player_db, "put_all"), (os, "replace")],
                          ids=["while importing", "after importing"])
 async def test_a_crash_during_the_import_loses_no_player_and_doubles_none(
         tmp_path, monkeypatch, where):
@@ -81,7 +81,7 @@ async def test_a_crash_during_the_import_loses_no_player_and_doubles_none(
     again = PlayerRegistry(tmp_path)
     again.load()
     assert sorted(stored(tmp_path)) == sorted(known.items())
-    assert backups(tmp_path) == ["players.journal", "players.json"]
+    assert backups(tmp_path) == [".journal", ".json"]
     await again.close()
 
 
@@ -104,5 +104,5 @@ def test_kill_9_during_the_import_loses_no_player_and_doubles_none(tmp_path):
         stop(proc)
     assert killed_before_done > 0  # some kill came before the import was over
     assert sorted(stored(data)) == sorted(known.items())
-    assert backups(data) == ["players.journal", "players.json"]
+    assert backups(data) == [".journal", ".json"]
     assert not [p for p in os.listdir(data) if p in ("players.json", "players.journal")]
