@@ -85,13 +85,14 @@ class LoadResult:
     kept_as: Path | None = None
 
 
-def keep_aside(path: Path) -> Path:
-    """Rename a bad save so it is never overwritten; returns the new path."""
+def keep_aside(path: Path, why: str = "corrupt") -> Path:
+    """Rename a bad save (or a file kept for another reason: ``why``) so it is never
+    overwritten: ``name.<why>-<time>.ext``; returns the new path."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.stem}.corrupt-{stamp}{path.suffix}")
+    target = path.with_name(f"{path.stem}.{why}-{stamp}{path.suffix}")
     n = 1
     while target.exists():
-        target = path.with_name(f"{path.stem}.corrupt-{stamp}-{n}{path.suffix}")
+        target = path.with_name(f"{path.stem}.{why}-{stamp}-{n}{path.suffix}")
         n += 1
     os.replace(path, target)
     return target

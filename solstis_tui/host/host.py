@@ -26,6 +26,7 @@ from .admission import Door
 from .botpool import BotFactory, BotPool
 from .connection import Connection, start_server
 from .crowding import OVERFLOW, OVERFLOW_HELLO_SECONDS, displaceable, oldest_silent
+from .database import Unreadable
 from .host_bots import BotSeats
 from .hostlock import FileLock, StartRefused, claim_data_dir, claim_socket
 from .housekeeping import Housekeeping
@@ -43,7 +44,7 @@ from .protocol import (
     field,
     message_kind,
 )
-from .ratings import Ratings, Unreadable
+from .ratings import Ratings
 from .standings import Standings
 from .tables import (
     DEFAULT_CLOCK,
@@ -132,15 +133,15 @@ class Host:
         self._lobby = None
         try:
             self.players.load()
+            self.ratings.open()
         except OSError as exc:
             raise StartRefused(f"cannot read the players ({exc})") from None
-        self.problems += self.players.problems
-        try:
-            self.ratings.open()
         except Unreadable as exc:
             raise StartRefused(str(exc)) from None
+        finally:
+            self.problems += self.players.problems
         for table in self.tables.values():  # finished before a stop, not yet recorded
-            if table.rated and table.game.is_over and table.id not in self.ratings.recorded:
+            if table.game.is_over and not self.ratings.is_recorded(table.id):
                 self.ratings.record_now(Standings.result(table))
 
     async def serve_unix(self, path: Path, mode: int = 0o600, group: int | None = None) -> None:
@@ -341,7 +342,8 @@ class Host:
             if not 0 <= offset <= MAX_OFFSET:
                 raise ProtocolError("bad_message",
                                     f"leaders: 'offset' is from 0 to {MAX_OFFSET}")
-            return {"type": "leaders", **self.standings.leaders(self._identity(conn), offset)}
+            return {"type": "leaders", **await self.standings.leaders(self._identity(conn),
+                                                                       offset)}
         if kind == "rename":
             return await self._rename(conn, field(msg, "name", str, max_len=4 * MAX_NAME))
         if kind == "player":
@@ -682,7 +684,7 @@ class Host:
     async def _after_change(self, table: Table) -> None:
         """Tell everyone at ``table`` about a change that is stored; a game that ended may
         make an older finished table go (``Housekeeping.prune_finished``)."""
-        if table.game.is_over and table.rated:
+        if table.game.is_over:
             await self.standings.record(table)
         await self._broadcast(table)
         self.bot_seats.schedule(table)

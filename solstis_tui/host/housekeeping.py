@@ -42,14 +42,14 @@ class Housekeeping:
             await asyncio.sleep(min(60.0, max(0.05, shortest / 4)))
             await self.forfeit_abandoned()
             self.expire()
-            self.prune_players()
+            await self.prune_players()
 
-    def prune_players(self, now: float | None = None) -> list[str]:
+    async def prune_players(self, now: float | None = None) -> list[str]:
         """Forget resume codes unused for too long, except those of players who are
         connected or seated at a table."""
         keep = {s.code for t in self.tables.values() for s in t.seats if s.code}
         keep |= {c.code for c in self.conns if c.code}
-        return self.players.prune(now, keep)
+        return await self.players.prune(now, keep)
 
     def abandoned(self, table: Table, now: float) -> bool:
         """Whether ``table`` holds a game nobody came back to: unfinished, no move and no

@@ -1,35 +1,38 @@
 """The host's player registry: which name each secret resume code belongs to.
 
 Codes are 128-bit secrets (``secrets.token_urlsafe(16)``), forgotten after ``expire_seconds``
-(30 days) without a hello. The registry lives in ``players.json`` (a snapshot) plus
-``players.journal`` (one JSON line per change since the snapshot). New names are appended in a
-worker thread, many names per fsync, and ``register`` returns only once its line is on disk;
-the journal is folded into the snapshot once it outgrows it. A file that cannot be read is
-renamed aside (``*.corrupt-<time>*``) and reported, never replaced; a write that fails is
-logged (logger ``solstis.host``) and kept in ``write_errors``.
+(30 days) without a hello, a guest's after ``guest_seconds`` (a day). The registry lives in
+``players.db`` (SQLite, see player_db): a hello reads a few rows by index on the event loop;
+every change is written by one worker thread, many changes per transaction, and
+``register`` returns only once its player is on disk. Changes on their way to the disk are
+kept in memory (``_pending``) and read first, so nobody sees the database lag behind. A
+database that cannot be read is kept aside and the host refuses to start (database); a
+write that fails is logged (logger ``solstis.host``) and kept in ``write_errors``.
 
-Codes from before this format (32-bit ``token_hex(4)``) are still accepted for
-``legacy_seconds`` (7 days) after the upgrade and only once: the player gets a new long code,
+The files of older hosts (``players.json``, ``players.journal``) are imported once at
+start-up (players_legacy). Codes from before those (32-bit ``token_hex(4)``) are still
+accepted for ``legacy_seconds`` (7 days) and only once: the player gets a new long code,
 which keeps the old one as the identity their table seats know them by.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
+import concurrent.futures
 import logging
-import os
 import secrets
+import sqlite3
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
-from ..saves import keep_aside, write_atomic
-from .names import lookalike_key, name_key
+from . import player_db
+from .database import open_database
+from .player_db import Player, clash_keys
+from .players_legacy import migrate, read_files
+
+__all__ = ["CODE_BYTES", "Player", "PlayerRegistry", "clash_keys"]
 
 CODE_BYTES = 16
 EXPIRE_SECONDS = 30 * 24 * 3600.0
@@ -37,417 +40,334 @@ GUEST_SECONDS = 24 * 3600.0  # a guest's name and code are kept this long after 
 LEGACY_SECONDS = 7 * 24 * 3600.0
 TOUCH_EVERY = 3600.0  # a hello writes "last seen" at most this often per player
 MAX_FORMER = 5  # a player's former names kept (and kept from others)
-COMPACT_MIN = 1000  # journal lines before the journal is folded into the snapshot
 
 log = logging.getLogger("solstis.host")
 
 
-def clash_keys(name: str) -> tuple[str, str]:
-    """What no two players' names may share: the ``name_key`` and the look-alike key
-    (kept apart by a prefix)."""
-    return "n:" + name_key(name), "l:" + lookalike_key(name)
-
-
-@dataclass
-class Player:
-    """One registered player: the name, when last seen, and the identity tables know them by
-    (``seat``: None means the code itself); ``identity`` is who the name belongs to (see
-    identity.Who; None: whoever holds the code, as before identities)."""
-
-    name: str
-    seen: float
-    seat: str | None = None
-    legacy: bool = False
-    identity: str | None = None
-    former: tuple[str, ...] = ()  # earlier names, the latest first: still this player's
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        """Every name that is this player's: the one shown and the former ones."""
-        return (self.name, *self.former)
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"name": self.name, "seen": self.seen}
-        if self.seat is not None:
-            data["seat"] = self.seat
-        if self.legacy:
-            data["legacy"] = True
-        if self.identity is not None:
-            data["identity"] = self.identity
-        if self.former:
-            data["former"] = list(self.former)
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Player:
-        if not isinstance(data, dict) or not isinstance(data.get("name"), str):
-            raise ValueError(f"not a player: {data!r}")
-        seat, identity, former = data.get("seat"), data.get("identity"), data.get("former")
-        return cls(data["name"], float(data["seen"]),
-                   seat if isinstance(seat, str) else None, bool(data.get("legacy")),
-                   identity if isinstance(identity, str) else None,
-                   tuple(n for n in former if isinstance(n, str))
-                   if isinstance(former, list) else ())
-
-
 class PlayerRegistry(Mapping[str, str]):
-    """Resume code -> name (a read-only mapping), with registration, expiry and storage."""
+    """Resume code -> name (a read-only mapping: looking a code up reads one row; iterating
+    or counting reads them all, for tests and the owner), with registration, expiry and
+    storage."""
 
     def __init__(self, directory: Path, *, expire_seconds: float = EXPIRE_SECONDS,
                  guest_seconds: float = GUEST_SECONDS,
                  legacy_seconds: float = LEGACY_SECONDS,
                  clock: Callable[[], float] = time.time) -> None:
-        self.path = directory / "players.json"
-        self.journal = directory / "players.journal"
+        self.directory = directory
+        self.path = directory / "players.db"
         self.expire_seconds, self.legacy_seconds = expire_seconds, legacy_seconds
         self.guest_seconds = guest_seconds
         self.clock = clock
         self.problems: list[str] = []  # files kept aside at load, a sentence each
         self.write_errors: list[str] = []  # failed writes, a sentence each (also logged)
-        self._players: dict[str, Player] = {}
-        self._keys: Counter[str] = Counter()
-        self._by_identity: dict[str, str] = {}  # identity -> code (guests aside)
-        self._written: dict[str, float] = {}  # code -> "seen" last put on disk
-        self._pending: list[tuple[str, set[str], asyncio.Future[None] | None]] = []
-        self._unsaved: set[str] = set()
+        self._db: sqlite3.Connection | None = None  # read on the event loop
+        self._out: sqlite3.Connection | None = None  # written in the worker thread
+        self._thread = concurrent.futures.ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="solstis-players")
+        #: code -> (player, None if forgotten; generation; as written): changes not yet on
+        #: disk
+        self._pending: dict[str, tuple[Player | None, int, player_db.Change]] = {}
+        self._index: dict[str, set[str]] = {}  # clash key or identity -> pending codes
+        self._generation = 0
+        self._unwritten: set[str] = set()  # pending codes no write has taken yet
+        self._waiting: list[asyncio.Future[None]] = []  # each wants the next write
         self._writer: asyncio.Task[None] | None = None
-        self._journal_lines = 0
-        self._snapshot_size = 0  # players in players.json when it was last written
-        self._needs_compact = False
 
-    # ------------------------------------------------------------------ the mapping
+    # ------------------------------------------------------------------ opening
+    def load(self) -> None:
+        """Open (or create) ``players.db`` and import an older host's files once;
+        database.Unreadable if the database cannot be read (kept aside, see database)."""
+        self._out = self._open()
+        try:
+            migrate(self._out, self.directory, self.clock(), self.problems)
+        except sqlite3.Error as exc:
+            raise OSError(f"{self.path} could not take the players of players.json "
+                          f"({exc})") from None
+        self._db = self._open()
+        clash_keys("")  # the look-alike table is read now, not during the first hello
+
+    def read(self) -> None:
+        """Open the registry for reading only (a running host may own it): the database
+        if there is one, else an older host's files, read into memory. What could not be
+        read is said in ``problems``; nothing is written."""
+        if self.path.exists():
+            self._db = self._open(keep_bad=False)
+            return
+        self._db = sqlite3.connect(":memory:", isolation_level=None)
+        self._db.executescript(player_db.SCHEMA)
+        players = read_files(self.directory, self.clock(), False, self.problems)
+        player_db.put_all(self._db, [player_db.change(c, p) for c, p in players.items()])
+
+    def _open(self, keep_bad: bool = True) -> sqlite3.Connection:
+        return open_database(self.path, player_db.SCHEMA, player_db.SCHEMA_VERSION,
+                             "a players database",
+                             "no players (everyone chooses a name again)", keep_bad=keep_bad)
+
+    async def close(self) -> None:
+        """Write every pending change (retrying those that failed), then close."""
+        while self._writer is not None and not self._writer.done():
+            await asyncio.shield(self._writer)
+        if self._unwritten and self._out is not None:
+            self._start_writer()
+            await asyncio.shield(self._writer)  # type: ignore[arg-type]
+        self._thread.shutdown(wait=True)
+        for conn in (self._db, self._out):
+            if conn is not None:
+                conn.close()
+        self._db = self._out = None
+
+    # ------------------------------------------------------------------ reading
+    def _get(self, code: str) -> Player | None:
+        if code in self._pending:
+            return self._pending[code][0]
+        return None if self._db is None else player_db.get(self._db, code)
+
     def __getitem__(self, code: str) -> str:
-        return self._players[code].name
+        player = self._get(code)
+        if player is None:
+            raise KeyError(code)
+        return player.name
+
+    def players_by_code(self) -> dict[str, Player]:
+        """Every player by code (reads the whole table: for the owner, not for a hello)."""
+        stored = {} if self._db is None else player_db.everyone(self._db)
+        for code, (player, _, _) in self._pending.items():
+            if player is None:
+                stored.pop(code, None)
+            else:
+                stored[code] = player
+        return stored
+
+    def players(self) -> list[Player]:
+        """Every registered player (for the owner's listing)."""
+        return list(self.players_by_code().values())
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._players)
+        return iter(self.players_by_code())
 
     def __len__(self) -> int:
-        return len(self._players)
+        return len(self.players_by_code())
 
     def lookup(self, code: str) -> str | None:
         """The name of ``code``'s player, or None if the code is not known (or expired)."""
-        player = self._players.get(code)
+        player = self._get(code)
         return None if player is None or self._expired(player, self.clock()) else player.name
 
     def seat_code(self, code: str) -> str:
         """The identity ``code``'s player has at tables (the code itself for new players)."""
-        player = self._players.get(code)
+        player = self._get(code)
         return player.seat if player is not None and player.seat else code
 
     def name_taken(self, name: str, by_other_than: str | None = None) -> bool:
         """True if a registered player's name (a former one too) cannot be told from
         ``name``: the same ``name_key`` (case, width, spacing) or the same look-alike
         skeleton. The names of the player with code ``by_other_than`` do not count."""
-        own: Counter[str] = Counter()
-        player = self._players.get(by_other_than) if by_other_than else None
-        if player is not None:
-            for known in player.names:
-                own.update(clash_keys(known))
-        return any(self._keys[key] - own[key] > 0 for key in clash_keys(name))
+        for key in clash_keys(name):
+            if self._index.get(key, set()) - {by_other_than}:
+                return True
+            stored = [] if self._db is None else player_db.codes_with_key(self._db, key)
+            if any(code != by_other_than and code not in self._pending for code in stored):
+                return True
+        return False
 
     def identity_of(self, code: str) -> str | None:
         """The identity ``code``'s player belongs to (None: whoever holds the code)."""
-        player = self._players.get(code)
+        player = self._get(code)
         return None if player is None else player.identity
 
     def code_of(self, identity: str) -> str | None:
-        """The code of the player who belongs to ``identity`` (None: none yet, or expired)."""
-        code = self._by_identity.get(identity)
-        return code if code is not None and self.lookup(code) is not None else None
+        """The code of the player who belongs to ``identity`` (None: none yet, or expired;
+        guests share one identity and have none)."""
+        if identity == "guest":
+            return None
+        stored = [] if self._db is None else player_db.codes_of(self._db, identity)
+        owner = self._owners(stored, [identity]).get(identity)
+        return None if owner is None else owner[0]
+
+    async def names_of(self, identities: Iterable[str]) -> dict[str, str]:
+        """identity -> the name of the player who belongs to it, for each of ``identities``
+        that has one: read in one query in the worker thread (for the leaderboard)."""
+        wanted = [identity for identity in identities if identity != "guest"]
+        stored: list[tuple[str, Player]] = []
+        if self._out is not None:
+            stored = await asyncio.get_running_loop().run_in_executor(
+                self._thread, player_db.of_identities, self._out, wanted)
+        elif self._db is not None:
+            stored = player_db.of_identities(self._db, wanted)
+        return {identity: player.name
+                for identity, (_, player) in self._owners(stored, wanted).items()}
+
+    def _owners(self, stored: list[tuple[str, Player]], identities: list[str]
+                ) -> dict[str, tuple[str, Player]]:
+        """identity -> (code, player) of its player (the one seen last, unexpired), from
+        the players ``stored`` and those on their way to the disk."""
+        candidates = [(c, p) for c, p in stored if c not in self._pending]
+        candidates += [(c, p) for identity in identities
+                       for c in self._index.get("i:" + identity, ())
+                       if (p := self._pending[c][0]) is not None]
+        now = self.clock()
+        best: dict[str, tuple[str, Player]] = {}
+        for code, player in candidates:
+            if player.identity is None or self._expired(player, now):
+                continue
+            if player.identity not in best or best[player.identity][1].seen < player.seen:
+                best[player.identity] = (code, player)
+        return best
 
     def is_legacy(self, code: str) -> bool:
-        player = self._players.get(code)
+        player = self._get(code)
         return player is not None and player.legacy
-
-    # ------------------------------------------------------------------ changes
-    async def register(self, name: str, identity: str | None = None) -> str:
-        """A new player called ``name``, belonging to ``identity``; returns their code once
-        it is stored (OSError, and nothing registered, if it could not be)."""
-        code = secrets.token_urlsafe(CODE_BYTES)
-        player = Player(name, self.clock(), identity=identity)
-        self._add(code, player)
-        try:
-            await self._store([(code, player)])
-        except BaseException:
-            self._drop(code)
-            self._unsaved.discard(code)
-            raise
-        return code
-
-    async def exchange(self, old: str) -> str:
-        """A new long code for the legacy code ``old``, which stops working; the player keeps
-        ``old`` as their identity at tables. OSError, and nothing changed, if not stored."""
-        player = self._players[old]
-        new = secrets.token_urlsafe(CODE_BYTES)
-        fresh = Player(player.name, self.clock(), seat=player.seat or old,
-                       identity=player.identity)
-        self._drop(old)
-        self._add(new, fresh)
-        try:
-            await self._store([(new, fresh), (old, None)])
-        except BaseException:
-            self._drop(new)
-            self._add(old, player)
-            self._unsaved -= {new, old}
-            raise
-        return new
-
-    async def rename(self, code: str, name: str) -> None:
-        """``code``'s player is called ``name`` from now on; the name they had joins their
-        former names (still theirs: nobody else can take it; the oldest beyond
-        ``MAX_FORMER`` are let go). OSError, and nothing
-        changed, if it could not be stored."""
-        player = self._players[code]
-        former = tuple(n for n in player.names if n != name)[:MAX_FORMER]
-        renamed = replace(player, name=name, former=former, seen=self.clock())
-        self._add(code, renamed)
-        try:
-            await self._store([(code, renamed)])
-        except BaseException:
-            self._add(code, player)
-            self._unsaved.discard(code)
-            raise
-
-    def touch(self, code: str) -> None:
-        """Note that ``code``'s player said hello now (written at most hourly)."""
-        player = self._players.get(code)
-        if player is None:
-            return
-        player.seen = self.clock()
-        if player.seen - self._written.get(code, 0.0) >= TOUCH_EVERY:
-            self._queue_nowait(code, player)
-
-    def prune(self, now: float | None = None, keep: Iterable[str] = ()) -> list[str]:
-        """Forget players unseen for too long (except codes or seat identities in ``keep``);
-        returns the codes forgotten."""
-        now = self.clock() if now is None else now
-        keep = set(keep)
-        gone = [code for code, p in self._players.items()
-                if self._expired(p, now) and code not in keep and p.seat not in keep]
-        for code in gone:
-            self._drop(code)
-            self._queue_nowait(code, None)
-        return gone
 
     def _expired(self, player: Player, now: float) -> bool:
         limit = (self.legacy_seconds if player.legacy else self.guest_seconds
                  if player.identity == "guest" else self.expire_seconds)
         return now - player.seen > limit
 
-    def _add(self, code: str, player: Player) -> None:
-        self._drop(code)
-        self._players[code] = player
-        for name in player.names:
-            self._keys.update(clash_keys(name))
-        if player.identity is not None and player.identity != "guest":
-            self._by_identity[player.identity] = code
+    # ------------------------------------------------------------------ changes
+    async def register(self, name: str, identity: str | None = None) -> str:
+        """A new player called ``name``, belonging to ``identity``; returns their code once
+        it is stored (OSError, and nothing registered, if it could not be)."""
+        code = secrets.token_urlsafe(CODE_BYTES)
+        await self._store({code: Player(name, self.clock(), identity=identity)})
+        return code
 
-    def _drop(self, code: str) -> None:
-        player = self._players.pop(code, None)
-        if player is not None:
-            if player.identity is not None and self._by_identity.get(player.identity) == code:
-                del self._by_identity[player.identity]
-            for key in (key for name in player.names for key in clash_keys(name)):
-                self._keys[key] -= 1
-                if self._keys[key] <= 0:
-                    del self._keys[key]
-
-    # ------------------------------------------------------------------ the journal
-    @staticmethod
-    def _line(code: str, player: Player | None) -> str:
-        entry = {"code": code, **(player.to_dict() if player else {"gone": True})}
-        return json.dumps(entry) + "\n"
-
-    def _queue_nowait(self, code: str, player: Player | None) -> None:
-        self._pending.append((self._line(code, player), set(), None))
-        self._note_written(code, player)
-        self._start_writer()
-
-    def _note_written(self, code: str, player: Player | None) -> None:
-        """Remember when ``code``'s "last seen" was put on disk (forget a removed player)."""
+    async def exchange(self, old: str) -> str:
+        """A new long code for the legacy code ``old``, which stops working; the player keeps
+        ``old`` as their identity at tables. OSError, and nothing changed, if not stored."""
+        player = self._get(old)
         if player is None:
-            self._written.pop(code, None)
-        else:
-            self._written[code] = player.seen
+            raise KeyError(old)
+        new = secrets.token_urlsafe(CODE_BYTES)
+        await self._store({new: Player(player.name, self.clock(), seat=player.seat or old,
+                                       identity=player.identity), old: None})
+        return new
 
-    async def _store(self, entries: list[tuple[str, Player | None]]) -> None:
-        """Append ``entries`` to the journal (with whatever else is pending) and wait until
-        they are on disk."""
-        future = asyncio.get_running_loop().create_future()
-        codes = {code for code, _ in entries}
-        self._pending.append(("".join(self._line(c, p) for c, p in entries), codes, future))
-        self._unsaved |= codes  # until written (the writer) or given up (the caller)
+    async def rename(self, code: str, name: str) -> None:
+        """``code``'s player is called ``name`` from now on; the name they had joins their
+        former names (still theirs: nobody else can take it; the oldest beyond
+        ``MAX_FORMER`` are let go). OSError, and nothing changed, if it could not be
+        stored."""
+        player = self._get(code)
+        if player is None:
+            raise KeyError(code)
+        former = tuple(n for n in player.names if n != name)[:MAX_FORMER]
+        await self._store({code: replace(player, name=name, former=former,
+                                         seen=self.clock())})
+
+    def touch(self, code: str) -> None:
+        """Note that ``code``'s player said hello now (written at most hourly)."""
+        player = self._get(code)
+        now = self.clock()
+        if player is not None and now - player.seen >= TOUCH_EVERY:
+            self._change(code, replace(player, seen=now))
+
+    async def prune(self, now: float | None = None, keep: Iterable[str] = ()) -> list[str]:
+        """Forget players unseen for too long (except codes or seat identities in ``keep``);
+        returns the codes forgotten. The expired are found by index in the worker thread."""
+        now = self.clock() if now is None else now
+        keep = set(keep)
+        limits = {player_db.PLAYER: self.expire_seconds, player_db.GUEST: self.guest_seconds,
+                  player_db.LEGACY: self.legacy_seconds}
+        before = {kind: now - seconds for kind, seconds in limits.items()}
+        found: list[str] = []
+        if self._out is not None:
+            loop = asyncio.get_running_loop()
+            found = await loop.run_in_executor(self._thread, player_db.unseen, self._out,
+                                               before)
+        found += [code for code, (p, _, _) in self._pending.items() if p is not None]
+        gone = []
+        for code in dict.fromkeys(found):
+            player = self._get(code)
+            if (player is not None and self._expired(player, now) and code not in keep
+                    and player.seat not in keep):
+                gone.append(code)
+                self._change(code, None)
+        return gone
+
+    # ------------------------------------------------------------------ the writer
+    def _change(self, code: str, player: Player | None) -> None:
+        """Make ``code``'s player ``player`` (None: forget them) now, in memory, and have
+        the writer put it on disk."""
+        self._forget_pending(code)
+        self._generation += 1
+        keys = set() if player is None else player.clash_keys()
+        self._pending[code] = (player, self._generation, player_db.change(code, player, keys))
+        if player is not None:
+            for key in (*keys, f"i:{player.identity}"):
+                self._index.setdefault(key, set()).add(code)
+        self._unwritten.add(code)
         self._start_writer()
-        await future
-        for code, player in entries:
-            self._note_written(code, player)
+
+    def _forget_pending(self, code: str) -> None:
+        """Drop ``code``'s change from memory (the database has it, or never will)."""
+        entry = self._pending.pop(code, None)
+        if entry is not None and entry[0] is not None:
+            for key in (*entry[0].clash_keys(), f"i:{entry[0].identity}"):
+                codes = self._index.get(key)
+                if codes is not None:
+                    codes.discard(code)
+                    if not codes:
+                        del self._index[key]
+
+    async def _store(self, changes: dict[str, Player | None]) -> None:
+        """Make ``changes`` and wait until they are on disk; if they cannot be written,
+        OSError and the registry is as it was."""
+        before = {code: self._pending.get(code) for code in changes}
+        for code, player in changes.items():
+            self._change(code, player)
+        future = asyncio.get_running_loop().create_future()
+        self._waiting.append(future)
+        try:
+            await future
+        except BaseException:
+            for code, entry in before.items():
+                self._forget_pending(code)
+                self._unwritten.discard(code)
+                if entry is not None:  # an earlier change of its own still to write
+                    self._change(code, entry[0])
+            raise
 
     def _start_writer(self) -> None:
         if self._writer is None or self._writer.done():
             self._writer = asyncio.get_running_loop().create_task(self._write_loop())
 
     async def _write_loop(self) -> None:
-        """Append every pending line, one fsync per batch; fold the journal in when big."""
-        while self._pending:
-            batch, self._pending = self._pending, []
+        """Write every pending change, one transaction (one fsync) per batch."""
+        loop = asyncio.get_running_loop()
+        while self._unwritten and self._out is not None:
+            codes, self._unwritten = self._unwritten, set()
+            waiting, self._waiting = self._waiting, []
+            batch = [(code, *self._pending[code][:2]) for code in codes
+                     if code in self._pending]
             try:
-                await asyncio.to_thread(self._append, "".join(line for line, _, _ in batch))
+                await loop.run_in_executor(self._thread, player_db.put_all, self._out,
+                                           [self._pending[code][2] for code, _, _ in batch])
             except Exception as exc:  # a full disk, or a bug: either way nobody waits forever
-                if not isinstance(exc, OSError):
+                if not isinstance(exc, sqlite3.Error):
                     log.exception("the player registry's writer failed")
-                self._write_failed(f"{self.journal} could not be written ({exc}); the new "
+                self._write_failed(f"{self.path} could not be written ({exc}); the new "
                                    "names and codes asked for then were refused, other "
                                    "changes to players wait in memory for the next write.")
-                self._needs_compact = True  # unawaited lines (touches) are in memory only
-                for _, _, future in batch:
-                    if future is not None and not future.done():
-                        future.set_exception(exc if isinstance(exc, OSError) else OSError(
-                            f"the player registry could not be written: {exc}"))
-                continue
-            for _, codes, future in batch:
-                self._unsaved -= codes
-                if future is not None and not future.done():
+                failed = OSError(f"the player registry could not be written: {exc}")
+                for future in waiting:
+                    if not future.done():
+                        future.set_exception(failed)
+                await asyncio.sleep(0)  # the refused changes are taken back first
+                self._keep_for_later(batch)
+                return
+            for code, _, generation in batch:
+                if code in self._pending and self._pending[code][1] == generation:
+                    self._forget_pending(code)
+            for future in waiting:
+                if not future.done():
                     future.set_result(None)
-            self._journal_lines += sum(text.count("\n") for text, _, _ in batch)
-            if self._needs_compact or self._journal_lines > max(COMPACT_MIN,
-                                                                 self._snapshot_size):
-                snapshot = self._snapshot()
-                try:
-                    await asyncio.to_thread(self._compact, snapshot)
-                except OSError as exc:
-                    self._write_failed(f"{self.path} could not be written ({exc}); the "
-                                       f"journal {self.journal.name} keeps the players.")
-                else:
-                    self._needs_compact = False
+
+    def _keep_for_later(self, batch: list[tuple[str, Player | None, int]]) -> None:
+        """Changes of a failed write nobody took back: written with the next one."""
+        self._unwritten |= {code for code, _, generation in batch
+                            if code in self._pending and self._pending[code][1] == generation}
 
     def _write_failed(self, message: str) -> None:
         """Record a failed write in ``write_errors`` and log it for the operator."""
         self.write_errors.append(message)
         log.error("%s", message)
-
-    def _append(self, text: str) -> None:
-        fd = os.open(self.journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            size = os.fstat(fd).st_size
-            try:
-                data = text.encode("utf-8")
-                while data:
-                    data = data[os.write(fd, data):]
-                os.fsync(fd)
-            except OSError:
-                with contextlib.suppress(OSError):  # no half line left for the next append
-                    os.ftruncate(fd, size)
-                raise
-        finally:
-            os.close(fd)
-
-    def _snapshot(self) -> tuple[str, int]:
-        """The registry as stored (registrations still being written are left out), and
-        how many players that is."""
-        players = {code: p.to_dict() for code, p in self._players.items()
-                   if code not in self._unsaved}
-        return json.dumps({"version": 2, "players": players}), len(players)
-
-    def _compact(self, snapshot: tuple[str, int]) -> None:
-        """Write the snapshot (atomically), then empty the journal it includes."""
-        write_atomic(self.path, snapshot[0])
-        fd = os.open(self.journal, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        self._journal_lines, self._snapshot_size = 0, snapshot[1]
-
-    async def close(self) -> None:
-        """Wait until every pending line is written (and retry lines that failed)."""
-        while self._writer is not None and not self._writer.done():
-            await asyncio.shield(self._writer)
-        if self._needs_compact:
-            try:
-                await asyncio.to_thread(self._compact, self._snapshot())
-            except OSError as exc:
-                self._write_failed(f"{self.path} could not be rewritten on closing ({exc}); "
-                                   "changes to players the journal could not take are lost.")
-
-    # ------------------------------------------------------------------ loading
-    def load(self) -> None:
-        """Read the snapshot and the journal, keep unreadable files aside (reported in
-        ``problems``), and fold everything into a fresh snapshot."""
-        self.read(keep_aside_bad=True)
-        self._written = {code: p.seen for code, p in self._players.items()}
-        self._compact(self._snapshot())
-
-    def players(self) -> list[Player]:
-        """Every registered player (for the owner's listing)."""
-        return list(self._players.values())
-
-    def read(self, keep_aside_bad: bool = False) -> None:
-        """Read the snapshot and the journal, writing nothing (a running host may own
-        them) unless ``keep_aside_bad``: then unreadable files are renamed aside. What
-        could not be read is said in ``problems``."""
-        self._players.clear()
-        self._keys.clear()
-        self._by_identity.clear()
-        now = self.clock()
-        try:
-            text = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            text = None
-        except OSError as exc:
-            raise OSError(exc.errno, f"cannot read {self.path}: {exc.strerror}") from None
-        if text is not None:
-            try:
-                for code, player in self._parse(json.loads(text), now):
-                    self._add(code, player)
-            except (ValueError, TypeError, AttributeError) as exc:
-                if keep_aside_bad:
-                    kept = keep_aside(self.path)
-                    self.problems.append(f"{self.path} could not be read ({exc}); it was "
-                                         f"kept as {kept.name} and players listed only "
-                                         "there must choose a name again.")
-                else:
-                    self.problems.append(f"{self.path} could not be read ({exc})")
-                self._players.clear()
-                self._keys.clear()
-                self._by_identity.clear()
-        self._replay_journal(keep_aside_bad)
-
-    @staticmethod
-    def _parse(data: object, now: float) -> list[tuple[str, Player]]:
-        if not isinstance(data, dict):
-            raise ValueError("not a JSON object")
-        if "version" not in data:  # the old format, {code: name}: codes of 32 bits
-            bad = [c for c, n in data.items() if not isinstance(n, str)]
-            if bad:
-                raise ValueError(f"bad entry for {bad[0]!r}")
-            return [(code, Player(name, now, legacy=True)) for code, name in data.items()]
-        players = data.get("players")
-        if data["version"] != 2 or not isinstance(players, dict):
-            raise ValueError(f"unknown players format {data['version']!r}")
-        return [(code, Player.from_dict(p)) for code, p in players.items()]
-
-    def _replay_journal(self, keep_aside_bad: bool) -> None:
-        try:
-            raw = self.journal.read_bytes()
-        except FileNotFoundError:
-            return
-        lines = raw.split(b"\n")
-        lines.pop()  # an unterminated last line is a write that was never acknowledged
-        bad = 0
-        for line in lines:
-            try:
-                entry = json.loads(line)
-                code = entry["code"]
-                if entry.get("gone"):
-                    self._drop(code)
-                else:
-                    self._add(code, Player.from_dict(entry))
-            except (ValueError, TypeError, KeyError, AttributeError):
-                bad += 1
-        if bad and not keep_aside_bad:
-            self.problems.append(f"{self.journal} has {bad} unreadable lines")
-        elif bad:
-            kept = keep_aside(self.journal)
-            self.problems.append(f"{self.journal} had {bad} unreadable lines, which were "
-                                 f"skipped; the file was kept as {kept.name}.")

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from ..saves import write_atomic
+from .database import Unreadable
 from .glicko2 import PROVISIONAL_RD
 from .identity import (
     BANS_FILE,
@@ -66,8 +67,7 @@ def identity_of(who: str, data: Path, keys_file: Path | None) -> str:
     player with that name (or of the keys file's player); Refused if none."""
     if who == "guest" or who.startswith(("key:", "user:")):
         return who
-    registry = PlayerRegistry(data)
-    registry.read()
+    registry = read_registry(data)
     wanted = set(clash_keys(who))
     for player in registry.players():
         if wanted & set(clash_keys(player.name)):
@@ -80,6 +80,16 @@ def identity_of(who: str, data: Path, keys_file: Path | None) -> str:
         if who in players.values():
             return f"key:{who}"
     raise Refused(f"no player here is called {who}")
+
+
+def read_registry(data: Path) -> PlayerRegistry:
+    """The host's players, read without writing anything; Refused if unreadable."""
+    registry = PlayerRegistry(data)
+    try:
+        registry.read()
+    except (Unreadable, OSError) as exc:
+        raise Refused(str(exc)) from None
+    return registry
 
 
 def ban(identity: str, data: Path, barred: bool) -> bool:
@@ -181,8 +191,7 @@ def _shown(entry: tuple[float, float, int] | None) -> str:
 def listing(data: Path, keys_file: Path | None) -> list[str]:
     """One line per player (newest first), then the bots' ratings and the keys file's
     complaints."""
-    registry = PlayerRegistry(data)
-    registry.read()
+    registry = read_registry(data)
     ratings = stored_ratings(data)
     barred = read_bans(data / BANS_FILE)
     keys: dict[str, list[str]] = {}

@@ -1,11 +1,12 @@
-"""Ratings and results of rated games, in SQLite (``ratings.db`` in the host's data folder:
-write-ahead log, full sync).
+"""Ratings and the results of finished games, in SQLite (``ratings.db`` in the host's data
+folder: write-ahead log, full sync; see database).
 
-A finished rated game is recorded in **one transaction**: its result row (keyed by the
-table's id) and both players' new ratings. Recording the same table again changes nothing,
-so a host killed at any moment and restarted records each finished game exactly once: a
-game whose table file says it is over and rated but whose result is not in the database
-is recorded at the next start (``Host.load``).
+A finished game is recorded in **one transaction**: its result row (keyed by the table's
+id) and, for a rated game, both players' new ratings. Unrated games are stored too (their
+row says so and changes no rating). Recording the same table again changes nothing, so a
+host killed at any moment and restarted records each finished game exactly once: a game
+whose table file says it is over but whose result is not in the database is recorded at
+the next start (``Host.load``).
 
 The event loop never waits on the file: writes run in one worker thread; the ratings are
 also kept in memory (only identified players and bots have one: guests are never stored).
@@ -21,10 +22,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..saves import keep_aside
+from .database import open_database
 from .glicko2 import RATING_PERIOD, Rating, rate
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SCHEMA = """
 CREATE TABLE ratings (
     identity TEXT PRIMARY KEY,
@@ -38,10 +39,15 @@ CREATE TABLE results (
     player0 TEXT NOT NULL, player1 TEXT NOT NULL,
     score0 REAL NOT NULL,            -- seat 1's result: 1 a win, 0.5 a draw, 0 a loss
     counted INTEGER NOT NULL,        -- 0: over the pair's daily allowance, no change
-    before0 REAL, after0 REAL, before1 REAL, after1 REAL
+    before0 REAL, after0 REAL, before1 REAL, after1 REAL,
+    rated INTEGER NOT NULL DEFAULT 1 -- 0: an unrated game (no rating moved)
 );
 CREATE INDEX results_by_pair ON results (player0, player1, finished);
+CREATE INDEX results_by_player1 ON results (player1, finished);
 """
+#: version 1 had no unrated games (and a player's page read every result)
+UPGRADES = {1: "ALTER TABLE results ADD COLUMN rated INTEGER NOT NULL DEFAULT 1; "
+               "CREATE INDEX IF NOT EXISTS results_by_player1 ON results (player1, finished);"}
 #: Where each bot tier starts: random is the anchor, and each tier above it is worth the
 #: Elo its score against the tier below gives on docs/bots.md's ladder (0.25 s a
 #: decision, 200-400 games each). Their deviation starts at START_RD_BOT: games against
@@ -62,19 +68,17 @@ def bot_starts() -> dict[str, Rating]:
     return starts
 
 
-class Unreadable(Exception):
-    """``ratings.db`` cannot be read; the message says why and where it was kept."""
-
-
 @dataclass(frozen=True)
 class Result:
-    """A finished rated game: the identities at seats 1 and 2 and seat 1's score."""
+    """A finished game: the identities at seats 1 and 2 ("": a guest or the host's own
+    account), seat 1's score, and whether it was rated."""
 
     table_id: str
     player0: str
     player1: str
     score0: float
     finished: float
+    rated: bool = True
 
 
 @dataclass(frozen=True)
@@ -104,51 +108,27 @@ class Ratings:
         self.path = directory / "ratings.db"
         self.pair_games_per_day = pair_games_per_day
         self.known: dict[str, Rating] = {}
-        self.recorded: set[str] = set()  # table ids whose result is stored
         self._conn: sqlite3.Connection | None = None
         self._thread = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="solstis-ratings")
 
     # ------------------------------------------------------------------ opening
     def open(self) -> None:
-        """Open (or create) the database and read every rating; Unreadable, with the file
-        kept aside (``*.corrupt-<time>``), if it is not a ratings database."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            conn = self._connect()
-        except sqlite3.OperationalError as exc:  # locked, or no access: the file may be fine
-            raise Unreadable(f"{self.path} cannot be opened now ({exc}); it was left as "
-                             "it is") from None
-        except (sqlite3.DatabaseError, ValueError) as exc:
-            kept = keep_aside(self.path)
-            for extra in ("-wal", "-shm"):
-                Path(f"{self.path}{extra}").unlink(missing_ok=True)
-            raise Unreadable(f"{self.path} is not a ratings database this host can read "
-                             f"({exc}); it was kept as {kept.name}. Restore it, or start "
-                             "again to begin with no ratings.") from None
+        """Open (or create) the database and read every rating; database.Unreadable, with
+        the file kept aside (``*.corrupt-<time>``), if it is not a ratings database."""
+        conn = open_database(self.path, SCHEMA, SCHEMA_VERSION, "a ratings database",
+                             "no ratings", upgrades=UPGRADES)
+        self.known = bot_starts()
+        for identity, rating, rd, vol in conn.execute(
+                "SELECT identity, rating, rd, vol FROM ratings"):
+            self.known[identity] = Rating(rating, rd, vol)
         self._conn = conn
 
-    def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=FULL")
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version == 0:
-                conn.executescript(f"BEGIN; {SCHEMA} PRAGMA user_version={SCHEMA_VERSION}; "
-                                   "COMMIT;")
-            elif version != SCHEMA_VERSION:
-                raise ValueError(f"database version {version}, this host reads "
-                                 f"{SCHEMA_VERSION}")
-            self.known = bot_starts()
-            for identity, rating, rd, vol in conn.execute(
-                    "SELECT identity, rating, rd, vol FROM ratings"):
-                self.known[identity] = Rating(rating, rd, vol)
-            self.recorded = {row[0] for row in conn.execute("SELECT table_id FROM results")}
-        except BaseException:
-            conn.close()
-            raise
-        return conn
+    def is_recorded(self, table_id: str) -> bool:
+        """Whether the result of the game at ``table_id`` is stored (read at start-up)."""
+        conn = self._conn
+        return conn is not None and conn.execute(
+            "SELECT 1 FROM results WHERE table_id = ?", (table_id,)).fetchone() is not None
 
     def close(self) -> None:
         self._thread.shutdown(wait=True)
@@ -176,7 +156,8 @@ class Ratings:
             return []
         rows = conn.execute(
             "SELECT player0, player1, score0, after0, after1 FROM results "
-            "WHERE player0 = ? OR player1 = ? ORDER BY finished DESC LIMIT ?",
+            "WHERE rated = 1 AND (player0 = ? OR player1 = ?) ORDER BY finished DESC "
+            "LIMIT ?",
             (identity, identity, most)).fetchall()
         games = []
         for player0, player1, score0, after0, after1 in reversed(rows):
@@ -189,9 +170,8 @@ class Ratings:
     # ------------------------------------------------------------------ recording
     async def record(self, result: Result) -> Change | None:
         """Store ``result`` and both new ratings in one transaction; None if this table's
-        result was stored before (nothing changes). OSError if the disk refused."""
-        if result.table_id in self.recorded:
-            return None
+        result was stored before (nothing changes) or the game was unrated. OSError if the
+        disk refused."""
         loop = asyncio.get_running_loop()
         change = await loop.run_in_executor(self._thread, self._store, result)
         self._remember(result, change)
@@ -204,10 +184,8 @@ class Ratings:
         return change
 
     def _remember(self, result: Result, change: Change | None) -> None:
-        if change is not None:
-            self.recorded.add(result.table_id)
-            if change.counted:
-                self.known[result.player0], self.known[result.player1] = change.after
+        if change is not None and change.counted:
+            self.known[result.player0], self.known[result.player1] = change.after
 
     def _store(self, result: Result) -> Change | None:
         """One transaction: the result and both ratings (in the worker thread)."""
@@ -231,6 +209,11 @@ class Ratings:
                         (result.table_id,)).fetchone():
             return None
         ids = (result.player0, result.player1)
+        if not result.rated:
+            conn.execute("INSERT INTO results (table_id, finished, player0, player1, score0, "
+                         "counted, rated) VALUES (?, ?, ?, ?, ?, 0, 0)",
+                         (result.table_id, result.finished, *ids, result.score0))
+            return None
         before = (self._current(conn, ids[0], result.finished),
                   self._current(conn, ids[1], result.finished))
         day_ago = result.finished - 24 * 3600.0
@@ -251,7 +234,7 @@ class Ratings:
                     "games = games + 1, updated = excluded.updated",
                     (identity, new.rating, new.rd, new.vol, result.finished))
         conn.execute(
-            "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
             (result.table_id, result.finished, ids[0], ids[1], result.score0, int(counted),
              before[0].rating, after[0].rating, before[1].rating, after[1].rating))
         return Change(before, after, counted)
@@ -268,8 +251,8 @@ class Ratings:
 
 
 def result_of(table_id: str, identities: tuple[str, str], winner: int | None,
-              finished: float | None = None) -> Result:
+              finished: float | None = None, rated: bool = True) -> Result:
     """The Result of a game at ``table_id`` won by seat ``winner`` (None: a draw)."""
     score0 = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
     return Result(table_id, identities[0], identities[1], score0,
-                  time.time() if finished is None else finished)
+                  time.time() if finished is None else finished, rated)

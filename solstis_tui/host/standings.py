@@ -18,6 +18,11 @@ LEADERS_PAGE = 15
 log = logging.getLogger("solstis.host")
 
 
+def bot_name(identity: str) -> str:
+    """How a bot's identity (``bot:<tier>``) is shown: "greedy bot"."""
+    return f"{identity[4:]} bot"
+
+
 class Standings:
     """Ratings as people see them, and the results that make them."""
 
@@ -30,22 +35,27 @@ class Standings:
     def name_of(self, identity: str) -> str | None:
         """The name a rated identity goes by (None: a player the registry forgot)."""
         if identity.startswith("bot:"):
-            return f"{identity[4:]} bot"
+            return bot_name(identity)
         code = self.players.code_of(identity)
         return self.players.lookup(code) if code else None
 
-    def identity_named(self, name: str) -> str | None:
+    async def names(self) -> dict[str, str]:
+        """The name of every rated identity the registry knows (one read, off the loop)."""
+        bots = [i for i in self.ratings.known if i.startswith("bot:")]
+        people = await self.players.names_of(set(self.ratings.known) - set(bots))
+        return {**{bot: bot_name(bot) for bot in bots}, **people}
+
+    async def identity_named(self, name: str) -> str | None:
         """The rated identity whose name is ``name`` (up to case and look-alikes)."""
         wanted = set(clash_keys(name))
-        return next((identity for identity in self.ratings.known
-                     if (shown := self.name_of(identity)) is not None
-                     and wanted & set(clash_keys(shown))), None)
+        return next((identity for identity, shown in (await self.names()).items()
+                     if wanted & set(clash_keys(shown))), None)
 
     async def player_page(self, asker: str | None, name: str | None) -> dict[str, Any]:
         """A player's page: rating, rated games (the latest first, at most 10 listed) and
         their rating after each of the latest 40 (oldest first, for a chart). ``name``
         None: the page of ``asker`` (their rated identity, None for a guest)."""
-        identity = asker if name is None else self.identity_named(name)
+        identity = asker if name is None else await self.identity_named(name)
         if identity is None:
             raise ProtocolError("no_player", "only rated players have a page: "
                                 + ("play a rated game first" if name is None
@@ -56,14 +66,12 @@ class Standings:
         return {"name": self.name_of(identity), "rating": self.rating_text(identity),
                 "games": listed, "chart": [round(after) for _o, _s, after in games]}
 
-    def leaders(self, me: str | None, offset: int = 0) -> dict[str, Any]:
+    async def leaders(self, me: str | None, offset: int = 0) -> dict[str, Any]:
         """A page of the leaderboard (``LEADERS_PAGE`` rows from ``offset``: place, name,
-        rating; bots among people) and ``me``'s place (None: unrated so far)."""
-        board = []
-        for identity, rating in self.ratings.known.items():
-            name = self.name_of(identity)
-            if name is not None:  # a player the registry forgot is not shown
-                board.append((-rating.rating, identity, name))
+        rating; bots among people) and ``me``'s place (None: unrated so far). A player the
+        registry forgot is not shown."""
+        board = [(-self.ratings.known[identity].rating, identity, name)
+                 for identity, name in (await self.names()).items()]
         board.sort()
         rows = [{"place": i + 1, "name": name, "rating": self.rating_text(identity),
                  "you": identity == me}
@@ -83,8 +91,11 @@ class Standings:
 
     @staticmethod
     def result(table: Table) -> Result:
-        ids = [s.identity or "" for s in table.seats]
-        return result_of(table.id, (ids[0], ids[1]), table.game.winner, table.last_active)
+        """The result of the finished game at ``table``; who sat there for an unrated
+        game: the identity, the bot, or "" (a guest, the host's own account)."""
+        ids = [s.identity or (f"bot:{s.bot}" if s.bot else "") for s in table.seats]
+        return result_of(table.id, (ids[0], ids[1]), table.game.winner, table.last_active,
+                         table.rated)
 
     async def forfeit(self, table: Table, now: float) -> bool:
         """An abandoned rated game counts as lost by whoever left it: the seat whose
@@ -100,8 +111,8 @@ class Standings:
         return True
 
     async def record(self, table: Table) -> None:
-        """Store a finished rated game's result and ratings (once: see ratings); a disk
-        that refuses is logged, and the next start records it."""
+        """Store a finished game's result, and a rated one's ratings (once: see ratings);
+        a disk that refuses is logged, and the next start records it."""
         try:
             change = await self.ratings.record(self.result(table))
             if change is not None:

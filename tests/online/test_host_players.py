@@ -138,3 +138,13 @@ def test_the_hosts_own_account_and_unknown_names_cannot_be_barred(tmp_path, caps
     code, _, err = run(capsys, "--data", data, "ban", "Nobody")
     assert code == 1 and "no player here is called Nobody" in err
     assert not (data / "bans").exists()
+
+
+def test_an_unreadable_players_database_is_reported_and_left_alone(tmp_path, capsys):
+    data = tmp_path / "data"
+    data.mkdir()
+    broken = b"not a database, but someone's players" * 100
+    (data / "players.db").write_bytes(broken)
+    code, _, err = run(capsys, "--data", data, "list")
+    assert code == 1 and "is not a players database" in err
+    assert (data / "players.db").read_bytes() == broken and not list(data.glob("*corrupt*"))

@@ -144,7 +144,7 @@ async def test_a_guest_is_forgotten_after_a_day_and_a_key_player_is_not(keyed):
         await client.close()
     while keyed.conns:
         await asyncio.sleep(0.01)
-    forgotten = keyed.housekeeping.prune_players(now=time.time() + 25 * 3600)
+    forgotten = await keyed.housekeeping.prune_players(now=time.time() + 25 * 3600)
     assert forgotten == [guest["code"]] and ann["code"] in keyed.players
 
 

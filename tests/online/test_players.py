@@ -4,22 +4,26 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import logging
-import os
+import sqlite3
 import time
+from pathlib import Path
 
 import pytest
 
 from solstis_tui.client.client import HostClient, HostError
 from solstis_tui.core import Options
-from solstis_tui.host import players as players_module
+from solstis_tui.host import database, player_db
 from solstis_tui.host.host import Host
+from solstis_tui.host.hostlock import StartRefused
 from solstis_tui.host.players import PlayerRegistry
 from solstis_tui.host.protocol import VERSION
 from solstis_tui.host.tables import Seat, TableStore, new_table
 
 from .conftest import quick_bot, start_host
+from .identities import ANN, BOB, hello
 
 DAY = 24 * 3600.0
 pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
@@ -65,7 +69,7 @@ async def test_a_code_unused_for_thirty_days_stops_working(host, connect):
     await again.close()
     later(host, 29 + 31)
     assert (await hello_error(host, code=code))["code"] == "unknown_code"
-    assert host.housekeeping.prune_players(now=time.time() + 61 * DAY) == [code]
+    assert await host.housekeeping.prune_players(now=time.time() + 61 * DAY) == [code]
     assert code not in host.players
 
 
@@ -74,13 +78,13 @@ async def test_pruning_keeps_players_who_sit_at_a_table(host, connect):
     await ann.send({"type": "create", "variant": "base", "opponent": "friend", "seat": 0})
     await ann.receive_until("joined")
     await gone(host, ann, bob)
-    forgotten = host.housekeeping.prune_players(now=time.time() + 40 * DAY)
+    forgotten = await host.housekeeping.prune_players(now=time.time() + 40 * DAY)
     assert forgotten == [bob.code] and ann.code in host.players
 
 
 async def test_names_of_forgotten_players_are_free_again(host, connect):
     await gone(host, await connect("Ann"))
-    host.housekeeping.prune_players(now=time.time() + 40 * DAY)
+    await host.housekeeping.prune_players(now=time.time() + 40 * DAY)
     assert (await connect("Ann")).name == "Ann"
 
 
@@ -134,12 +138,11 @@ async def test_an_unreadable_players_file_is_kept_aside(tmp_path):
     assert kept[0].read_text() == broken
 
 
-async def test_a_new_name_does_not_rewrite_players_json(host, connect):
-    before = (host.data_dir / "players.json").read_bytes()
+async def test_a_new_name_is_in_the_database_before_its_welcome(host, connect):
     names = [await connect(name) for name in ("Ann", "Bob", "Cid")]
-    assert (host.data_dir / "players.json").read_bytes() == before
-    journal = (host.data_dir / "players.journal").read_text().splitlines()
-    assert [json.loads(line)["name"] for line in journal] == ["Ann", "Bob", "Cid"]
+    with contextlib.closing(sqlite3.connect(host.data_dir / "players.db")) as db:
+        stored = dict(db.execute("SELECT code, name FROM players").fetchall())
+    assert stored == {c.code: c.name for c in names}
     await host.close()
     again = Host(host.data_dir, bot_factory=quick_bot)
     again.load()
@@ -147,30 +150,15 @@ async def test_a_new_name_does_not_rewrite_players_json(host, connect):
     await again.close()
 
 
-async def test_many_names_share_one_fsync(tmp_path, monkeypatch):
+async def test_many_names_share_one_transaction(tmp_path, monkeypatch):
     registry = PlayerRegistry(tmp_path)
     registry.load()
-    syncs = []
-    real_fsync = os.fsync
-    monkeypatch.setattr(os, "fsync", lambda fd: syncs.append(fd) or real_fsync(fd))
+    writes = []
+    real = player_db.put_all
+    monkeypatch.setattr(player_db, "put_all", lambda *a: writes.append(a) or real(*a))
     codes = await asyncio.gather(*(registry.register(f"P{i}") for i in range(50)))
-    assert len(set(codes)) == 50 and len(syncs) <= 2
     await registry.close()
-
-
-async def test_the_journal_is_folded_into_the_snapshot(tmp_path, monkeypatch):
-    monkeypatch.setattr(players_module, "COMPACT_MIN", 5)
-    registry = PlayerRegistry(tmp_path)
-    registry.load()
-    for i in range(12):
-        await registry.register(f"P{i}")
-    await registry.close()
-    journal = (tmp_path / "players.journal").read_text().splitlines()
-    snapshot = json.loads((tmp_path / "players.json").read_text())["players"]
-    assert len(journal) <= 6 and len(snapshot) + len(journal) >= 12
-    again = PlayerRegistry(tmp_path)
-    again.load()
-    assert sorted(again.values()) == sorted(f"P{i}" for i in range(12))
+    assert len(set(codes)) == 50 and len(writes) <= 2
 
 
 async def test_forgotten_players_leave_nothing_in_memory(tmp_path):
@@ -183,75 +171,77 @@ async def test_forgotten_players_leave_nothing_in_memory(tmp_path):
     codes = [await registry.register(f"P{i}") for i in range(3)]
     registry.touch(codes[0])
     now[0] += 40 * DAY
-    assert sorted(registry.prune()) == sorted([new, *codes])
+    assert sorted(await registry.prune()) == sorted([new, *codes])
     await registry.close()
-    assert len(registry) == 0 and registry._written == {}
+    assert len(registry) == 0 and registry._pending == registry._index == {}
 
 
-async def test_every_line_counts_towards_folding_the_journal(tmp_path, monkeypatch):
-    """An exchange writes two lines; the journal is folded in once it holds more than
-    COMPACT_MIN of them, whatever wrote them."""
-    monkeypatch.setattr(players_module, "COMPACT_MIN", 4)
-    legacy = {f"{i:08x}": f"P{i}" for i in range(4)}
-    (tmp_path / "players.json").write_text(json.dumps(legacy))
+@contextlib.contextmanager
+def locked(database: Path):
+    """Another program holds ``database``'s write lock (a real failure to write)."""
+    other = sqlite3.connect(database, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
+async def test_a_refused_write_is_logged_for_the_operator(tmp_path, caplog, monkeypatch):
+    monkeypatch.setattr(database, "BUSY_SECONDS", 0.1)
     registry = PlayerRegistry(tmp_path)
     registry.load()
-    journal = tmp_path / "players.journal"
-    for old in legacy:
-        await registry.exchange(old)
-        await registry.close()  # the writer is done, folding included
-        assert len(journal.read_text().splitlines()) <= 4
-    again = PlayerRegistry(tmp_path)
-    again.load()
-    assert sorted(again.values()) == sorted(legacy.values())
-    assert not any(again.lookup(old) for old in legacy)
-
-
-async def test_a_refused_write_is_logged_for_the_operator(tmp_path, caplog):
-    registry = PlayerRegistry(tmp_path)
-    registry.load()
-    journal = tmp_path / "players.journal"
-    journal.unlink()
-    journal.mkdir()  # a real failure: the journal cannot be opened for writing
-    with caplog.at_level(logging.INFO, logger="solstis.host"), pytest.raises(OSError):
+    with (locked(registry.path), caplog.at_level(logging.INFO, logger="solstis.host"),
+          pytest.raises(OSError)):
         await registry.register("Ann")
     logged = [r.getMessage() for r in caplog.records if r.name == "solstis.host"]
     assert logged == registry.write_errors and len(logged) == 1
-    assert logged[0].startswith(f"{journal} could not be written") and logged[0].endswith(".")
+    assert logged[0].startswith(f"{registry.path} could not be written (database is locked)")
+    assert logged[0].endswith(".")
     assert all(r.levelno == logging.ERROR for r in caplog.records if r.name == "solstis.host")
+    assert not registry.name_taken("Ann")
+    await registry.close()
 
 
-async def test_a_name_the_disk_refuses_is_not_registered(host, connect):
-    journal = host.data_dir / "players.journal"
-    journal.unlink(missing_ok=True)
-    journal.mkdir()  # a real failure: the journal cannot be opened for writing
+async def test_a_name_the_disk_refuses_is_not_registered(tmp_path, monkeypatch):
+    monkeypatch.setattr(database, "BUSY_SECONDS", 0.1)
+    host = await start_host(tmp_path / "data", tmp_path / "host.sock")
     try:
-        error = await hello_error(host, name="Ann")
+        with locked(host.players.path):
+            error = await hello_error(host, name="Ann")
         assert error["code"] == "storage" and "could not save your name" in error["message"]
         assert "Ann" not in host.players.values()
+        client = await HostClient.connect(host.socket_path)
+        assert (await client.hello("Ann"))["name"] == "Ann"  # the name was never taken
+        await client.close()
     finally:
-        journal.rmdir()
-    assert (await connect("Ann")).name == "Ann"  # the name was never taken
+        await host.close()
+
+
+def old_files(data: Path, journal: str) -> dict[str, str]:
+    """An older host's players.json (v2) and players.journal; code -> name of both."""
+    data.mkdir(parents=True, exist_ok=True)
+    snapshot = {f"{'s' * 21}{i}": {"name": f"S{i}", "seen": time.time()} for i in range(3)}
+    (data / "players.json").write_text(json.dumps({"version": 2, "players": snapshot}))
+    (data / "players.journal").write_text(journal)
+    return {code: p["name"] for code, p in snapshot.items()}
 
 
 async def test_a_torn_last_line_is_dropped_and_bad_lines_are_kept_aside(tmp_path):
-    registry = PlayerRegistry(tmp_path)
+    line = json.dumps({"code": "j" * 22, "name": "Jo", "seen": time.time()}) + "\n"
+    known = old_files(tmp_path / "torn", line + '{"code": "x", "na')  # a crash mid-append
+    registry = PlayerRegistry(tmp_path / "torn")
     registry.load()
-    code = await registry.register("Ann")
+    assert dict(registry) == {**known, "j" * 22: "Jo"} and registry.problems == []
     await registry.close()
-    journal = tmp_path / "players.journal"
-    with journal.open("a") as handle:  # a crash in the middle of an append
-        handle.write('{"code": "x", "na')
-    again = PlayerRegistry(tmp_path)
-    again.load()
-    assert again.lookup(code) == "Ann" and again.problems == []
-    with journal.open("a") as handle:
-        handle.write("not json\n")
-    third = PlayerRegistry(tmp_path)
+    old_files(tmp_path / "bad", line + "not json\n")
+    third = PlayerRegistry(tmp_path / "bad")
     third.load()
-    assert third.lookup(code) == "Ann"
+    assert third.lookup("j" * 22) == "Jo"
     assert len(third.problems) == 1 and "kept as" in third.problems[0]
-    assert list(tmp_path.glob("players.corrupt-*"))
+    assert list((tmp_path / "bad").glob("players.corrupt-*"))
+    await third.close()
 
 
 async def test_an_expired_code_cannot_resume(host, connect):
@@ -268,3 +258,47 @@ async def test_an_expired_code_cannot_resume(host, connect):
             raise AssertionError("an expired code was accepted")
     finally:
         await client.close()
+
+
+async def test_an_unreadable_players_database_is_kept_aside_and_the_host_refuses(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "players.db").write_bytes(b"not a database, but someone's players" * 100)
+    with pytest.raises(StartRefused, match="is not a players database") as refused:
+        await start_host(data, tmp_path / "h.sock")
+    kept = [p.name for p in data.glob("players.corrupt-*")]
+    assert len(kept) == 1 and kept[0] in str(refused.value)
+    assert "everyone chooses a name again" in str(refused.value)
+
+
+async def test_a_forgotten_guest_leaves_the_database_too(tmp_path):
+    registry = PlayerRegistry(tmp_path)
+    registry.load()
+    guest = await registry.register("Gus (guest)", "guest")
+    player = await registry.register("Ann", "key:Ann")
+    assert await registry.prune(time.time() + 25 * 3600) == [guest]
+    await registry.close()
+    with contextlib.closing(sqlite3.connect(tmp_path / "players.db")) as db:
+        assert db.execute("SELECT code FROM players").fetchall() == [(player,)]
+        assert db.execute("SELECT count(*) FROM names WHERE code = ?",
+                          (guest,)).fetchone() == (0,)
+
+
+async def test_a_hello_finds_players_by_index_never_by_reading_them_all(keyed):
+    """At a host with millions of players a scan would stall every hello (see
+    benchmarks/host_registry_scale.py): every statement of a new name's hello, a returning
+    player's and a rename goes by index, on the loop's connection and the writer's."""
+    await hello(keyed, BOB)
+    statements: list[str] = []
+    for conn in (keyed.players._db, keyed.players._out):
+        conn.set_trace_callback(statements.append)
+    await hello(keyed, ANN)
+    ann = (await hello(keyed, ANN))["client"]  # she comes back, by her key
+    await ann.send({"type": "rename", "name": "Anna"})
+    await ann.receive_until("renamed")
+    await keyed.players.close()
+    assert len(statements) > 5
+    with contextlib.closing(sqlite3.connect(keyed.players.path)) as db:
+        for sql in statements:
+            plan = " ".join(str(row[-1]) for row in db.execute("EXPLAIN QUERY PLAN " + sql))
+            assert "SCAN" not in plan, (sql, plan)

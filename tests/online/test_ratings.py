@@ -4,6 +4,7 @@ recorded exactly once, with its rating changes, in the host's SQLite database.""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import sqlite3
@@ -12,7 +13,7 @@ import pytest
 
 from solstis_tui.core import Options
 from solstis_tui.host.hostlock import StartRefused
-from solstis_tui.host.ratings import Ratings, bot_starts, result_of
+from solstis_tui.host.ratings import SCHEMA, Ratings, bot_starts, result_of
 from solstis_tui.host.tables import Seat, TableStore, new_table
 
 from .conftest import start_host
@@ -56,6 +57,23 @@ async def test_a_rated_game_moves_both_ratings_and_is_stored_with_its_result(key
     row = next(r for r in again["tables"] if r["table"] == table)
     assert row["rated"] and [s["rating"] for s in row["seats"]] == [
         f"{round(after[w].rating)}?" for w in ("Ann", "Bob")]
+
+
+async def test_an_unrated_game_is_stored_with_its_result_and_moves_no_rating(keyed):
+    ann, bob = await hello(keyed, ANN), await hello(keyed, BOB)
+    await ann["client"].send({"type": "create", "variant": "base", "opponent": "friend",
+                              "seat": 0})
+    table = (await ann["client"].receive_until("joined"))["table"]
+    await bob["client"].send({"type": "join", "table": table})
+    await bob["client"].receive_until("joined")
+    await ann["client"].send({"type": "resign", "table": table})
+    assert (await latest_state(bob["client"], table))["observation"]["winner"] == 1
+    with sqlite3.connect(keyed.ratings.path) as db:
+        rows = db.execute("SELECT table_id, player0, player1, score0, rated "
+                          "FROM results").fetchall()
+    assert rows == [(table, "key:Ann", "key:Bob", 0.0, 0)]
+    assert stored(keyed)[0] == []  # nobody's rating moved
+    assert await keyed.ratings.games_of("key:Bob") == []  # her page lists rated games
 
 
 async def test_a_bot_is_rated_on_the_same_scale_from_its_ladder_figure(keyed):
@@ -103,6 +121,24 @@ async def test_a_rated_table_needs_two_identified_players(keyed, peer, who):
     refused = await client.receive_until("error")
     assert refused["code"] == "unrated_only" and "rated table" in refused["message"]
     assert keyed.tables[table].status() == "open"
+
+
+async def test_a_ratings_file_of_the_version_before_unrated_results_keeps_its_games(
+        tmp_path):
+    old = SCHEMA.replace(",\n    rated INTEGER NOT NULL DEFAULT 1", "").replace(
+        "CREATE INDEX results_by_player1 ON results (player1, finished);", "")
+    with contextlib.closing(sqlite3.connect(tmp_path / "ratings.db")) as db:
+        db.executescript(f"{old} PRAGMA user_version=1;")
+        db.execute("INSERT INTO results VALUES ('t1', 1000.0, 'key:Ann', 'key:Bob', 1.0, 1, "
+                   "1500, 1662, 1500, 1338)")
+        db.commit()
+    ratings = Ratings(tmp_path)
+    ratings.open()
+    try:
+        assert await ratings.games_of("key:Ann") == [("key:Bob", 1.0, 1662)]
+        assert ratings.is_recorded("t1")
+    finally:
+        ratings.close()
 
 
 def test_the_same_two_identities_count_at_most_three_times_a_day(tmp_path):

@@ -27,6 +27,7 @@ from solstis_tui.host.protocol import VERSION
 
 from .conftest import quick_bot
 from .test_host import latest_state, start_friend_game
+from .test_players import locked
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
@@ -311,9 +312,6 @@ def test_a_write_the_disk_refuses_is_logged_on_stderr(tmp_path):
     proc = solstis("host", "--socket", str(sock), "--data", str(data), "--bot-workers", "1")
     try:
         wait_listening(proc)
-        journal = data / "players.journal"
-        journal.unlink(missing_ok=True)
-        journal.mkdir()  # a real failure: the journal cannot be opened for writing
 
         async def hello(name: str) -> None:
             client = await HostClient.connect(sock)
@@ -322,12 +320,13 @@ def test_a_write_the_disk_refuses_is_logged_on_stderr(tmp_path):
             finally:
                 await client.close()
 
-        with pytest.raises(HostError, match="could not save your name"):
-            asyncio.run(hello("Ann"))
+        with locked(data / "players.db"), pytest.raises(HostError,
+                                                        match="could not save your name"):
+            asyncio.run(hello("Ann"))  # the host waits for the lock, then gives up
     finally:
         stop(proc)
     err = proc.stderr.read()
-    assert f"solstis host: {journal} could not be written (" in err, err
+    assert f"solstis host: {data / 'players.db'} could not be written (" in err, err
 
 
 # ---------------------------------------------------------------------- who may connect
