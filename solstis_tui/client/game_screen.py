@@ -127,7 +127,7 @@ class OnlineGameScreen(GameScreen):
         elif obs is None or obs.is_over:
             self.play.say_error("the game is over")
         elif any(remote.seat_empty(p) for p in (0, 1)):
-            self.play.say_error("nobody has joined yet: q leaves the table")
+            self.play.say_error("nobody has joined yet: f gives the table up (q keeps it)")
         else:
             counts = " and counts in your rating" if remote.rated else ""
             self.app.push_screen(ConfirmScreen(
