@@ -46,6 +46,8 @@ class ShellApp(App[None]):
     TITLE = "Solstis"
     CSS_PATH = str(Path(__file__).resolve().with_name("app.tcss"))
     ENABLE_COMMAND_PALETTE = True
+    more_keys = ""
+    """Markdown for the help's key list after the game's keys (the online app's table keys)."""
 
     def __init__(self, *, theme_name: str | None = None, ascii_mode: bool = False) -> None:
         super().__init__()
@@ -104,7 +106,7 @@ class ShellApp(App[None]):
         from .screens.help import HelpScreen
 
         if self.help_screen is None:
-            self.help_screen = HelpScreen(decision, keys=keys)
+            self.help_screen = HelpScreen(decision, keys=keys, more_keys=self.more_keys)
             self.install_screen(self.help_screen, "help")
         else:
             self.help_screen.show_for(decision, keys)

@@ -21,6 +21,7 @@ from ..shell import ShellApp
 from .client import KEEP_ALIVE_SECONDS, HostClient, HostError
 from .lobby import LobbyScreen
 from .remote import RemoteSession, rating_news
+from .table_keys import TABLE_KEYS
 
 if TYPE_CHECKING:
     from ..screens.services import AppServices
@@ -34,6 +35,7 @@ class OnlineApp(ShellApp):
     """Play at a game host. Nothing here opens a shell or writes files on the host machine."""
 
     keep_alive_seconds = KEEP_ALIVE_SECONDS
+    more_keys = TABLE_KEYS
 
     def __init__(self, *, socket: Path | None = None, tcp: tuple[str, int] | None = None,
                  name: str | None = None, code: str | None = None,
@@ -164,6 +166,13 @@ class OnlineApp(ShellApp):
         """Claim the game: the host ends it if the player to move is out of time."""
         if self.remote is not None:
             self.send({"type": "claim", "table": self.remote.table})
+
+    def leave_for_good(self) -> None:
+        """Give up the seat at this table for good (the host closes a table nobody joined
+        yet, and ends a game in play as this player's loss), and go back to the lobby."""
+        if self.remote is not None:
+            self.send({"type": "leave", "table": self.remote.table, "for_good": True})
+            self.back_to_lobby(leave=False)
 
     def send_chat(self, text: str) -> None:
         if self.remote is not None:

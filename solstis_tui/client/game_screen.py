@@ -8,12 +8,15 @@ from typing import ClassVar, Protocol, cast
 from textual.binding import Binding, BindingType
 
 from ..play.online import OnlineController
+from ..play.table_header import ClockFace
 from ..screens.game import GameScreen
 from ..screens.services import AppServices
 from ..session_view import SessionView
+from ..widgets.topbar import TopBar
+from ..widgets.view import asciify
 from .chat import ChatScreen
+from .confirm import ConfirmScreen
 from .remote import RemoteSession
-from .resign import ResignScreen
 
 
 class OnlineServices(AppServices, Protocol):
@@ -30,6 +33,8 @@ class OnlineServices(AppServices, Protocol):
 
     def claim(self) -> None: ...
 
+    def leave_for_good(self) -> None: ...
+
 
 class OnlineGameScreen(GameScreen):
     """The game screen for a table at the host (``OnlineController``)."""
@@ -39,12 +44,20 @@ class OnlineGameScreen(GameScreen):
         Binding("c", "chat", "Chat"),
         Binding("x", "resign", "Resign"),
         Binding("o", "claim", "Claim on time", show=False),
+        # Leaving for good is in the footer only where it does more than q (see check_action)
+        Binding("f", "leave_for_good", "Leave"),
+        Binding("f", "leave_for_good_unavailable", "Leave for good", show=False),
+        Binding("q", "quit_game", "Lobby"),
+        Binding("e", "spirits", "Spirits", show=False),  # room for f in an 80-column footer
         # Offline-only keys stay (they explain themselves) but leave the footer.
         Binding("u", "undo", "Undo", show=False),
         Binding("t", "hint", "Hint", show=False),
         Binding("n", "new_game", "New", show=False),
     ]
     play: OnlineController
+    shown_clock: ClockFace | None = None
+    painted_width = 0
+    """The top bar's width when it was last painted (its line is fitted to it)."""
 
     def make_controller(self, session: SessionView, pace: float) -> OnlineController:
         return OnlineController(session, self, pace)
@@ -60,6 +73,42 @@ class OnlineGameScreen(GameScreen):
     def host_update(self) -> None:
         """A new state arrived from the host."""
         self.play.host_update()
+        self.refresh_bindings()  # f acts or not (the game may have ended)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``f`` is in the footer only while leaving for good does more than ``q``."""
+        if action in ("leave_for_good", "leave_for_good_unavailable") and not self.too_small:
+            return self.play.leave_for_good_offered() == (action == "leave_for_good")
+        return super().check_action(action, parameters)
+
+    def paint_top_bar(self) -> None:
+        """The players with their ratings, and the move clock at the right end."""
+        clock = self.shown_clock = self.play.move_clock()
+        bar = self.query_one(TopBar)
+        self.painted_width = width = bar.size.width or 78
+        text = self.play.top_bar(width - (len(clock.text) + 1 if clock else 0))
+        face = clock.text if clock else ""
+        if self.sapp.ascii_mode:
+            text, face = asciify(text), asciify(face)
+        bar.say(text, face, clock is not None and clock.urgent)
+
+    def _tick(self) -> None:
+        super()._tick()
+        self.keep_top_bar()
+
+    def on_resize(self) -> None:  # (Textual calls GameScreen's too)
+        self.call_after_refresh(self.keep_top_bar)
+
+    def keep_top_bar(self) -> None:
+        """Count the move clock down between the host's states (the top bar changes once
+        a second, the prompt when the time runs out), and fit the bar to a new width."""
+        if not self.is_mounted or self.play.view is None:
+            return
+        clock, shown = self.play.move_clock(), self.shown_clock
+        if clock != shown or self.query_one(TopBar).size.width != self.painted_width:
+            self.paint_top_bar()
+            if (clock is not None and clock.out) != (shown is not None and shown.out):
+                self.redraw_prompt()
 
     def action_chat(self) -> None:
         """Type a line for everyone at the table; the host sends it round."""
@@ -78,10 +127,12 @@ class OnlineGameScreen(GameScreen):
         elif obs is None or obs.is_over:
             self.play.say_error("the game is over")
         elif any(remote.seat_empty(p) for p in (0, 1)):
-            self.play.say_error("nobody has joined yet: q leaves the table")
+            self.play.say_error("nobody has joined yet: f gives the table up (q keeps it)")
         else:
-            rated = remote.rated
-            self.app.push_screen(ResignScreen(rated), self._resign_answered)
+            counts = " and counts in your rating" if remote.rated else ""
+            self.app.push_screen(ConfirmScreen(
+                f"Resign this game? It ends now as your loss{counts}.",
+                "y resigns · any other key plays on"), self._resign_answered)
 
     def action_claim(self) -> None:
         """Claim the game when the player to move is out of time (the host checks)."""
@@ -93,6 +144,21 @@ class OnlineGameScreen(GameScreen):
     def _resign_answered(self, yes: bool | None) -> None:
         if yes:
             self.online_app.resign()
+
+    def action_leave_for_good(self) -> None:
+        """Give the seat up (the table, before anyone joined; the game, as a loss), once
+        the person says yes. ``q`` goes back to the lobby and keeps the seat."""
+        self.app.push_screen(ConfirmScreen(
+            self.play.leave_question(), "y leaves for good · any other key stays"),
+            self._leave_answered)
+
+    def action_leave_for_good_unavailable(self) -> None:
+        """``f`` where it would do no more than ``q``: the prompt says why."""
+        self.play.say_error(self.play.why_not_leave_for_good())
+
+    def _leave_answered(self, yes: bool | None) -> None:
+        if yes and self.play.leave_for_good_offered():
+            self.online_app.leave_for_good()
 
     def action_new_game(self) -> None:
         self.online_app.back_to_lobby()

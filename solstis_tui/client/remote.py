@@ -6,6 +6,7 @@ spectator). It never rebuilds a full game, so nothing hidden is ever made up her
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -25,13 +26,18 @@ class RemoteSession:
     is_watch = False
     assists = False  # no undo or hints against a person at the host
 
-    def __init__(self, table: str, send_move: Callable[[Move, int], None]) -> None:
+    def __init__(self, table: str, send_move: Callable[[Move, int], None],
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.table = table
+        self.clock = clock
         self.send_move = send_move
         self.seat: int | None = None
         self.obs: Observation | None = None
         self.seats: list[dict[str, Any]] = [{}, {}]
         self.rated = False
+        self.time_left: float | None = None
+        """Seconds the player to move had when the last state came (None: no clock runs)."""
+        self.received_at = 0.0
         self.on_change: Callable[[RemoteSession], None] | None = None
         self.setup = Setup(seats=(PERSON, PERSON))
 
@@ -41,6 +47,10 @@ class RemoteSession:
         self.seat = state.get("seat")
         self.seats = state["seats"]
         self.rated = state.get("rated") is True
+        left = state.get("time_left")
+        self.time_left = float(left) if isinstance(left, int | float) and \
+            not isinstance(left, bool) else None
+        self.received_at = self.clock()
         self.obs = observation_from_dict(state["observation"])
         seats = [PERSON if s.get("bot") is None else Seat(str(s["bot"])) for s in self.seats]
         names = [str(s.get("name") or "?") for s in self.seats]
@@ -57,6 +67,22 @@ class RemoteSession:
     def in_lobby(self, player: int) -> bool:
         """``player`` left the table but is still connected to the host."""
         return bool(self.seats[player].get("in_lobby"))
+
+    def is_bot(self, player: int) -> bool:
+        return self.seats[player].get("bot") is not None
+
+    def rating(self, player: int) -> str | None:
+        """``player``'s rating as the host shows it ("1580", "1500?" while provisional);
+        None at an unrated table or for nobody's."""
+        rating = self.seats[player].get("rating")
+        return str(rating) if self.rated and isinstance(rating, str) and rating else None
+
+    def seconds_left(self) -> float | None:
+        """The time the player to move has left now, counted down here since the last
+        state; None when no clock runs (before anyone joined, after the end)."""
+        if self.time_left is None:
+            return None
+        return self.time_left - (self.clock() - self.received_at)
 
     def seat_empty(self, player: int) -> bool:
         """Nobody has taken ``player``'s seat yet (no name, no bot)."""

@@ -10,7 +10,11 @@ from typing import Protocol
 
 from ..session_view import SessionView
 from .controller import PlayController, Prompt
+from .table_header import CLAIM_KEY, ClockFace, clock_face, fit_line, player_label
 from .words import asked
+
+#: The top line's width at 80 columns (the bar has a space each side).
+BAR_WIDTH = 78
 
 
 class RemoteTable(SessionView, Protocol):
@@ -18,9 +22,16 @@ class RemoteTable(SessionView, Protocol):
 
     table: str
     seat: int | None
+    rated: bool
 
     @property
     def is_spectator(self) -> bool: ...
+
+    def is_bot(self, player: int) -> bool: ...
+
+    def rating(self, player: int) -> str | None: ...
+
+    def seconds_left(self) -> float | None: ...
 
     def connected(self, player: int) -> bool: ...
 
@@ -40,6 +51,56 @@ class OnlineController(PlayController):
     def game_label(self) -> str:
         """The host's table id (the seed stays at the host: it would reveal the deal)."""
         return f"table {self.session.table}"
+
+    def move_clock(self) -> ClockFace | None:
+        """The move clock of the player to move, counted down since the host's last state;
+        None where it has no say: before anyone joined, after the end, and when a bot
+        sits at the table (a bot is never out of time, and never claims)."""
+        s = self.session
+        left = s.seconds_left()
+        if left is None or any(s.is_bot(p) or s.seat_empty(p) for p in (0, 1)):
+            return None
+        game = s.observation(self.viewer())
+        if game.is_over:
+            return None
+        whose = "watch" if s.is_spectator else "mine" if game.to_play == s.seat else "theirs"
+        return clock_face(left, whose)
+
+    def top_bar(self, width: int = BAR_WIDTH) -> str:
+        """Variant, table, turn and the players (with their ratings at a rated table),
+        in ``width`` characters: the players always, the rest as far as it fits."""
+        g, s = self.obs, self.session
+        me = self.viewer()
+        players = " vs ".join(player_label(s.name(p), s.rating(p)) for p in (me, 1 - me))
+        return fit_line([(1, "Solstis"), (3, g.options.variant), (2, self.game_label()),
+                         (4, f"turn {g.turn}"), (9, players)], width)
+
+    # ------------------------------------------------------------------ leaving for good
+    def leave_for_good_offered(self) -> bool:
+        """Leaving for good does more than going back to the lobby: a player's seat at a
+        table whose game is not over (it gives the table up, or the game as a loss)."""
+        s = self.session
+        if s.is_spectator:
+            return False
+        try:
+            return not s.observation(self.viewer()).is_over
+        except LookupError:  # no state from the host yet
+            return False
+
+    def why_not_leave_for_good(self) -> str:
+        """Why ``f`` does nothing here (a watcher's seat, or a finished game)."""
+        if self.session.is_spectator:
+            return "only the players can leave a table for good; a watcher leaves with q"
+        return "the game is over: q goes back to the lobby"
+
+    def leave_question(self) -> str:
+        """What leaving for good would do, asked before it is done."""
+        s = self.session
+        if any(s.seat_empty(p) for p in (0, 1)):
+            return (f"Give up table {s.table} for good? Nobody has joined it yet, so it "
+                    "closes.")
+        counts = " and counts in your rating" if s.rated else ""
+        return f"Leave table {s.table} for good? The game ends now as your loss{counts}."
 
     def start_bot(self) -> None:
         """Bots and the other player decide at the host: wait for its next state."""
@@ -79,12 +140,17 @@ class OnlineController(PlayController):
         doing = asked(game.decision, of_you=False)
         headline = f"Watching: {who} is to {doing}" if s.is_spectator else \
             f"Waiting for {who}: {doing}"
-        detail = "o claim if out of time · c chat · x resign · q leaves the table · v log · ? help"
+        clock = self.move_clock()
+        claim = f"{CLAIM_KEY} claim on time · " if clock is not None else ""
+        if clock is not None and clock.out:
+            claim = f"time is up: {CLAIM_KEY} claims the game · "
+        detail = f"{claim}c chat · x resign · f leave for good · q lobby · ? help"
         if s.is_spectator:
             detail = "c chat · q leaves the table · v log · e spirits · ? help"
         if s.seat_empty(game.to_play):
             headline = "Waiting for someone to join the table"
-            detail = "c chat · q leaves the table · v log · e spirits · ? help"
+            if not s.is_spectator:
+                detail = "c chat · f give the table up · q lobby (the table stays) · ? help"
         elif s.in_lobby(game.to_play):
             detail = f"{who} went back to the lobby; waiting for them to come back · " + detail
         elif not s.connected(game.to_play):

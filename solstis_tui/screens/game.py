@@ -219,14 +219,18 @@ class GameScreen(Screen[None]):
             hand.update("Hand hidden: pass the keyboard")
         else:
             hand.show(view)
-        bar = self.play.top_bar()
-        self.query_one(TopBar).say(asciify(bar) if self.sapp.ascii_mode else bar)
+        self.paint_top_bar()
         self.query_one("#legend", Static).update(legend_text(self.sapp.ascii_mode))
         last = self.play.last_turn()
         self.query_one("#lastturn", Static).update(
             asciify(last) if self.sapp.ascii_mode else last)
         self.query_one(SpiritPool).show_effects = self.has_class("-wide")
         self.redraw_prompt()
+
+    def paint_top_bar(self) -> None:
+        """The top bar (``PlayController.top_bar``)."""
+        bar = self.play.top_bar()
+        self.query_one(TopBar).say(asciify(bar) if self.sapp.ascii_mode else bar)
 
     def redraw_prompt(self) -> None:
         if not self.is_mounted or self.play.view is None:

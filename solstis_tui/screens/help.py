@@ -168,8 +168,9 @@ class HelpScreen(ModalScreen[None]):
     """
 
     def __init__(self, decision: Decision | None = None, wide: bool = True,
-                 keys: str = "") -> None:
+                 keys: str = "", more_keys: str = "") -> None:
         super().__init__()
+        self.more_keys = more_keys  # an app's own keys (the online table's), after KEYS
         self.rules = rules_text()
         self.titles = section_titles(self.rules)
         self.decision = decision
@@ -179,7 +180,8 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(self.now_text(), id="now", markup=False)
-        sections = {-1: KEYS, **split_sections(self.rules)}
+        keys = f"{KEYS}\n{self.more_keys}" if self.more_keys else KEYS
+        sections = {-1: keys, **split_sections(self.rules)}
         yield RulesViewer(sections)
         yield Footer()
 

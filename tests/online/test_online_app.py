@@ -25,6 +25,18 @@ async def open_friend_table(app: OnlineApp, pilot, name: str = "Ann") -> None:
     await wait_for(lambda: isinstance(app.screen, OnlineGameScreen), pilot)
 
 
+async def seated_with_bob(app: OnlineApp, pilot, connect):
+    """Ann (``app``) opens a friend table in seat 0, Bob joins it; Ann's screen shows
+    both seats taken. Bob's client and the table id."""
+    await open_friend_table(app, pilot)
+    table = app.remote.table
+    bob = await connect("Bob")
+    await bob.send({"type": "join", "table": table})
+    await bob.receive_until("joined")
+    await wait_for(lambda: not app.remote.seat_empty(1), pilot)
+    return bob, table
+
+
 async def test_two_online_apps_play_a_game_by_keys(host):
     ann_app = OnlineApp(socket=host.socket_path, name="Ann")
     bob_app = OnlineApp(socket=host.socket_path)
@@ -144,12 +156,7 @@ async def test_chat_typed_at_the_table_reaches_the_other_player(host, connect):
 async def test_x_resigns_only_once_the_player_says_yes(host, connect):
     ann_app = OnlineApp(socket=host.socket_path, name="Ann")
     async with ann_app.run_test(size=(80, 24)) as ann:
-        await open_friend_table(ann_app, ann)
-        table = ann_app.remote.table
-        bob = await connect("Bob")
-        await bob.send({"type": "join", "table": table})
-        await bob.receive_until("joined")
-        await wait_for(lambda: not ann_app.remote.seat_empty(1), ann)
+        _bob, table = await seated_with_bob(ann_app, ann, connect)
         game = host.tables[table].game
         await ann.press("x")  # a stray x asks first; any other key plays on
         await wait_for(lambda: not isinstance(ann_app.screen, OnlineGameScreen), ann)
@@ -182,7 +189,7 @@ async def test_o_claims_a_game_whose_player_to_move_ran_out_of_time(host, connec
             await ann.press("enter")
             await ann.pause(0.1)
         await wait_for(lambda: not ann_app.remote.human_to_play, ann)
-        assert "o claim if out of time" in str(ann_app.screen.query_one("#prompt").render())
+        assert "o claim on time" in str(ann_app.screen.query_one("#prompt").render())
         await ann.press("o")  # too early: the host says how long Bob has
         await wait_for(lambda: "seconds left" in str(
             ann_app.screen.query_one("#prompt").render()), ann)

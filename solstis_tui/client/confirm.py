@@ -1,0 +1,36 @@
+"""Asking before a step that cannot be taken back (resigning, leaving a table for good):
+one stray key must not give a game away."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """``question``, then ``answers`` (what y and the other keys do); returns True on ``y``,
+    False on any other key."""
+
+    DEFAULT_CSS = """
+    ConfirmScreen { align: center middle; }
+    ConfirmScreen Vertical { width: 60; height: auto; border: round $error;
+        background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, question: str, answers: str) -> None:
+        super().__init__()
+        self.question = question
+        self.answers = answers
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.question, markup=False)
+            yield Static(self.answers, markup=False)
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        event.prevent_default()
+        self.dismiss(event.key == "y")

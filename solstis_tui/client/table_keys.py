@@ -1,0 +1,21 @@
+"""The help's words on the keys of a table at the game host (``solstis online``)."""
+
+TABLE_KEYS = """\
+## At a table of the game host
+
+| key | does |
+|---|---|
+| `q` | back to the lobby. Your seat stays yours: the game waits for you (your move \\
+clock runs on while it is your decision) and you come back to it from the lobby |
+| `f` | leave the table for good, after a `y` to confirm: before anyone has joined, \\
+the table closes; during a game, the game ends as your loss (as resigning does). In the \\
+footer only while it does more than `q` |
+| `x` | resign, after a `y` to confirm: the game ends now as your loss |
+| `o` | claim the game when the other player's move clock has run out (the top line \\
+says "their time is up"); the game ends as their loss |
+| `c` | say something to everyone at the table |
+
+The top line shows each player's rating at a rated table (`?` while it is provisional),
+and at its right end the move clock of the player to move when two people play: it counts
+down each second and changes its look under 30 seconds. A bot is never out of time.
+"""

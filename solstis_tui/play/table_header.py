@@ -1,0 +1,67 @@
+"""The top line of a table at the host: who plays (with their ratings at a rated table)
+and the move clock of the player to move, fitted to the screen's width. No Textual here.
+
+The host sends ``time_left`` with each state; between two states the client counts it down
+itself, so the clock moves every second without a message from the host.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+#: Under this many seconds left the clock changes its look (and gets a "!").
+URGENT_SECONDS: Final = 30
+#: The key that claims a game whose player to move is out of time.
+CLAIM_KEY: Final = "o"
+
+
+def minutes_seconds(seconds: float) -> str:
+    """``seconds`` (rounded up: 0:00 only once the time is really up) as ``m:ss``."""
+    whole = max(0, math.ceil(seconds))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+@dataclass(frozen=True)
+class ClockFace:
+    """What the move clock shows now: ``text``; ``urgent`` under ``URGENT_SECONDS``;
+    ``out`` once the player to move has no time left (the other player may claim)."""
+
+    text: str
+    urgent: bool
+    out: bool
+
+
+def clock_face(seconds_left: float, whose: str) -> ClockFace:
+    """The clock of the player to move, as seen by ``whose``: ``"mine"`` (the viewer is
+    to move), ``"theirs"`` (the viewer waits and may claim) or ``"watch"`` (a watcher)."""
+    out = seconds_left <= 0
+    if out:
+        text = {"mine": "your time is up: move!",
+                "theirs": f"their time is up: {CLAIM_KEY} claims",
+                "watch": "time is up"}[whose]
+        return ClockFace(text, True, True)
+    label = {"mine": "your clock ", "theirs": "their clock ", "watch": "clock "}[whose]
+    urgent = seconds_left < URGENT_SECONDS
+    return ClockFace(f"{label}{minutes_seconds(seconds_left)}{'!' if urgent else ''}",
+                     urgent, False)
+
+
+def player_label(name: str, rating: str | None) -> str:
+    """A player as the top line names them: ``Bob 1580`` (``1500?`` while provisional)."""
+    return f"{name} {rating}" if rating else name
+
+
+def fit_line(parts: Sequence[tuple[int, str]], width: int) -> str:
+    """``parts`` (priority, text) joined with `` · `` in their order, leaving out the
+    lowest priorities first until the line is at most ``width`` characters long (the
+    highest-priority part always stays)."""
+    kept = list(parts)
+    while len(kept) > 1:
+        line = " · ".join(text for _, text in kept)
+        if len(line) <= width:
+            return line
+        kept.remove(min(kept, key=lambda part: part[0]))
+    return kept[0][1] if kept else ""
