@@ -126,7 +126,7 @@ def peak_memory_mb(tier: str, seconds: float, variant: str) -> float:
 #: Screens over the board (spirits, log, help, a new game's dialog) and a refusal line.
 KEYS = ((b"e", b"Spirits (pile", b"\x1b"), (b"v", b"Game log", b"\x1b"),
         (b"?", b"All keys", b"\x1b"), (b"n", b"New game of Solstis", b"\x1b"),
-        (b"t", b"wait: it is", b"\x1b"))
+        (b"u", b"to take back", b"\x1b"))
 
 
 def key_rows(presses: int, tiers: list[str]) -> dict[tuple[str, str], dict[str, float]]:

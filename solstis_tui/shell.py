@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.filter import LineFilter, Monochrome
@@ -21,6 +22,7 @@ from . import settings
 from .ascii_filter import AsciiFilter, to_ascii
 from .core import Decision, Observation
 from .no_color import ReadableGreys
+from .quiet_gc import QuietCollector
 
 if TYPE_CHECKING:
     from .screens.game import GameScreen
@@ -55,6 +57,7 @@ class ShellApp(App[None]):
         self.ascii_mode = ascii_mode
         self.game_screen: GameScreen | None = None
         self.help_screen: HelpScreen | None = None
+        self.quiet_gc = QuietCollector()
         for theme in THEMES.values():
             self.register_theme(theme)
 
@@ -67,10 +70,20 @@ class ShellApp(App[None]):
         # Everything loaded so far lives as long as the app: keep it out of the garbage
         # collector's full passes, which otherwise walk it all and stall a key by 100 ms.
         self.call_after_refresh(gc.freeze)
+        self.quiet_gc.start()
+        self.set_interval(0.1, self.quiet_gc.tick, name="quiet gc")
         self.call_after_refresh(self.prepare_help)
         self.theme = self.theme_name if self.theme_name in self.available_themes else \
             DEFAULT_THEME
         self.open_first_screen()
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.Key, events.MouseDown)):
+            self.quiet_gc.input_came()  # no full garbage pass right now
+        await super().on_event(event)
+
+    def on_unmount(self) -> None:
+        self.quiet_gc.stop()
 
     def open_first_screen(self) -> None:
         """The app's first screen (a game, a question, a lobby): each app has its own."""
@@ -97,7 +110,12 @@ class ShellApp(App[None]):
         """Import and parse the help's rules in a thread, before anyone asks for them."""
         from .screens.help import prepare
 
-        self.run_worker(prepare, thread=True, group="help", exclusive=True,
+        def prepare_and_keep() -> None:
+            prepare()
+            # The parsed rules live as long as the app: out of the full passes too.
+            self.call_from_thread(gc.freeze)
+
+        self.run_worker(prepare_and_keep, thread=True, group="help", exclusive=True,
                         exit_on_error=False, name="prepare help")
 
     def show_help(self, decision: Decision | None = None, keys: str = "") -> None:

@@ -20,7 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from solstis_tui.ai.base import Chooser
 
@@ -32,6 +32,7 @@ from ..session import Session
 from ..session_view import SessionView
 from ..widgets.clicks import BoardClick
 from ..widgets.display import PILE_LETTERS, DisplayPiles
+from ..widgets.footer import Footer
 from ..widgets.gamelog import GameLog
 from ..widgets.hand import HandBar
 from ..widgets.panorama import LARGE, SMALL, PanoramaGrid

@@ -13,10 +13,11 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..core import Decision
 from ..play.words import asked
+from ..widgets.footer import Footer
 
 KEYS = """\
 # Keys

@@ -6,7 +6,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
+
+from ..widgets.footer import Footer
 
 
 class LogScreen(ModalScreen[None]):

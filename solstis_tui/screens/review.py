@@ -18,12 +18,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from ..bot_process import BotFailed
 from ..core import Move, Observation
 from ..play.words import asked, close_call, describe_move, short_move
 from ..session import Session
+from ..widgets.footer import Footer
 
 #: The strongest bot's ranking of an observation's moves: (obs, seconds, cancel).
 RankMoves = Callable[[Observation, float, threading.Event | None], list[tuple[Move, float]]]

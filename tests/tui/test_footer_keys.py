@@ -75,3 +75,29 @@ async def test_the_tutorials_footer_has_no_esc_back():
         await pilot.pause()
         keys = footer_keys(app)
         assert "Back" not in keys.values() and "Quit" in keys.values(), keys
+
+
+async def test_screens_opened_and_closed_leave_no_footer_keys_behind():
+    """Textual keeps every footer key it ever made unless told (issue #6666): a session's
+    memory, and the garbage collector's pauses, grew with each screen opened."""
+    import gc
+
+    def alive() -> int:
+        gc.collect()
+        return sum(isinstance(o, FooterKey) for o in gc.get_objects())
+
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        for _ in range(2):
+            await pilot.press("v")
+            await pilot.pause()
+            await pilot.press("escape")
+            await pilot.pause()
+        start = alive()
+        for _ in range(8):
+            await pilot.press("v")
+            await pilot.pause()
+            await pilot.press("escape")
+            await pilot.pause()
+        assert alive() <= start + 2
