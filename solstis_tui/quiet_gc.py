@@ -35,7 +35,6 @@ class QuietCollector:
         self.quiet, self.due, self.most = quiet, due, most
         self.clock, self.pending, self.collect = clock, pending, collect
         self.last_input = clock()
-        self.passes = 0
         self._thresholds: tuple[int, int, int] | None = None
 
     def start(self) -> None:
@@ -62,6 +61,5 @@ class QuietCollector:
         quiet = self.clock() - self.last_input >= self.quiet
         if pending >= self.most or (pending >= self.due and quiet):
             self.collect()
-            self.passes += 1
             return True
         return False

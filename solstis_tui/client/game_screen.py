@@ -7,7 +7,7 @@ from typing import ClassVar, Protocol, cast
 
 from textual.binding import Binding, BindingType
 
-from ..play.online import OnlineController
+from ..play.online import BAR_WIDTH, OnlineController
 from ..play.table_header import ClockFace
 from ..screens.game import GameScreen
 from ..screens.services import AppServices
@@ -85,7 +85,7 @@ class OnlineGameScreen(GameScreen):
         """The players with their ratings, and the move clock at the right end."""
         clock = self.shown_clock = self.play.move_clock()
         bar = self.query_one(TopBar)
-        self.painted_width = width = bar.size.width or 78
+        self.painted_width = width = bar.size.width or BAR_WIDTH
         text = self.play.top_bar(width - (len(clock.text) + 1 if clock else 0))
         face = clock.text if clock else ""
         if self.sapp.ascii_mode:

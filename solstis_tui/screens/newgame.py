@@ -19,6 +19,8 @@ MODES = [("Play against a bot", "bot"), ("Two people, one keyboard (hot-seat)", 
 VARIANTS = [("Base game", "base"), ("Beginner (no Evil Spirit)", "beginner"),
             ("Firefly expansion", "firefly")]
 STARTS = [("Random", "random"), ("You (seat 1)", "first"), ("The other side", "second")]
+#: What the form offers each time it opens (with the last game's opponent and the base game).
+FIRST_MODE, FIRST_START = MODES[0][1], STARTS[0][1]
 
 
 def build_setup(mode: str, opponent: str, variant: str, starts: str, seed_text: str,
@@ -70,14 +72,14 @@ class NewGameScreen(ModalScreen[object]):
                          id="title")
             with Grid():
                 yield Label("Mode")
-                yield Select(MODES, value="bot", allow_blank=False, id="mode")
+                yield Select(MODES, value=FIRST_MODE, allow_blank=False, id="mode")
                 yield Label("Opponent")
                 yield Select([(opponent_label(t), t) for t in BOT_TIERS], value=self.opponent,
                              allow_blank=False, id="opponent")
                 yield Label("Variant")
                 yield Select(VARIANTS, value=self.variant, allow_blank=False, id="variant")
                 yield Label("Who starts")
-                yield Select(STARTS, value="random", allow_blank=False, id="starts")
+                yield Select(STARTS, value=FIRST_START, allow_blank=False, id="starts")
                 yield Label("Seed")
                 yield Input(placeholder="blank: a secret random deal", id="seed")
             yield Static("", id="error", markup=False)  # quotes what was typed
@@ -98,10 +100,10 @@ class NewGameScreen(ModalScreen[object]):
         self.opponent = opponent if opponent in BOT_TIERS else "minimax"
         if not self.is_mounted:
             return
-        self.query_one("#mode", Select).value = "bot"
+        self.query_one("#mode", Select).value = FIRST_MODE
         self.query_one("#opponent", Select).value = self.opponent
         self.query_one("#variant", Select).value = self.variant
-        self.query_one("#starts", Select).value = "random"
+        self.query_one("#starts", Select).value = FIRST_START
         self.query_one("#seed", Input).value = ""
         self.query_one("#error", Static).update("")
         self.query_one("#continue", Button).display = can_continue
