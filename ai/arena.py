@@ -9,7 +9,6 @@ Every deal is played twice, once from each seat. Ctrl-C prints what finished so 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import datetime
 import itertools
 import json
@@ -36,6 +35,7 @@ from rich.table import Table
 
 from solstis_tui import engine_build
 from solstis_tui.core import Game, Options
+from solstis_tui.files import write_atomic
 
 from . import arena_record
 from .arena_stats import (
@@ -185,22 +185,8 @@ def read_json(path: str) -> Any:
 
 
 def write_json(path: str, data: Any) -> None:
-    """Write ``data`` to ``path`` as JSON, whole or not at all (``write_text``)."""
-    write_text(path, json.dumps(data, indent=1))
-
-
-def write_text(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all (a temporary file, then a rename):
-    an interrupted write never leaves half a file where a resumable run's games were."""
-    tmp = f"{path}.{os.getpid()}.tmp"
-    try:
-        with open(tmp, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    """Write ``data`` to ``path`` as JSON, whole or not at all (``files.write_atomic``)."""
+    write_atomic(path, json.dumps(data, indent=1))
 
 
 def load_games(path: str) -> tuple[dict[str, Any], list[GameRecord]]:
@@ -450,7 +436,7 @@ def main(argv: list[str] | None = None, peek: Peek | None = None) -> int:
     if args.record:
         settings = {**settings, "engine": engine_build.STATUS.line,
                     "date": str(datetime.date.today())}
-        write_text(args.record, arena_record.dumps(settings, data["games"]))
+        write_atomic(args.record, arena_record.dumps(settings, data["games"]))
         console.print(f"Record of {len(data['games'])} games written to {args.record}")
     return 130 if interrupted else 0
 

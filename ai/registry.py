@@ -38,6 +38,10 @@ TIERS: dict[str, Tier] = {
 }
 """The built-in tiers, weakest first."""
 
+BOT_TIERS: tuple[str, ...] = tuple(TIERS)
+"""The built-in tiers' names, weakest first: what the app and the host offer as opponents
+(``make_bot`` also loads ``package.module:Class``)."""
+
 BASELINES: dict[str, type[Bot]] = {PlainISMCTS.name: PlainISMCTS}
 """Yardsticks the arena knows by name; the app does not offer them as opponents."""
 

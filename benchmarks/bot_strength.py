@@ -44,9 +44,9 @@ from solstis_tui.ai.arena import (
     split_finished,
     tasks_for,
     write_json,
-    write_text,
 )
 from solstis_tui.ai.arena_stats import GameRecord, wilson
+from solstis_tui.files import write_atomic
 
 
 @dataclass(frozen=True)
@@ -174,7 +174,7 @@ def write_record(path: Path, bots: list[str], pair: Pair, seed: int,
                 "iterations": None, "target": pair.target,
                 "engine": engine_build.STATUS.line, "date": str(datetime.date.today())}
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_text(str(path), arena_record.dumps(settings, games))
+    write_atomic(str(path), arena_record.dumps(settings, games))
 
 
 def main(argv: list[str] | None = None) -> int:

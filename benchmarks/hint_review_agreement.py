@@ -20,9 +20,9 @@ from solstis_tui.ai.arena_stats import wilson
 from solstis_tui.ai.base import Budget, capped
 from solstis_tui.ai.registry import make_bot, make_solo_bot
 from solstis_tui.core import Game, Move, Observation
+from solstis_tui.local.session import STRONGEST
 from solstis_tui.play.controller import HINT_SECONDS
 from solstis_tui.screens.review import REVIEW_SECONDS
-from solstis_tui.session import STRONGEST
 
 HINT_SEED = 12345  # the app's hint bot is seeded alike for every position
 

@@ -26,8 +26,9 @@ from rich.console import Console
 
 from solstis_tui import engine_build
 from solstis_tui.ai import arena_record
-from solstis_tui.ai.arena import deal_seed, run, split_finished, tasks_for, write_text
+from solstis_tui.ai.arena import deal_seed, run, split_finished, tasks_for
 from solstis_tui.ai.arena_stats import GameRecord, pair_results, wilson
+from solstis_tui.files import write_atomic
 
 YARDSTICK = "plain-ismcts@5000"
 #: Tiers whose search uses every core: their games are played one at a time.
@@ -63,7 +64,7 @@ def play_point(folder: Path, tier: str, seconds: float, args: argparse.Namespace
                     "iterations": None, "engine": engine_build.STATUS.line,
                     "date": str(datetime.date.today())}
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_text(str(path), arena_record.dumps(settings, kept))
+        write_atomic(str(path), arena_record.dumps(settings, kept))
         if interrupted:
             raise KeyboardInterrupt
     return kept

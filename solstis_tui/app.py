@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 from textual.app import SystemCommand
 from textual.screen import Screen
 
-from . import saves
-from .bot_process import BotProcess
 from .core import Move, Observation
-from .session import STRONGEST, Session, Setup, random_setup
-from .session_view import SessionView
+from .local import saves
+from .local.bot_process import BotProcess
+from .local.session import STRONGEST, Session, Setup, random_setup
+from .play.session_view import SessionView
 from .shell import ShellApp
 
 if TYPE_CHECKING:

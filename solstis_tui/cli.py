@@ -9,11 +9,15 @@ import random
 import re
 import sys
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from solstis_tui.ai.registry import BOT_TIERS
 
 from . import __version__, engine_build
 from .core.rng import new_secret
-from .seats import seats_for
-from .session import BOT_TIERS, Setup
+
+if TYPE_CHECKING:  # `solstis host` and `solstis online` load nothing of the local game
+    from .local.session import Setup
 
 THEME_NAMES = ("dark", "light", "high-contrast", "ansi-16")
 _PLUGIN = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
@@ -87,6 +91,9 @@ def add_screen_options(parser: argparse.ArgumentParser, pace: str) -> None:
 
 def setup_from_args(args: argparse.Namespace, rng: random.Random | None = None) -> Setup:
     """The Setup the options describe."""
+    from .local.seats import seats_for
+    from .local.session import Setup
+
     rng = rng or random.Random()
     secret = args.seed is None  # a seed nobody chose is secret: 128 bits from the OS
     seed = new_secret() if secret else args.seed

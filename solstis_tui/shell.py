@@ -18,11 +18,11 @@ from textual.screen import Screen
 
 from solstis_tui.themes import DEFAULT_THEME, THEMES
 
-from . import settings
-from .ascii_filter import AsciiFilter, to_ascii
 from .core import Decision, Observation
-from .no_color import ReadableGreys
-from .quiet_gc import QuietCollector
+from .terminal import settings
+from .terminal.ascii_filter import AsciiFilter, to_ascii
+from .terminal.no_color import ReadableGreys
+from .terminal.quiet_gc import QuietCollector
 
 if TYPE_CHECKING:
     from .screens.game import GameScreen
@@ -186,7 +186,7 @@ class ShellApp(App[None]):
         stock themes were not)."""
         from textual.command import CommandPalette
 
-        from .theme_provider import SolstisThemes
+        from .terminal.theme_provider import SolstisThemes
 
         self.push_screen(CommandPalette(providers=[SolstisThemes],
                                         placeholder="Search for themes..."))

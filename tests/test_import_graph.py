@@ -139,7 +139,7 @@ def outside_imports(path: Path) -> set[str]:
 def test_the_graph_sees_the_package():
     edges = graph()
     assert "solstis_tui.screens.game" in edges and "solstis_tui.ai.mcts" in edges
-    assert "solstis_tui.session" in edges["solstis_tui.screens.game"]
+    assert "solstis_tui.local.session" in edges["solstis_tui.screens.game"]
 
 
 def test_the_cycle_finder_finds_a_circle():
@@ -164,15 +164,33 @@ def test_no_import_circles_in_the_core():
     assert circles == [], f"core modules that import each other: {circles}"
 
 
-def test_the_host_reaches_neither_the_client_nor_textual():
+#: The packages of the local app: its turn loop and saves, its screens and widgets, the
+#: terminal's adaptations, and the client (the online app).
+APP_SIDE = ("solstis_tui.local", "solstis_tui.screens", "solstis_tui.widgets",
+            "solstis_tui.terminal", "solstis_tui.tutorial", "solstis_tui.play", CLIENT,
+            "solstis_tui.app", "solstis_tui.shell")
+
+
+def test_the_host_reaches_neither_the_apps_nor_textual():
     """What the host imports, directly or through other modules and anywhere in their text
-    (inside functions too), holds no module of the client (the online app) and no import
-    of Textual: the host is a program of its own (tests/test_layers.py loads it)."""
+    (inside functions too), holds no module of the local app or of the client (the online
+    app) and no import of Textual: the host is a program of its own (tests/test_layers.py
+    loads it). What both sides speak lives in ``solstis_tui.wire``."""
     edges = graph()
     found = modules()
     host = {name for name in edges if _in(HOST, name)}
-    assert {"solstis_tui.host.serve", "solstis_tui.host.protocol"} <= host
+    assert {"solstis_tui.host.serve", "solstis_tui.host.host"} <= host
     reached = reachable(edges, host)
-    assert "solstis_tui.core.game" in reached  # the walk follows imports
-    assert sorted(m for m in reached if _in(CLIENT, m)) == []
+    assert {"solstis_tui.core.game", "solstis_tui.wire.protocol"} <= reached  # it walks
+    assert sorted(m for m in reached if any(_in(side, m) for side in APP_SIDE)) == []
     assert sorted(m for m in reached if "textual" in outside_imports(found[m])) == []
+
+
+def test_the_client_reaches_the_host_only_through_the_wire():
+    """The online app imports nothing of the host's own modules: the messages, names and
+    paths they share are in ``solstis_tui.wire``."""
+    edges = graph()
+    client = {name for name in edges if _in(CLIENT, name)}
+    reached = reachable(edges, client)
+    assert "solstis_tui.wire.protocol" in reached
+    assert sorted(m for m in reached if _in(HOST, m)) == []

@@ -1,5 +1,6 @@
 """The layers import one way: the core, the bots, the game host and the play controller load
-no Textual, and none of them loads the client (``solstis_tui.client``, the online app).
+no Textual, and none of them loads the client (``solstis_tui.client``, the online app); the
+host loads nothing of the local app either (its turn loop, saves, screens).
 
 A host serves many tables and a bot worker thinks in its own process; neither draws a
 screen, so neither should pay for (or depend on) the terminal UI library.
@@ -48,3 +49,40 @@ def test_core_bots_host_and_play_controller_load_no_textual(tmp_path: Path) -> N
             "solstis_tui.play.controller"} <= set(found["imported"])
     assert found["textual"] == []
     assert found["client"] == []
+
+
+HOST_PROBE = """
+import importlib, json, pkgutil, sys
+import solstis_tui.host
+names = ["solstis_tui.host", "solstis_tui.cli"]
+names += [m.name for m in pkgutil.walk_packages(solstis_tui.host.__path__, "solstis_tui.host.")]
+for name in names:
+    importlib.import_module(name)
+import contextlib, io
+from solstis_tui.cli import main
+with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+    main(["host", "--help"])
+print(json.dumps(sorted(m for m in sys.modules if m.startswith("solstis_tui"))))
+"""
+
+#: What a game host may load of the package: the engine, the bots, what the wire speaks,
+#: the file helpers, the command line that starts it, and the build selector.
+HOST_MAY_LOAD = ("solstis_tui.core", "solstis_tui.ai", "solstis_tui.host", "solstis_tui.wire")
+HOST_MAY_LOAD_MODULES = {"solstis_tui", "solstis_tui.cli", "solstis_tui.files",
+                         "solstis_tui.engine_build", "solstis_tui._engine__mypyc"}
+
+
+def test_the_host_loads_nothing_of_the_local_app_or_the_client(tmp_path: Path) -> None:
+    """Importing every host module, and ``solstis host --help`` through the command line,
+    loads only the engine, the bots, the wire and the file helpers: no local turn loop,
+    saves, seats, screens, widgets, terminal adaptations or client."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    run = subprocess.run([sys.executable, "-c", HOST_PROBE], capture_output=True, text=True,
+                         cwd=tmp_path, env=env, timeout=60)
+    assert run.returncode == 0, run.stderr
+    loaded = json.loads(run.stdout)
+    assert "solstis_tui.host.serve" in loaded and "solstis_tui.host.host" in loaded
+    others = [m for m in loaded if m not in HOST_MAY_LOAD_MODULES
+              and not m.startswith(tuple(f"{p}." for p in HOST_MAY_LOAD))
+              and m not in HOST_MAY_LOAD]
+    assert others == []

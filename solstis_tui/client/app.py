@@ -15,9 +15,9 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from ..core import Move, Observation
-from ..host.names import without_controls
-from ..session_view import SessionView
+from ..play.session_view import SessionView
 from ..shell import ShellApp
+from ..wire.names import without_controls
 from .client import KEEP_ALIVE_SECONDS, HostClient, HostError
 from .lobby import LobbyScreen
 from .remote import RemoteSession, rating_news

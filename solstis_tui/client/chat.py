@@ -9,7 +9,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from ..host.protocol import MAX_CHAT
+from ..wire.protocol import MAX_CHAT
 
 
 class ChatScreen(ModalScreen[str | None]):

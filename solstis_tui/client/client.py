@@ -9,8 +9,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..host.paths import TOKEN_FILE, NoSocketFolder, default_data_dir, default_socket
-from ..host.protocol import MAX_MESSAGE, VERSION, encode
+from ..wire.paths import TOKEN_FILE, NoSocketFolder, default_data_dir, default_socket
+from ..wire.protocol import MAX_MESSAGE, VERSION, encode
 
 KEEP_ALIVE_SECONDS = 60.0  # well inside the host's idle limit (see docs/protocol.md)
 READ_LIMIT = 4 * MAX_MESSAGE  # the longest line a client reads from the host

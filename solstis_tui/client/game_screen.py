@@ -8,10 +8,10 @@ from typing import ClassVar, Protocol, cast
 from textual.binding import Binding, BindingType
 
 from ..play.online import BAR_WIDTH, OnlineController
+from ..play.session_view import SessionView
 from ..play.table_header import ClockFace
 from ..screens.game import GameScreen
 from ..screens.services import AppServices
-from ..session_view import SessionView
 from ..widgets.topbar import TopBar
 from ..widgets.view import asciify
 from .chat import ChatScreen

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from solstis_tui.themes import THEMES
 
-from ..host.paths import tcp_address
+from ..wire.paths import tcp_address
 
 if TYPE_CHECKING:
     from textual_serve.server import Server
@@ -73,7 +73,7 @@ def online_main(argv: list[str]) -> int:
 def login_key() -> str | None:
     """The public key of this SSH login, from the file sshd names in ``$SSH_USER_AUTH``
     (``ExposeAuthInfo yes``); None without one."""
-    from ..host.identity import exposed_key
+    from ..wire.ssh_auth import exposed_key
 
     path = os.environ.get("SSH_USER_AUTH")
     if not path:
@@ -110,9 +110,9 @@ def use_browser_saves() -> None:
     """Games served to a browser keep their own save, settings and tutorial place (the
     'web' folder of the data directory), inherited by every game the server starts: the
     first page no longer offers to continue a game started in the terminal."""
-    from .. import saves
+    from ..files import DATA_DIR_VARIABLE, data_dir
 
-    os.environ["SOLSTIS_DATA_DIR"] = str(saves.data_dir() / "web")
+    os.environ[DATA_DIR_VARIABLE] = str(data_dir() / "web")
 
 
 def local_origins(port: int) -> frozenset[str]:

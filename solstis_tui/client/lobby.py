@@ -11,9 +11,9 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
 
-from ..host.names import BadName, normalize_name
-from ..host.protocol import MAX_NAME
 from ..widgets.footer import Footer
+from ..wire.names import BadName, normalize_name
+from ..wire.protocol import MAX_NAME
 
 PROMPT = "Your name (or #code to come back as yourself), then Enter:"
 PAGE_SIZE = 50  # the host's rows per page until a full page shows otherwise

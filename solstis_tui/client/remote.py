@@ -15,8 +15,8 @@ from solstis_tui.ai.base import Chooser
 from ..core import IllegalMove, Move, Observation
 from ..core.explain import why_illegal
 from ..core.observation_json import observation_from_dict
-from ..seats import PERSON, Seat
-from ..session import Setup
+from ..local.seats import PERSON, Seat
+from ..local.session import Setup
 
 
 class RemoteSession:

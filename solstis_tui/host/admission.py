@@ -14,12 +14,12 @@ import secrets
 import socket
 from typing import Any
 
+from ..wire.names import BadName, normalize_name
+from ..wire.protocol import MAX_NAME, VERSION, ProtocolError, field, version_refusal
 from .connection import Connection
 from .identity import GUEST_MARK, MAX_KEY, NotBelieved, Trust, Who
 from .limits import Limits, per_minute
-from .names import BadName, normalize_name
 from .players import CODE_BYTES, PlayerRegistry
-from .protocol import MAX_NAME, VERSION, ProtocolError, field, version_refusal
 
 #: A resume code shorter than a new one (the 32-bit codes of old) could be guessed: such
 #: codes share a host-wide allowance of wrong tries. Long ones cannot, so wrong long codes

@@ -14,9 +14,9 @@ import os
 import socket
 from typing import Any
 
+from ..wire.protocol import encode
 from .identity import LOCAL, Who
 from .limits import ACCEPT_BURST, Limits, TokenBucket
-from .protocol import encode
 
 LINGER_SECONDS = 2.0  # a closing connection waits this long for the client to hang up
 

@@ -9,7 +9,7 @@ import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..saves import keep_aside
+from ..files import keep_aside
 
 BUSY_SECONDS = 3.0  # how long a write waits for another process's lock before failing
 

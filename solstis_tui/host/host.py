@@ -18,10 +18,20 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from solstis_tui.ai.registry import make_solo_bot
+from solstis_tui.ai.registry import BOT_TIERS, make_solo_bot
 
 from ..core import IllegalMove, Move, Options
-from ..session import BOT_TIERS
+from ..wire.names import MAX_MARKS, BadName, chat_text, normalize_name, too_many_marks
+from ..wire.protocol import (
+    MAX_CHAT,
+    MAX_NAME,
+    VERSION,
+    LineReader,
+    ProtocolError,
+    decode,
+    field,
+    message_kind,
+)
 from .admission import Door
 from .botpool import BotFactory, BotPool
 from .connection import Connection, start_server
@@ -32,18 +42,7 @@ from .hostlock import FileLock, StartRefused, claim_data_dir, claim_socket
 from .housekeeping import Housekeeping
 from .identity import BANS_FILE, Bans, Trust
 from .limits import ACCEPT_BURST, Limits, TokenBucket, per_minute
-from .names import MAX_MARKS, BadName, chat_text, normalize_name, too_many_marks
 from .players import PlayerRegistry
-from .protocol import (
-    MAX_CHAT,
-    MAX_NAME,
-    VERSION,
-    LineReader,
-    ProtocolError,
-    decode,
-    field,
-    message_kind,
-)
 from .ratings import Ratings
 from .standings import Standings
 from .tables import (

@@ -9,8 +9,8 @@ from collections.abc import Awaitable, Callable
 
 from ..core import Move
 from ..core.rng import derive
+from ..wire.protocol import ProtocolError
 from .botpool import BotFailed, BotPool, Decision, WorkerLost
-from .protocol import ProtocolError
 from .tables import Table
 
 #: How the host stores a change to a table (``Host._commit``): the table, the change, and

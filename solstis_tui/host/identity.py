@@ -105,16 +105,6 @@ def key_line(public_key: str, player: str) -> str:
     return f"{KEY_OPTIONS} {kind} {base64.b64encode(blob).decode()} {PLAYER_TAG}{player}"
 
 
-def exposed_key(auth_info: str) -> str | None:
-    """The public key in sshd's ``ExposeAuthInfo`` file (``$SSH_USER_AUTH``): its line
-    ``publickey <type> <base64>``; None if the login used none."""
-    for line in auth_info.splitlines():
-        words = line.split()
-        if len(words) >= 3 and words[0] == "publickey":
-            return f"{words[1]} {words[2]}"
-    return None
-
-
 class WatchedFile(Generic[T]):
     """What a file says, read again whenever the file changes (its modification time, size
     or inode); ``empty`` while there is no file."""

@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from .names import lookalike_key, name_key
+from ..wire.names import lookalike_key, name_key
 
 SCHEMA_VERSION = 1
 #: what a player's expiry depends on (the ``kind`` column)

@@ -15,7 +15,9 @@ import sys
 import time
 from pathlib import Path
 
-from ..saves import write_atomic
+from ..files import write_atomic
+from ..wire.names import BadName, normalize_name
+from ..wire.paths import default_data_dir
 from .database import Unreadable
 from .glicko2 import PROVISIONAL_RD
 from .identity import (
@@ -27,8 +29,6 @@ from .identity import (
     parse_keys,
     read_bans,
 )
-from .names import BadName, normalize_name
-from .paths import default_data_dir
 from .players import PlayerRegistry, clash_keys
 from .ratings import bot_starts
 

@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from ..saves import keep_aside
+from ..files import keep_aside
 from . import player_db
 from .player_db import Player
 

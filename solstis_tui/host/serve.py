@@ -14,11 +14,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from .host import Host
-from .hostlock import StartRefused, unreachable_for_group
-from .identity import KeyRing, Trust
-from .limits import Limits
-from .paths import (
+from ..wire.paths import (
     TOKEN_FILE,
     NoSocketFolder,
     default_data_dir,
@@ -26,6 +22,10 @@ from .paths import (
     describe_default_socket,
     tcp_address,
 )
+from .host import Host
+from .hostlock import StartRefused, unreachable_for_group
+from .identity import KeyRing, Trust
+from .limits import Limits
 
 
 def ensure_token(data_dir: Path) -> tuple[str, Path]:

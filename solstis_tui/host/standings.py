@@ -7,8 +7,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from ..wire.protocol import ProtocolError
 from .players import PlayerRegistry, clash_keys
-from .protocol import ProtocolError
 from .ratings import Ratings, Result, result_of
 from .tables import Table
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from ..core import Game, InvalidPosition, Options
 from ..core.serialize import game_to_dict
-from ..saves import keep_aside, write_atomic
-from .protocol import ProtocolError
+from ..files import keep_aside, write_atomic
+from ..wire.protocol import ProtocolError
 
 log = logging.getLogger("solstis.host")
 TABLE_FILE = re.compile(r"t[^.]*\.json")  # not one kept aside (t….corrupt-….json)

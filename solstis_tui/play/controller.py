@@ -20,12 +20,12 @@ from solstis_tui.ai.base import Chooser
 from ..core import Decision, IllegalMove, Move, Observation
 from ..core.board import MATCH
 from ..core.explain import why_illegal
-from ..narrate import narrate
-from ..session import Session, drawn_for_second_chance
-from ..session_view import SessionView, scores_of
+from ..local.session import Session, drawn_for_second_chance
 from .clicks import Choice, click_choice
 from .lastturn import turn_line
+from .narrate import narrate
 from .prompt import Prompt, deciding_lines, game_over_lines, waiting_lines, zone_keys
+from .session_view import SessionView, scores_of
 from .view import BoardView
 from .words import describe_move, hint_reason
 from .zones import (

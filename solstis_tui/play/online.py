@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ..session_view import SessionView
 from .controller import PlayController, Prompt
+from .session_view import SessionView
 from .table_header import CLAIM_KEY, ClockFace, clock_face, fit_line, player_label
 from .words import asked
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..core import Decision, MoveKind, Observation
 from ..core.board import NAMES
-from ..session_view import SessionView
+from .session_view import SessionView
 from .view import BoardView
 from .words import asked, passes_note
 from .zones import Zone, item_effect

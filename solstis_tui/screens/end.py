@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..core import Observation
-from ..session_view import SessionView, scores_of
+from ..play.session_view import SessionView, scores_of
 from ..widgets.scores import score_table
 
 

@@ -24,12 +24,12 @@ from textual.widgets import Static
 
 from solstis_tui.ai.base import Chooser
 
-from ..bot_process import BotFailed
 from ..core import Observation
+from ..local.bot_process import BotFailed
+from ..local.session import Session
 from ..play.controller import HINT_SECONDS, Cancellable, PlayController
+from ..play.session_view import SessionView
 from ..play.view import BoardView
-from ..session import Session
-from ..session_view import SessionView
 from ..widgets.clicks import BoardClick
 from ..widgets.display import PILE_LETTERS, DisplayPiles
 from ..widgets.footer import Footer

@@ -10,9 +10,11 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
+from solstis_tui.ai.registry import BOT_TIERS
+
 from ..core.rng import new_secret
-from ..seats import seats_for
-from ..session import BOT_TIERS, Setup, opponent_label
+from ..local.seats import seats_for
+from ..local.session import Setup, opponent_label
 
 MODES = [("Play against a bot", "bot"), ("Two people, one keyboard (hot-seat)", "hotseat"),
          ("Watch two bots", "watch")]

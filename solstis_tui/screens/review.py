@@ -20,10 +20,10 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from ..bot_process import BotFailed
 from ..core import Move, Observation
+from ..local.bot_process import BotFailed
+from ..local.session import Session
 from ..play.words import asked, close_call, describe_move, short_move
-from ..session import Session
 from ..widgets.footer import Footer
 
 #: The strongest bot's ranking of an observation's moves: (obs, seconds, cancel).

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ..core import Decision, Move, Observation
-from ..session_view import SessionView
+from ..play.session_view import SessionView
 
 
 class AppServices(Protocol):

@@ -13,8 +13,8 @@ from typing import ClassVar, Protocol, cast
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
+from ..play.session_view import SessionView
 from ..play.tutorial import TutorialController
-from ..session_view import SessionView
 from ..tutorial import progress
 from ..tutorial.session import TutorialSession
 from ..widgets.view import asciify

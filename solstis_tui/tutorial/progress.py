@@ -1,5 +1,5 @@
 """Where a tutorial left off, and whether the first-run offer was answered: one small JSON
-file, ``tutorial.json``, beside the saved game (``saves.data_dir``)."""
+file, ``tutorial.json``, beside the saved game (``files.data_dir``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from ..core import IllegalMove, Move
-from ..saves import read_small_json, write_small_json
+from ..files import read_small_json, write_small_json
 from .chapters import CHAPTERS, Chapter
 from .session import TutorialSession
 

@@ -11,8 +11,8 @@ from solstis_tui.ai.base import Chooser
 from solstis_tui.ai.clock import Budget
 
 from ..core import Game, IllegalMove, Move, Observation
-from ..seats import PERSON, Seat
-from ..session import Session, Setup
+from ..local.seats import PERSON, Seat
+from ..local.session import Session, Setup
 from .chapters import CHAPTERS, Chapter, Step
 
 TUTOR = "Tutor"

@@ -6,8 +6,7 @@ from __future__ import annotations
 from solstis_tui.ai.arena import play_game, tasks_for
 from solstis_tui.ai.base import Budget
 from solstis_tui.ai.baselines import PlainISMCTS
-from solstis_tui.ai.registry import make_bot
-from solstis_tui.session import BOT_TIERS
+from solstis_tui.ai.registry import BOT_TIERS, make_bot
 
 from .conftest import positions
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from solstis_tui.core import Game, Move, Options
 from solstis_tui.core.observation_json import observation_to_dict
-from solstis_tui.session import Session, Setup, random_setup, same_position
+from solstis_tui.local.session import Session, Setup, random_setup, same_position
 
 LEGACY = Path(__file__).parent / "data" / "legacy_v1_save.json"
 

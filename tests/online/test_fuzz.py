@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from solstis_tui.client.client import HostClient
 from solstis_tui.host.host import Host
 from solstis_tui.host.limits import Limits
-from solstis_tui.host.protocol import MAX_MESSAGE, LineReader
+from solstis_tui.wire.protocol import MAX_MESSAGE, LineReader
 
 from .conftest import quick_bot
 from .test_host import latest_state, start_friend_game
@@ -132,7 +132,7 @@ def test_line_reader_never_returns_oversized_lines(chunks, limit):
 @settings(max_examples=100, deadline=None)
 @given(json_values)
 def test_any_json_value_gets_a_reply_not_a_crash(value):
-    from solstis_tui.host.protocol import ProtocolError, decode
+    from solstis_tui.wire.protocol import ProtocolError, decode
 
     try:
         decode(json.dumps(value).encode())

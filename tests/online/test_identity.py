@@ -11,8 +11,9 @@ import pytest
 
 from solstis_tui.client.client import HostClient
 from solstis_tui.host import identity
-from solstis_tui.host.identity import KeyRing, Trust, exposed_key, key_line, parse_keys
-from solstis_tui.host.protocol import VERSION
+from solstis_tui.host.identity import KeyRing, Trust, key_line, parse_keys
+from solstis_tui.wire.protocol import VERSION
+from solstis_tui.wire.ssh_auth import exposed_key
 
 from .conftest import start_host
 from .identities import ANN, ANN_LAPTOP, BOB, NOBODY, PLAYERS_UID, STRANGER, close_all, hello

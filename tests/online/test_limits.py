@@ -23,8 +23,8 @@ from solstis_tui.client.game_screen import OnlineGameScreen
 from solstis_tui.core import Options
 from solstis_tui.host.host import Host
 from solstis_tui.host.limits import ACCEPT_BURST, FD_HEADROOM, Limits
-from solstis_tui.host.protocol import MAX_NAME, VERSION
 from solstis_tui.host.tables import Seat, new_table
+from solstis_tui.wire.protocol import MAX_NAME, VERSION
 
 from .conftest import quick_bot
 from .test_host import latest_state, play_to_end, start_friend_game

@@ -17,21 +17,21 @@ from textual.app import App
 from textual.geometry import Size
 from textual.widgets._toast import Toast
 
-from solstis_tui import saves
 from solstis_tui.app import SolstisApp
 from solstis_tui.client.app import OnlineApp
 from solstis_tui.client.game_screen import OnlineGameScreen
 from solstis_tui.client.lobby import LobbyScreen
-from solstis_tui.host.names import BadName, name_key, normalize_name
-from solstis_tui.host.protocol import MAX_NAME, VERSION
+from solstis_tui.local import saves
+from solstis_tui.local.seats import PERSON
+from solstis_tui.local.session import Session, Setup
 from solstis_tui.screens.end import EndScreen
 from solstis_tui.screens.game import GameScreen
 from solstis_tui.screens.logview import LogScreen
 from solstis_tui.screens.passkb import PassScreen
 from solstis_tui.screens.review import ReviewScreen
 from solstis_tui.screens.spiritinfo import SpiritsScreen
-from solstis_tui.seats import PERSON
-from solstis_tui.session import Session, Setup
+from solstis_tui.wire.names import BadName, name_key, normalize_name
+from solstis_tui.wire.protocol import MAX_NAME, VERSION
 from tests.tui.conftest import keys_for
 
 from .helpers import (

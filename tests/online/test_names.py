@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from solstis_tui.host.names import BadName, normalize_name, without_controls
+from solstis_tui.wire.names import BadName, normalize_name, without_controls
 
 
 @pytest.mark.parametrize("raw", ["You", "you", " YOU ", "Minimax", "MCTS", "Expert", "Bot"])

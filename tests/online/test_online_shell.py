@@ -9,9 +9,9 @@ from solstis_tui.client.client import HostClient
 from solstis_tui.client.game_screen import OnlineGameScreen
 from solstis_tui.client.lobby import LobbyScreen
 from solstis_tui.host.host import Host
-from solstis_tui.host.protocol import VERSION
-from solstis_tui.seats import PERSON
-from solstis_tui.session import Setup
+from solstis_tui.local.seats import PERSON
+from solstis_tui.local.session import Setup
+from solstis_tui.wire.protocol import VERSION
 
 from .conftest import quick_bot
 from .test_online_app import open_friend_table, wait_for

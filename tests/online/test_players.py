@@ -19,8 +19,8 @@ from solstis_tui.host import database, player_db
 from solstis_tui.host.host import Host
 from solstis_tui.host.hostlock import StartRefused
 from solstis_tui.host.players import PlayerRegistry
-from solstis_tui.host.protocol import VERSION
 from solstis_tui.host.tables import Seat, TableStore, new_table
+from solstis_tui.wire.protocol import VERSION
 
 from .conftest import quick_bot, start_host
 from .identities import ANN, BOB, hello

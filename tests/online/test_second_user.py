@@ -27,7 +27,7 @@ import pytest
 from solstis_tui.client.client import HostClient
 from solstis_tui.host.host import Host
 from solstis_tui.host.identity import Trust
-from solstis_tui.host.protocol import VERSION
+from solstis_tui.wire.protocol import VERSION
 
 from .conftest import quick_bot
 

@@ -23,7 +23,7 @@ import pytest
 from solstis_tui.client.client import HostClient, HostError, read_token
 from solstis_tui.host.host import Host
 from solstis_tui.host.hostlock import StartRefused
-from solstis_tui.host.protocol import VERSION
+from solstis_tui.wire.protocol import VERSION
 
 from .conftest import quick_bot
 from .test_host import latest_state, start_friend_game

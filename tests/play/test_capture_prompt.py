@@ -4,9 +4,9 @@ a lowercase letter, is refused with the reason (not ignored)."""
 from __future__ import annotations
 
 from solstis_tui.core import Decision
+from solstis_tui.local.session import Session
 from solstis_tui.play.controller import PlayController
 from solstis_tui.play.zones import Zone
-from solstis_tui.session import Session
 from tests.tui.positions import find_position
 
 from .test_controller import Port

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from solstis_tui.core import Decision, Move, MoveKind, Observation
+from solstis_tui.local.seats import PERSON
+from solstis_tui.local.session import Session, Setup
 from solstis_tui.play.controller import PlayController
 from solstis_tui.play.zones import Zone
-from solstis_tui.seats import PERSON
-from solstis_tui.session import Session, Setup
 
 
 class Timer:

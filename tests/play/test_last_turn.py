@@ -5,8 +5,8 @@ the tile it has played."""
 from __future__ import annotations
 
 from solstis_tui.core import MoveKind, cell_name
+from solstis_tui.local.seats import PERSON
 from solstis_tui.play.lastturn import turn_line
-from solstis_tui.seats import PERSON
 
 from .test_controller import controller, person_to_play
 

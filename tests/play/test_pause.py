@@ -3,7 +3,7 @@ resumes (p) or steps (.)."""
 
 from __future__ import annotations
 
-from solstis_tui.seats import PERSON
+from solstis_tui.local.seats import PERSON
 
 from .test_controller import controller
 

@@ -9,9 +9,9 @@ import pytest
 from textual.worker import WorkerCancelled
 
 from solstis_tui.app import SolstisApp
+from solstis_tui.local.session import Setup
 from solstis_tui.play import zones as choices
 from solstis_tui.screens.game import GameScreen
-from solstis_tui.session import Setup
 
 
 @pytest.fixture(autouse=True)

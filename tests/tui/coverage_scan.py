@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 
 from solstis_tui.core import Decision
+from solstis_tui.local.seats import PERSON
+from solstis_tui.local.session import Session, Setup
 from solstis_tui.play import zones as choices
-from solstis_tui.seats import PERSON
-from solstis_tui.session import Session, Setup
 
 
 def simulate(variant: str, seed: int, rng_seed: int) -> set[Decision]:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import random
 
-from solstis_tui import saves
 from solstis_tui.core import Decision
-from solstis_tui.seats import PERSON
-from solstis_tui.session import Session, Setup
+from solstis_tui.local import saves
+from solstis_tui.local.seats import PERSON
+from solstis_tui.local.session import Session, Setup
 
 
 def find_position(wanted: set[Decision], variant: str = "base", seeds: int = 300,

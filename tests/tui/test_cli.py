@@ -125,13 +125,14 @@ def test_ascii_is_drawn_when_the_locale_cannot_show_unicode(env, unicode, monkey
 
 def test_web_games_keep_a_save_of_their_own(monkeypatch, tmp_path):
     """The first page offered to continue a hot-seat game started in the terminal."""
-    from solstis_tui import saves
+    from solstis_tui import files
     from solstis_tui.client import launch
+    from solstis_tui.local import saves
 
     monkeypatch.setenv("SOLSTIS_DATA_DIR", str(tmp_path))
     served = []
     monkeypatch.setattr(launch, "web_server", lambda command, port: served.append(
-        saves.data_dir()) or type("S", (), {"serve": lambda self: None})())
+        files.data_dir()) or type("S", (), {"serve": lambda self: None})())
     assert launch.web_main(["--port", "8123"]) == 0
     assert served == [tmp_path / "web"] and saves.autosave_path().parent == tmp_path / "web"
 

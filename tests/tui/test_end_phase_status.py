@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import random
 
-from solstis_tui import saves
 from solstis_tui.core import Decision, MoveKind
-from solstis_tui.seats import PERSON
-from solstis_tui.session import Session, Setup
+from solstis_tui.local import saves
+from solstis_tui.local.seats import PERSON
+from solstis_tui.local.session import Session, Setup
 
 from .conftest import make_app, settle
 from .positions import save_position

@@ -7,8 +7,8 @@ from __future__ import annotations
 from textual.widgets import Select
 
 from solstis_tui.ai import expert
+from solstis_tui.local.session import Session, Setup
 from solstis_tui.screens.newgame import NewGameScreen
-from solstis_tui.session import Session, Setup
 
 from .conftest import make_app, settle
 
@@ -38,8 +38,8 @@ def test_each_tiers_strength_is_the_ladders_score_in_docs_bots_md():
     import re
     from pathlib import Path
 
-    from solstis_tui.seats import TIER_TITLES
-    from solstis_tui.session import STRENGTH
+    from solstis_tui.local.seats import TIER_TITLES
+    from solstis_tui.local.session import STRENGTH
 
     docs = (Path(__file__).parents[2] / "docs" / "bots.md").read_text()
     ladder = docs[docs.index("**The ladder**"):]

@@ -7,7 +7,7 @@ from textual.app import App
 from textual.widgets import Input, Static
 
 from solstis_tui.client.lobby import LobbyScreen
-from solstis_tui.host.protocol import MAX_NAME
+from solstis_tui.wire.protocol import MAX_NAME
 
 
 class Lobby(App[None]):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from solstis_tui.core import Game, Options, Spirit, cell_name, parse_cell
-from solstis_tui.narrate import narrate
+from solstis_tui.play.narrate import narrate
 
 
 def names(p: int) -> str:
@@ -56,7 +56,7 @@ def test_a_renard_look_reads_from_the_lookers_side():
 
 def test_every_kind_has_one_formatter():
     from solstis_tui.core.events import EVENT_KINDS
-    from solstis_tui.narrate import FORMATTERS
+    from solstis_tui.play.narrate import FORMATTERS
 
     assert set(FORMATTERS) == set(EVENT_KINDS)
 

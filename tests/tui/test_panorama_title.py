@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from solstis_tui import saves
 from solstis_tui.core import Decision
+from solstis_tui.local import saves
 from solstis_tui.widgets.panorama import PanoramaGrid
 
 from .conftest import make_app, settle

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import gc
 
-from solstis_tui.quiet_gc import OUT_OF_REACH, QuietCollector
+from solstis_tui.terminal.quiet_gc import OUT_OF_REACH, QuietCollector
 
 from .conftest import make_app, settle
 

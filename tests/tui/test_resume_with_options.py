@@ -7,8 +7,9 @@ import random
 
 import pytest
 
-from solstis_tui import cli, saves
+from solstis_tui import cli
 from solstis_tui.app import SolstisApp
+from solstis_tui.local import saves
 from solstis_tui.screens.resume import ContinueScreen
 
 from .conftest import keys_for, make_app, settle

@@ -4,7 +4,7 @@ get terser; on a wide screen they are spelt out."""
 from __future__ import annotations
 
 from solstis_tui.app import SolstisApp
-from solstis_tui.session import Setup
+from solstis_tui.local.session import Setup
 
 from .conftest import settle
 

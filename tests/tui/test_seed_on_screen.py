@@ -7,8 +7,8 @@ import random
 
 from solstis_tui.app import SolstisApp
 from solstis_tui.cli import build_parser, setup_from_args
+from solstis_tui.local.session import random_setup
 from solstis_tui.screens.resume import ContinueScreen
-from solstis_tui.session import random_setup
 
 from .conftest import keys_for, make_app, settle
 

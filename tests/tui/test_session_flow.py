@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 
-from solstis_tui import saves
+from solstis_tui.local import saves
 from solstis_tui.screens.message import MessageScreen
 from solstis_tui.screens.resume import ContinueScreen
 

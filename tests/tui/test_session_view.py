@@ -11,8 +11,8 @@ from solstis_tui.client import remote
 from solstis_tui.client.remote import RemoteSession
 from solstis_tui.core import Game, IllegalMove, Move, MoveKind, Options
 from solstis_tui.core.observation_json import observation_to_dict
-from solstis_tui.session import Session, Setup
-from solstis_tui.session_view import SessionView, scores_of
+from solstis_tui.local.session import Session, Setup
+from solstis_tui.play.session_view import SessionView, scores_of
 
 from .conftest import make_app, settle
 

@@ -38,9 +38,9 @@ async def test_a_covered_spirit_is_drawn_in_lower_case_not_only_dimmed():
     """Dim alone is lost without colour (NO_COLOR, some SSH terminals)."""
     import random
 
-    from solstis_tui import saves
-    from solstis_tui.seats import PERSON
-    from solstis_tui.session import Session, Setup
+    from solstis_tui.local import saves
+    from solstis_tui.local.seats import PERSON
+    from solstis_tui.local.session import Session, Setup
 
     for seed in range(200):
         session = Session(Setup(seed=seed, seats=(PERSON, "random")))

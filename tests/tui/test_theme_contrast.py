@@ -104,7 +104,7 @@ async def test_the_light_theme_chosen_in_the_palette_is_readable():
 def filtered_segments(app):
     """(widget id, text, contrast) of every piece of text on the board as the terminal gets
     it: after the app's line filters (NO_COLOR's included), tile chips included."""
-    from solstis_tui.no_color import contrast as grey_contrast
+    from solstis_tui.terminal.no_color import contrast as grey_contrast
 
     gs = app.game_screen
     filters = list(app.get_line_filters())

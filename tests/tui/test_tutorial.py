@@ -13,11 +13,11 @@ import pytest
 from solstis_tui.app import SolstisApp
 from solstis_tui.core import Move, Spirit
 from solstis_tui.core.board import parse_cell
+from solstis_tui.local.seats import Seat
+from solstis_tui.local.session import Setup
 from solstis_tui.screens.game import GameScreen
 from solstis_tui.screens.tutorial import TutorialScreen
 from solstis_tui.screens.welcome import WelcomeScreen
-from solstis_tui.seats import Seat
-from solstis_tui.session import Setup
 from solstis_tui.tutorial.chapters import BASE, CHAPTERS, FIREFLY
 from solstis_tui.tutorial.session import TutorialSession
 
@@ -355,9 +355,9 @@ async def test_restart_forgets_the_place_left(data_dir):
 
 
 async def test_the_practice_game_asks_before_it_replaces_a_saved_game(data_dir):
-    from solstis_tui import saves
+    from solstis_tui.local import saves
+    from solstis_tui.local.session import Session
     from solstis_tui.screens.resume import ContinueScreen
-    from solstis_tui.session import Session
 
     saved = Session(Setup(seed=11, seats=("human", "minimax")))
     saves.save(saved)

@@ -7,10 +7,10 @@ import re
 
 from rich.console import Console
 
-from solstis_tui import saves
 from solstis_tui.core import Game, Options, Score
-from solstis_tui.narrate import narrate
-from solstis_tui.session import Session, Setup
+from solstis_tui.local import saves
+from solstis_tui.local.session import Session, Setup
+from solstis_tui.play.narrate import narrate
 from solstis_tui.widgets.scores import score_table
 
 from .test_narrate import samples

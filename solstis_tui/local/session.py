@@ -19,10 +19,10 @@ from typing import Any
 
 from solstis_tui.ai.base import Chooser
 from solstis_tui.ai.clock import Budget
-from solstis_tui.ai.registry import TIERS, make_bot
-from solstis_tui.bot_process import BotProcess
+from solstis_tui.ai.registry import make_bot
+from solstis_tui.local.bot_process import BotProcess
 
-from .core import (
+from ..core import (
     Decision,
     Game,
     IllegalMove,
@@ -32,14 +32,12 @@ from .core import (
     Observation,
     Options,
 )
-from .core.rng import derive, new_secret
-from .core.state import Event
+from ..core.rng import derive, new_secret
+from ..core.state import Event
 from .seats import PERSON, TIER_TITLES, Seat, seats_for
 
 #: The tiers whose search keeps a core busy: they think in a worker process.
 THINKING_TIERS = frozenset({"minimax", "mcts", "expert"})
-#: The built-in bot tiers, weakest first (``make_bot`` also loads ``package.module:Class``).
-BOT_TIERS = tuple(TIERS)
 #: The tier asked for hints and the post-game review.
 STRONGEST = "expert"
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .core import Spirit, cell_name
+from ..core import Spirit, cell_name
 
 NameOf = Callable[[int], str]
 Event = tuple[Any, ...]

@@ -1,10 +1,10 @@
 """What the player chose in the app and expects back next time (today: the theme), kept in
-``settings.json`` beside the saved game (``saves.data_dir``). ``--theme`` overrides it for
+``settings.json`` beside the saved game (``files.data_dir``). ``--theme`` overrides it for
 one run without changing it."""
 
 from __future__ import annotations
 
-from .saves import read_small_json, write_small_json
+from ..files import read_small_json, write_small_json
 
 FILE = "settings.json"
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from .core import Move, Observation, Score
-from .core.scoring import score_view
-from .core.state import Event
+from ..core import Move, Observation, Score
+from ..core.scoring import score_view
+from ..core.state import Event
 
 if TYPE_CHECKING:
     from solstis_tui.ai.base import Chooser
 
-    from .session import Setup
+    from ..local.session import Setup
 
 
 @runtime_checkable

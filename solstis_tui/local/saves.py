@@ -8,64 +8,20 @@ moves and snapshot disagree, though its game is still rebuilt from the moves.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..files import data_dir, keep_aside, write_atomic
 from .seats import Seat
 from .session import Session, Setup
 
 AUTOSAVE = "autosave.json"
 
 
-def data_dir() -> Path:
-    """Where saves live (created on demand)."""
-    override = os.environ.get("SOLSTIS_DATA_DIR")
-    if override:
-        return Path(override)
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("solstis", appauthor=False))
-
-
 def autosave_path() -> Path:
     return data_dir() / AUTOSAVE
-
-
-def read_small_json(name: str) -> dict[str, Any]:
-    """The JSON object in file ``name`` beside the saved game; {} when it is missing or
-    unreadable (such files only hold what is cheap to lose: settings, tutorial places)."""
-    try:
-        data = json.loads((data_dir() / name).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def write_small_json(name: str, data: dict[str, Any]) -> None:
-    """Write ``data`` to file ``name`` beside the saved game (OSError if it cannot be)."""
-    write_atomic(data_dir() / name, json.dumps(data, indent=1))
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def save(session: Session, path: Path | None = None) -> Path:
@@ -83,19 +39,6 @@ class LoadResult:
     session: Session | None = None
     message: str = ""
     kept_as: Path | None = None
-
-
-def keep_aside(path: Path, why: str = "corrupt") -> Path:
-    """Rename a bad save (or a file kept for another reason: ``why``) so it is never
-    overwritten: ``name.<why>-<time>.ext``; returns the new path."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.stem}.{why}-{stamp}{path.suffix}")
-    n = 1
-    while target.exists():
-        target = path.with_name(f"{path.stem}.{why}-{stamp}-{n}{path.suffix}")
-        n += 1
-    os.replace(path, target)
-    return target
 
 
 def load(path: Path | None = None) -> LoadResult:
