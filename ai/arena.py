@@ -107,7 +107,7 @@ def play_game(task: Task, peek: Peek | None = None) -> GameRecord:
             break
     if error is None:
         winner, scores = game.winner, [game.score(0).total, game.score(1).total]
-        reason = game.end_reason
+        reason = game.end_reason.value if game.end_reason else None
     else:
         winner, scores, reason = 1 - game.to_play, [0, 0], f"forfeit ({error})"
     for bot in bots:

@@ -12,7 +12,7 @@ from typing import Any
 
 from solstis_tui.ai.base import Chooser
 
-from ..core import IllegalMove, Move, Observation
+from ..core import Event, IllegalMove, Move, Observation
 from ..core.explain import why_illegal
 from ..core.observation_json import observation_from_dict
 from ..local.seats import PERSON, Seat
@@ -118,7 +118,7 @@ class RemoteSession:
             raise LookupError(f"this client sees the table from seat {obs.player + 1} only")
         return obs
 
-    def shown_log(self, player: int) -> tuple[tuple[Any, ...], ...]:
+    def shown_log(self, player: int) -> tuple[Event, ...]:
         return self.observation(player).log
 
     def apply(self, move: Move) -> None:

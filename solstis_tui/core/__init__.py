@@ -10,6 +10,7 @@
 from .board import cell_name, parse_cell
 from .determinize import Dealer, determinize
 from .errors import IllegalMove, InvalidPosition
+from .events import EndReason, Event
 from .game import Game
 from .moves import Decision, Move, MoveKind
 from .observation import Observation, PanoramaView
@@ -18,13 +19,12 @@ from .pending import Pending, Step
 from .scoring import Score
 from .spirits import Spirit
 from .state import State
-from .steps import END_FIREFLIES, END_NORMAL
 
 __all__ = [
-    "END_FIREFLIES",
-    "END_NORMAL",
     "Dealer",
     "Decision",
+    "EndReason",
+    "Event",
     "Game",
     "IllegalMove",
     "InvalidPosition",

@@ -14,6 +14,22 @@ from . import encounter
 from . import rng as _rng
 from .board import CELLS, MATCH, NAMES
 from .errors import IllegalMove
+from .events import (
+    Captured,
+    Covered,
+    Discarded,
+    EndReason,
+    MarmotTurn,
+    Passed,
+    Placed,
+    Played,
+    RainbowOut,
+    RainbowPlaced,
+    RainbowShifted,
+    Removed,
+    SecondChance,
+    SquirrelPlaced,
+)
 from .explain import why_illegal
 from .moves import (
     BEETLE_KIND,
@@ -50,7 +66,6 @@ from .steps import (
     COVER,
     EFFECT,
     ENCOUNTER,
-    END_NORMAL,
     END_TURN,
     EVIL,
     FINISH,
@@ -145,6 +160,24 @@ class Game(State):
             chosen = mv
         self._record(chosen, False)
         self._resolve(chosen)
+
+    def end(self, reason: EndReason, loser: int | None = None) -> None:
+        """End the game now, for a reason the rules do not give: ``RESIGNED`` or ``TIME``
+        (``loser`` gives up or ran out of time; the other player wins) or ``ABANDONED``
+        (nobody wins; ``loser`` is None). The log gets a ``GameEnded`` event and the game's
+        JSON keeps the position it ended in. IllegalMove, and no change, if the game is
+        over already, if the rules end games for that reason (``NORMAL``, ``FIREFLIES``),
+        or if ``loser`` does not fit the reason."""
+        if self.is_over:
+            raise IllegalMove("the game is over already")
+        if reason.by_rules:
+            raise IllegalMove(f"only the rules end a game for {reason.value!r}")
+        if reason is EndReason.ABANDONED:
+            if loser is not None:
+                raise IllegalMove("an abandoned game has no loser")
+        elif loser not in (0, 1):
+            raise IllegalMove(f"a game ended for {reason.value!r} needs its loser: 0 or 1")
+        self._end_now(reason, loser)
 
     def play_str(self, text: str) -> Move:
         """Parse ``text`` in move notation and play it; returns the move played."""
@@ -277,7 +310,7 @@ class Game(State):
             return
         if self.marmot:
             self.marmot = False
-            self._note(("marmot", p))
+            self._note(MarmotTurn(p))
         else:
             self.to_play = 1 - p
         self._begin_turn()
@@ -299,7 +332,7 @@ class Game(State):
         if self.must_play[p] >= 0:
             self.must_play = pair_with(self.must_play, p, -1)
         self.hands[p].remove(tile)
-        self._note(("play", p, tile))
+        self._note(Played(p, tile))
         if MATCH[tile] & self.face_up_mask:
             self._decide(CAPTURE_DECISION, (tile,))
             return
@@ -307,7 +340,7 @@ class Game(State):
         if not self.pile:
             return
         drawn = self.pile.pop()
-        self._note(("second", p, drawn))
+        self._note(SecondChance(p, drawn))
         if MATCH[drawn] & self.face_up_mask:
             self._decide(CAPTURE_DECISION, (drawn,))
             return
@@ -317,11 +350,11 @@ class Game(State):
     def _apply_pass(self) -> None:
         if self.must_play[self.to_play] >= 0:
             self.must_play = pair_with(self.must_play, self.to_play, -1)
-        self._note(("pass", self.to_play))
+        self._note(Passed(self.to_play))
 
     def _apply_capture(self, target: int) -> None:
         p, source = self.to_play, self.context[0]
-        self._note(("capture", p, source, target))
+        self._note(Captured(p, source, target))
         self._display_take(target)
         # The captured tile goes in first, then the capturing one (rules.md §3 step 2);
         # the stack runs the last pushed first.
@@ -331,7 +364,7 @@ class Game(State):
         self.face_up.append(tile)
         self.face_down.append(-1)
         self.face_up_mask |= 1 << tile
-        self._note(("discard", self.to_play, tile))
+        self._note(Discarded(self.to_play, tile))
 
     # -- putting tiles into a panorama (rules.md §4, §5)
     def _op_put(self, task: Task) -> None:
@@ -349,23 +382,23 @@ class Game(State):
                 self.rainbow_cells[p] ^= bit
                 self.rainbows_out += 1
                 self.land[p] |= bit
-                self._note(("rainbow_out", p, tile))
+                self._note(RainbowOut(p, tile))
                 self._placed(p, tile, mode)
         else:
             self.land[p] |= bit
-            self._note(("place", p, tile))
+            self._note(Placed(p, tile))
             self._placed(p, tile, mode)
 
     def _remove(self, p: int, tile: int, why: str) -> None:
         self.removed |= 1 << tile
-        self._note(("removed", p, tile, why))
+        self._note(Removed(p, tile, why))
 
     def _apply_shift(self, cell: int) -> None:
         p = self.to_play
         tile, mode = self.context
         self.rainbow_cells[p] ^= (1 << tile) | (1 << cell)
         self.land[p] |= 1 << tile
-        self._note(("shift", p, tile, cell))
+        self._note(RainbowShifted(p, tile, cell))
         self._placed(p, cell, mode)
         self._placed(p, tile, mode)
 
@@ -373,7 +406,7 @@ class Game(State):
         p = self.to_play
         self.rainbow_supply -= 1
         self.rainbow_cells[p] |= 1 << cell
-        self._note(("rainbow", p, cell))
+        self._note(RainbowPlaced(p, cell))
         self._placed(p, cell, self.context[0])
 
     def _placed(self, p: int, cell: int, mode: int) -> None:
@@ -397,7 +430,7 @@ class Game(State):
     def _apply_cover(self, spirit: int) -> None:
         holder = self.context[0]
         self.covered = pair_with(self.covered, holder, spirit)
-        self._note(("cover", self.to_play, holder, SPIRITS[spirit]))
+        self._note(Covered(self.to_play, holder, SPIRITS[spirit]))
 
     def _op_squirrel(self, task: Task) -> None:
         p = task[1]
@@ -405,13 +438,13 @@ class Game(State):
         if not owns or self.covered[p] == Spirit.SQUIRREL or not self.hands[p]:
             return
         tiles, self.hands[p] = self.hands[p], []
-        self._note(("squirrel", p, tuple(tiles)))
+        self._note(SquirrelPlaced(p, tuple(tiles)))
         self._tasks += [(PUT, p, t, BY_SQUIRREL) for t in reversed(tiles)]
 
     def _op_finish(self) -> None:
         totals = [score(self, 0).total, score(self, 1).total]
         winner = None if totals[0] == totals[1] else int(totals[1] > totals[0])
-        self._finish(END_NORMAL, winner)
+        self._finish(EndReason.NORMAL, winner)
 
     # ----------------------------------------------------------------- messages
     def _why_illegal(self, mv: object) -> str:

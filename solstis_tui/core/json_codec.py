@@ -6,21 +6,20 @@ turn those into ``InvalidPosition``."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import fields
 from typing import Any
 
 from .board import NAMES, bits, parse_cell
+from .events import EVENT_TYPES, EndReason, Event
 from .moves import Decision
 from .spirits import Spirit, parse_spirit
-from .state import Event, Task
+from .state import Task
 from .steps import MODE_NAMES, OP_NAMES, PUT
 
 #: Every spirit name a file may use ("fox" is the Renard's other name).
 SPIRIT_NAMES = {s.name.lower() for s in Spirit} | {"fox"}
 #: Queued steps whose third field is a spirit.
 _SPIRIT_OPS = {"effect"}
-#: Log event fields (by index) that hold a spirit.
-_SPIRIT_FIELDS = {"spirit": (2,), "keep": (2,), "take": (2,), "to_line": (1,), "lost": (2,),
-                  "cover": (3,)}
 
 
 def cell_name_or_none(i: int | None) -> str | None:
@@ -79,14 +78,38 @@ def task_from_json(item: Sequence[Any]) -> Task:
     return (op, *item[1:])
 
 
+def event_to_json(event: Event) -> list[Any]:
+    """A log event as JSON: ``[kind, field, ...]`` in its fields' order (spirits as numbers,
+    tiles and cells as indices, an end's reason by name)."""
+    out: list[Any] = [event.kind]
+    for f in fields(event):
+        value = getattr(event, f.name)
+        if isinstance(value, EndReason):
+            value = value.value
+        elif isinstance(value, Spirit):
+            value = int(value)
+        elif isinstance(value, tuple):
+            value = [int(x) for x in value]
+        out.append(value)
+    return out
+
+
 def event_from_json(item: Sequence[Any]) -> Event:
-    """A log event as the engine holds it (tuples, spirits as ``Spirit``)."""
-    kind = item[0]
-    out = []
-    for i, x in enumerate(item):
-        if isinstance(x, list):
-            x = tuple(Spirit(y) for y in x) if kind == "spirits_drawn" else tuple(x)
-        elif i in _SPIRIT_FIELDS.get(kind, ()) and isinstance(x, int):
-            x = Spirit(x)
-        out.append(x)
-    return tuple(out)
+    """A log event read back from ``event_to_json``'s form; ValueError (or KeyError) when
+    it is not one."""
+    cls = EVENT_TYPES[str(item[0])]
+    names = [f.name for f in fields(cls)]
+    if len(item) != len(names) + 1:
+        raise ValueError(f"a {item[0]!r} event has {len(names)} fields, not {len(item) - 1}")
+    args: list[Any] = []
+    for name, x in zip(names, item[1:], strict=True):
+        if name == "spirit":
+            x = Spirit(int(x))
+        elif name == "spirits":
+            x = tuple(Spirit(int(y)) for y in x)
+        elif name == "tiles":
+            x = None if x is None else tuple(int(y) for y in x)
+        elif name == "reason":
+            x = EndReason(x)
+        args.append(x)
+    return cls(*args)

@@ -6,17 +6,23 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from .board import bits
+from .events import Drew, EndReason, Event, Revealed
 from .moves import Decision, Move
 from .options import Options
 from .pending import Pending, pending_of
 from .spirits import Spirit
-from .state import Event, HistoryEntry, State
+from .state import HistoryEntry, State
 from .steps import PUT
 
-#: Log events whose last field is a tile only the event's player sees.
-PRIVATE_EVENTS = frozenset({"draw"})
-#: Log events a watcher does not see the details of (both players do).
-SEATED_EVENTS = frozenset({"reveal"})
+
+def seen_by(event: Event, player: int, spectator: bool) -> Event:
+    """``event`` as ``player`` (a watcher, with ``spectator``) may read it: a tile drawn
+    is seen by its drawer only, the hand a Renard revealed by the two players only."""
+    if isinstance(event, Drew) and (spectator or event.player != player):
+        return event.hidden()
+    if isinstance(event, Revealed) and spectator:
+        return event.hidden()
+    return event
 
 
 @dataclass(frozen=True)
@@ -84,7 +90,7 @@ class Observation:
     end_phase: bool
     is_over: bool
     winner: int | None
-    end_reason: str | None
+    end_reason: EndReason | None
     history: tuple[HistoryEntry, ...]
     log: tuple[Event, ...]
     pending: Pending
@@ -132,12 +138,7 @@ def observe(game: State, player: int, spectator: bool = False) -> Observation:
     if spectator:
         opp_hand = 0
     views = (_view(game, 0), _view(game, 1))
-    log = tuple(
-        (*event[:-1], None)
-        if (event[0] in PRIVATE_EVENTS and (spectator or event[1] != player))
-        or (spectator and event[0] in SEATED_EVENTS) else event
-        for event in game.log
-    )
+    log = tuple(seen_by(event, player, spectator) for event in game.log)
     return Observation(
         player=player,
         options=game.options,

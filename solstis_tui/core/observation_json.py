@@ -7,7 +7,13 @@ from typing import Any, TypeVar
 
 from .board import NAMES, parse_cell
 from .errors import InvalidPosition
-from .json_codec import context_item_from_json, context_item_to_json, event_from_json
+from .events import EndReason
+from .json_codec import (
+    context_item_from_json,
+    context_item_to_json,
+    event_from_json,
+    event_to_json,
+)
 from .moves import Decision, Move
 from .observation import Observation, PanoramaView
 from .options import Options
@@ -68,9 +74,9 @@ def observation_to_dict(obs: Observation) -> dict[str, Any]:
         "end_phase": obs.end_phase,
         "is_over": obs.is_over,
         "winner": obs.winner,
-        "end_reason": obs.end_reason,
+        "end_reason": obs.end_reason.value if obs.end_reason is not None else None,
         "history": [[p, str(m), auto] for p, m, auto in obs.history],
-        "log": obs.log,  # tuples and IntEnum spirits encode as JSON lists and numbers
+        "log": [event_to_json(e) for e in obs.log],
         "pending": {
             "steps": [step_to_dict(step) for step in obs.pending.steps],
             "filled": _names(obs.pending.filled),
@@ -178,7 +184,7 @@ def _from_dict(d: Any) -> Observation:
         end_phase=bool(d["end_phase"]),
         is_over=bool(d["is_over"]),
         winner=d["winner"],
-        end_reason=d["end_reason"],
+        end_reason=None if d["end_reason"] is None else EndReason(d["end_reason"]),
         history=tuple((int(p), Move.parse(m), bool(a)) for p, m, a in d["history"]),
         log=tuple(event_from_json(e) for e in d["log"]),
         pending=Pending(

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 from . import rng as _rng
 from .board import CELLS, NAMES, SQUARE_CELLS, SQUARES, parse_cell, squares_cells
 from .errors import InvalidPosition
+from .events import EndReason
 from .json_codec import (
     SPIRIT_NAMES,
     cell_name_or_none,
@@ -33,6 +34,7 @@ from .json_codec import (
     context_item_from_json,
     context_item_to_json,
     event_from_json,
+    event_to_json,
     spirit_name,
     task_from_json,
     task_to_json,
@@ -52,7 +54,14 @@ SPLITMIX_VERSION = 1
 
 # ---------------------------------------------------------------------- writing
 def game_to_dict(game: State) -> dict[str, Any]:
-    """The game as plain data (see the module docstring)."""
+    """The game as plain data (see the module docstring). A game people ended (``Game.end``)
+    is the position it ended in, with ``"ended": {"reason", "loser"}``."""
+    before = game._before_end
+    if before is not None and game.end_reason is not None:
+        data = game_to_dict(before)
+        loser = None if game.winner is None else 1 - game.winner
+        data["ended"] = {"reason": game.end_reason.value, "loser": loser}
+        return data
     players = []
     for p in (0, 1):
         players.append({
@@ -88,9 +97,10 @@ def game_to_dict(game: State) -> dict[str, Any]:
         "players": players,
         "marmot": game.marmot,
         "state": _state_to_dict(game),
-        "over": ({"winner": game.winner, "reason": game.end_reason} if game.is_over else None),
+        "over": ({"winner": game.winner, "reason": game.end_reason.value}
+                 if game.is_over and game.end_reason is not None else None),
         "history": [[p, str(m), auto] for p, m, auto in game.history],
-        "log": game.log,  # tuples and IntEnum spirits encode as JSON lists and numbers
+        "log": [event_to_json(e) for e in game.log],
     }
 
 
@@ -210,7 +220,27 @@ class _Reader:
         if not g.is_over:
             self._check_in_play(g)
         self._read_history(g)
+        self._read_ended(g)
         return g
+
+    def _read_ended(self, g: State) -> None:
+        ended = self.get("ended", (dict, type(None)), None)
+        if ended is None:
+            return
+        reason = self._reason(self.get("reason", str, "", ended))
+        loser = self.get("loser", (int, type(None)), None, ended)
+        if g.is_over or reason.by_rules or (loser is None) != (reason is EndReason.ABANDONED):
+            raise InvalidPosition(f"a game cannot have ended so: {ended!r}")
+        if loser is not None:
+            self._player(loser, "ended: loser")
+        g._end_now(reason, loser)
+
+    def _reason(self, name: str) -> EndReason:
+        try:
+            return EndReason(name)
+        except ValueError:
+            raise InvalidPosition(f"{name!r} is not a way a game ends (one of "
+                                  f"{', '.join(r.value for r in EndReason)})") from None
 
     def _player(self, value: int, place: str) -> int:
         if value not in (0, 1):
@@ -393,7 +423,7 @@ class _Reader:
         state = self.get("state", (dict, type(None)), None)
         if over is not None:
             winner = self.get("winner", (int, type(None)), None, over)
-            reason = self.get("reason", str, "normal", over)
+            reason = self._reason(self.get("reason", str, "normal", over))
             g.is_over, g.winner, g.end_reason = True, winner, reason
             if isinstance(state, dict):
                 g._evil_new = bool(state.get("evil_drawn", False))

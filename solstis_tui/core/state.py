@@ -27,10 +27,11 @@ The rules are in ``solstis_tui/rules.md`` (shipped with the package); section nu
 """
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from . import rng as _rng
 from .board import ALL, MATCH, NEIGHBOURS, bits, spread
+from .events import Drew, EndReason, Event, Flipped, GameEnded, RainbowLost, TurnBegan
 from .moves import (
     BEETLE_DECISION,
     BEETLE_KIND,
@@ -76,8 +77,6 @@ NO_MOVES: Final[list[Move]] = []
 _PASS: Final = MOVES[PASS_KIND][0]
 _DRAW: Final = MOVES[DRAW_KIND][0]
 
-#: One entry of the game log: ``(kind, ...)``; see events.py for every kind.
-Event = tuple[Any, ...]
 #: A queued step of the turn machine: ``(op, ...)`` with op from steps.py.
 Task = tuple[int, ...]
 #: The spirits in one panorama: (spirit, square) pairs, in the order they arrived.
@@ -103,7 +102,7 @@ class State:
     tile; PLACE_RAINBOW ``(mode,)``; MOVE_RAINBOW ``(tile, mode)`` the tile displacing the
     rainbow; KEEP the drawn spirits; SQUARE ``(spirit,)`` the spirit to place; COVER
     ``(holder,)`` the Evil Spirit's holder (mode: how the tile came, steps.BY_*).
-    ``is_over``, ``winner`` (player or None for a tie), ``end_reason`` (steps.END_*).
+    ``is_over``, ``winner`` (player or None for a tie), ``end_reason`` (an ``EndReason``).
 
     **Tiles** (cell indices, see above)
     ``hands[p]`` sorted list of p's tiles; ``hand_size[p]`` the size p refills to (3; 4
@@ -135,6 +134,7 @@ class State:
     """
 
     __slots__ = (
+        "_before_end",
         "_draws",
         "_evil_new",
         "_formed",
@@ -191,7 +191,7 @@ class State:
     context: tuple[int, ...]
     is_over: bool
     winner: int | None
-    end_reason: str | None
+    end_reason: EndReason | None
     hands: list[list[int]]
     hand_size: tuple[int, int]
     pile: list[int]
@@ -234,6 +234,7 @@ class State:
     _nlog: int
     _legal: list[Move]
     _quiet: bool
+    _before_end: State | None
 
     # ----------------------------------------------------------------- construction
     def _reset(self, options: Options, seed: int, draws: _rng.Draws) -> None:
@@ -259,6 +260,7 @@ class State:
         game.is_over, game.winner, game.end_reason = False, None, None
         game._legal = []
         game._quiet = False
+        game._before_end = None
 
     def _copy_into(self, g: State) -> None:
         """Make ``g``, a new game, an independent copy of this one (``Game.copy``)."""
@@ -285,6 +287,7 @@ class State:
         g.is_over, g.winner, g.end_reason = self.is_over, self.winner, self.end_reason
         g._legal = self._legal
         g._quiet = self._quiet
+        g._before_end = self._before_end  # never changed once set: shared
 
     # ----------------------------------------------------------------- queries
     @property
@@ -407,7 +410,7 @@ class State:
         self.turn += 1
         self.end_phase = not self.pile
         self._tasks = [_END_TURN_STEP, _REFILL_STEP, _ENCOUNTER_STEP]
-        self._note(("turn", self.to_play, self.turn, self.end_phase))
+        self._note(TurnBegan(self.to_play, self.turn, self.end_phase))
         self._decide(PLAY_DECISION)
 
     def _draw_to_hand(self, p: int) -> None:
@@ -417,7 +420,7 @@ class State:
         while i < len(hand) and hand[i] < tile:  # hands stay sorted
             i += 1
         hand.insert(i, tile)
-        self._note(("draw", p, tile))
+        self._note(Drew(p, tile))
 
     def _display_take(self, tile: int) -> None:
         i = self.face_up.index(tile)
@@ -426,18 +429,30 @@ class State:
         if beneath >= 0:
             self.face_up[i], self.face_down[i] = beneath, -1
             self.face_up_mask |= 1 << beneath
-            self._note(("flip", beneath))
+            self._note(Flipped(beneath))
         else:
             del self.face_up[i], self.face_down[i]
 
     def _gain_rainbow(self, p: int, mode: int) -> bool:
         if not self.rainbow_supply or not self.rainbow_targets(p):
-            self._note(("no_rainbow", p))
+            self._note(RainbowLost(p))
             return False
         self._decide(PLACE_RAINBOW_DECISION, (mode,))
         return True
 
-    def _finish(self, reason: str, winner: int | None) -> None:
+    def _end_now(self, reason: EndReason, loser: int | None) -> None:
+        """End the game at once, as people do (resign, time, abandoned: ``Game.end``),
+        keeping the position it ended in: its JSON is that position and the ending."""
+        before = self._blank()
+        self._copy_into(before)
+        self._before_end = before
+        self._finish(reason, None if loser is None else 1 - loser)
+
+    def _blank(self) -> State:
+        """A new, empty object of this game's class (``_copy_into`` fills it)."""
+        return State()
+
+    def _finish(self, reason: EndReason, winner: int | None) -> None:
         self.is_over, self.winner, self.end_reason = True, winner, reason
         self.decision, self.context, self._tasks, self._legal = None, (), [], NO_MOVES
-        self._note(("end", reason, winner))
+        self._note(GameEnded(reason, winner))

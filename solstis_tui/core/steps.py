@@ -34,8 +34,6 @@ BEAR_HAND_SIZE: Final = 4
 RAINBOWS: Final = 12
 FIREFLIES: Final = 7
 
-END_NORMAL: Final = "normal"
-END_FIREFLIES: Final = "fireflies"
 
 
 def pair_with(pair: tuple[T, T], player: int, value: T) -> tuple[T, T]:

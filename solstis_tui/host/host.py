@@ -20,7 +20,7 @@ from typing import Any
 
 from solstis_tui.ai.registry import BOT_TIERS, make_solo_bot
 
-from ..core import IllegalMove, Move, Options
+from ..core import EndReason, IllegalMove, Move, Options
 from ..wire.names import MAX_MARKS, BadName, chat_text, normalize_name, too_many_marks
 from ..wire.protocol import (
     MAX_CHAT,
@@ -48,8 +48,6 @@ from .standings import Standings
 from .tables import (
     DEFAULT_CLOCK,
     MIN_CLOCK,
-    RESIGNED,
-    TIMED_OUT,
     Seat,
     Table,
     TableStore,
@@ -624,7 +622,8 @@ class Host:
         if table.status() == "open":
             raise ProtocolError("not_started", "nobody sits opposite you yet: leave the "
                                 "table for good instead")
-        await self._commit(table, lambda t: end_game(t, seat, RESIGNED), "your resignation")
+        await self._commit(table, lambda t: end_game(t, seat, EndReason.RESIGNED),
+                           "your resignation")
         await self._after_change(table)
         return None
 
@@ -648,7 +647,7 @@ class Host:
             raise ProtocolError("too_early", f"the other player has {left:.0f} seconds "
                                 "left for this decision")
         loser = table.game.to_play
-        await self._commit(table, lambda t: end_game(t, loser, TIMED_OUT), "your claim")
+        await self._commit(table, lambda t: end_game(t, loser, EndReason.TIME), "your claim")
         await self._after_change(table)
         return None
 
@@ -700,8 +699,7 @@ class Host:
             if self.tables.get(table.id) is not table:  # closed while this change waited
                 raise ProtocolError("no_table", f"table {table.id} was closed")
             trial = Table(table.id, table.game.copy(), [replace(s) for s in table.seats],
-                          table.created, time.time(), table.rated, ended=table.ended,
-                          unfinished=table.unfinished, clock=table.clock,
+                          table.created, time.time(), table.rated, clock=table.clock,
                           decision_since=table.decision_since)
             change(trial)
             if (len(trial.game.history), trial.status()) != (len(table.game.history),

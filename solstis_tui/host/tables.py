@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core import Game, InvalidPosition, Options
+from ..core import EndReason, Game, InvalidPosition, Options
 from ..core.serialize import game_to_dict
 from ..files import keep_aside, write_atomic
 from ..wire.protocol import ProtocolError
@@ -49,15 +49,10 @@ class Table:
     #: what the finished rated game did to each seat's rating, as shown ("+14 → 1594"),
     #: once it is recorded (not saved: a restarted host shows the ratings only)
     changes: tuple[str, str] | None = field(default=None, compare=False)
-    #: why and by whom a game ended before its last move: (RESIGNED, losing seat); the
-    #: game is then over in memory, and its file keeps ``unfinished`` (the game as it
-    #: stood: a game ended mid-turn has tiles on their way that only it accounts for)
-    ended: tuple[str, int] | None = None
     #: the move clock: seconds the player to move has for each decision (see Host claim)
     clock: float = 300.0
     #: when the decision now pending began (a move played, or the second player sat down)
     decision_since: float = field(default_factory=time.time)
-    unfinished: Game | None = field(default=None, compare=False, repr=False)
 
     @property
     def variant(self) -> str:
@@ -84,12 +79,10 @@ class Table:
             "last_active": self.last_active,
             "seats": [{"name": s.name, "code": s.code, "bot": s.bot, "identity": s.identity}
                       for s in self.seats],
-            "game": game_to_dict(self.unfinished if self.unfinished else self.game),
+            "game": game_to_dict(self.game),  # an ended game keeps how it ended
             "rated": self.rated,
             "clock": self.clock,
             "decision_since": self.decision_since,
-            **({"ended": {"reason": self.ended[0], "loser": self.ended[1]}}
-               if self.ended else {}),
         }
 
     @classmethod
@@ -102,9 +95,9 @@ class Table:
                         float(data["last_active"]), data.get("rated") is True)
             table.clock = float(data.get("clock", DEFAULT_CLOCK))
             table.decision_since = float(data.get("decision_since", table.last_active))
-            ended = data.get("ended")
+            ended = data.get("ended")  # how files before version 0.2 kept it
             if ended is not None:
-                reason, loser = ended["reason"], ended["loser"]
+                reason, loser = EndReason(ended["reason"]), ended["loser"]
                 if reason not in ENDINGS or loser not in (0, 1) or game.is_over:
                     raise ValueError(f"a game cannot have ended so: {ended!r}")
                 end_game(table, loser, reason)
@@ -117,25 +110,22 @@ class Table:
         return table
 
 
-#: Why a game ended before its last move: the player at the losing seat resigned (or
-#: left for good during the game).
-RESIGNED = "resigned"
-#: ... the player to move ran out of time on the move clock and the other claimed the game
-TIMED_OUT = "time"
-ENDINGS = (RESIGNED, TIMED_OUT)
+#: How a player ends a game at the host: the losing seat resigned (or left for good during
+#: the game), or the player to move ran out of time on the move clock and the other
+#: claimed the game.
+ENDINGS = (EndReason.RESIGNED, EndReason.TIME)
 #: The move clock: seconds a decision, by default and at the shortest a creator may pick.
 DEFAULT_CLOCK = 300.0
 MIN_CLOCK = 30.0
 
 
-def end_game(table: Table, loser: int, reason: str) -> None:
-    """End ``table``'s game at once as a loss for ``loser`` (``reason``: RESIGNED, ...);
-    ProtocolError ``over`` if it is over already. The game's file keeps the reason."""
+def end_game(table: Table, loser: int, reason: EndReason) -> None:
+    """End ``table``'s game at once as a loss for ``loser`` (``reason``: one of
+    ``ENDINGS``); ProtocolError ``over`` if it is over already. The game's file keeps the
+    reason (``Game.end``)."""
     if table.game.is_over:
         raise ProtocolError("over", "the game is over")
-    table.unfinished = table.game.copy()
-    table.ended = (reason, loser)
-    table.game._finish(reason, 1 - loser)
+    table.game.end(reason, loser)
 
 
 def new_table(options: Options, seats: list[Seat], rated: bool = False,

@@ -32,8 +32,8 @@ from ..core import (
     Observation,
     Options,
 )
+from ..core.events import Event
 from ..core.rng import derive, new_secret
-from ..core.state import Event
 from .seats import PERSON, TIER_TITLES, Seat, seats_for
 
 #: The tiers whose search keeps a core busy: they think in a worker process.

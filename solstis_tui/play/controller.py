@@ -19,11 +19,11 @@ from solstis_tui.ai.base import Chooser
 
 from ..core import Decision, IllegalMove, Move, Observation
 from ..core.board import MATCH
+from ..core.events import Played, SecondChance, SpiritsDrawn
 from ..core.explain import why_illegal
 from ..local.session import Session, drawn_for_second_chance
 from .clicks import Choice, click_choice
-from .lastturn import turn_line
-from .narrate import narrate
+from .narrate import narrate, turn_summary
 from .prompt import Prompt, deciding_lines, game_over_lines, waiting_lines, zone_keys
 from .session_view import SessionView, scores_of
 from .view import BoardView
@@ -43,7 +43,7 @@ from .zones import (
 #: Hint searches take this long (seconds).
 HINT_SECONDS = 1.0
 #: Log events held back while more of the same turn may follow (narrated together).
-_MERGEABLE = ("play", "second", "spirits_drawn")
+_MERGEABLE = (Played, SecondChance, SpiritsDrawn)
 PILE_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -276,7 +276,7 @@ class PlayController:
         s = self.session
         me = self.viewer()
         other = None if s.is_watch else 1 - me
-        return turn_line(s.shown_log(me), s.name, other)
+        return turn_summary(s.shown_log(me), s.name, other, viewer=me)
 
     # ------------------------------------------------------------------ the log
     def reset_log(self) -> None:
@@ -290,7 +290,7 @@ class PlayController:
         me = self.viewer()
         events = s.shown_log(me)
         end = len(events)
-        if not self.obs.is_over and end > self.log_pos and events[end - 1][0] in _MERGEABLE:
+        if not self.obs.is_over and end > self.log_pos and isinstance(events[end - 1], _MERGEABLE):
             end -= 1
         if end <= self.log_pos:
             return

@@ -1,21 +1,67 @@
-"""The game log in plain words: log events become sentences a player reads.
+"""The one narrator: the game's typed events become sentences a player reads.
 
 "You played 3-5 and captured 3-8"; "Minimax drew two spirits and kept the Bee". The events
 come from an ``Observation``'s log, where what the seat may not see is already hidden (a
-``draw``'s tile is None): this module hides nothing itself. One formatter per event kind,
-in ``FORMATTERS``; a formatter may merge the events that follow into one sentence.
+``Drew`` event's tile is None): this module hides nothing itself.
+
+Both the game log (``narrate``) and the summary of the other player's last turn
+(``turn_summary``, shown above the log however far it has scrolled) are told here, in the
+same words: the summary is the turn's sentences less the refills, with the player's name
+said once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ..core import Spirit, cell_name
+from ..core.events import (
+    BeetleTook,
+    Captured,
+    Covered,
+    DeerPlaced,
+    Discarded,
+    Drew,
+    EagleDrew,
+    EffectLost,
+    EndReason,
+    Event,
+    EvilGiven,
+    EvilKept,
+    EvilOut,
+    EvilPlaced,
+    FireflyPlaced,
+    Flipped,
+    FlyTook,
+    GameEnded,
+    Kept,
+    MarmotTurn,
+    NoSpirit,
+    Passed,
+    Placed,
+    Played,
+    RainbowLost,
+    RainbowOut,
+    RainbowPlaced,
+    RainbowShifted,
+    Removed,
+    RenardChose,
+    Revealed,
+    SecondChance,
+    SpiritPlaced,
+    SpiritsDrawn,
+    SquirrelPlaced,
+    ToLine,
+    Took,
+    TurnBegan,
+    ViperTook,
+)
 
 NameOf = Callable[[int], str]
-Event = tuple[Any, ...]
+
+#: What a turn's summary leaves out: the turn's start, refills and what they turned up.
+ROUTINE = (TurnBegan, Drew, Flipped, Placed, GameEnded)
 
 
 @dataclass(frozen=True)
@@ -25,10 +71,6 @@ class Context:
 
     name_of: NameOf
     viewer: int | None
-
-
-#: ``(events, i, context) -> (sentence or None, how many events it used)``.
-Formatter = Callable[[Sequence[Event], int, Context], tuple[str | None, int]]
 
 
 def _t(tile: int | None) -> str:
@@ -68,150 +110,160 @@ def _verb(name: str, third: str, plain: str) -> str:
     return plain if _you(name) else third
 
 
-def _next(events: Sequence[Event], i: int, kind: str, tile: int) -> Event | None:
-    """The event after ``i`` if it is a ``kind`` event about ``tile`` (capture/discard)."""
-    if i + 1 < len(events) and events[i + 1][0] == kind and events[i + 1][2] == tile:
-        return events[i + 1]
-    return None
-
-
-def _simple(words: Callable[[Event, Context], str | None]) -> Formatter:
-    """A formatter for a kind that is always one sentence of its own."""
-    def format_one(events: Sequence[Event], i: int, ctx: Context) -> tuple[str | None, int]:
-        return words(events[i], ctx), 1
-    return format_one
-
-
-def _play(events: Sequence[Event], i: int, ctx: Context) -> tuple[str | None, int]:
-    _, p, tile = events[i]
-    who = ctx.name_of(p)
-    if (cap := _next(events, i, "capture", tile)) is not None:
-        return f"{who} played {_t(tile)} and captured {_t(cap[3])}", 2
-    if _next(events, i, "discard", tile) is not None:
+def _played(events: Sequence[Event], i: int, who: str, tile: int,
+            second: bool) -> tuple[str, int]:
+    """A played (or second-chance) tile, with the capture or discard that follows it."""
+    nxt = events[i + 1] if i + 1 < len(events) else None
+    if isinstance(nxt, Captured) and nxt.tile == tile:
+        if second:
+            return f"Second chance: {who} drew {_t(tile)} and captured {_t(nxt.target)} " \
+                   "with it", 2
+        return f"{who} played {_t(tile)} and captured {_t(nxt.target)}", 2
+    if isinstance(nxt, Discarded) and nxt.tile == tile:
+        if second:
+            return f"Second chance: {who} drew {_t(tile)}; it captures nothing either", 2
         return f"{who} played {_t(tile)}; it captures nothing and joins the display", 2
-    return f"{who} played {_t(tile)}", 1
+    return (f"Second chance: {who} drew {_t(tile)}" if second
+            else f"{who} played {_t(tile)}"), 1
 
 
-def _second(events: Sequence[Event], i: int, ctx: Context) -> tuple[str | None, int]:
-    _, p, tile = events[i]
-    who = ctx.name_of(p)
-    if (cap := _next(events, i, "capture", tile)) is not None:
-        return f"Second chance: {who} drew {_t(tile)} and captured {_t(cap[3])} with it", 2
-    if _next(events, i, "discard", tile) is not None:
-        return f"Second chance: {who} drew {_t(tile)}; it captures nothing either", 2
-    return f"Second chance: {who} drew {_t(tile)}", 1
-
-
-def _spirits_drawn(events: Sequence[Event], i: int, ctx: Context) -> tuple[str | None, int]:
-    _, p, spirits = events[i]
-    who = ctx.name_of(p)
+def _spirits_drawn(events: Sequence[Event], i: int, ev: SpiritsDrawn,
+                   who: str) -> tuple[str, int]:
+    spirits = ev.spirits
     if len(spirits) != 2:
         return f"{who} drew the last spirit: the {' and the '.join(_s(s) for s in spirits)}", 1
-    if i + 2 < len(events) and events[i + 1][0] == "to_line" and events[i + 2][0] == "keep":
-        kept, lined = events[i + 2][2], events[i + 1][1]
-        return (f"{who} drew two spirits ({_s(spirits[0])}, {_s(spirits[1])}) and kept the "
-                f"{_s(kept)}; the {_s(lined)} goes to the line"), 3
+    if i + 2 < len(events):
+        lined, kept = events[i + 1], events[i + 2]
+        if isinstance(lined, ToLine) and isinstance(kept, Kept):
+            return (f"{who} drew two spirits ({_s(spirits[0])}, {_s(spirits[1])}) and kept "
+                    f"the {_s(kept.spirit)}; the {_s(lined.spirit)} goes to the line"), 3
     return f"{who} drew two spirits: the {_s(spirits[0])} and the {_s(spirits[1])}", 1
 
 
-def _reveal(ev: Event, ctx: Context) -> str:
-    _, p, tiles = ev
+def outcome(reason: EndReason | None, winner: int | None, name_of: NameOf) -> str:
+    """How a finished game ended, in a few words: "Ben ran out of time, so you win", "Ann
+    placed a 4th firefly and wins", "a shared win", "You win"."""
+    if reason is EndReason.ABANDONED:
+        return "the game was abandoned, and counts for nobody"
+    if winner is None:
+        return "a shared win"
+    name = name_of(winner)
+    wins = _verb(name, "wins", "win")
+    if reason is EndReason.FIREFLIES:
+        return f"{name} placed a 4th firefly and {wins}"
+    if reason in (EndReason.RESIGNED, EndReason.TIME):
+        why = "resigned" if reason is EndReason.RESIGNED else "ran out of time"
+        return f"{name_of(1 - winner)} {why}, so {_obj(name)} {wins}"
+    return f"{name} {wins}"
+
+
+def _reveal(ev: Revealed, ctx: Context) -> str:
     # The looker's sentence: the other seat reads that its (own, known) hand was looked at.
-    who = ctx.name_of(p)
-    if tiles is not None and ctx.viewer in (None, p):
-        return f"Renard: {who} {_verb(who, 'sees', 'see')} the opponent's hand: {_tiles(tiles)}"
+    who = ctx.name_of(ev.player)
+    if ev.tiles is not None and ctx.viewer in (None, ev.player):
+        return f"Renard: {who} {_verb(who, 'sees', 'see')} the opponent's hand: " \
+               f"{_tiles(ev.tiles)}"
     return f"Renard: {who} {_verb(who, 'looks', 'look')} at the opponent's hand"
 
 
-def _removed(ev: Event, ctx: Context) -> str:
-    reason = ("a blocked rainbow sits there" if ev[3] == "blocked"
-              else "the Evil Spirit forbids that cell")
-    return f"{_t(ev[2])} left the game ({reason})"
+def tell(events: Sequence[Event], i: int, ctx: Context) -> tuple[str | None, int]:
+    """The sentence for ``events[i]`` (None: nothing worth a line) and how many events it
+    told: a played tile and its capture are one sentence, and so are two spirits drawn,
+    the one sent to the line and the one kept."""
+    ev = events[i]
+    name = ctx.name_of
+    match ev:
+        case TurnBegan(player=p, number=n, end_phase=end_phase):
+            tail = " (end phase: only captures)" if end_phase else ""
+            return f"— turn {n}: {name(p)}{tail} —", 1
+        case Played(player=p, tile=tile):
+            return _played(events, i, name(p), tile, second=False)
+        case SecondChance(player=p, tile=tile):
+            return _played(events, i, name(p), tile, second=True)
+        case SpiritsDrawn(player=p):
+            return _spirits_drawn(events, i, ev, name(p))
+        case _:
+            return _one(ev, ctx), 1
 
 
-def _end(ev: Event, ctx: Context) -> str:
-    _, reason, winner = ev
-    if reason == "fireflies":
-        name = ctx.name_of(winner)
-        return f"Game over: {name} placed a 4th firefly and {_verb(name, 'wins', 'win')}"
-    if winner is None:
-        return "Game over: a shared win"
-    if reason in ("resigned", "time"):
-        name = ctx.name_of(winner)
-        why = "resigned" if reason == "resigned" else "ran out of time"
-        return (f"Game over: {ctx.name_of(1 - winner)} {why}, so {name} "
-                f"{_verb(name, 'wins', 'win')}")
-    name = ctx.name_of(winner)
-    return f"Game over: {name} {_verb(name, 'wins', 'win')}"
-
-
-def _turn(ev: Event, ctx: Context) -> str:
-    tail = " (end phase: only captures)" if ev[3] else ""
-    return f"— turn {ev[2]}: {ctx.name_of(ev[1])}{tail} —"
-
-
-FORMATTERS: dict[str, Formatter] = {
-    "turn": _simple(_turn),
-    "play": _play,
-    "second": _second,
-    "spirits_drawn": _spirits_drawn,
-    "capture": _simple(lambda e, c: f"{c.name_of(e[1])} captured {_t(e[3])} with {_t(e[2])}"),
-    "pass": _simple(lambda e, c: f"{c.name_of(e[1])} cannot capture and passed"),
-    "discard": _simple(lambda e, c: f"{_t(e[2])} joins the display"),
-    "flip": _simple(lambda e, c: f"{_t(e[1])} was turned face up in the display"),
-    "place": _simple(lambda e, c: None),  # implied by the capture/effect that caused it
-    "rainbow": _simple(lambda e, c: f"{c.name_of(e[1])} placed a rainbow on {_t(e[2])}"),
-    "no_rainbow": _simple(
-        lambda e, c: f"{c.name_of(e[1])} would get a rainbow, but none can be placed"),
-    "shift": _simple(lambda e, c: f"{_poss(c.name_of(e[1]), start=True)} rainbow moved from "
-                                  f"{_t(e[2])} to {_t(e[3])}"),
-    "rainbow_out": _simple(lambda e, c: f"{_poss(c.name_of(e[1]), start=True)} rainbow on "
-                                        f"{_t(e[2])} had nowhere to go: back to the box"),
-    "removed": _simple(_removed),
-    "draw": _simple(lambda e, c: f"{c.name_of(e[1])} drew {_t(e[2])}"),
-    "keep": _simple(lambda e, c: f"{c.name_of(e[1])} kept the {_s(e[2])}"),
-    "to_line": _simple(lambda e, c: f"The {_s(e[1])} goes to the spirit line"),
-    "take": _simple(lambda e, c: f"{c.name_of(e[1])} took the {_s(e[2])} from the spirit line"),
-    "spirit": _simple(
-        lambda e, c: f"The {_s(e[2])} sits on {_poss(c.name_of(e[1]))} square at {_t(e[3])}"),
-    "no_spirit": _simple(lambda e, c: f"{c.name_of(e[1])} formed a square, but no spirit is left"),
-    "firefly": _simple(
-        lambda e, c: f"A firefly lands on {_poss(c.name_of(e[1]))} square at {_t(e[2])}"),
-    "lost": _simple(lambda e, c: f"The {_s(e[2])}'s effect is lost: it cannot happen now"),
-    "eagle": _simple(lambda e, c: f"Eagle: {_t(e[2])} came from the land pile into "
-                                  f"{_poss(c.name_of(e[1]))} panorama"),
-    "fly": _simple(
-        lambda e, c: f"Fly: {c.name_of(e[1])} took {_t(e[2])} from the opponent's hand"),
-    "deer": _simple(
-        lambda e, c: f"Deer: {c.name_of(e[1])} put {_t(e[2])} from hand into the panorama"),
-    "beetle": _simple(lambda e, c: f"Beetle: {c.name_of(e[1])} took {_t(e[2])} from the display"),
-    "viper": _simple(
-        lambda e, c: f"Viper: {c.name_of(e[1])} took the isolated tile {_t(e[2])}"),
-    "reveal": _simple(_reveal),
-    "renard": _simple(
-        lambda e, c: f"Renard: {c.name_of(1 - e[1])} must play {_t(e[2])} next turn"),
-    "marmot": _simple(lambda e, c: f"Marmot: {c.name_of(e[1])} "
-                                   f"{_verb(c.name_of(e[1]), 'plays', 'play')} another turn"),
-    "evil_kept": _simple(
-        lambda e, c: f"{c.name_of(e[1])} drew the Evil Spirit and must hold it"),
-    "evil_given": _simple(lambda e, c: f"{c.name_of(e[1])} "
-                                       f"{_verb(c.name_of(e[1]), 'gives', 'give')} the Evil "
-                                       f"Spirit to {_obj(c.name_of(1 - e[1]))}"),
-    "evil_placed": _simple(lambda e, c: f"{c.name_of(e[1])} put the Evil Spirit on "
-                                        f"{_poss(c.name_of(1 - e[1]))} cell {_t(e[2])}: it is "
-                                        "forbidden"),
-    "evil_out": _simple(lambda e, c: "The Evil Spirit has no cell to go to and leaves play"),
-    "cover": _simple(lambda e, c: f"{c.name_of(e[1])} made the Evil Spirit cover "
-                                  f"{_poss(c.name_of(e[2]))} {_s(e[3])}"),
-    "squirrel": _simple(lambda e, c: f"Squirrel: {c.name_of(e[1])} "
-                                     f"{_verb(c.name_of(e[1]), 'puts', 'put')} "
-                                     f"{_tiles(e[2])} into the panorama"),
-    "end": _simple(_end),
-}
-
-
-def _unknown(events: Sequence[Event], i: int, ctx: Context) -> tuple[str | None, int]:
-    return " ".join(str(x) for x in events[i]), 1
+def _one(ev: Event, ctx: Context) -> str | None:
+    """The sentence of an event that is always told on its own."""
+    name = ctx.name_of
+    match ev:
+        case Captured(player=p, tile=tile, target=target):
+            return f"{name(p)} captured {_t(target)} with {_t(tile)}"
+        case Passed(player=p):
+            return f"{name(p)} cannot capture and passed"
+        case Discarded(tile=tile):
+            return f"{_t(tile)} joins the display"
+        case Flipped(tile=tile):
+            return f"{_t(tile)} was turned face up in the display"
+        case Placed():
+            return None  # implied by the capture or effect that caused it
+        case RainbowPlaced(player=p, cell=cell):
+            return f"{name(p)} placed a rainbow on {_t(cell)}"
+        case RainbowLost(player=p):
+            return f"{name(p)} would get a rainbow, but none can be placed"
+        case RainbowShifted(player=p, tile=tile, cell=cell):
+            return f"{_poss(name(p), start=True)} rainbow moved from {_t(tile)} to {_t(cell)}"
+        case RainbowOut(player=p, tile=tile):
+            return f"{_poss(name(p), start=True)} rainbow on {_t(tile)} had nowhere to go: " \
+                   "back to the box"
+        case Removed(tile=tile, why=why):
+            reason = ("a blocked rainbow sits there" if why == "blocked"
+                      else "the Evil Spirit forbids that cell")
+            return f"{_t(tile)} left the game ({reason})"
+        case Drew(player=p, tile=tile):
+            return f"{name(p)} drew {_t(tile)}"
+        case Kept(player=p, spirit=spirit):
+            return f"{name(p)} kept the {_s(spirit)}"
+        case ToLine(spirit=spirit):
+            return f"The {_s(spirit)} goes to the spirit line"
+        case Took(player=p, spirit=spirit):
+            return f"{name(p)} took the {_s(spirit)} from the spirit line"
+        case SpiritPlaced(player=p, spirit=spirit, square=square):
+            return f"The {_s(spirit)} sits on {_poss(name(p))} square at {_t(square)}"
+        case NoSpirit(player=p):
+            return f"{name(p)} formed a square, but no spirit is left"
+        case FireflyPlaced(player=p, square=square):
+            return f"A firefly lands on {_poss(name(p))} square at {_t(square)}"
+        case EffectLost(spirit=spirit):
+            return f"The {_s(spirit)}'s effect is lost: it cannot happen now"
+        case EagleDrew(player=p, tile=tile):
+            return f"Eagle: {_t(tile)} came from the land pile into {_poss(name(p))} panorama"
+        case FlyTook(player=p, tile=tile):
+            return f"Fly: {name(p)} took {_t(tile)} from the opponent's hand"
+        case DeerPlaced(player=p, tile=tile):
+            return f"Deer: {name(p)} put {_t(tile)} from hand into the panorama"
+        case BeetleTook(player=p, tile=tile):
+            return f"Beetle: {name(p)} took {_t(tile)} from the display"
+        case ViperTook(player=p, tile=tile):
+            return f"Viper: {name(p)} took the isolated tile {_t(tile)}"
+        case Revealed():
+            return _reveal(ev, ctx)
+        case RenardChose(player=p, tile=tile):
+            return f"Renard: {name(1 - p)} must play {_t(tile)} next turn"
+        case MarmotTurn(player=p):
+            return f"Marmot: {name(p)} {_verb(name(p), 'plays', 'play')} another turn"
+        case EvilKept(player=p):
+            return f"{name(p)} drew the Evil Spirit and must hold it"
+        case EvilGiven(player=p):
+            return f"{name(p)} {_verb(name(p), 'gives', 'give')} the Evil Spirit to " \
+                   f"{_obj(name(1 - p))}"
+        case EvilPlaced(player=p, cell=cell):
+            return f"{name(p)} put the Evil Spirit on {_poss(name(1 - p))} cell {_t(cell)}: " \
+                   "it is forbidden"
+        case EvilOut():
+            return "The Evil Spirit has no cell to go to and leaves play"
+        case Covered(chooser=chooser, holder=holder, spirit=spirit):
+            return f"{name(chooser)} made the Evil Spirit cover {_poss(name(holder))} " \
+                   f"{_s(spirit)}"
+        case SquirrelPlaced(player=p, tiles=tiles):
+            return f"Squirrel: {name(p)} {_verb(name(p), 'puts', 'put')} {_tiles(tiles)} " \
+                   "into the panorama"
+        case GameEnded(reason=reason, winner=winner):
+            return f"Game over: {outcome(reason, winner, name)}"
+    return f"{ev.kind}"  # a kind this narrator does not know yet: at least its name
 
 
 def narrate(events: Sequence[Event], name_of: NameOf, viewer: int | None = None) -> list[str]:
@@ -221,8 +273,57 @@ def narrate(events: Sequence[Event], name_of: NameOf, viewer: int | None = None)
     lines: list[str] = []
     i = 0
     while i < len(events):
-        text, used = FORMATTERS.get(events[i][0], _unknown)(events, i, ctx)
+        text, used = tell(events, i, ctx)
         if text:
             lines.append(text)
         i += used
     return lines
+
+
+def turns(events: Sequence[Event]) -> list[tuple[int, list[Event]]]:
+    """The log cut into turns: (whose turn, its events after the ``TurnBegan``)."""
+    out: list[tuple[int, list[Event]]] = []
+    for ev in events:
+        if isinstance(ev, TurnBegan):
+            out.append((ev.player, []))
+        elif out and not isinstance(ev, GameEnded):
+            out[-1][1].append(ev)
+    return out
+
+
+def _turn_sentences(events: Sequence[Event], ctx: Context, player: int) -> list[str]:
+    """The narrator's sentences for one turn's events, less the routine ones, with the
+    player's own name left out where a sentence starts with it."""
+    told = [e for e in events if not isinstance(e, ROUTINE)]
+    subject = ctx.name_of(player) + " "
+    out = []
+    for line in narrate(told, ctx.name_of, ctx.viewer):
+        if line.startswith(subject):
+            line = line[len(subject):]
+        out.append(line)
+    return out
+
+
+def turn_summary(events: Sequence[Event], name_of: NameOf, other: int | None,
+                 viewer: int | None = None) -> str:
+    """The latest turn of ``other`` (None: of whoever played last) with anything to tell,
+    the turn in progress included, as the log tells it: "Expert's turn: played 1-10 and
+    captured 3-5; ..." ('' when there is none yet). Every event of the turn is in it, however
+    long: the screen wraps it. Turns in a row of the same player (a Marmot's extra turn)
+    are told together."""
+    ctx = Context(name_of, viewer)
+    cut = turns(events)
+    k = len(cut) - 1
+    while k >= 0 and not ((other is None or cut[k][0] == other)
+                          and _turn_sentences(cut[k][1], ctx, cut[k][0])):
+        k -= 1
+    if k < 0:
+        return ""
+    player = cut[k][0]
+    first = k
+    while first > 0 and cut[first - 1][0] == player:
+        first -= 1
+    sentences: list[str] = []
+    for _, evs in cut[first:k + 1]:
+        sentences.extend(_turn_sentences(evs, ctx, player))
+    return f"{_poss(name_of(player), start=True)} turn: " + "; ".join(sentences)

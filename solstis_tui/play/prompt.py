@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core import Decision, MoveKind, Observation
+from ..core import Decision, EndReason, MoveKind, Observation
 from ..core.board import NAMES
+from .narrate import outcome
 from .session_view import SessionView
 from .view import BoardView
 from .words import asked, passes_note
@@ -93,22 +94,12 @@ def deciding_lines(session: SessionView, game: Observation, view: BoardView, key
 
 def game_over_lines(session: SessionView, game: Observation) -> tuple[str, str]:
     """(headline, detail) once the game is over: who won, why tiles were left, what next."""
-    if game.winner is None:
-        result = "a shared win"
-    elif game.end_reason == "fireflies":
-        result = f"{session.name(game.winner)} wins with a 4th firefly"
-    elif game.end_reason in ("resigned", "time"):
-        loser, name = session.name(1 - game.winner), session.name(game.winner)
-        why = "resigned" if game.end_reason == "resigned" else "ran out of time"
-        result = f"{loser} {why}; {name} {'win' if name == 'You' else 'wins'}"
-    else:
-        name = session.name(game.winner)
-        result = f"{name} {'win' if name == 'You' else 'wins'}"
+    result = outcome(game.end_reason, game.winner, session.name)
     undo = " · u undo" if session.can_undo() else ""
     held = sum(game.hand_counts) if game.spectator else \
         len(game.hand) + game.opponent_hand_count
     why = " Neither player could capture: tiles left in hand score nothing." \
-        if game.end_reason == "normal" and held else ""
+        if game.end_reason is EndReason.NORMAL and held else ""
     return (f"Game over: {result}.{why}",
             f"Enter: score sheet · r review · n new game{undo} · q quit")
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..core import Move, Observation, Score
+from ..core.events import Event
 from ..core.scoring import score_view
-from ..core.state import Event
 
 if TYPE_CHECKING:
     from solstis_tui.ai.base import Chooser

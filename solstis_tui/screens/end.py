@@ -10,7 +10,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from ..core import Observation
+from ..core import EndReason, Observation
+from ..play.narrate import outcome
 from ..play.session_view import SessionView, scores_of
 from ..widgets.scores import score_table
 
@@ -20,13 +21,9 @@ def result_line(session: SessionView, obs: Observation) -> str:
     scores = scores_of(obs)
     if obs.winner is None:
         return f"A shared win: both have {scores[0].total} stars."
-    if obs.end_reason == "fireflies":
-        return f"{session.name(obs.winner)} placed a 4th firefly and wins at once!"
-    if obs.end_reason in ("resigned", "time"):
-        name = session.name(obs.winner)
-        why = "resigned" if obs.end_reason == "resigned" else "ran out of time"
-        return (f"{session.name(1 - obs.winner)} {why}: {name} "
-                f"{'win' if name == 'You' else 'wins'}.")
+    if obs.end_reason is not EndReason.NORMAL:  # no stars decided it
+        line = outcome(obs.end_reason, obs.winner, session.name)
+        return line[0].upper() + line[1:] + "."
     name = session.name(obs.winner)
     verb = "win" if name == "You" else "wins"
     return (f"{name} {verb}, {scores[obs.winner].total} stars to "

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..core import Decision, Observation, Spirit, cell_name
+from ..core.events import EvilOut
 from ..core.spirits import spirit_set
 from ..widgets.rendered import Rendered
 
@@ -37,7 +38,7 @@ def where_is(obs: Observation, names: tuple[str, str]) -> dict[Spirit, str]:
             where[Spirit.EVIL] = f"{holder}'s panorama, {cell_name(forbidden)}"
     elif obs.decision is Decision.EVIL:
         where[Spirit.EVIL] = f"being placed by {names[obs.to_play]}"
-    elif obs.options.firefly and any(ev[0] == "evil_out" for ev in obs.log):
+    elif obs.options.firefly and any(isinstance(ev, EvilOut) for ev in obs.log):
         where[Spirit.EVIL] = "out of play"
     return where
 

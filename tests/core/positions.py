@@ -7,6 +7,7 @@ from typing import Any
 
 from solstis_tui.core import Game, Spirit
 from solstis_tui.core.board import CELLS, NAMES
+from solstis_tui.core.json_codec import event_to_json
 
 
 def _named(players: list[dict], display: list, removed: list, extra: dict) -> set[str]:
@@ -146,8 +147,8 @@ def removed(game: Game) -> set[str]:
 
 
 def events(game: Game, kind: str) -> list[tuple]:
-    """The log events of one kind."""
-    return [e for e in game.log if e[0] == kind]
+    """The log events of one kind, in their JSON form as tuples: ``(kind, field, ...)``."""
+    return [tuple(event_to_json(e)) for e in game.log if e.kind == kind]
 
 
 def line(game: Game) -> list[str]:

@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 from solstis_tui.core import Game, Move, Options
+from solstis_tui.core.events import FlyTook
 from solstis_tui.core.observation_json import observation_to_dict
 from solstis_tui.local.session import Session, Setup, random_setup, same_position
 
@@ -46,7 +47,7 @@ def play_until_fly(seed: int) -> tuple[list[Move], int] | None:
         victim_had = len(game.hands[1 - game.to_play])
         game.play(mv)
         moves.append(mv)
-        if before is None and any(e[0] == "fly" for e in game.log):
+        if before is None and any(e.kind == "fly" for e in game.log):
             if victim_had < 2:
                 return None
             before = len(moves) - 1
@@ -147,16 +148,16 @@ def test_the_fly_draw_is_reproducible_from_the_save_and_depends_on_the_secret():
         game.play(mv)
     data = json.loads(game.to_json())
 
-    def fly_after_loading(with_seed: int) -> tuple:
+    def fly_after_loading(with_seed: int) -> FlyTook:
         loaded = Game.from_json(json.dumps({**data, "seed": with_seed}))
         loaded.play(moves[before])
-        return next(e for e in loaded.log if e[0] == "fly")
+        return next(e for e in loaded.log if isinstance(e, FlyTook))
 
     game.play(moves[before])
-    flew = next(e for e in game.log if e[0] == "fly")
+    flew = next(e for e in game.log if isinstance(e, FlyTook))
     assert fly_after_loading(seed) == flew
     # The same visible position and draw counter under other secrets: other picks.
-    assert len({fly_after_loading(s)[2] for s in range(seed + 1, seed + 13)}) > 1
+    assert len({fly_after_loading(s).tile for s in range(seed + 1, seed + 13)}) > 1
 
 
 def test_a_session_save_round_trip_keeps_the_game_and_the_secret_flag():

@@ -10,6 +10,7 @@ import random
 import pytest
 
 from solstis_tui.core import Decision, Game, InvalidPosition, Options
+from solstis_tui.core.events import EndReason, GameEnded
 
 from .positions import position
 
@@ -32,7 +33,7 @@ def test_s10_four_fireflies_in_a_game_in_play_are_refused_with_the_fix():
 
 def test_s10_four_fireflies_in_a_finished_game_load():
     game = _four_fireflies(over={"winner": 0, "reason": "fireflies"})
-    assert game.is_over and game.winner == 0 and game.end_reason == "fireflies"
+    assert game.is_over and game.winner == 0 and game.end_reason is EndReason.FIREFLIES
 
 
 def test_s8_turn_start_where_nobody_can_capture_ends_on_load():
@@ -41,9 +42,9 @@ def test_s8_turn_start_where_nobody_can_capture_ends_on_load():
     game = position(p0={"hand": ["5-5"], "land": ["1-1", "1-2", "1-3"]},
                     p1={"hand": ["6-7"], "land": ["3-1"]}, display=[["2-9", None]],
                     empty_pile=True)
-    assert game.is_over and game.end_reason == "normal" and game.winner == 0
+    assert game.is_over and game.end_reason is EndReason.NORMAL and game.winner == 0
     assert game.legal_moves() == [] and game.decision is None
-    assert game.log[-1] == ("end", "normal", 0)
+    assert game.log[-1] == GameEnded(EndReason.NORMAL, 0)
 
 
 def test_s8_a_pending_play_decision_counts_as_a_turn_start():
@@ -55,7 +56,7 @@ def test_s8_a_pending_play_decision_counts_as_a_turn_start():
     data["display"], data["land_pile"] = [], []
     assert data["state"]["decision"] == "play"
     game = Game.from_json(json.dumps(data))
-    assert game.is_over and game.end_reason == "normal"
+    assert game.is_over and game.end_reason is EndReason.NORMAL
 
 
 def test_s8_a_turn_start_where_someone_can_capture_stays_in_play():

@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solstis_tui.core import Dealer, Game, Options, determinize
+from solstis_tui.core.events import EndReason
 
 from .invariants import check_invariants
 
@@ -37,9 +38,9 @@ def test_every_tile_rainbow_and_spirit_stays_in_exactly_one_place(case):
     game = Game.new(seed=seed, options=options)
     _play_out(game, random.Random(choice_seed), lambda g, _: check_invariants(g))
     check_invariants(game)
-    assert game.end_reason in ("normal", "fireflies")
+    assert game.end_reason is not None and game.end_reason.by_rules
     totals = [game.score(0).total, game.score(1).total]
-    if game.end_reason == "normal":
+    if game.end_reason is EndReason.NORMAL:
         expected = None if totals[0] == totals[1] else int(totals[1] > totals[0])
         assert game.winner == expected
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from solstis_tui.core import Decision
+from solstis_tui.core.events import EndReason
 
 from .positions import auto_moves, events, hand, land, moves, play, position
 
@@ -32,7 +33,7 @@ def test_s8_end_phase_pass_while_the_opponent_can_still_capture():
     assert auto_moves(game)[-3:] == ["pass", "play 3-2", "capture 3-9"]
     assert land(game, 1) == {"3-1", "3-2", "3-7", "3-9"}
     assert hand(game, 0) == ["1-8", "5-5"]
-    assert game.is_over and game.end_reason == "normal"
+    assert game.is_over and game.end_reason is EndReason.NORMAL
 
 
 def test_s8_game_ends_the_moment_neither_player_can_capture():
@@ -40,7 +41,7 @@ def test_s8_game_ends_the_moment_neither_player_can_capture():
     game = position(p0={"hand": ["3-4", "5-5"]}, p1={"hand": ["6-6", "1-1"]},
                     display=[["3-7", None]], empty_pile=True)
     play(game, "play 3-4")
-    assert game.is_over and game.end_reason == "normal"
+    assert game.is_over and game.end_reason is EndReason.NORMAL
     assert [e[1] for e in events(game, "turn")] == [0]
     assert hand(game, 1) == ["1-1", "6-6"]
     assert game.legal_moves() == [] and game.decision is None
@@ -156,4 +157,4 @@ def test_s12_equal_totals_share_the_win():
     game = end_game(["1-1", "1-2"], ["3-1", "3-2"])
     assert game.score(0).total == game.score(1).total == 2
     assert game.winner is None
-    assert game.end_reason == "normal"
+    assert game.end_reason is EndReason.NORMAL

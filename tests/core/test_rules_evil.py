@@ -6,6 +6,7 @@ import pytest
 
 from solstis_tui.core import Decision, Spirit
 from solstis_tui.core.board import NAMES
+from solstis_tui.core.events import EvilGiven, EvilKept, NoSpirit
 
 from .positions import (
     events,
@@ -46,7 +47,7 @@ def test_s11_drawn_evil_is_kept_and_the_other_spirit_hosted():
     assert game.evil_player == 0
     assert line(game) == [], "the Evil Spirit never goes to the line"
     assert game.observation(1).evil_player == 0
-    assert ("evil_kept", 0) in game.log
+    assert EvilKept(0) in game.log
     assert game.to_play == 1
 
 
@@ -59,7 +60,7 @@ def test_s11_holder_gives_it_to_the_opponent_on_the_next_encounter(how):
         play(game, "keep frog")
     assert len(spirits(game, 0)) == 1
     assert game.evil_player == 1
-    assert ("evil_given", 0) in game.log
+    assert EvilGiven(0) in game.log
 
 
 def test_s11_holder_keeps_it_through_a_turn_without_encounter():
@@ -81,7 +82,7 @@ def test_s11_holder_meeting_no_spirit_keeps_it():
     game = square_turn(p0={"hand": ["5-5", "6-6", "6-7"]}, p1=all_spirits_in_p1_panorama(),
                        evil={"player": 0})
     play(game, "play 5-5")
-    assert ("no_spirit", 0) in game.log
+    assert NoSpirit(0) in game.log
     assert game.evil_player == 0
 
 

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from solstis_tui.core import END_FIREFLIES, Decision, Game, InvalidPosition, Options, Spirit
+from solstis_tui.core import Decision, EndReason, Game, InvalidPosition, Options, Spirit
 from solstis_tui.core.board import CELLS, NAMES, parse_cell
+from solstis_tui.core.events import EffectLost
 
 from .positions import (
     auto_moves,
@@ -97,7 +98,7 @@ def test_s10_fourth_firefly_ends_the_game_at_once_before_the_evil_spirit_moves()
     assert sorted(moves(game)) == ["square 1-1", "square 2-1", "square 2-2"]
     play(game, "square 1-1")
     assert game.is_over
-    assert game.end_reason == END_FIREFLIES == "fireflies"
+    assert game.end_reason is EndReason.FIREFLIES
     assert game.winner == 0
     assert fireflies(game, 0) == {"5-4", "4-7", "2-1", "2-2"}
     assert (game.evil_player, game.evil_cell) == (0, parse_cell("3-4"))
@@ -144,7 +145,7 @@ def test_s10_squirrel_placements_get_no_firefly():
     game = ff_position(p0={"hand": ["2-3"], "land": ["1-1", "1-2", "1-3", "2-1", "2-2"],
                            "spirits": [["squirrel", "1-1"]]},
                        p1={"hand": ["6-7"]}, empty_pile=True)
-    assert game.is_over and game.end_reason == "normal"
+    assert game.is_over and game.end_reason is EndReason.NORMAL
     assert "2-3" in land(game, 0)
     assert fireflies(game, 0) == set()
 
@@ -201,7 +202,7 @@ def test_s9_viper_chooses_among_isolated_tiles():
 def test_s9_viper_is_lost_without_an_isolated_tile():
     p1 = {"hand": ["4-6", "4-8"], "land": ["1-1", "1-2", "1-9"], "rainbows": ["1-10"]}
     game = meeting("viper", p1=p1)
-    assert ("lost", 0, Spirit.VIPER) in game.log
+    assert EffectLost(0, Spirit.VIPER) in game.log
     assert land(game, 1) == {"1-1", "1-2", "1-9"}
     assert land(game, 0) == set(SQUARE) | {"3-8", "3-10"}
 
@@ -226,8 +227,8 @@ def test_s9_renard_reveals_the_hand_and_forces_the_next_play():
 
 def test_s9_renard_is_lost_against_an_empty_hand():
     game = meeting("renard", p1={"hand": []})
-    assert ("lost", 0, Spirit.RENARD) in game.log
-    assert not [e for e in game.log if e[0] in ("reveal", "renard")]
+    assert EffectLost(0, Spirit.RENARD) in game.log
+    assert not [e for e in game.log if e.kind in ("reveal", "renard")]
 
 
 def test_s9_renard_in_the_end_phase_forced_tile_cannot_capture_so_they_pass():
@@ -309,6 +310,6 @@ def test_s10_fourth_firefly_from_a_spirit_effect_ends_the_game_at_once():
                    "3-4", "3-5"],
           "fireflies": ["5-4", "4-4", "3-4"]}
     game = meeting("eagle", p0=p0, pile_top=["2-2", "6-7"])
-    assert game.is_over and game.end_reason == "fireflies" and game.winner == 0
+    assert game.is_over and game.end_reason is EndReason.FIREFLIES and game.winner == 0
     assert fireflies(game, 0) == {"5-4", "4-4", "3-4", "1-1"}
     assert hand(game, 0) == ["1-5", "1-6"], "no refill after the game ended"

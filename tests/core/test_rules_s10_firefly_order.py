@@ -27,8 +27,8 @@ def _fly_on_square_1_2() -> Game:
 
 def _kinds_from(game: Game, kind: str) -> list[str]:
     log = game.log
-    start = max(i for i, e in enumerate(log) if e[0] == kind)
-    return [e[0] for e in log[start:]]
+    start = max(i for i, e in enumerate(log) if e.kind == kind)
+    return [e.kind for e in log[start:]]
 
 
 def test_s10_fly_tile_displaces_a_rainbow_in_a_square_formed_this_turn():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from solstis_tui.core import Decision
 from solstis_tui.core.board import NAMES
+from solstis_tui.core.json_codec import event_to_json
 
 from .positions import land, moves, play, position, rainbows
 
@@ -15,9 +16,9 @@ P1 = {"hand": ["4-6", "4-8", "5-4"]}
 def _log_from(game, kind: str) -> list[tuple]:
     """The events from the last ``kind`` event on, cells by name."""
     log = game.log
-    start = max(i for i, e in enumerate(log) if e[0] == kind)
+    start = max(i for i, e in enumerate(log) if e.kind == kind)
     return [tuple(NAMES[x] if i >= 2 and isinstance(x, int) else x
-                  for i, x in enumerate(e)) for e in log[start:]]
+                  for i, x in enumerate(event_to_json(e))) for e in log[start:]]
 
 
 def test_s3_rainbow_displaced_by_the_captured_tile_may_take_the_played_tiles_cell():

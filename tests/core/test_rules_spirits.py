@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from solstis_tui.core import Decision, Spirit
 from solstis_tui.core.board import NAMES, parse_cell
+from solstis_tui.core.events import EffectLost, EndReason, NoSpirit, RainbowLost
 
 from .positions import (
     events,
@@ -39,7 +40,7 @@ def meeting(spirit: str, *, other: str = "frog", p0: dict | None = None, p1: dic
 
 
 def lost(game, spirit: Spirit) -> bool:
-    return ("lost", 0, spirit) in game.log
+    return EffectLost(0, spirit) in game.log
 
 
 # ---------------------------------------------------------------------- §7 encounters
@@ -98,7 +99,7 @@ def test_s7_both_empty_means_nothing_is_encountered():
     play(game, "play 5-5")
     assert land(game, 0) == set(SQUARE) | {"5-5", "5-7"}
     assert spirits(game, 0) == {}
-    assert ("no_spirit", 0) in game.log
+    assert NoSpirit(0) in game.log
     assert game.to_play == 1 and game.decision is Decision.PLAY
 
 
@@ -116,7 +117,7 @@ def test_s9_fish_places_a_rainbow():
 def test_s9_fish_is_lost_when_no_rainbow_is_left():
     game = meeting("fish", rainbow_supply=0, rainbows_out=12)
     assert game.rainbow_cells[0] == 0
-    assert ("no_rainbow", 0) in game.log
+    assert RainbowLost(0) in game.log
     assert spirits(game, 0) == {"fish": "4-4"}, "the Fish still scores"
     assert game.to_play == 1
 
@@ -277,7 +278,7 @@ def test_s9_squirrel_puts_hand_tiles_in_at_game_end_without_spirits():
                         "spirits": [["squirrel", "1-1"]]},
                     p1={"hand": ["4-6"]}, empty_pile=True)
     spirits_left = len(game.spirit_pile)
-    assert game.is_over and game.end_reason == "normal"
+    assert game.is_over and game.end_reason is EndReason.NORMAL
     assert land(game, 0) == {"1-1", "1-2", "1-3", "2-1", "2-2", "2-3", "6-6"}
     assert hand(game, 0) == []
     assert spirits(game, 0) == {"squirrel": "1-1"}

@@ -79,7 +79,7 @@ async def test_the_move_clock_counts_down_on_screen_and_says_when_to_claim(host,
         host.clock = lambda: now + 301
         await pilot.press("o")
         await wait_for(lambda: app.remote.obs.is_over, pilot)
-        assert (game.end_reason, game.winner) == ("time", 0)
+        assert (game.end_reason.value, game.winner) == ("time", 0)
 
 
 async def test_f_leaves_for_good_only_after_a_yes_and_q_keeps_the_seat(host, connect):
@@ -104,7 +104,7 @@ async def test_f_leaves_for_good_only_after_a_yes_and_q_keeps_the_seat(host, con
         await pilot.press("f", "y")
         await wait_for(lambda: isinstance(app.screen, LobbyScreen), pilot)
         await wait_for(lambda: game.is_over, pilot)
-        assert (game.end_reason, game.winner) == ("resigned", 1)
+        assert (game.end_reason.value, game.winner) == ("resigned", 1)
         assert host.tables[table].seat_of(app.lobby.me[1]) == 0  # the result stays hers
 
 

@@ -168,8 +168,8 @@ async def test_x_resigns_only_once_the_player_says_yes(host, connect):
         assert not game.is_over and game.history == []
         await ann.press("x", "y")
         await wait_for(lambda: ann_app.remote.obs.is_over, ann)
-        assert (game.is_over, game.winner, game.end_reason) == (True, 1, "resigned")
-        await wait_for(lambda: "You resigned; Bob wins" in " ".join(
+        assert (game.is_over, game.winner, game.end_reason.value) == (True, 1, "resigned")
+        await wait_for(lambda: "You resigned, so Bob wins" in " ".join(
             s.text for s in ann_app.screen._compositor.render_strips()), ann)
 
 
@@ -198,7 +198,7 @@ async def test_o_claims_a_game_whose_player_to_move_ran_out_of_time(host, connec
         host.clock = lambda: now + 301
         await ann.press("o")
         await wait_for(lambda: ann_app.remote.obs.is_over, ann)
-        assert (game.end_reason, game.winner) == ("time", ann_app.remote.seat)
+        assert (game.end_reason.value, game.winner) == ("time", ann_app.remote.seat)
 
 
 async def test_the_creator_picks_the_move_clock(host):

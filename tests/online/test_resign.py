@@ -7,6 +7,8 @@ import random
 
 import pytest
 
+from solstis_tui.core import EndReason
+
 from .conftest import start_host
 from .identities import ANN, BOB, seated_at_a_rated_table
 from .test_host import latest_state, play_to_end, start_friend_game
@@ -33,7 +35,7 @@ async def test_a_resignation_ends_the_game_as_a_loss_for_whoever_resigned(host, 
     try:
         assert table in again.tables, (again.problems, list(again.tables))
         game = again.tables[table].game
-        assert (game.is_over, game.winner, game.end_reason) == (True, 0, "resigned")
+        assert (game.is_over, game.winner, game.end_reason) == (True, 0, EndReason.RESIGNED)
     finally:
         await again.close()
 

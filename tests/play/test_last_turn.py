@@ -1,12 +1,23 @@
-"""The other player's turn stays in sight: one line says what they played, captured and
-took, however many refill lines the log has added since, and a bot paused mid-turn shows
-the tile it has played."""
+"""The other player's turn stays in sight: the summary says what they played, captured and
+took, however many refill lines the log has added since, in the log's own words, and a bot
+paused mid-turn shows the tile it has played."""
 
 from __future__ import annotations
 
-from solstis_tui.core import MoveKind, cell_name
+from solstis_tui.core import MoveKind, Spirit, cell_name
+from solstis_tui.core.events import (
+    Captured,
+    Drew,
+    Flipped,
+    Kept,
+    Played,
+    SpiritPlaced,
+    SpiritsDrawn,
+    ToLine,
+    TurnBegan,
+)
 from solstis_tui.local.seats import PERSON
-from solstis_tui.play.lastturn import turn_line
+from solstis_tui.play.narrate import narrate, turn_summary
 
 from .test_controller import controller, person_to_play
 
@@ -19,9 +30,9 @@ def test_after_the_bots_turn_its_tile_and_capture_are_in_one_line() -> None:
     line = play.last_turn()
     assert line.startswith("Greedy bot's turn: ")
     assert f"played {cell_name(played)}" in line
-    captured = [e[3] for e in play.session.game.log if e[0] == "capture" and e[1] == 0]
+    captured = [e.target for e in play.session.game.log if isinstance(e, Captured)
+                and e.player == 0]
     assert all(f"captured {cell_name(t)}" in line for t in captured)
-    assert len(line) <= 78, "it fits an 80-column screen"
     assert port.logged[-1].startswith("— turn"), "the log's last lines are no longer it"
 
 
@@ -41,12 +52,15 @@ def test_a_bot_paused_mid_turn_shows_the_tile_it_played() -> None:
     raise AssertionError("no deal where the bot had a capture to choose")
 
 
-def test_a_turn_with_a_spirit_tells_the_spirit_and_its_square() -> None:
-    events = [("turn", 1, 7, False), ("play", 1, 5), ("capture", 1, 5, 6),
-              ("spirits_drawn", 1, (1, 2)), ("to_line", 2), ("keep", 1, 1),
-              ("spirit", 1, 1, 3), ("flip", 9), ("draw", 1, None),
-              ("turn", 0, 8, False)]
-    line = turn_line(events, {0: "You", 1: "Ann"}.__getitem__, other=1)
+def test_a_turn_with_a_spirit_tells_the_spirit_and_its_square_in_the_logs_words() -> None:
+    events = [TurnBegan(1, 7, False), Played(1, 5), Captured(1, 5, 6),
+              SpiritsDrawn(1, (Spirit(1), Spirit(2))), ToLine(Spirit(2)), Kept(1, Spirit(1)),
+              SpiritPlaced(1, Spirit(1), 3), Flipped(9), Drew(1, None), TurnBegan(0, 8, False)]
+    name_of = {0: "You", 1: "Ann"}.__getitem__
+    line = turn_summary(events, name_of, other=1)
     assert line.startswith("Ann's turn: played ")
-    assert "kept" in line and "on square" in line
+    assert "kept the" in line and "sits on Ann's square" in line
     assert "drew a tile" not in line and "face up" not in line
+    # the same words as the log, less the name said once at the start
+    for sentence in narrate(events[1:7], name_of):
+        assert sentence.removeprefix("Ann ") in line

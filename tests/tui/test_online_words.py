@@ -5,7 +5,7 @@ connection is gone lost it, and the top bar does not name a player who is not th
 from __future__ import annotations
 
 from solstis_tui.client.remote import RemoteSession
-from solstis_tui.core import Game, Options
+from solstis_tui.core import EndReason, Game, Options
 from solstis_tui.core.observation_json import observation_to_dict
 from solstis_tui.play.online import OnlineController
 from tests.play.test_controller import Port
@@ -45,10 +45,10 @@ def test_a_player_whose_connection_is_gone_is_said_to_have_lost_it():
 
 def test_a_resigned_game_says_who_resigned_and_who_wins():
     game = Game.new(seed=3, options=Options())
-    game._finish("resigned", 1)  # the host ends it so when seat 0 resigns
+    game.end(EndReason.RESIGNED, loser=0)  # as the host ends it when seat 0 resigns
     play = table([{"name": "Bob", "connected": True}, {"name": "Ann", "connected": True}],
                  game=game)
-    assert play.prompt().headline == "Game over: Bob resigned; You win."
+    assert play.prompt().headline == "Game over: Bob resigned, so you win."
     assert "could capture" not in play.prompt().headline
 
 
@@ -68,7 +68,7 @@ def test_the_waiting_player_is_told_how_to_resign_and_a_watcher_is_not():
 
 def test_a_game_lost_on_time_says_who_ran_out_of_time():
     game = Game.new(seed=3, options=Options())
-    game._finish("time", 0)  # the host ends it so when seat 1 ran out and seat 0 claimed
+    game.end(EndReason.TIME, loser=1)  # seat 1 ran out of time and seat 0 claimed
     play = table([{"name": "Bob", "connected": True}, {"name": "Ann", "connected": True}],
                  game=game)
-    assert play.prompt().headline == "Game over: You ran out of time; Bob wins."
+    assert play.prompt().headline == "Game over: You ran out of time, so Bob wins."

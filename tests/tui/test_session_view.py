@@ -10,6 +10,7 @@ import pytest
 from solstis_tui.client import remote
 from solstis_tui.client.remote import RemoteSession
 from solstis_tui.core import Game, IllegalMove, Move, MoveKind, Options
+from solstis_tui.core.events import Drew
 from solstis_tui.core.observation_json import observation_to_dict
 from solstis_tui.local.session import Session, Setup
 from solstis_tui.play.session_view import SessionView, scores_of
@@ -107,10 +108,11 @@ def test_a_remote_session_waits_out_the_other_turn_and_watchers():
 
 def test_the_remote_log_is_the_observations_log():
     game = next(g for g in random_positions(20, seed=2)
-                if any(e[0] == "draw" and e[1] == 1 for e in g.log))
+                if any(isinstance(e, Drew) and e.player == 1 for e in g.log))
     session = remote_at(game, 0, [])
     assert session.shown_log(0) == game.observation(0).log
-    assert all(e[2] is None for e in session.shown_log(0) if e[0] == "draw" and e[1] == 1)
+    assert all(e.tile is None for e in session.shown_log(0)
+               if isinstance(e, Drew) and e.player == 1)
 
 
 async def test_watch_mode_shows_both_hands():

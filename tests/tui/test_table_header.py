@@ -6,7 +6,7 @@ question that says what it will do. (The time here is the test's own, not the wa
 from __future__ import annotations
 
 from solstis_tui.client.remote import RemoteSession
-from solstis_tui.core import Game, Options
+from solstis_tui.core import EndReason, Game, Options
 from solstis_tui.core.observation_json import observation_to_dict
 from solstis_tui.play.online import BAR_WIDTH, OnlineController
 from tests.play.test_controller import Port
@@ -80,7 +80,7 @@ def test_no_clock_where_nobody_can_run_out_of_time():
     assert table([{"connected": False}, PEOPLE[1]]).move_clock() is None  # nobody joined
     assert table(PEOPLE, time_left=None).move_clock() is None  # the host runs none
     over = Game.new(seed=3, options=Options())
-    over._finish("resigned", 1)
+    over.end(EndReason.RESIGNED, loser=0)
     assert table(PEOPLE, game=over, time_left=12).move_clock() is None
 
 
@@ -120,5 +120,5 @@ def test_leaving_for_good_says_what_it_does_and_is_offered_only_where_it_acts():
     assert not watcher.leave_for_good_offered()
     assert "a watcher leaves with q" in watcher.why_not_leave_for_good()
     over = Game.new(seed=3, options=Options())
-    over._finish("resigned", 1)
+    over.end(EndReason.RESIGNED, loser=0)
     assert not table(PEOPLE, game=over).leave_for_good_offered()

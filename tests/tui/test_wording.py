@@ -8,6 +8,7 @@ import re
 from rich.console import Console
 
 from solstis_tui.core import Game, Options, Score
+from solstis_tui.core.events import EndReason, EvilGiven, GameEnded, Revealed
 from solstis_tui.local import saves
 from solstis_tui.local.session import Session, Setup
 from solstis_tui.play.narrate import narrate
@@ -27,8 +28,11 @@ def bad_english(line: str) -> list[str]:
 
 def test_every_sentence_reads_as_english_for_you_and_for_a_named_player():
     for names in (("You", "Ann"), ("Ann", "You")):
-        more = {"win": ("end", "normal", 0), "fireflies": ("end", "fireflies", 0),
-                "look": ("reveal", 0, None), "give": ("evil_given", 1)}
+        more = {"win": GameEnded(EndReason.NORMAL, 0),
+                "fireflies": GameEnded(EndReason.FIREFLIES, 0),
+                "resigned": GameEnded(EndReason.RESIGNED, 0),
+                "time": GameEnded(EndReason.TIME, 1),
+                "look": Revealed(0, None), "give": EvilGiven(1)}
         for kind, event in [*samples().items(), *more.items()]:
             for line in narrate([event], names.__getitem__, viewer=None):
                 assert not bad_english(line), (kind, line)
