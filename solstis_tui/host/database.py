@@ -5,6 +5,7 @@ cannot be opened just now (locked, no access) is left as it is."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
@@ -25,8 +26,9 @@ def open_database(path: Path, schema: str, version: int, what: str, empty: str, 
     version-``v`` file one version on). Unreadable if it is not ``what`` ("a ratings
     database"): kept aside unless ``keep_bad`` is False; ``empty`` says what a fresh start
     begins with ("no ratings")."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     try:
+        create_private(path)
         return _connect(path, schema, version, upgrades or {})
     except sqlite3.OperationalError as exc:  # locked, or no access: the file may be fine
         raise Unreadable(f"{path} cannot be opened now ({exc}); it was left as it "
@@ -42,6 +44,20 @@ def open_database(path: Path, schema: str, version: int, what: str, empty: str, 
         raise Unreadable(f"{path} is not {what} this host can read ({exc}); it was kept "
                          f"as {kept.name}. Restore it, or start again to begin with "
                          f"{empty}.") from None
+
+
+def create_private(path: Path) -> bool:
+    """Create ``path`` empty, mode 0600 whatever the umask, if it is missing (SQLite then
+    gives its write-ahead log the same mode); True if it was made now."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return False
+    try:
+        os.fchmod(fd, 0o600)
+    finally:
+        os.close(fd)
+    return True
 
 
 def _connect(path: Path, schema: str, version: int,

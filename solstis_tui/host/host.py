@@ -125,9 +125,11 @@ class Host:
     def load(self) -> None:
         """Claim the data dir (StartRefused if another host has it or it is not writable),
         then read the tables and the players; unreadable files are kept aside (``problems``)."""
+        notes: list[str] = []
         if not self.locks:
-            self.locks.append(claim_data_dir(self.data_dir))
-        tables, self.problems = self.store.load_all()
+            self.locks.append(claim_data_dir(self.data_dir, notes))
+        tables, problems = self.store.load_all()
+        self.problems = notes + problems
         self.tables.clear()  # in place: the bots and the housekeeping share it
         self.tables.update((t.id, t) for t in tables)
         self._lobby = None
