@@ -103,10 +103,18 @@ def of_identities(conn: sqlite3.Connection, identities: list[str]) -> list[tuple
         (json.dumps(identities),))]
 
 
-def unseen(conn: sqlite3.Connection, before: Mapping[int, float]) -> list[str]:
-    """Codes of each kind of player last seen before ``before[kind]`` (by index)."""
-    return [row[0] for kind, when in before.items() for row in conn.execute(
-        "SELECT code FROM players WHERE kind = ? AND seen < ?", (kind, when))]
+def unseen(conn: sqlite3.Connection, kind: int, before: float, after: tuple[float, str],
+           most: int) -> list[tuple[str, Player]]:
+    """At most ``most`` players of ``kind`` last seen before ``before``, in (seen, code)
+    order from just past ``after`` (by index)."""
+    return [(row[0], _player(row)) for row in conn.execute(
+        f"SELECT {COLUMNS} FROM players WHERE kind = ? AND seen < ? AND (seen, code) > (?, ?)"
+        " ORDER BY seen, code LIMIT ?", (kind, before, *after, most))]
+
+
+def forget(conn: sqlite3.Connection, codes: list[str]) -> None:
+    """Forget the players ``codes`` (and their names) in one transaction."""
+    put_all(conn, [Change(code, None) for code in codes])
 
 
 def everyone(conn: sqlite3.Connection) -> dict[str, Player]:
