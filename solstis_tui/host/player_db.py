@@ -11,6 +11,7 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from .database import count_write, counted
 from .names import lookalike_key, name_key
 
 SCHEMA_VERSION = 1
@@ -160,10 +161,12 @@ def put_all(conn: sqlite3.Connection, changes: Iterable[Change],
                          [(key, c.code) for c in changes if c.row for key in c.keys])
         conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
                          list((meta or {}).items()))
+        writes = count_write(conn)
     except BaseException:
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
+    counted(conn, writes)
 
 
 def meta(conn: sqlite3.Connection, key: str) -> str | None:

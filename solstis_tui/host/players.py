@@ -86,7 +86,7 @@ class PlayerRegistry(Mapping[str, str]):
         except sqlite3.Error as exc:
             raise OSError(f"{self.path} could not take the players of players.json "
                           f"({exc})") from None
-        self._db = self._open()
+        self._db = self._open(checked=True)
         clash_keys("")  # the look-alike table is read now, not during the first hello
 
     def read(self) -> None:
@@ -101,10 +101,11 @@ class PlayerRegistry(Mapping[str, str]):
         players = read_files(self.directory, self.clock(), False, self.problems)
         player_db.put_all(self._db, [player_db.change(c, p) for c, p in players.items()])
 
-    def _open(self, keep_bad: bool = True) -> sqlite3.Connection:
+    def _open(self, keep_bad: bool = True, checked: bool = False) -> sqlite3.Connection:
         return open_database(self.path, player_db.SCHEMA, player_db.SCHEMA_VERSION,
                              "a players database",
-                             "no players (everyone chooses a name again)", keep_bad=keep_bad)
+                             "no players (everyone chooses a name again)", keep_bad=keep_bad,
+                             checked=checked)
 
     async def close(self) -> None:
         """Write every pending change (retrying those that failed), then close."""

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .database import open_database
+from .database import count_write, counted, open_database, refused
 from .glicko2 import RATING_PERIOD, Rating, rate
 
 SCHEMA_VERSION = 2
@@ -55,6 +55,7 @@ UPGRADES = {1: "ALTER TABLE results ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
 LADDER = (("greedy", 0.808), ("minimax", 0.650), ("mcts", 0.618), ("expert", 0.579))
 RANDOM_START = 1200.0
 START_RD_BOT = 100.0  # the ladder's 95% intervals are about ±60 Elo a step
+WHAT, EMPTY = "a ratings database", "no ratings"  # for the messages of a damaged file
 PAIR_GAMES_PER_DAY = 3  # rated games between the same two identities that count, a day
 
 
@@ -116,12 +117,16 @@ class Ratings:
     def open(self) -> None:
         """Open (or create) the database and read every rating; database.Unreadable, with
         the file kept aside (``*.corrupt-<time>``), if it is not a ratings database."""
-        conn = open_database(self.path, SCHEMA, SCHEMA_VERSION, "a ratings database",
-                             "no ratings", upgrades=UPGRADES)
+        conn = open_database(self.path, SCHEMA, SCHEMA_VERSION, WHAT, EMPTY,
+                             upgrades=UPGRADES)
         self.known = bot_starts()
-        for identity, rating, rd, vol in conn.execute(
-                "SELECT identity, rating, rd, vol FROM ratings"):
-            self.known[identity] = Rating(rating, rd, vol)
+        try:
+            for identity, rating, rd, vol in conn.execute(
+                    "SELECT identity, rating, rd, vol FROM ratings"):
+                self.known[identity] = Rating(rating, rd, vol)
+        except sqlite3.DatabaseError as exc:  # damage past what the check at start read
+            conn.close()
+            raise refused(self.path, WHAT, EMPTY, exc) from None
         self._conn = conn
 
     def is_recorded(self, table_id: str) -> bool:
@@ -196,10 +201,12 @@ class Ratings:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 change = self._apply(conn, result)
+                writes = count_write(conn)
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
+            counted(conn, writes)
         except sqlite3.Error as exc:
             raise OSError(f"the ratings database could not be written ({exc})") from None
         return change
