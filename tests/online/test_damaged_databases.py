@@ -19,7 +19,6 @@ import pytest
 from solstis_tui.host import database
 from solstis_tui.host.host import Host
 from solstis_tui.host.hostlock import StartRefused
-from solstis_tui.host.ratings import result_of
 
 from .test_storage import solstis
 
@@ -155,7 +154,7 @@ def test_a_host_killed_with_its_log_intact_starts_with_every_write(tmp_path):
     host = Host(data, bot_workers=1)
     host.load()
     assert len(host.players) == 60
-    assert host.ratings.is_recorded(result_of("t00003b", ("", ""), None).table_id)
+    assert host.ratings.is_recorded("t00003b")
     asyncio.run(host.close())
 
 
