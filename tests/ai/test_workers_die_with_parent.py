@@ -39,6 +39,23 @@ if __name__ == "__main__":
     asking.join()
 """
 
+HOST = """
+import asyncio
+from solstis_tui.core import Game, Options
+from solstis_tui.host.botpool import BotPool, Decision
+
+async def main() -> None:
+    pool = BotPool(1)
+    game = Game.new(seed=3, options=Options())
+    deciding = asyncio.create_task(pool.decide("t1", Decision(
+        "mcts", 1, game.observation(game.to_play), 600.0)))
+    print("asked", flush=True)
+    await deciding
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
 BOUND = 60.0  # a guard against a hung test, never the expectation
 
 
@@ -87,14 +104,18 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-def test_killing_the_app_mid_search_leaves_no_bot_process(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("parent_script", "expected"), [
+    (PARENT, 1 + (usable_cores() - 1)),  # the app: the bot's worker and the expert's pool
+    (HOST, 1),  # the game host: its bot pool's worker
+], ids=["app-expert", "host-pool"])
+def test_killing_the_app_mid_search_leaves_no_bot_process(tmp_path: Path, parent_script: str,
+                                                         expected: int) -> None:
     script = tmp_path / "parent.py"
-    script.write_text(PARENT)
+    script.write_text(parent_script)
     parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
                               text=True, cwd=tmp_path)
     try:
         assert parent.stdout is not None and parent.stdout.readline() == "asked\n"
-        expected = 1 + (usable_cores() - 1)  # the bot's worker and the expert's pool
         deadline = time.monotonic() + BOUND
         while len(workers := workers_of(parent.pid)) < expected:
             assert time.monotonic() < deadline, "the expert's workers never started"
