@@ -127,6 +127,8 @@ def _check_writes(conn: sqlite3.Connection, path: Path, created: bool, write: bo
         conn.executescript(f"BEGIN IMMEDIATE; {STAMP} COMMIT;")
         stamped = (1,)
     recorded = _read_count(writes_file(path))
+    if write and stamped:
+        create_private(writes_file(path))  # 0600 whatever the umask
     found = conn.execute("SELECT writes FROM stamp WHERE id = 0").fetchone()[0] if stamped else 0
     if recorded is not None and found < recorded:
         if created:
@@ -146,6 +148,8 @@ def _read_count(path: Path) -> int | None:
         return None
     except (OSError, UnicodeDecodeError) as exc:
         raise Damaged(f"{path.name} cannot be read ({exc})") from None
+    if not text:  # made, never written
+        return None
     if not text.isdigit():
         raise Damaged(f"{path.name} does not hold a count of writes")
     return int(text)

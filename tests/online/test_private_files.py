@@ -4,6 +4,7 @@ is someone else's, refused; an XDG_RUNTIME_DIR the socket cannot use is named wi
 
 from __future__ import annotations
 
+import asyncio
 import os
 import stat
 from collections.abc import Iterator
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from solstis_tui.client.client import HostClient, HostError
 from solstis_tui.host import serve
 from solstis_tui.host.host import Host
 from solstis_tui.host.hostlock import StartRefused
@@ -100,6 +102,8 @@ def test_an_xdg_runtime_dir_open_to_others_is_named_with_why(tmp_path, monkeypat
     blocker.write_text("not a folder")
     assert serve.main(["--data", str(blocker / "data"), "--bot-workers", "1"]) == 1
     assert f"solstis host: XDG_RUNTIME_DIR {runtime} is not used" in capsys.readouterr().out
+    with pytest.raises(HostError, match=f"XDG_RUNTIME_DIR {runtime} is not used"):
+        asyncio.run(HostClient.connect())  # a player's app says why too
 
 
 def test_a_private_xdg_runtime_dir_is_used_without_a_word(tmp_path, monkeypatch):
