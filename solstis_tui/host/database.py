@@ -48,9 +48,9 @@ def open_database(path: Path, schema: str, version: int, what: str, empty: str, 
                   keep_bad: bool = True, checked: bool = False) -> sqlite3.Connection:
     """The database at ``path`` (created with ``schema`` if new; ``upgrades[v]`` takes a
     version-``v`` file one version on), checked (unless ``checked``: just now, by this
-    process). Unreadable if it is not ``what`` ("a
-    ratings database") or is damaged: kept aside unless ``keep_bad`` is False; ``empty``
-    says what a fresh start begins with ("no ratings")."""
+    process). Unreadable if it is not ``what`` ("a ratings database") or is damaged: kept
+    aside unless ``keep_bad`` is False; ``empty`` says what a fresh start begins with ("no
+    ratings")."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     created = False
     try:
@@ -74,10 +74,12 @@ def open_database(path: Path, schema: str, version: int, what: str, empty: str, 
             path.unlink(missing_ok=True)
             for extra in (Path(f"{path}-wal"), Path(f"{path}-shm")):
                 extra.unlink(missing_ok=True)
-            kept = keep_aside(writes_file(path))
-            raise Unreadable(f"{path} is not {what} this host can read ({exc}); the count "
-                             f"was kept as {kept.name}. Restore the database, or start "
-                             f"again to begin with {empty}.") from None
+            count = writes_file(path)
+            kept = f"; its count of writes was kept as {keep_aside(count).name}" if (
+                count.exists()) else ""
+            raise Unreadable(f"{path} is not {what} this host can read ({exc}){kept}. "
+                             f"Restore the database, or start again to begin with "
+                             f"{empty}.") from None
         raise refused(path, what, empty, exc, keep_bad) from None
 
 
