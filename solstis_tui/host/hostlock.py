@@ -76,9 +76,9 @@ def claim_data_dir(directory: Path, notes: list[str] | None = None) -> FileLock:
 
 def make_private(directory: Path, what: str) -> list[str]:
     """Make ``directory`` (and missing folders above it) mode 0700 whatever the umask; an
-    existing one others may use is tightened to 0700 and its files others may read to
-    0600. Returns a sentence for each thing tightened; StartRefused if ``directory``
-    belongs to another user or is not a folder."""
+    existing one others may use is tightened to the owner's bits alone (0700), and so are
+    its files others may read (0600). Returns a sentence for each thing tightened;
+    StartRefused if ``directory`` belongs to another user or is not a folder."""
     missing = []
     folder = directory
     while not folder.exists() and folder != folder.parent:
@@ -93,15 +93,14 @@ def make_private(directory: Path, what: str) -> list[str]:
         raise StartRefused(f"{what} {directory} is not a folder")
     notes = []
     mode = stat.S_IMODE(info.st_mode)
-    if mode != 0o700:
+    if mode & 0o077:
         if info.st_uid != os.geteuid():
             raise StartRefused(f"{what} {directory} belongs to user {info.st_uid} and has "
                                f"mode {mode:04o}; the host keeps its files only in a folder "
-                               "of its own, mode 0700: choose another --data")
-        os.chmod(directory, 0o700)
-        notes.append(f"{what} {directory} had mode {mode:04o}"
-                     + (", open to other users" if mode & 0o077 else "")
-                     + "; it was set to 0700")
+                               "of its own that others cannot enter: choose another --data")
+        os.chmod(directory, mode & 0o700)
+        notes.append(f"{what} {directory} had mode {mode:04o}, open to other users; it "
+                     f"was set to {mode & 0o700:04o}")
     loose = []
     for path in sorted(directory.iterdir()):
         with contextlib.suppress(OSError):
