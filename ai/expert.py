@@ -30,6 +30,7 @@ from typing import Any
 from solstis_tui.core import Move, Observation
 
 from .base import Budget, Stopwatch
+from .lifeline import die_with_parent
 from .mcts import MCTSBot, Settings, mcts_search
 from .search import Estimate, Kept, Search, continue_from
 
@@ -67,8 +68,11 @@ _KEPT: Kept | None = None
 """In a worker process: the tree of its last share, for the next decision of the turn."""
 
 
-def _start_worker(counter: Any) -> None:
+def _start_worker(counter: Any, kernel: bool) -> None:
+    """A pool worker's start: it dies with the process that searches (see lifeline;
+    ``kernel``: that process starts its workers from its main thread)."""
     global _COUNTER
+    die_with_parent(kernel)
     _COUNTER = counter
 
 
@@ -164,7 +168,8 @@ class ExpertBot(MCTSBot):
             self._counter = context.Value("q", 0, lock=False)
             self._pool = ProcessPoolExecutor(self.workers - 1, mp_context=context,
                                              initializer=_start_worker,
-                                             initargs=(self._counter,))
+                                             initargs=(self._counter, threading.current_thread()
+                                                       is threading.main_thread()))
             # The workers stop with ``close``, or when the bot is dropped, or at exit:
             # a bot nobody holds any more leaves no idle processes behind.
             self._finalizer = weakref.finalize(self, _shut_down, self._pool, self._counter)

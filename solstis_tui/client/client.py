@@ -9,7 +9,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..wire.paths import TOKEN_FILE, NoSocketFolder, default_data_dir, default_socket
+from ..wire.paths import (
+    TOKEN_FILE,
+    NoSocketFolder,
+    default_data_dir,
+    default_socket,
+    ignored_runtime_dir,
+)
 from ..wire.protocol import MAX_MESSAGE, VERSION, encode
 
 KEEP_ALIVE_SECONDS = 60.0  # well inside the host's idle limit (see docs/protocol.md)
@@ -61,8 +67,10 @@ class HostClient:
             else:
                 reader, writer = await cls._unix(where)
         except OSError as exc:
+            ignored = ignored_runtime_dir() if socket is None and tcp is None else None
             raise HostError(f"cannot reach the game host at {where} ({exc.strerror or exc}); "
-                            "is `solstis host` running?") from None
+                            "is `solstis host` running?"
+                            + (f" ({ignored})" if ignored else "")) from None
         client = cls(reader, writer)
         if tcp is not None:
             client.token = token or read_token()

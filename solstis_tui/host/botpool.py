@@ -22,6 +22,8 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from solstis_tui.ai.base import Bot
+from solstis_tui.ai.lifeline import die_with_parent
+from solstis_tui.ai.lifeline import start as start_process
 from solstis_tui.ai.registry import make_solo_bot
 
 from ..core.observation import Observation
@@ -62,7 +64,9 @@ class BotFailed(Exception):
 
 
 def _work(conn: Connection, factory: BotFactory) -> None:
-    """A worker process: answer decisions until the host closes the pipe."""
+    """A worker process: answer decisions until the host closes the pipe (or dies: see
+    lifeline)."""
+    die_with_parent()
     from solstis_tui.ai.base import Budget
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the host; it stops us
@@ -177,7 +181,7 @@ class BotPool:
         process = self.context.Process(target=_work, args=(child, self.factory),
                                        name="solstis-bot", daemon=True)
         try:
-            process.start()
+            start_process(process)
         finally:
             child.close()  # so the worker's death reads as end-of-file here
         worker = _Worker(process, parent)

@@ -115,16 +115,18 @@ class Host:
         self._lobby: LobbyOrder | None = None  # the lobby's order (see lobby_page)
         self.housekeeping = Housekeeping(self.limits, self.tables, self.conns, self.save_locks,
                                          self.store, self.players, self.lobby_changed,
-                                         self.standings.forfeit)
+                                         self.standings.forfeit, self.standings.record)
         self._expiry: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def load(self) -> None:
         """Claim the data dir (StartRefused if another host has it or it is not writable),
         then read the tables and the players; unreadable files are kept aside (``problems``)."""
+        notes: list[str] = []
         if not self.locks:
-            self.locks.append(claim_data_dir(self.data_dir))
-        tables, self.problems = self.store.load_all()
+            self.locks.append(claim_data_dir(self.data_dir, notes))
+        tables, problems = self.store.load_all()
+        self.problems = notes + problems
         self.tables.clear()  # in place: the bots and the housekeeping share it
         self.tables.update((t.id, t) for t in tables)
         self._lobby = None
@@ -138,8 +140,8 @@ class Host:
         finally:
             self.problems += self.players.problems
         for table in self.tables.values():  # finished before a stop, not yet recorded
-            if table.game.is_over and not self.ratings.is_recorded(table.id):
-                self.ratings.record_now(Standings.result(table))
+            if table.game.is_over:
+                self.standings.record_at_start(table)
 
     async def serve_unix(self, path: Path, mode: int = 0o600, group: int | None = None) -> None:
         """Listen on ``path`` (for ``group`` too if given); StartRefused if another host
@@ -700,7 +702,7 @@ class Host:
                 raise ProtocolError("no_table", f"table {table.id} was closed")
             trial = Table(table.id, table.game.copy(), [replace(s) for s in table.seats],
                           table.created, time.time(), table.rated, clock=table.clock,
-                          decision_since=table.decision_since)
+                          decision_since=table.decision_since, game_id=table.game_id)
             change(trial)
             if (len(trial.game.history), trial.status()) != (len(table.game.history),
                                                              table.status()):

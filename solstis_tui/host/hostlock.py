@@ -4,6 +4,10 @@ A host holds ``host.lock`` in its data dir (``fcntl.flock``) and ``<socket>.lock
 socket for as long as it runs; the kernel drops both when the process ends, however it ends.
 It refuses to start when its data dir is not writable (it tries to create a file there: a
 permission check would not stop root) or when something already answers on its socket.
+
+The data dir and its ``tables`` folder are the host's alone: made 0700 whatever the umask,
+and an existing one that others may enter is tightened to 0700 (files in them that others
+may read, to 0600), saying so; one that belongs to another user is refused.
 """
 
 from __future__ import annotations
@@ -46,10 +50,12 @@ class FileLock:
             self.fd = None
 
 
-def claim_data_dir(directory: Path) -> FileLock:
-    """Create ``directory`` if needed, lock it and check that files can be written there."""
+def claim_data_dir(directory: Path, notes: list[str] | None = None) -> FileLock:
+    """Create ``directory`` if needed (0700), lock it and check that files can be written
+    there; what was tightened is said in ``notes`` (see ``make_private``)."""
+    notes = [] if notes is None else notes
     try:
-        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        notes += make_private(directory, "the data folder")
     except OSError as exc:
         raise StartRefused(f"cannot create the data folder {directory} "
                            f"({exc.strerror or exc})") from None
@@ -57,7 +63,7 @@ def claim_data_dir(directory: Path) -> FileLock:
     try:
         check_writable(directory)
         tables = directory / "tables"
-        tables.mkdir(exist_ok=True, mode=0o700)
+        notes += make_private(tables, "the tables folder")
         check_writable(tables)
     except (OSError, StartRefused) as exc:
         lock.release()
@@ -66,6 +72,47 @@ def claim_data_dir(directory: Path) -> FileLock:
         raise StartRefused(f"cannot use the data folder {directory} ({exc.strerror or exc})"
                            ) from None
     return lock
+
+
+def make_private(directory: Path, what: str) -> list[str]:
+    """Make ``directory`` (and missing folders above it) mode 0700 whatever the umask; an
+    existing one others may use is tightened to the owner's bits alone (0700), and so are
+    its files others may read (0600). Returns a sentence for each thing tightened;
+    StartRefused if ``directory`` belongs to another user or is not a folder."""
+    missing = []
+    folder = directory
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    for folder in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(folder, 0o700)
+            os.chmod(folder, 0o700)  # the umask may have taken bits away
+    info = directory.stat()
+    if not stat.S_ISDIR(info.st_mode):
+        raise StartRefused(f"{what} {directory} is not a folder")
+    notes = []
+    mode = stat.S_IMODE(info.st_mode)
+    if mode & 0o077:
+        if info.st_uid != os.geteuid():
+            raise StartRefused(f"{what} {directory} belongs to user {info.st_uid} and has "
+                               f"mode {mode:04o}; the host keeps its files only in a folder "
+                               "of its own that others cannot enter: choose another --data")
+        os.chmod(directory, mode & 0o700)
+        notes.append(f"{what} {directory} had mode {mode:04o}, open to other users; it "
+                     f"was set to {mode & 0o700:04o}")
+    loose = []
+    for path in sorted(directory.iterdir()):
+        with contextlib.suppress(OSError):
+            info = path.lstat()
+            if (stat.S_ISREG(info.st_mode) and info.st_mode & 0o077
+                    and info.st_uid == os.geteuid()):
+                os.chmod(path, stat.S_IMODE(info.st_mode) & 0o700)
+                loose.append(path.name)
+    if loose:
+        notes.append(f"other users could read {', '.join(loose)} in {directory}; "
+                     "now only this user can")
+    return notes
 
 
 def check_writable(directory: Path) -> None:

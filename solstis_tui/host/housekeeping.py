@@ -22,9 +22,12 @@ class Housekeeping:
     def __init__(self, limits: Limits, tables: dict[str, Table], conns: set[Connection],
                  save_locks: dict[str, asyncio.Lock], store: TableStore,
                  players: PlayerRegistry, lobby_changed: Callable[[], None],
-                 forfeit: Callable[[Table, float], Awaitable[bool]] | None = None) -> None:
+                 forfeit: Callable[[Table, float], Awaitable[bool]] | None = None,
+                 record: Callable[[Table], Awaitable[bool]] | None = None) -> None:
         """``forfeit(table, now)`` records an abandoned rated game as lost by whoever left
-        it (True once stored); such a table goes only after that."""
+        it (True once stored); such a table goes only after that. ``record(table)`` stores
+        a finished game's result (True once stored): a finished table whose result is not
+        stored yet is kept, and tried again every round."""
         self.limits = limits
         self.tables = tables
         self.conns = conns
@@ -33,6 +36,7 @@ class Housekeeping:
         self.players = players
         self.lobby_changed = lobby_changed
         self.forfeit = forfeit
+        self.record = record
         self.unrecorded: set[str] = set()  # abandoned rated tables whose forfeit failed
 
     async def run(self) -> None:
@@ -41,6 +45,7 @@ class Housekeeping:
             shortest = min(self.limits.table_expire_seconds, self.limits.open_table_seconds)
             await asyncio.sleep(min(60.0, max(0.05, shortest / 4)))
             await self.forfeit_abandoned()
+            await self.record_finished()
             self.expire()
             await self.prune_players()
 
@@ -71,6 +76,17 @@ class Housekeeping:
             else:
                 self.unrecorded.add(table.id)
 
+    def unrecorded_result(self, table: Table) -> bool:
+        """Whether ``table``'s finished game has a result not yet stored (kept till then)."""
+        return self.record is not None and table.game.is_over and not table.recorded
+
+    async def record_finished(self) -> None:
+        """Try again to store each finished game's result that the database refused."""
+        if self.record is None:
+            return
+        for table in [t for t in self.tables.values() if self.unrecorded_result(t)]:
+            await self.record(table)
+
     def expire(self, now: float | None = None) -> list[str]:
         """Drop tables nobody is connected to that have been idle too long, tables still
         waiting for a second player ``open_table_seconds`` after they were made, and
@@ -84,7 +100,8 @@ class Housekeeping:
                       if s.bot is None and s.code and c]
             waited = table.status() == "open" and now - table.created > wait
             idle = now - table.last_active > self.limits.table_expire_seconds
-            if (not waited and (humans or not idle)) or table.id in self.unrecorded:
+            if ((not waited and (humans or not idle)) or table.id in self.unrecorded
+                    or self.unrecorded_result(table)):
                 continue
             why = (f"nobody took the open seat at table {table.id} in {wait / 60:g} minutes"
                    if waited else f"table {table.id} had no move and no player for "
@@ -103,6 +120,8 @@ class Housekeeping:
         per_player, on_host = (self.limits.finished_tables_per_player,
                                self.limits.max_finished_tables)
         for table in finished:
+            if self.unrecorded_result(table):
+                continue  # kept, and not counted, until its result is stored
             codes = {s.code for s in table.seats if s.code}
             mine = any(kept.get(code, 0) >= per_player for code in codes)
             if not mine and count < on_host:

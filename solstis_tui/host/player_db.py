@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ..wire.names import lookalike_key, name_key
+from .database import count_write, counted
 
 SCHEMA_VERSION = 1
 #: what a player's expiry depends on (the ``kind`` column)
@@ -103,10 +104,18 @@ def of_identities(conn: sqlite3.Connection, identities: list[str]) -> list[tuple
         (json.dumps(identities),))]
 
 
-def unseen(conn: sqlite3.Connection, before: Mapping[int, float]) -> list[str]:
-    """Codes of each kind of player last seen before ``before[kind]`` (by index)."""
-    return [row[0] for kind, when in before.items() for row in conn.execute(
-        "SELECT code FROM players WHERE kind = ? AND seen < ?", (kind, when))]
+def unseen(conn: sqlite3.Connection, kind: int, before: float, after: tuple[float, str],
+           most: int) -> list[tuple[str, Player]]:
+    """At most ``most`` players of ``kind`` last seen before ``before``, in (seen, code)
+    order from just past ``after`` (by index)."""
+    return [(row[0], _player(row)) for row in conn.execute(
+        f"SELECT {COLUMNS} FROM players WHERE kind = ? AND seen < ? AND (seen, code) > (?, ?)"
+        " ORDER BY seen, code LIMIT ?", (kind, before, *after, most))]
+
+
+def forget(conn: sqlite3.Connection, codes: list[str]) -> None:
+    """Forget the players ``codes`` (and their names) in one transaction."""
+    put_all(conn, [Change(code, None) for code in codes])
 
 
 def everyone(conn: sqlite3.Connection) -> dict[str, Player]:
@@ -152,10 +161,12 @@ def put_all(conn: sqlite3.Connection, changes: Iterable[Change],
                          [(key, c.code) for c in changes if c.row for key in c.keys])
         conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
                          list((meta or {}).items()))
+        writes = count_write(conn)
     except BaseException:
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
+    counted(conn, writes)
 
 
 def meta(conn: sqlite3.Connection, key: str) -> str | None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+import math
 import secrets
 import sqlite3
 import time
@@ -40,6 +41,8 @@ GUEST_SECONDS = 24 * 3600.0  # a guest's name and code are kept this long after 
 LEGACY_SECONDS = 7 * 24 * 3600.0
 TOUCH_EVERY = 3600.0  # a hello writes "last seen" at most this often per player
 MAX_FORMER = 5  # a player's former names kept (and kept from others)
+#: Expired players read and forgotten at a time (one transaction each, off the loop).
+PRUNE_BATCH = 500
 
 log = logging.getLogger("solstis.host")
 
@@ -83,7 +86,7 @@ class PlayerRegistry(Mapping[str, str]):
         except sqlite3.Error as exc:
             raise OSError(f"{self.path} could not take the players of players.json "
                           f"({exc})") from None
-        self._db = self._open()
+        self._db = self._open(checked=True)
         clash_keys("")  # the look-alike table is read now, not during the first hello
 
     def read(self) -> None:
@@ -98,10 +101,11 @@ class PlayerRegistry(Mapping[str, str]):
         players = read_files(self.directory, self.clock(), False, self.problems)
         player_db.put_all(self._db, [player_db.change(c, p) for c, p in players.items()])
 
-    def _open(self, keep_bad: bool = True) -> sqlite3.Connection:
+    def _open(self, keep_bad: bool = True, checked: bool = False) -> sqlite3.Connection:
         return open_database(self.path, player_db.SCHEMA, player_db.SCHEMA_VERSION,
                              "a players database",
-                             "no players (everyone chooses a name again)", keep_bad=keep_bad)
+                             "no players (everyone chooses a name again)", keep_bad=keep_bad,
+                             checked=checked)
 
     async def close(self) -> None:
         """Write every pending change (retrying those that failed), then close."""
@@ -263,25 +267,44 @@ class PlayerRegistry(Mapping[str, str]):
 
     async def prune(self, now: float | None = None, keep: Iterable[str] = ()) -> list[str]:
         """Forget players unseen for too long (except codes or seat identities in ``keep``);
-        returns the codes forgotten. The expired are found by index in the worker thread."""
+        returns the codes forgotten. The expired are found by index and forgotten in
+        batches of ``PRUNE_BATCH``, each read and written in the worker thread, so that a
+        day's worth of expired codes never holds up the event loop."""
         now = self.clock() if now is None else now
         keep = set(keep)
+        gone = [code for code, (player, _, _) in list(self._pending.items())
+                if player is not None and self._expired(player, now) and code not in keep
+                and player.seat not in keep]
+        for code in gone:
+            self._change(code, None)
+        if self._out is None:
+            return gone
         limits = {player_db.PLAYER: self.expire_seconds, player_db.GUEST: self.guest_seconds,
                   player_db.LEGACY: self.legacy_seconds}
-        before = {kind: now - seconds for kind, seconds in limits.items()}
-        found: list[str] = []
-        if self._out is not None:
-            loop = asyncio.get_running_loop()
-            found = await loop.run_in_executor(self._thread, player_db.unseen, self._out,
-                                               before)
-        found += [code for code, (p, _, _) in self._pending.items() if p is not None]
-        gone = []
-        for code in dict.fromkeys(found):
-            player = self._get(code)
-            if (player is not None and self._expired(player, now) and code not in keep
-                    and player.seat not in keep):
-                gone.append(code)
-                self._change(code, None)
+        loop = asyncio.get_running_loop()
+        for kind, seconds in limits.items():
+            after = (-math.inf, "")
+            while True:
+                rows = await loop.run_in_executor(self._thread, player_db.unseen, self._out,
+                                                  kind, now - seconds, after, PRUNE_BATCH)
+                if not rows:
+                    break
+                after = (rows[-1][1].seen, rows[-1][0])
+                # checked and sent in one step of the loop: a change made after this is
+                # written after the batch, so it is not lost
+                batch = [code for code, player in rows if code not in self._pending
+                         and code not in keep and player.seat not in keep]
+                if batch:
+                    try:
+                        await loop.run_in_executor(self._thread, player_db.forget,
+                                                   self._out, batch)
+                    except sqlite3.Error as exc:
+                        self._write_failed(f"{self.path} could not be written ({exc}); "
+                                           "expired players are forgotten at a later round.")
+                        return gone
+                    gone += batch
+                if len(rows) < PRUNE_BATCH:
+                    break
         return gone
 
     # ------------------------------------------------------------------ the writer

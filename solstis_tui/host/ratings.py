@@ -1,12 +1,14 @@
 """Ratings and the results of finished games, in SQLite (``ratings.db`` in the host's data
 folder: write-ahead log, full sync; see database).
 
-A finished game is recorded in **one transaction**: its result row (keyed by the table's
-id) and, for a rated game, both players' new ratings. Unrated games are stored too (their
-row says so and changes no rating). Recording the same table again changes nothing, so a
-host killed at any moment and restarted records each finished game exactly once: a game
-whose table file says it is over but whose result is not in the database is recorded at
-the next start (``Host.load``).
+A finished game is recorded in **one transaction**: its result row (keyed by the game's
+own id: 128 random bits given when its table was made, never reused, unlike table ids)
+and, for a rated game, both players' new ratings. Unrated games are stored too (their row
+says so and changes no rating). Recording the same game again changes nothing, so a host
+killed at any moment and restarted records each finished game exactly once: a game whose
+table file says it is over but whose result is not in the database is recorded at the
+next start (``Host.load``). A result the database refuses (locked, a full disk) stays with
+its table, which is not pruned, and is tried again every housekeeping round.
 
 The event loop never waits on the file: writes run in one worker thread; the ratings are
 also kept in memory (only identified players and bots have one: guests are never stored).
@@ -22,10 +24,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .database import open_database
+from .database import count_write, counted, open_database, refused
 from .glicko2 import RATING_PERIOD, Rating, rate
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 SCHEMA = """
 CREATE TABLE ratings (
     identity TEXT PRIMARY KEY,
@@ -34,7 +36,8 @@ CREATE TABLE ratings (
     updated REAL NOT NULL
 );
 CREATE TABLE results (
-    table_id TEXT PRIMARY KEY,
+    game TEXT PRIMARY KEY,           -- the game's id, never reused (before version 3: its table's)
+    table_id TEXT NOT NULL,          -- the table it was played at (ids are reused)
     finished REAL NOT NULL,
     player0 TEXT NOT NULL, player1 TEXT NOT NULL,
     score0 REAL NOT NULL,            -- seat 1's result: 1 a win, 0.5 a draw, 0 a loss
@@ -45,9 +48,16 @@ CREATE TABLE results (
 CREATE INDEX results_by_pair ON results (player0, player1, finished);
 CREATE INDEX results_by_player1 ON results (player1, finished);
 """
-#: version 1 had no unrated games (and a player's page read every result)
+#: version 1 had no unrated games (and a player's page read every result); version 2 kept
+#: results by table id, which are reused
 UPGRADES = {1: "ALTER TABLE results ADD COLUMN rated INTEGER NOT NULL DEFAULT 1; "
-               "CREATE INDEX IF NOT EXISTS results_by_player1 ON results (player1, finished);"}
+               "CREATE INDEX IF NOT EXISTS results_by_player1 ON results (player1, finished);",
+            2: "DROP INDEX results_by_pair; DROP INDEX IF EXISTS results_by_player1; "
+               "ALTER TABLE results RENAME TO results_v2; "
+               + SCHEMA[SCHEMA.index("CREATE TABLE results"):]
+               + "INSERT INTO results SELECT table_id, table_id, finished, player0, player1, "
+               "score0, counted, before0, after0, before1, after1, rated FROM results_v2; "
+               "DROP TABLE results_v2;"}
 #: Where each bot tier starts: random is the anchor, and each tier above it is worth the
 #: Elo its score against the tier below gives on docs/bots.md's ladder (0.25 s a
 #: decision, 200-400 games each). Their deviation starts at START_RD_BOT: games against
@@ -55,6 +65,7 @@ UPGRADES = {1: "ALTER TABLE results ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
 LADDER = (("greedy", 0.808), ("minimax", 0.650), ("mcts", 0.618), ("expert", 0.579))
 RANDOM_START = 1200.0
 START_RD_BOT = 100.0  # the ladder's 95% intervals are about ±60 Elo a step
+WHAT, EMPTY = "a ratings database", "no ratings"  # for the messages of a damaged file
 PAIR_GAMES_PER_DAY = 3  # rated games between the same two identities that count, a day
 
 
@@ -70,15 +81,17 @@ def bot_starts() -> dict[str, Rating]:
 
 @dataclass(frozen=True)
 class Result:
-    """A finished game: the identities at seats 1 and 2 ("": a guest or the host's own
-    account), seat 1's score, and whether it was rated."""
+    """A finished game (``game``: its id, never reused): the identities at seats 1 and 2
+    ("": a guest or the host's own account), seat 1's score, whether it was rated, and the
+    table it was played at."""
 
-    table_id: str
+    game: str
     player0: str
     player1: str
     score0: float
     finished: float
     rated: bool = True
+    table_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -116,19 +129,23 @@ class Ratings:
     def open(self) -> None:
         """Open (or create) the database and read every rating; database.Unreadable, with
         the file kept aside (``*.corrupt-<time>``), if it is not a ratings database."""
-        conn = open_database(self.path, SCHEMA, SCHEMA_VERSION, "a ratings database",
-                             "no ratings", upgrades=UPGRADES)
+        conn = open_database(self.path, SCHEMA, SCHEMA_VERSION, WHAT, EMPTY,
+                             upgrades=UPGRADES)
         self.known = bot_starts()
-        for identity, rating, rd, vol in conn.execute(
-                "SELECT identity, rating, rd, vol FROM ratings"):
-            self.known[identity] = Rating(rating, rd, vol)
+        try:
+            for identity, rating, rd, vol in conn.execute(
+                    "SELECT identity, rating, rd, vol FROM ratings"):
+                self.known[identity] = Rating(rating, rd, vol)
+        except sqlite3.DatabaseError as exc:  # damage past what the check at start read
+            conn.close()
+            raise refused(self.path, WHAT, EMPTY, exc) from None
         self._conn = conn
 
-    def is_recorded(self, table_id: str) -> bool:
-        """Whether the result of the game at ``table_id`` is stored (read at start-up)."""
+    def is_recorded(self, game: str) -> bool:
+        """Whether the result of the game ``game`` is stored (read at start-up)."""
         conn = self._conn
         return conn is not None and conn.execute(
-            "SELECT 1 FROM results WHERE table_id = ?", (table_id,)).fetchone() is not None
+            "SELECT 1 FROM results WHERE game = ?", (game,)).fetchone() is not None
 
     def close(self) -> None:
         self._thread.shutdown(wait=True)
@@ -169,7 +186,7 @@ class Ratings:
 
     # ------------------------------------------------------------------ recording
     async def record(self, result: Result) -> Change | None:
-        """Store ``result`` and both new ratings in one transaction; None if this table's
+        """Store ``result`` and both new ratings in one transaction; None if this game's
         result was stored before (nothing changes) or the game was unrated. OSError if the
         disk refused."""
         loop = asyncio.get_running_loop()
@@ -196,23 +213,26 @@ class Ratings:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 change = self._apply(conn, result)
+                writes = count_write(conn)
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
+            counted(conn, writes)
         except sqlite3.Error as exc:
             raise OSError(f"the ratings database could not be written ({exc})") from None
         return change
 
     def _apply(self, conn: sqlite3.Connection, result: Result) -> Change | None:
-        if conn.execute("SELECT 1 FROM results WHERE table_id = ?",
-                        (result.table_id,)).fetchone():
+        if conn.execute("SELECT 1 FROM results WHERE game = ?",
+                        (result.game,)).fetchone():
             return None
         ids = (result.player0, result.player1)
+        where = (result.game, result.table_id or result.game)
         if not result.rated:
-            conn.execute("INSERT INTO results (table_id, finished, player0, player1, score0, "
-                         "counted, rated) VALUES (?, ?, ?, ?, ?, 0, 0)",
-                         (result.table_id, result.finished, *ids, result.score0))
+            conn.execute("INSERT INTO results (game, table_id, finished, player0, player1, "
+                         "score0, counted, rated) VALUES (?, ?, ?, ?, ?, ?, 0, 0)",
+                         (*where, result.finished, *ids, result.score0))
             return None
         before = (self._current(conn, ids[0], result.finished),
                   self._current(conn, ids[1], result.finished))
@@ -234,8 +254,8 @@ class Ratings:
                     "games = games + 1, updated = excluded.updated",
                     (identity, new.rating, new.rd, new.vol, result.finished))
         conn.execute(
-            "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
-            (result.table_id, result.finished, ids[0], ids[1], result.score0, int(counted),
+            "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+            (*where, result.finished, ids[0], ids[1], result.score0, int(counted),
              before[0].rating, after[0].rating, before[1].rating, after[1].rating))
         return Change(before, after, counted)
 
@@ -250,9 +270,12 @@ class Ratings:
         return Rating(rating, rd, vol).idle((now - updated) // RATING_PERIOD)
 
 
-def result_of(table_id: str, identities: tuple[str, str], winner: int | None,
-              finished: float | None = None, rated: bool = True) -> Result:
-    """The Result of a game at ``table_id`` won by seat ``winner`` (None: a draw)."""
+def result_of(game: str, identities: tuple[str, str], winner: int | None,
+              finished: float | None = None, rated: bool = True,
+              table_id: str | None = None) -> Result:
+    """The Result of the game ``game`` (at table ``table_id``: by default ``game``) won by
+    seat ``winner`` (None: a draw)."""
     score0 = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
-    return Result(table_id, identities[0], identities[1], score0,
-                  time.time() if finished is None else finished, rated)
+    return Result(game, identities[0], identities[1], score0,
+                  time.time() if finished is None else finished, rated,
+                  game if table_id is None else table_id)

@@ -20,6 +20,7 @@ from ..wire.paths import (
     default_data_dir,
     default_socket,
     describe_default_socket,
+    ignored_runtime_dir,
     tcp_address,
 )
 from .host import Host
@@ -131,6 +132,8 @@ async def run(args: argparse.Namespace, ready: asyncio.Event | None = None) -> i
                 bot_workers=args.bot_workers, limits=limits_from(args),
                 trust=Trust(uid, KeyRing(args.keys_file)))
     gid = grp.getgrnam(args.group).gr_gid if args.group else None
+    if args.socket is None and (ignored := ignored_runtime_dir()):
+        print(f"solstis host: {ignored}", flush=True)
     try:
         host.load()
         for problem in host.problems + host.door.trust.key_problems():

@@ -31,6 +31,7 @@ class Standings:
         self.ratings = ratings
         self.players = players
         self.storage_errors = storage_errors
+        self._refusing: set[str] = set()  # tables whose result the database refused
 
     def name_of(self, identity: str) -> str | None:
         """The name a rated identity goes by (None: a player the registry forgot)."""
@@ -94,8 +95,8 @@ class Standings:
         """The result of the finished game at ``table``; who sat there for an unrated
         game: the identity, the bot, or "" (a guest, the host's own account)."""
         ids = [s.identity or (f"bot:{s.bot}" if s.bot else "") for s in table.seats]
-        return result_of(table.id, (ids[0], ids[1]), table.game.winner, table.last_active,
-                         table.rated)
+        return result_of(table.game_id, (ids[0], ids[1]), table.game.winner,
+                         table.last_active, table.rated, table_id=table.id)
 
     async def forfeit(self, table: Table, now: float) -> bool:
         """An abandoned rated game counts as lost by whoever left it: the seat whose
@@ -103,20 +104,50 @@ class Standings:
         ids = [s.identity or "" for s in table.seats]
         loser = table.game.to_play
         try:
-            await self.ratings.record(result_of(table.id, (ids[0], ids[1]), 1 - loser, now))
+            await self.ratings.record(result_of(table.game_id, (ids[0], ids[1]), 1 - loser,
+                                                now, table_id=table.id))
         except OSError as exc:
             self.storage_errors.append(f"the forfeit of {table.id}: {exc}")
             log.error("could not record the forfeit of %s: %s", table.id, exc)
             return False
         return True
 
-    async def record(self, table: Table) -> None:
+    async def record(self, table: Table) -> bool:
         """Store a finished game's result, and a rated one's ratings (once: see ratings);
-        a disk that refuses is logged, and the next start records it."""
+        True once stored. A disk that refuses is logged (once a table) and the table keeps
+        the result until a later try (``Housekeeping``, or the next start) stores it."""
         try:
             change = await self.ratings.record(self.result(table))
-            if change is not None:
-                table.changes = change.shown()
         except OSError as exc:
+            self._refused(table, exc)
+            return False
+        self._stored(table)
+        if change is not None:
+            table.changes = change.shown()
+        return True
+
+    def record_at_start(self, table: Table) -> None:
+        """At start-up: store the result of the finished game at ``table`` if it is not
+        stored yet (the host stopped in between); a refusal leaves it for later tries."""
+        if self.ratings.is_recorded(table.game_id):
+            table.recorded = True
+            return
+        try:
+            self.ratings.record_now(self.result(table))
+        except OSError as exc:
+            self._refused(table, exc)
+            return
+        self._stored(table)
+
+    def _refused(self, table: Table, exc: OSError) -> None:
+        if table.id not in self._refusing:
+            self._refusing.add(table.id)
             self.storage_errors.append(f"the result of {table.id}: {exc}")
-            log.error("could not record the result of %s: %s", table.id, exc)
+            log.error("could not record the result of %s: %s; it is kept with the table and "
+                      "tried again", table.id, exc)
+
+    def _stored(self, table: Table) -> None:
+        table.recorded = True
+        if table.id in self._refusing:
+            self._refusing.discard(table.id)
+            log.info("the result of %s is recorded now", table.id)

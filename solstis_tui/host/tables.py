@@ -53,6 +53,16 @@ class Table:
     clock: float = 300.0
     #: when the decision now pending began (a move played, or the second player sat down)
     decision_since: float = field(default_factory=time.time)
+    #: the game's own id, never reused (table ids are: see ratings); "" takes the table's
+    #: id (files of older hosts, whose results were kept by table id)
+    game_id: str = ""
+    #: whether the finished game's result is in the ratings database (not saved: read at
+    #: start); until it is, the table is kept (see Housekeeping)
+    recorded: bool = field(default=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.game_id:
+            self.game_id = self.id
 
     @property
     def variant(self) -> str:
@@ -75,6 +85,7 @@ class Table:
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
+            "game_id": self.game_id,
             "created": self.created,
             "last_active": self.last_active,
             "seats": [{"name": s.name, "code": s.code, "bot": s.bot, "identity": s.identity}
@@ -92,7 +103,8 @@ class Table:
                      for s in data["seats"]]
             game = Game.from_json(json.dumps(data["game"]))
             table = cls(str(data["id"]), game, seats, float(data["created"]),
-                        float(data["last_active"]), data.get("rated") is True)
+                        float(data["last_active"]), data.get("rated") is True,
+                        game_id=str(data.get("game_id") or data["id"]))
             table.clock = float(data.get("clock", DEFAULT_CLOCK))
             table.decision_since = float(data.get("decision_since", table.last_active))
             ended = data.get("ended")  # how files before version 0.2 kept it
@@ -130,10 +142,11 @@ def end_game(table: Table, loser: int, reason: EndReason) -> None:
 
 def new_table(options: Options, seats: list[Seat], rated: bool = False,
               clock: float = DEFAULT_CLOCK, now: float | None = None) -> Table:
-    """A fresh table with a newly dealt game: its seed is a secret nobody chose (never sent)."""
+    """A fresh table with a newly dealt game: its seed is a secret nobody chose (never sent);
+    the game's id is 128 random bits of its own (the table's 24 are reused)."""
     now = time.time() if now is None else now
     return Table("t" + secrets.token_hex(3), Game.new(options=options), seats, rated=rated,
-                 clock=clock, decision_since=now)
+                 clock=clock, decision_since=now, game_id="g" + secrets.token_hex(16))
 
 
 class TableStore:

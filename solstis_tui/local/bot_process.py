@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from solstis_tui.ai.base import Bot, Budget
 from solstis_tui.ai.expert import start_resource_tracker
+from solstis_tui.ai.lifeline import die_with_parent
+from solstis_tui.ai.lifeline import start as start_process
 from solstis_tui.ai.registry import make_bot, make_solo_bot
 from solstis_tui.core import Move, Observation
 
@@ -47,7 +49,9 @@ class BotFailed(Exception):
 
 
 def _serve(conn: Connection, cancel: Signal, spec: str, seed: int | None, solo: bool) -> None:
-    """The worker: make the bot, then answer requests until the app hangs up."""
+    """The worker: make the bot, then answer requests until the app hangs up (or dies:
+    see lifeline)."""
+    die_with_parent()
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICE)
     make = make_solo_bot if solo else make_bot
@@ -162,7 +166,7 @@ class BotProcess:
             process = context.Process(target=_serve, name=f"solstis-bot-{self.name}",
                                       args=(theirs, self._cancel, self.spec, self.seed,
                                             self.solo))
-            process.start()
+            start_process(process)  # from a thread that lives as long as the app
         except (OSError, RuntimeError, ValueError):
             return None
         theirs.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 from pathlib import Path
 
 #: The file in the host's data folder that holds the token TCP clients must give.
@@ -47,6 +48,44 @@ def default_socket() -> Path:
             raise NoSocketFolder(f"there is no safe folder for the host's socket ({exc}); "
                                  "set XDG_RUNTIME_DIR or SOLSTIS_SOCKET, or give --socket"
                                  ) from None
+
+
+def runtime_dir_problem(path: str) -> str | None:
+    """Why the runtime folder ``path`` (``$XDG_RUNTIME_DIR``) is not safe for the socket:
+    it must be an absolute path to a folder of this user's with mode 0700; None if it is."""
+    if not os.path.isabs(path):
+        return "is not an absolute path"
+    try:
+        info = os.lstat(path)
+    except OSError as exc:
+        return f"cannot be used ({exc.strerror or exc})"
+    mode = stat.S_IMODE(info.st_mode)
+    if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
+        return "is not a folder"
+    if info.st_uid != os.geteuid():
+        return f"belongs to user {info.st_uid}, not this one"
+    if mode != 0o700:
+        return (f"has mode {mode:04o}, not 0700"
+                + (" (other users could reach what is in it)" if mode & 0o077 else ""))
+    return None
+
+
+def ignored_runtime_dir() -> str | None:
+    """A sentence when ``$XDG_RUNTIME_DIR`` is set but the default socket is not in it,
+    saying why and where the socket is instead; None otherwise."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR", "")
+    if not runtime or os.environ.get("SOLSTIS_SOCKET"):
+        return None
+    try:
+        socket = default_socket()
+    except NoSocketFolder as exc:
+        where = f"and {exc}"
+    else:
+        if socket.is_relative_to(runtime):
+            return None
+        where = f"so the socket is {socket}"
+    why = runtime_dir_problem(runtime) or "was refused by platformdirs"
+    return f"XDG_RUNTIME_DIR {runtime} is not used for the socket: it {why}, {where}"
 
 
 def describe_default_socket() -> str:

@@ -91,6 +91,7 @@ def finished_table(names: list[str], codes: list[str], when: float):
         game.play(rand.choice(game.legal_moves()))
     table = new_table(Options(), [Seat(n, c) for n, c in zip(names, codes, strict=True)])
     table.game, table.last_active = game, START + when
+    table.recorded = True  # its result is stored (one that is not keeps its table)
     return table
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from solstis_tui.core import Options
 from solstis_tui.host.hostlock import StartRefused
-from solstis_tui.host.ratings import SCHEMA, Ratings, bot_starts, result_of
+from solstis_tui.host.ratings import Ratings, bot_starts, result_of
 from solstis_tui.host.tables import Seat, TableStore, new_table
 
 from .conftest import start_host
@@ -123,10 +123,19 @@ async def test_a_rated_table_needs_two_identified_players(keyed, peer, who):
     assert keyed.tables[table].status() == "open"
 
 
+VERSION_1 = """
+CREATE TABLE ratings (identity TEXT PRIMARY KEY, rating REAL NOT NULL, rd REAL NOT NULL,
+    vol REAL NOT NULL, games INTEGER NOT NULL DEFAULT 0, updated REAL NOT NULL);
+CREATE TABLE results (table_id TEXT PRIMARY KEY, finished REAL NOT NULL,
+    player0 TEXT NOT NULL, player1 TEXT NOT NULL, score0 REAL NOT NULL,
+    counted INTEGER NOT NULL, before0 REAL, after0 REAL, before1 REAL, after1 REAL);
+CREATE INDEX results_by_pair ON results (player0, player1, finished);
+"""
+
+
 async def test_a_ratings_file_of_the_version_before_unrated_results_keeps_its_games(
         tmp_path):
-    old = SCHEMA.replace(",\n    rated INTEGER NOT NULL DEFAULT 1", "").replace(
-        "CREATE INDEX results_by_player1 ON results (player1, finished);", "")
+    old = VERSION_1
     with contextlib.closing(sqlite3.connect(tmp_path / "ratings.db")) as db:
         db.executescript(f"{old} PRAGMA user_version=1;")
         db.execute("INSERT INTO results VALUES ('t1', 1000.0, 'key:Ann', 'key:Bob', 1.0, 1, "

@@ -95,5 +95,5 @@ async def test_a_rated_resignation_counts_in_the_ratings(keyed):
     assert state["observation"]["winner"] == 1
     assert keyed.ratings.rating("key:Bob").rating > 1500 > keyed.ratings.rating(
         "key:Ann").rating
-    assert keyed.ratings.is_recorded(table)
+    assert keyed.ratings.is_recorded(keyed.tables[table].game_id)
     assert state["seats"][1]["change"].startswith("+")
