@@ -7,7 +7,7 @@ from typing import ClassVar, Protocol, cast
 
 from textual.binding import Binding, BindingType
 
-from ..play.online import BAR_WIDTH, OnlineController
+from ..play.online import BAR_WIDTH, OnlineController, loss_words
 from ..play.table_header import ClockFace
 from ..screens.game import GameScreen
 from ..screens.services import AppServices
@@ -129,9 +129,8 @@ class OnlineGameScreen(GameScreen):
         elif any(remote.seat_empty(p) for p in (0, 1)):
             self.play.say_error("nobody has joined yet: f gives the table up (q keeps it)")
         else:
-            counts = " and counts in your rating" if remote.rated else ""
             self.app.push_screen(ConfirmScreen(
-                f"Resign this game? It ends now as your loss{counts}.",
+                f"Resign this game? It ends now{loss_words(remote)}.",
                 "y resigns · any other key plays on"), self._resign_answered)
 
     def action_claim(self) -> None:

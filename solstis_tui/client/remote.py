@@ -35,6 +35,8 @@ class RemoteSession:
         self.obs: Observation | None = None
         self.seats: list[dict[str, Any]] = [{}, {}]
         self.rated = False
+        self.counts = False
+        """A rated game's end would count in the ratings now (both players have played)."""
         self.time_left: float | None = None
         """Seconds the player to move had when the last state came (None: no clock runs)."""
         self.received_at = 0.0
@@ -47,6 +49,7 @@ class RemoteSession:
         self.seat = state.get("seat")
         self.seats = state["seats"]
         self.rated = state.get("rated") is True
+        self.counts = state.get("counts") is True
         left = state.get("time_left")
         self.time_left = float(left) if isinstance(left, int | float) and \
             not isinstance(left, bool) else None

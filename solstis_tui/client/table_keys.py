@@ -15,6 +15,10 @@ footer only while it does more than `q` |
 says "their time is up"); the game ends as their loss |
 | `c` | say something to everyone at the table |
 
+A rated game counts only once each player has made 5 decisions: ended before that (a
+resignation, leaving for good, a claim), it is an abandoned game, not a result, and moves
+nobody's rating.
+
 The top line shows each player's rating at a rated table (`?` while it is provisional),
 and at its right end the move clock of the player to move when two people play: it counts
 down each second and changes its look under 30 seconds. A bot is never out of time.

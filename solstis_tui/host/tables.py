@@ -72,6 +72,21 @@ class Table:
                 return i
         return None
 
+    def decisions(self, seat: int) -> int:
+        """How many decisions the player at ``seat`` has made in this game (a move the
+        engine applied by itself, having one legal option, is nobody's decision)."""
+        return sum(1 for player, _move, auto in self.game.history
+                   if player == seat and not auto)
+
+    def played(self) -> bool:
+        """Whether each player has made ``MIN_DECISIONS`` decisions: a game that ends
+        before that was abandoned, not played, and moves no rating (docs/ratings.md)."""
+        return all(self.decisions(seat) >= MIN_DECISIONS for seat in (0, 1))
+
+    def counts(self) -> bool:
+        """Whether the game's end would move ratings now: a rated table, played."""
+        return self.rated and self.played()
+
     def status(self) -> str:
         if self.game.is_over:
             return "over"
@@ -123,6 +138,9 @@ RESIGNED = "resigned"
 #: ... the player to move ran out of time on the move clock and the other claimed the game
 TIMED_OUT = "time"
 ENDINGS = (RESIGNED, TIMED_OUT)
+#: Decisions each player must have made before a game counts in the ratings: fewer, and
+#: its end (a resignation, a claim, a forfeit) is an abandoned game, not a result.
+MIN_DECISIONS = 5
 #: The move clock: seconds a decision, by default and at the shortest a creator may pick.
 DEFAULT_CLOCK = 300.0
 MIN_CLOCK = 30.0

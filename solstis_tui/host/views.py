@@ -120,6 +120,7 @@ def state_message(table: Table, seat: int | None, present: Presence,
         "seat": seat,
         "seats": seats,
         "rated": table.rated,
+        "counts": table.counts(),
         "clock": round(table.clock),
         "time_left": None if now is None or game.is_over or table.status() == "open"
         else max(0, round(table.decision_since + table.clock - now)),

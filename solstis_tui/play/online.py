@@ -23,6 +23,7 @@ class RemoteTable(SessionView, Protocol):
     table: str
     seat: int | None
     rated: bool
+    counts: bool
 
     @property
     def is_spectator(self) -> bool: ...
@@ -38,6 +39,14 @@ class RemoteTable(SessionView, Protocol):
     def in_lobby(self, player: int) -> bool: ...
 
     def seat_empty(self, player: int) -> bool: ...
+
+
+def loss_words(table: RemoteTable) -> str:
+    """What ending the game now (resigning, leaving for good) does, after "ends now"."""
+    if table.rated and not table.counts:
+        return (" as abandoned, not as a result: too few decisions were made for it to "
+                "count, so it moves no rating")
+    return " as your loss" + (" and counts in your rating" if table.rated else "")
 
 
 class OnlineController(PlayController):
@@ -99,8 +108,7 @@ class OnlineController(PlayController):
         if any(s.seat_empty(p) for p in (0, 1)):
             return (f"Give up table {s.table} for good? Nobody has joined it yet, so it "
                     "closes.")
-        counts = " and counts in your rating" if s.rated else ""
-        return f"Leave table {s.table} for good? The game ends now as your loss{counts}."
+        return f"Leave table {s.table} for good? The game ends now{loss_words(s)}."
 
     def start_bot(self) -> None:
         """Bots and the other player decide at the host: wait for its next state."""

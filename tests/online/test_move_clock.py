@@ -5,11 +5,13 @@ clock's time is the test's own (no wall clock)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from .conftest import start_host
 from .identities import ANN, BOB, hello
-from .test_host import latest_state
+from .test_host import latest_state, play_to_end
 
 pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
 
@@ -122,7 +124,7 @@ async def test_a_clock_outside_the_limits_is_refused(timed, connect_timed, clock
     assert timed.tables == {}
 
 
-async def test_a_rated_game_claimed_on_time_counts(tmp_path, keyed):
+async def test_a_rated_game_claimed_on_time_counts_once_both_have_played(tmp_path, keyed):
     keyed.clock = clock = Clock()
     ann, bob = await hello(keyed, ANN), await hello(keyed, BOB)
     await ann["client"].send({"type": "create", "opponent": "friend", "seat": 1,
@@ -130,6 +132,8 @@ async def test_a_rated_game_claimed_on_time_counts(tmp_path, keyed):
     table = (await ann["client"].receive_until("joined"))["table"]
     await bob["client"].send({"type": "join", "table": table})
     await bob["client"].receive_until("joined")
+    await play_to_end(keyed, {0: bob["client"], 1: ann["client"]}, table, random.Random(6),
+                      until=lambda state: state["counts"] and state["observation"]["to_play"] == 0)
     clock.now += 31
     await ann["client"].send({"type": "claim", "table": table})
     state = await latest_state(bob["client"], table)

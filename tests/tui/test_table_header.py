@@ -26,13 +26,14 @@ class Clock:
 
 def table(seats: list[dict], seat: int | None = 1, time_left: int | None = 45,
           rated: bool = False, game: Game | None = None,
-          clock: Clock | None = None) -> OnlineController:
+          clock: Clock | None = None, counts: bool | None = None) -> OnlineController:
     """Seat 0 decides first; the viewer sits at ``seat`` (None: a watcher)."""
     game = game or Game.new(seed=3, options=Options())
     session = RemoteSession("t1", lambda move, seq: None, clock=clock or Clock())
     obs = game.observation(seat) if seat is not None else game.observation(0, spectator=True)
     session.update({"seat": seat, "observation": observation_to_dict(obs), "seats": seats,
-                    "time_left": time_left, "rated": rated})
+                    "time_left": time_left, "rated": rated,
+                    "counts": rated if counts is None else counts})
     play = OnlineController(session, Port())
     play.board()
     return play
@@ -112,6 +113,9 @@ def test_leaving_for_good_says_what_it_does_and_is_offered_only_where_it_acts():
     assert playing.leave_for_good_offered()
     assert playing.leave_question() == ("Leave table t1 for good? The game ends now as your "
                                         "loss and counts in your rating.")
+    early = table(PEOPLE, rated=True, counts=False)  # too few decisions yet: abandoned
+    assert "abandoned, not as a result" in early.leave_question()
+    assert "moves no rating" in early.leave_question()
     waiting = table([{"connected": False}, PEOPLE[1]])
     assert waiting.leave_for_good_offered()
     assert "Nobody has joined it yet, so it closes" in waiting.leave_question()
