@@ -12,7 +12,8 @@ the table closes; during a game, the game ends as your loss (as resigning does).
 footer only while it does more than `q` |
 | `x` | resign, after a `y` to confirm: the game ends now as your loss |
 | `o` | claim the game when the other player's move clock has run out (the top line \\
-says "their time is up"); the game ends as their loss |
+says "their time is up"); the game ends as their loss. The clocks run only once both \\
+players have made a first decision: a player who never played never loses on time |
 | `c` | say something to everyone at the table |
 
 A rated game counts only once each player has made 5 decisions: ended before that (a

@@ -631,7 +631,8 @@ class Host:
 
     async def _claim(self, conn: Connection, table: Table) -> dict[str, Any] | None:
         """The waiting player claims a game whose player to move ran out of time on the
-        move clock: it ends as a loss for that player (rated tables count it)."""
+        move clock: it ends as a loss for that player (rated tables count it if it was
+        played: ``Table.counts``). No clock runs before both have made a first decision."""
         seat = table.seat_of(conn.code)
         if seat is None:
             raise ProtocolError("not_seated", "you do not play at this table")
@@ -644,6 +645,12 @@ class Host:
         if table.seats[table.game.to_play].bot is not None:
             raise ProtocolError("not_your_claim", "a bot is deciding: it is never out of "
                                 "time")
+        if not table.clocks_run():
+            waiting = "you have" if table.decisions(seat) == 0 else "the other player has"
+            raise ProtocolError("too_early", "the clocks run only once both players have made "
+                                f"a first decision in this game, and {waiting} not yet. "
+                                "Not waiting? Leave the table for good: a game that ends "
+                                "this early is abandoned and moves no rating")
         left = table.decision_since + table.clock - self.clock()
         if left > 0:
             raise ProtocolError("too_early", f"the other player has {left:.0f} seconds "

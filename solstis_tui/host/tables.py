@@ -83,6 +83,12 @@ class Table:
         before that was abandoned, not played, and moves no rating (docs/ratings.md)."""
         return all(self.decisions(seat) >= MIN_DECISIONS for seat in (0, 1))
 
+    def clocks_run(self) -> bool:
+        """Whether the move clock runs: once both players have made a first decision in
+        this game (a player who never sat down to play can never lose on time), while
+        it is not over."""
+        return self.status() == "playing" and all(self.decisions(s) > 0 for s in (0, 1))
+
     def counts(self) -> bool:
         """Whether the game's end would move ratings now: a rated table, played."""
         return self.rated and self.played()

@@ -122,7 +122,7 @@ def state_message(table: Table, seat: int | None, present: Presence,
         "rated": table.rated,
         "counts": table.counts(),
         "clock": round(table.clock),
-        "time_left": None if now is None or game.is_over or table.status() == "open"
+        "time_left": None if now is None or not table.clocks_run()
         else max(0, round(table.decision_since + table.clock - now)),
         "scores": [game.score(0).total, game.score(1).total],
         "observation": observation_to_dict(obs),

@@ -10,7 +10,14 @@ from typing import Protocol
 
 from ..session_view import SessionView
 from .controller import PlayController, Prompt
-from .table_header import CLAIM_KEY, ClockFace, clock_face, fit_line, player_label
+from .table_header import (
+    CLAIM_KEY,
+    NO_CLOCK_YET,
+    ClockFace,
+    clock_face,
+    fit_line,
+    player_label,
+)
 from .words import asked
 
 #: The top line's width at 80 columns (the bar has a space each side).
@@ -62,16 +69,19 @@ class OnlineController(PlayController):
         return f"table {self.session.table}"
 
     def move_clock(self) -> ClockFace | None:
-        """The move clock of the player to move, counted down since the host's last state;
-        None where it has no say: before anyone joined, after the end, and when a bot
-        sits at the table (a bot is never out of time, and never claims)."""
+        """The move clock of the player to move, counted down since the host's last state
+        (``NO_CLOCK_YET`` before both players have made a first decision); None where it
+        has no say: before anyone joined, after the end, and when a bot sits at the table
+        (a bot is never out of time, and never claims)."""
         s = self.session
-        left = s.seconds_left()
-        if left is None or any(s.is_bot(p) or s.seat_empty(p) for p in (0, 1)):
+        if any(s.is_bot(p) or s.seat_empty(p) for p in (0, 1)):
             return None
         game = s.observation(self.viewer())
         if game.is_over:
             return None
+        left = s.seconds_left()
+        if left is None:
+            return NO_CLOCK_YET
         whose = "watch" if s.is_spectator else "mine" if game.to_play == s.seat else "theirs"
         return clock_face(left, whose)
 
@@ -149,7 +159,7 @@ class OnlineController(PlayController):
         headline = f"Watching: {who} is to {doing}" if s.is_spectator else \
             f"Waiting for {who}: {doing}"
         clock = self.move_clock()
-        claim = f"{CLAIM_KEY} claim on time · " if clock is not None else ""
+        claim = f"{CLAIM_KEY} claim on time · " if clock is not None and clock.running else ""
         if clock is not None and clock.out:
             claim = f"time is up: {CLAIM_KEY} claims the game · "
         detail = f"{claim}c chat · x resign · f leave for good · q lobby · ? help"

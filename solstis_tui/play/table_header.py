@@ -27,11 +27,17 @@ def minutes_seconds(seconds: float) -> str:
 @dataclass(frozen=True)
 class ClockFace:
     """What the move clock shows now: ``text``; ``urgent`` under ``URGENT_SECONDS``;
-    ``out`` once the player to move has no time left (the other player may claim)."""
+    ``out`` once the player to move has no time left (the other player may claim);
+    ``running`` False before both players have made a first decision (no clock runs)."""
 
     text: str
     urgent: bool
     out: bool
+    running: bool = True
+
+
+#: The clock's place before both players have made a first decision: no clock runs yet.
+NO_CLOCK_YET: Final = ClockFace("no clock until both have moved", False, False, False)
 
 
 def clock_face(seconds_left: float, whose: str) -> ClockFace:

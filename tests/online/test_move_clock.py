@@ -1,13 +1,16 @@
 """The move clock: a player who never moves no longer holds a table. The seat-stalling
 attack (join a victim's open tables and never move, so the victim gets too_many) fails:
-once the clock runs out the victim claims each game and has their tables back. The
-clock's time is the test's own (no wall clock)."""
+the victim leaves those games at no cost, and once both have played, claims a game whose
+clock ran out. A player who never made a decision never loses on time. The clock's time
+is the test's own (no wall clock)."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
+
+from solstis_tui.host.glicko2 import Rating
 
 from .conftest import start_host
 from .identities import ANN, BOB, hello
@@ -60,33 +63,53 @@ async def create(client, **fields) -> dict:
             return message
 
 
-async def test_seat_stalling_fails_once_the_victim_claims_the_stalled_games(
+async def play_turn(host, client, table: str, seat: int) -> dict | None:
+    """The player at ``seat`` answers their decisions (the first legal move each time)
+    until the other is to decide; the last state they got (None: it was not their turn)."""
+    state, game = None, host.tables[table].game
+    while game.to_play == seat and not game.is_over:
+        await client.send({"type": "move", "table": table,
+                           "move": str(game.legal_moves()[0])})
+        state = await latest_state(client, table)
+    return state
+
+
+async def test_seat_stalling_fails_the_victim_leaves_or_claims_once_the_clocks_run(
         timed, connect_timed):
     ann, mallory = await connect_timed("Ann"), await connect_timed("Mallory")
     stalled = []
-    while True:  # Ann opens tables (seat 1: Mallory decides first); Mallory joins each
-        reply = await create(ann, seat=1)
+    while True:  # Ann opens tables (seat 0: she decides first); Mallory joins each
+        reply = await create(ann, seat=0)
         if reply["type"] == "error":
             break
         await mallory.send({"type": "join", "table": reply["table"]})
         await mallory.receive_until("joined")
         stalled.append(reply["table"])
     assert reply["code"] == "too_many" and len(stalled) == 5  # the attack, as reported
+    for table in stalled:  # Ann plays her first turn; Mallory never moves
+        await play_turn(timed, ann, table, 0)
+    await ann.send({"type": "claim", "table": stalled[0]})  # no clock runs yet
+    error = await ann.receive_until("error")
+    assert error["code"] == "too_early" and "first decision" in error["message"]
+    for table in stalled[1:]:  # so Ann leaves four of them for good at once
+        await ann.send({"type": "leave", "table": table, "for_good": True})
+        await ann.receive_until("left")
+    assert (await create(ann, seat=1))["type"] == "joined"  # she plays elsewhere
+    state = await play_turn(timed, mallory, stalled[0], 1)  # Mallory plays a turn there...
+    assert state["time_left"] == 300  # ...so both clocks run, and hers is up 300 s on
+    await play_turn(timed, ann, stalled[0], 0)
     await ann.send({"type": "claim", "table": stalled[0]})  # Mallory still has time
     error = await ann.receive_until("error")
     assert error["code"] == "too_early" and "300 seconds" in error["message"]
     timed.test_clock.now += 299
     await ann.send({"type": "claim", "table": stalled[0]})
     assert (await ann.receive_until("error"))["code"] == "too_early"
-    assert not any(timed.tables[t].game.is_over for t in stalled)
-    timed.test_clock.now += 2  # Mallory never moved: her time is up on every table
-    for table in stalled:
-        await mallory.send({"type": "claim", "table": table})  # not hers to claim
-        assert (await mallory.receive_until("error"))["code"] == "not_your_claim"
-        await ann.send({"type": "claim", "table": table})
-        obs = (await latest_state(ann, table))["observation"]
-        assert (obs["is_over"], obs["winner"], obs["end_reason"]) == (True, 1, "time")
-    assert (await create(ann, seat=0))["type"] == "joined"  # Ann has her tables back
+    timed.test_clock.now += 2
+    await mallory.send({"type": "claim", "table": stalled[0]})  # not hers to claim
+    assert (await mallory.receive_until("error"))["code"] == "not_your_claim"
+    await ann.send({"type": "claim", "table": stalled[0]})
+    obs = (await latest_state(ann, stalled[0]))["observation"]
+    assert (obs["is_over"], obs["winner"], obs["end_reason"]) == (True, 0, "time")
 
 
 async def test_each_move_starts_the_clock_again_and_a_watcher_cannot_claim(
@@ -96,13 +119,17 @@ async def test_each_move_starts_the_clock_again_and_a_watcher_cannot_claim(
     await bob.send({"type": "join", "table": table})
     await bob.receive_until("joined")
     state = await latest_state(ann, table)
-    assert (state["clock"], state["time_left"]) == (60, 60)
+    assert (state["clock"], state["time_left"]) == (60, None)  # nobody has decided yet
+    await play_turn(timed, ann, table, 0)
+    timed.test_clock.now += 500  # Bob's first decision: no clock runs for it
+    assert (await latest_state(bob, table))["time_left"] is None
+    await ann.send({"type": "claim", "table": table})
+    assert (await ann.receive_until("error"))["code"] == "too_early"
+    state = await play_turn(timed, bob, table, 1)
+    assert (state["clock"], state["time_left"]) == (60, 60)  # both have: the clocks run
     timed.test_clock.now += 50
-    while state["observation"]["to_play"] == 0:  # Ann plays her turn out
-        await ann.send({"type": "move", "table": table,
-                        "move": state["observation"]["legal_moves"][0]})
-        state = await latest_state(ann, table)
-    timed.test_clock.now += 50  # 100 s since the table filled, 50 s since Ann's last move
+    await play_turn(timed, ann, table, 0)
+    timed.test_clock.now += 50  # 100 s since Bob's last move, 50 s since Ann's
     await ann.send({"type": "claim", "table": table})
     assert (await ann.receive_until("error"))["code"] == "too_early"
     timed.test_clock.now += 11
@@ -114,6 +141,31 @@ async def test_each_move_starts_the_clock_again_and_a_watcher_cannot_claim(
     await eve.send({"type": "claim", "table": table})
     assert (await eve.receive_until("error"))["code"] == "not_seated"
     assert not timed.tables[table].game.is_over
+
+
+@pytest.mark.parametrize("creator_seat", [0, 1])
+async def test_a_claim_against_a_player_who_never_decided_is_refused_and_rates_nothing(
+        keyed, creator_seat):
+    """The reported attack: Ann makes a rated table and walks away; Bob sits down and
+    claims 31 s later. Ann's clock never started: the claim is refused, nobody's rating
+    moves, and nothing is stored."""
+    keyed.clock = clock = Clock()
+    ann, bob = await hello(keyed, ANN), await hello(keyed, BOB)
+    await ann["client"].send({"type": "create", "opponent": "friend", "seat": creator_seat,
+                              "rated": True, "clock": 30})
+    table = (await ann["client"].receive_until("joined"))["table"]
+    await ann["client"].close()
+    await bob["client"].send({"type": "join", "table": table})
+    await bob["client"].receive_until("joined")
+    state = await play_turn(keyed, bob["client"], table, 1 - creator_seat) or \
+        await latest_state(bob["client"], table)  # at seat 0 he plays his turn first
+    assert state["time_left"] is None
+    clock.now += 31
+    await bob["client"].send({"type": "claim", "table": table})
+    error = await bob["client"].receive_until("error")
+    assert error["code"] == "too_early" and "first decision" in error["message"]
+    assert not keyed.tables[table].game.is_over
+    assert keyed.ratings.rating("key:Ann") == Rating() and not keyed.ratings.is_recorded(table)
 
 
 @pytest.mark.parametrize("clock", [29, 301, "5", True])

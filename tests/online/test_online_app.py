@@ -25,6 +25,15 @@ async def open_friend_table(app: OnlineApp, pilot, name: str = "Ann") -> None:
     await wait_for(lambda: isinstance(app.screen, OnlineGameScreen), pilot)
 
 
+async def opponent_moves(client, table: str, game, pilot) -> None:
+    """The other player (``client``, whose decision it is) plays the first legal move;
+    returns once the host has played it."""
+    length = len(game.history)
+    await client.send({"type": "move", "table": table, "move": str(game.legal_moves()[0]),
+                       "seq": length})
+    await wait_for(lambda: len(game.history) > length, pilot)
+
+
 async def seated_with_bob(app: OnlineApp, pilot, connect):
     """Ann (``app``) opens a friend table in seat 0, Bob joins it; Ann's screen shows
     both seats taken. Bob's client and the table id."""
@@ -185,9 +194,14 @@ async def test_o_claims_a_game_whose_player_to_move_ran_out_of_time(host, connec
         await bob.receive_until("joined")
         game = host.tables[table].game
         await wait_for(lambda: not ann_app.remote.seat_empty(1 - ann_app.remote.seat), ann)
-        while game.to_play == ann_app.remote.seat:  # Ann plays her turn out: Bob to move
-            await ann.press("enter")
-            await ann.pause(0.1)
+        seat = ann_app.remote.seat
+        # both play a turn (the clocks run once both have decided), till Bob is to move
+        while not (host.tables[table].clocks_run() and game.to_play == 1 - seat):
+            if game.to_play == seat:
+                await ann.press("enter")
+                await ann.pause(0.1)
+            else:
+                await opponent_moves(bob, table, game, ann)
         await wait_for(lambda: not ann_app.remote.human_to_play, ann)
         assert "o claim on time" in str(ann_app.screen.query_one("#prompt").render())
         await ann.press("o")  # too early: the host says how long Bob has

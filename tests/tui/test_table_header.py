@@ -79,10 +79,17 @@ def test_no_clock_where_nobody_can_run_out_of_time():
     assert table(bot).move_clock() is None  # a bot is never out of time
     assert "claim" not in table(bot).prompt().detail
     assert table([{"connected": False}, PEOPLE[1]]).move_clock() is None  # nobody joined
-    assert table(PEOPLE, time_left=None).move_clock() is None  # the host runs none
     over = Game.new(seed=3, options=Options())
     over._finish("resigned", 1)
     assert table(PEOPLE, game=over, time_left=12).move_clock() is None
+
+
+def test_before_both_players_have_decided_the_top_line_says_no_clock_runs():
+    waiting = table(PEOPLE, time_left=None)  # the host runs none yet
+    face = waiting.move_clock()
+    assert face is not None and face.text == "no clock until both have moved"
+    assert not face.out and not face.urgent
+    assert "claim" not in waiting.prompt().detail
 
 
 def test_a_rated_table_shows_both_ratings_and_an_unrated_one_none():
