@@ -56,6 +56,7 @@ from .tables import (
     TableStore,
     end_game,
     new_table,
+    restart_clocks,
 )
 from .views import LOBBY, LobbyOrder, audience, lobby_page, presence, state_message
 
@@ -143,6 +144,7 @@ class Host:
         for table in self.tables.values():  # finished before a stop, not yet recorded
             if table.game.is_over and not self.ratings.is_recorded(table.id):
                 self.ratings.record_now(Standings.result(table))
+        restart_clocks(self.tables.values(), self.clock())
 
     async def serve_unix(self, path: Path, mode: int = 0o600, group: int | None = None) -> None:
         """Listen on ``path`` (for ``group`` too if given); StartRefused if another host

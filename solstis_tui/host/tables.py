@@ -7,6 +7,7 @@ import logging
 import re
 import secrets
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -160,6 +161,16 @@ def end_game(table: Table, loser: int, reason: str) -> None:
     table.unfinished = table.game.copy()
     table.ended = (reason, loser)
     table.game._finish(reason, 1 - loser)
+
+
+def restart_clocks(tables: Iterable[Table], now: float) -> None:
+    """After a start: downtime is nobody's time. The decision pending at each table whose
+    clocks run starts again ``now``, so its player gets at least the time they had when
+    the host stopped (their whole decision time; a killed host cannot say when it
+    stopped). Not saved: the next change saves it, and another restart does it again."""
+    for table in tables:
+        if table.clocks_run():
+            table.decision_since = now
 
 
 def new_table(options: Options, seats: list[Seat], rated: bool = False,

@@ -192,3 +192,45 @@ async def test_a_rated_game_claimed_on_time_counts_once_both_have_played(tmp_pat
     assert state["observation"]["end_reason"] == "time"
     assert keyed.ratings.rating("key:Ann").rating > 1500 > keyed.ratings.rating(
         "key:Bob").rating
+
+
+async def test_downtime_is_nobodys_time_so_a_claim_right_after_a_restart_is_refused(
+        tmp_path):
+    """The reported case: the host was down for 40 s during a 30 s decision. After the
+    restart the player to move has at least the time they had when it stopped, and the
+    opponent's claim at once is refused; the clock runs on from there."""
+    from solstis_tui.client.client import HostClient
+
+    clock = Clock()
+    data, sock = tmp_path / "data", tmp_path / "run" / "host.sock"
+    host = await start_host(data, sock, bot_seconds=0.05, clock=clock)
+    ann, bob = await HostClient.connect(sock), await HostClient.connect(sock)
+    await ann.hello("Ann")
+    await bob.hello("Bob")
+    table = (await create(ann, seat=0, clock=30))["table"]
+    await bob.send({"type": "join", "table": table})
+    await bob.receive_until("joined")
+    for client, seat in ((ann, 0), (bob, 1), (ann, 0)):  # both play: Bob decides next
+        await play_turn(host, client, table, seat)
+    clock.now += 20  # Bob has 10 s left when the host stops, mid-decision
+    code = ann.code
+    for client in (ann, bob):
+        await client.close()
+    await host.close()
+    clock.now += 40  # down for 40 s
+    again = await start_host(data, sock, bot_seconds=0.05, clock=clock)
+    try:
+        ann = await HostClient.connect(sock)
+        await ann.hello(None, code)  # Ann comes back
+        state = await latest_state(ann, table)
+        assert state["time_left"] >= 10
+        await ann.send({"type": "claim", "table": table})
+        assert (await ann.receive_until("error"))["code"] == "too_early"
+        assert not again.tables[table].game.is_over
+        clock.now += 31  # the clock runs on after the restart
+        await ann.send({"type": "claim", "table": table})
+        obs = (await latest_state(ann, table))["observation"]
+        assert (obs["is_over"], obs["end_reason"], obs["winner"]) == (True, "time", 0)
+        await ann.close()
+    finally:
+        await again.close()
