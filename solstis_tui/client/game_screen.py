@@ -82,12 +82,13 @@ class OnlineGameScreen(GameScreen):
         return super().check_action(action, parameters)
 
     def paint_top_bar(self) -> None:
-        """The players with their ratings, and the move clock at the right end."""
+        """The players with their ratings, and the move clock (the bank beside it, where
+        the line has room) at the right end."""
         clock = self.shown_clock = self.play.move_clock()
         bar = self.query_one(TopBar)
         self.painted_width = width = bar.size.width or BAR_WIDTH
-        text = self.play.top_bar(width - (len(clock.text) + 1 if clock else 0))
-        face = clock.text if clock else ""
+        face = clock.fitting(width - 1 - len(self.play.players_text())) if clock else ""
+        text = self.play.top_bar(width - (len(face) + 1 if face else 0))
         if self.sapp.ascii_mode:
             text, face = asciify(text), asciify(face)
         bar.say(text, face, clock is not None and clock.urgent)

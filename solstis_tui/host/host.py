@@ -47,7 +47,10 @@ from .protocol import (
 from .ratings import Ratings
 from .standings import Standings
 from .tables import (
+    DEFAULT_BANK,
     DEFAULT_CLOCK,
+    MAX_BANK,
+    MIN_BANK,
     MIN_CLOCK,
     RESIGNED,
     TIMED_OUT,
@@ -431,6 +434,10 @@ class Host:
         if not MIN_CLOCK <= clock <= DEFAULT_CLOCK:
             raise ProtocolError("bad_message", f"clock is from {MIN_CLOCK:g} to "
                                 f"{DEFAULT_CLOCK:g} seconds a decision")
+        bank = field(msg, "bank", int, default=int(DEFAULT_BANK // 60))
+        if not MIN_BANK <= bank * 60 <= MAX_BANK:
+            raise ProtocolError("bad_message", f"bank is from {MIN_BANK / 60:g} to "
+                                f"{MAX_BANK / 60:g} minutes a player")
         seats = [Seat(), Seat()]
         seats[seat] = Seat(conn.name, conn.code, identity=self._identity(conn))
         if opponent != "friend":
@@ -439,9 +446,9 @@ class Host:
             self._check_caps(conn, against_bot=opponent != "friend")
             self._spend(conn, "tables", self.limits.new_tables_per_minute,
                         "new tables a minute")
-            table = new_table(options, seats, rated, clock, self.clock())
+            table = new_table(options, seats, rated, clock, self.clock(), bank * 60.0)
             while table.id in self.tables:  # table ids are short: never reuse one
-                table = new_table(options, seats, rated, clock, self.clock())
+                table = new_table(options, seats, rated, clock, self.clock(), bank * 60.0)
             await self._save(table, "the new table")  # listed only once it is stored
             self.tables[table.id] = table
             self.lobby_changed()
@@ -653,7 +660,7 @@ class Host:
                                 f"a first decision in this game, and {waiting} not yet. "
                                 "Not waiting? Leave the table for good: a game that ends "
                                 "this early is abandoned and moves no rating")
-        left = table.decision_since + table.clock - self.clock()
+        left = table.time_left(self.clock())
         if left > 0:
             raise ProtocolError("too_early", f"the other player has {left:.0f} seconds "
                                 "left for this decision")
@@ -712,16 +719,17 @@ class Host:
             trial = Table(table.id, table.game.copy(), [replace(s) for s in table.seats],
                           table.created, time.time(), table.rated, ended=table.ended,
                           unfinished=table.unfinished, clock=table.clock,
-                          decision_since=table.decision_since)
+                          decision_since=table.decision_since, bank=table.bank,
+                          banks=table.banks)
             change(trial)
             if (len(trial.game.history), trial.status()) != (len(table.game.history),
                                                              table.status()):
-                trial.decision_since = self.clock()  # a new decision: its clock starts
+                trial.start_decision(table, self.clock())  # a new decision: its clock starts
             await self._save(trial, what)
             status = table.status()
             change(table)
             table.last_active = trial.last_active
-            table.decision_since = trial.decision_since
+            table.decision_since, table.banks = trial.decision_since, trial.banks
             if table.status() != status:
                 self.lobby_changed()
 

@@ -13,12 +13,36 @@ from pathlib import Path
 from typing import Any
 
 from ..core import Game, InvalidPosition, Options
+from ..core.moves import PLAY_KIND
 from ..core.serialize import game_to_dict
 from ..saves import keep_aside, write_atomic
 from .protocol import ProtocolError
 
 log = logging.getLogger("solstis.host")
 TABLE_FILE = re.compile(r"t[^.]*\.json")  # not one kept aside (t….corrupt-….json)
+
+
+#: Decisions each player must have made before a game counts in the ratings: fewer, and
+#: its end (a resignation, a claim, a forfeit) is an abandoned game, not a result.
+MIN_DECISIONS = 5
+#: The move clock: seconds a decision, by default and at the shortest a creator may pick.
+DEFAULT_CLOCK = 300.0
+MIN_CLOCK = 30.0
+#: The time bank ("game in N minutes, plus a few seconds a move"): seconds each player has
+#: for the whole game, by default and at the least and most a creator may pick, and the
+#: seconds each tile a player plays gives back.
+DEFAULT_BANK = 20 * 60.0
+MIN_BANK, MAX_BANK = 5 * 60.0, 60 * 60.0
+BANK_INCREMENT = 5.0
+#: The most tiles a game can see played: each comes from a hand, and only the 6 dealt and
+#: the 30 of the land pile ever enter one (rules.md §2).
+MOST_TILES_PLAYED = 36
+
+
+def longest_game(bank: float) -> float:
+    """The most thinking time a game with this bank can take, both players together, once
+    the clocks run: both banks and every increment (downtime aside)."""
+    return 2 * bank + MOST_TILES_PLAYED * BANK_INCREMENT
 
 
 @dataclass
@@ -55,9 +79,13 @@ class Table:
     #: stood: a game ended mid-turn has tiles on their way that only it accounts for)
     ended: tuple[str, int] | None = None
     #: the move clock: seconds the player to move has for each decision (see Host claim)
-    clock: float = 300.0
+    clock: float = DEFAULT_CLOCK
     #: when the decision now pending began (a move played, or the second player sat down)
     decision_since: float = field(default_factory=time.time)
+    #: the time bank: seconds each player has for the whole game (see ``start_decision``)
+    bank: float = DEFAULT_BANK
+    #: what is left of each player's bank, as it stood when their pending decision began
+    banks: tuple[float, float] = (DEFAULT_BANK, DEFAULT_BANK)
     unfinished: Game | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -83,6 +111,33 @@ class Table:
         """Whether each player has made ``MIN_DECISIONS`` decisions: a game that ends
         before that was abandoned, not played, and moves no rating (docs/ratings.md)."""
         return all(self.decisions(seat) >= MIN_DECISIONS for seat in (0, 1))
+
+    def bank_left(self, seat: int, now: float) -> float:
+        """Seconds left in the bank of the player at ``seat`` ``now`` (their pending
+        decision's time so far taken off while the clocks run)."""
+        left = self.banks[seat]
+        if self.clocks_run() and seat == self.game.to_play:
+            left -= now - self.decision_since
+        return left
+
+    def time_left(self, now: float) -> float:
+        """Seconds before the player to move runs out of time: of their decision's clock
+        or of their bank, whichever is first (only meaningful while the clocks run)."""
+        return min(self.decision_since + self.clock - now,
+                   self.bank_left(self.game.to_play, now))
+
+    def start_decision(self, before: Table, now: float) -> None:
+        """This table is ``before`` with its pending decision answered (or the game over):
+        the next decision's time starts ``now``. If the clocks ran, the decider's bank
+        loses the time the decision took and gains ``BANK_INCREMENT`` a tile they played."""
+        if before.clocks_run():
+            seat = before.game.to_play
+            new = self.game.history[len(before.game.history):]
+            plays = sum(1 for p, move, _auto in new if p == seat and move.kind == PLAY_KIND)
+            banks = list(before.banks)
+            banks[seat] += plays * BANK_INCREMENT - (now - before.decision_since)
+            self.banks = (banks[0], banks[1])
+        self.decision_since = now
 
     def clocks_run(self) -> bool:
         """Whether the move clock runs: once both players have made a first decision in
@@ -110,6 +165,8 @@ class Table:
             "rated": self.rated,
             "clock": self.clock,
             "decision_since": self.decision_since,
+            "bank": self.bank,
+            "banks": list(self.banks),
             **({"ended": {"reason": self.ended[0], "loser": self.ended[1]}}
                if self.ended else {}),
         }
@@ -124,6 +181,11 @@ class Table:
                         float(data["last_active"]), data.get("rated") is True)
             table.clock = float(data.get("clock", DEFAULT_CLOCK))
             table.decision_since = float(data.get("decision_since", table.last_active))
+            table.bank = float(data.get("bank", DEFAULT_BANK))
+            banks = [float(b) for b in data.get("banks", (table.bank, table.bank))]
+            if len(banks) != 2:
+                raise ValueError(f"a table has two banks, not {len(banks)}")
+            table.banks = (banks[0], banks[1])
             ended = data.get("ended")
             if ended is not None:
                 reason, loser = ended["reason"], ended["loser"]
@@ -145,14 +207,6 @@ RESIGNED = "resigned"
 #: ... the player to move ran out of time on the move clock and the other claimed the game
 TIMED_OUT = "time"
 ENDINGS = (RESIGNED, TIMED_OUT)
-#: Decisions each player must have made before a game counts in the ratings: fewer, and
-#: its end (a resignation, a claim, a forfeit) is an abandoned game, not a result.
-MIN_DECISIONS = 5
-#: The move clock: seconds a decision, by default and at the shortest a creator may pick.
-DEFAULT_CLOCK = 300.0
-MIN_CLOCK = 30.0
-
-
 def end_game(table: Table, loser: int, reason: str) -> None:
     """End ``table``'s game at once as a loss for ``loser`` (``reason``: RESIGNED, ...);
     ProtocolError ``over`` if it is over already. The game's file keeps the reason."""
@@ -174,11 +228,12 @@ def restart_clocks(tables: Iterable[Table], now: float) -> None:
 
 
 def new_table(options: Options, seats: list[Seat], rated: bool = False,
-              clock: float = DEFAULT_CLOCK, now: float | None = None) -> Table:
+              clock: float = DEFAULT_CLOCK, now: float | None = None,
+              bank: float = DEFAULT_BANK) -> Table:
     """A fresh table with a newly dealt game: its seed is a secret nobody chose (never sent)."""
     now = time.time() if now is None else now
     return Table("t" + secrets.token_hex(3), Game.new(options=options), seats, rated=rated,
-                 clock=clock, decision_since=now)
+                 clock=clock, decision_since=now, bank=bank, banks=(bank, bank))
 
 
 class TableStore:

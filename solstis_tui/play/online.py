@@ -41,6 +41,8 @@ class RemoteTable(SessionView, Protocol):
 
     def seconds_left(self) -> float | None: ...
 
+    def bank_seconds_left(self) -> float | None: ...
+
     def connected(self, player: int) -> bool: ...
 
     def in_lobby(self, player: int) -> bool: ...
@@ -83,16 +85,19 @@ class OnlineController(PlayController):
         if left is None:
             return NO_CLOCK_YET
         whose = "watch" if s.is_spectator else "mine" if game.to_play == s.seat else "theirs"
-        return clock_face(left, whose)
+        return clock_face(left, whose, s.bank_seconds_left())
 
     def top_bar(self, width: int = BAR_WIDTH) -> str:
         """Variant, table, turn and the players (with their ratings at a rated table),
         in ``width`` characters: the players always, the rest as far as it fits."""
-        g, s = self.obs, self.session
-        me = self.viewer()
-        players = " vs ".join(player_label(s.name(p), s.rating(p)) for p in (me, 1 - me))
+        g = self.obs
         return fit_line([(1, "Solstis"), (3, g.options.variant), (2, self.game_label()),
-                         (4, f"turn {g.turn}"), (9, players)], width)
+                         (4, f"turn {g.turn}"), (9, self.players_text())], width)
+
+    def players_text(self) -> str:
+        """The players as the top line names them, the viewer first."""
+        s, me = self.session, self.viewer()
+        return " vs ".join(player_label(s.name(p), s.rating(p)) for p in (me, 1 - me))
 
     # ------------------------------------------------------------------ leaving for good
     def leave_for_good_offered(self) -> bool:

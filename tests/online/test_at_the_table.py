@@ -57,6 +57,8 @@ class Elapsed:
 async def test_the_move_clock_counts_down_on_screen_and_says_when_to_claim(host, connect):
     app = OnlineApp(socket=host.socket_path, name="Ann")
     async with app.run_test(size=(80, 24)) as pilot:
+        frozen = host.clock()  # the host's clock stands still until the test moves it
+        host.clock = lambda: frozen
         bob, table = await seated_with_bob(app, pilot, connect)
         await wait_for(lambda: top_line(app).rstrip().endswith(NO_CLOCK_YET.text), pilot)
         game = host.tables[table].game
@@ -65,18 +67,20 @@ async def test_the_move_clock_counts_down_on_screen_and_says_when_to_claim(host,
             await pilot.pause(0.1)
         while game.to_play == 1:  # Bob plays his: both have moved, the clocks run
             await opponent_moves(bob, table, game, pilot)
-        await wait_for(lambda: top_line(app).rstrip().endswith("your clock 5:00"), pilot)
+        # the clocks run: the move clock, and the bank beside it
+        await wait_for(lambda: top_line(app).rstrip().endswith("your clock 5:00 · bank 20:00"),
+                       pilot)
         while game.to_play == 0:  # Ann plays her turn out: Bob decides
             await pilot.press("enter")
             await pilot.pause(0.1)
-        await wait_for(lambda: "their clock 5:00" in top_line(app), pilot)
+        await wait_for(lambda: "their clock 5:00 · bank 20:00" in top_line(app), pilot)
         elapsed = Elapsed()
         app.remote.clock, app.remote.received_at = elapsed, 0.0
         elapsed.seconds = 280.5  # no message from the host: the screen counts down itself
         await wait_for(lambda: "their clock 0:20!" in top_line(app), pilot)
         clock = app.screen.query_one("#topbar").render()
         assert any(getattr(span.style, "reverse", None) is True and
-                   clock.plain[span.start:span.end] == "their clock 0:20!"
+                   clock.plain[span.start:span.end].startswith("their clock 0:20! · bank ")
                    for span in clock.spans)  # its look changed
         assert len(top_line(app)) == 80
         elapsed.seconds = 301

@@ -11,6 +11,7 @@ import random
 import pytest
 
 from solstis_tui.host.glicko2 import Rating
+from solstis_tui.host.tables import longest_game
 
 from .conftest import start_host
 from .identities import ANN, BOB, hello
@@ -224,6 +225,7 @@ async def test_downtime_is_nobodys_time_so_a_claim_right_after_a_restart_is_refu
         await ann.hello(None, code)  # Ann comes back
         state = await latest_state(ann, table)
         assert state["time_left"] >= 10
+        assert state["bank_left"][1] >= 1200 - 20  # the bank too: at least what it held
         await ann.send({"type": "claim", "table": table})
         assert (await ann.receive_until("error"))["code"] == "too_early"
         assert not again.tables[table].game.is_over
@@ -234,3 +236,41 @@ async def test_downtime_is_nobodys_time_so_a_claim_right_after_a_restart_is_refu
         await ann.close()
     finally:
         await again.close()
+
+
+async def test_slow_play_runs_out_of_bank_and_the_game_can_be_claimed(timed, connect_timed):
+    """The reported case: moving just before each deadline could hold a table for 95
+    minutes. Every decision's time comes out of the player's bank (5 s back for each tile
+    played), and a player out of bank is out of time, whatever the move clock says."""
+    ann, bob = await connect_timed("Ann"), await connect_timed("Bob")
+    table = (await create(ann, seat=0, clock=300, bank=5))["table"]
+    await bob.send({"type": "join", "table": table})
+    await bob.receive_until("joined")
+    await play_turn(timed, ann, table, 0)
+    state = await play_turn(timed, bob, table, 1)  # both have moved: the clocks run
+    assert (state["bank"], state["bank_left"], state["time_left"]) == (300, [300, 300], 300)
+    timed.test_clock.now += 290  # Ann plays a tile 10 s before the move clock's deadline
+    game = timed.tables[table].game
+    await ann.send({"type": "move", "table": table, "move": str(game.legal_moves()[0])})
+    await latest_state(ann, table)  # Bob answers at once if it is his turn:
+    state = await play_turn(timed, bob, table, 1) or await latest_state(bob, table)
+    assert state["bank_left"][0] == 300 - 290 + 5 and state["time_left"] == 300
+    await bob.send({"type": "claim", "table": table})
+    error = await bob.receive_until("error")
+    assert error["code"] == "too_early" and "15 seconds" in error["message"]
+    timed.test_clock.now += 16  # the move clock has 284 s left; the bank is empty
+    await bob.send({"type": "claim", "table": table})
+    obs = (await latest_state(bob, table))["observation"]
+    assert (obs["is_over"], obs["end_reason"], obs["winner"]) == (True, "time", 1)
+
+
+@pytest.mark.parametrize("bank", [4, 61, "20", True])
+async def test_a_bank_outside_the_limits_is_refused(timed, connect_timed, bank):
+    ann = await connect_timed("Ann")
+    reply = await create(ann, seat=0, bank=bank)
+    assert reply["type"] == "error" and reply["code"] == "bad_message"
+    assert timed.tables == {}
+
+
+def test_a_tables_longest_game_is_known_when_it_is_made():
+    assert longest_game(20 * 60) == 2 * 20 * 60 + 36 * 5  # 43 minutes of thinking at most
