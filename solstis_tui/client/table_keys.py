@@ -21,6 +21,9 @@ resignation, leaving for good, a claim), it is an abandoned game, not a result, 
 nobody's rating.
 
 The top line shows each player's rating at a rated table (`?` while it is provisional),
-and at its right end the move clock of the player to move when two people play: it counts
-down each second and changes its look under 30 seconds. A bot is never out of time.
+and at its right end the move clock of the player to move when two people play, with their
+time bank beside it: it counts down each second and changes its look under 30 seconds.
+Each decision's time comes out of the bank (5 seconds back for each tile played); with
+the bank empty the player is out of time, as with the move clock. No clock runs before
+both players have made a first decision. A bot is never out of time.
 """

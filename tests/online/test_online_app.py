@@ -215,7 +215,7 @@ async def test_o_claims_a_game_whose_player_to_move_ran_out_of_time(host, connec
         assert (game.end_reason, game.winner) == ("time", ann_app.remote.seat)
 
 
-async def test_the_creator_picks_the_move_clock(host):
+async def test_the_creator_picks_the_move_clock_and_the_time_bank(host):
     app = OnlineApp(socket=host.socket_path, name="Ann")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(lambda: app.player_name == "Ann", pilot)
@@ -227,6 +227,27 @@ async def test_the_creator_picks_the_move_clock(host):
         await pilot.pause(0.1)
         shown = "\n".join(s.text for s in app.screen._compositor.render_strips())
         assert "Clock:    1 min 00 s a decision" in shown
+        assert "Bank:     game in 20 min + 5 s a tile" in shown
+
+        def form() -> str:  # the form's words, whatever lines they wrap to
+            return " ".join(str(app.screen.query_one("#choices").render()).split())
+
+        assert "game in 20 min + 5 s a tile played, each: at most 43 min on the clocks" in form()
+        await pilot.press("b")  # the time bank: the game's length is known before it starts
+        await pilot.pause(0.1)
+        assert "game in 30 min + 5 s a tile played, each: at most 63 min" in form()
         await pilot.press("enter")
         await wait_for(lambda: isinstance(app.screen, OnlineGameScreen), pilot)
         assert host.tables[app.remote.table].clock == 60
+        assert host.tables[app.remote.table].bank == 30 * 60
+
+
+async def test_the_lobby_says_how_long_a_table_can_last(host, connect):
+    ann = await connect("Ann")
+    await ann.send({"type": "create", "opponent": "friend", "seat": 0, "bank": 10})
+    await ann.receive_until("joined")
+    app = OnlineApp(socket=host.socket_path, name="Bob")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(lambda: app.lobby.rows, pilot)
+        row = " ".join(str(app.screen.query_one("#row").render()).split())
+        assert "game in 10 min + 5 s a tile played, each: at most 23 min on the clocks" in row
