@@ -627,7 +627,8 @@ class Host:
 
     async def _resign(self, conn: Connection, table: Table) -> dict[str, Any] | None:
         """The player gives up the game: it ends as their loss (recorded like any finished
-        game, and counted in ratings at a rated table)."""
+        game, and counted in ratings at a rated table once both have played: before, it is
+        an abandoned game, see ``Table.counts``)."""
         seat = table.seat_of(conn.code)
         if seat is None:
             raise ProtocolError("not_seated", "you do not play at this table")

@@ -11,7 +11,6 @@ import random
 import pytest
 
 from solstis_tui.host.glicko2 import Rating
-from solstis_tui.host.tables import longest_game
 
 from .conftest import start_host
 from .identities import ANN, BOB, hello
@@ -270,7 +269,3 @@ async def test_a_bank_outside_the_limits_is_refused(timed, connect_timed, bank):
     reply = await create(ann, seat=0, bank=bank)
     assert reply["type"] == "error" and reply["code"] == "bad_message"
     assert timed.tables == {}
-
-
-def test_a_tables_longest_game_is_known_when_it_is_made():
-    assert longest_game(20 * 60) == 2 * 20 * 60 + 36 * 5  # 43 minutes of thinking at most

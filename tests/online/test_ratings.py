@@ -101,6 +101,22 @@ async def test_three_quick_resignations_between_friends_move_nobodys_rating(keye
     assert leaders["place"] is None and leaders["rating"] == "1500?"
 
 
+async def test_a_rated_table_left_before_anyone_played_is_forfeited_unrated(keyed):
+    import time
+
+    ann, bob, table = await seated_at_a_rated_table(keyed, ANN, BOB)
+    for client in (ann["client"], bob["client"]):
+        await client.close()
+    while keyed.conns:
+        await asyncio.sleep(0.01)
+    later = time.time() + 25 * 3600
+    await keyed.housekeeping.forfeit_abandoned(later)
+    assert table in keyed.housekeeping.expire(later)
+    with sqlite3.connect(keyed.ratings.path) as db:
+        assert db.execute("SELECT table_id, rated FROM results").fetchall() == [(table, 0)]
+    assert stored(keyed)[0] == [] and keyed.ratings.rating("key:Ann") == Rating()
+
+
 async def test_a_bot_is_rated_on_the_same_scale_from_its_ladder_figure(keyed):
     starts = bot_starts()
     assert starts["bot:random"].rating < starts["bot:greedy"].rating \
