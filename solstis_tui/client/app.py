@@ -136,10 +136,13 @@ class OnlineApp(ShellApp):
             client.post(client.hello_message(name, code))
 
     def create(self, variant: str, opponent: str, seat: int | None,
-               rated: bool = False, clock: int | None = None) -> None:
+               rated: bool = False, clock: int | None = None,
+               bank: int | None = None) -> None:
         message: dict[str, Any] = {"type": "create", "variant": variant, "opponent": opponent}
         if clock is not None:
             message["clock"] = clock
+        if bank is not None:
+            message["bank"] = bank
         if rated:
             message["rated"] = True
         if seat is not None:

@@ -7,7 +7,7 @@ from typing import ClassVar, Protocol, cast
 
 from textual.binding import Binding, BindingType
 
-from ..play.online import BAR_WIDTH, OnlineController
+from ..play.online import BAR_WIDTH, OnlineController, loss_words
 from ..play.session_view import SessionView
 from ..play.table_header import ClockFace
 from ..screens.game import GameScreen
@@ -82,12 +82,13 @@ class OnlineGameScreen(GameScreen):
         return super().check_action(action, parameters)
 
     def paint_top_bar(self) -> None:
-        """The players with their ratings, and the move clock at the right end."""
+        """The players with their ratings, and the move clock (the bank beside it, where
+        the line has room) at the right end."""
         clock = self.shown_clock = self.play.move_clock()
         bar = self.query_one(TopBar)
         self.painted_width = width = bar.size.width or BAR_WIDTH
-        text = self.play.top_bar(width - (len(clock.text) + 1 if clock else 0))
-        face = clock.text if clock else ""
+        face = clock.fitting(width - 1 - len(self.play.players_text())) if clock else ""
+        text = self.play.top_bar(width - (len(face) + 1 if face else 0))
         if self.sapp.ascii_mode:
             text, face = asciify(text), asciify(face)
         bar.say(text, face, clock is not None and clock.urgent)
@@ -129,9 +130,8 @@ class OnlineGameScreen(GameScreen):
         elif any(remote.seat_empty(p) for p in (0, 1)):
             self.play.say_error("nobody has joined yet: f gives the table up (q keeps it)")
         else:
-            counts = " and counts in your rating" if remote.rated else ""
             self.app.push_screen(ConfirmScreen(
-                f"Resign this game? It ends now as your loss{counts}.",
+                f"Resign this game? It ends now{loss_words(remote)}.",
                 "y resigns · any other key plays on"), self._resign_answered)
 
     def action_claim(self) -> None:

@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Input, Static
 from ..widgets.footer import Footer
 from ..wire.names import BadName, normalize_name
 from ..wire.protocol import MAX_NAME
+from .create import bank_words
 
 PROMPT = "Your name (or #code to come back as yourself), then Enter:"
 PAGE_SIZE = 50  # the host's rows per page until a full page shows otherwise
@@ -27,7 +28,8 @@ class LobbyServices(Protocol):
     def hello(self, name: str | None = None, code: str | None = None) -> None: ...
 
     def create(self, variant: str, opponent: str, seat: int | None,
-               rated: bool = False, clock: int | None = None) -> None: ...
+               rated: bool = False, clock: int | None = None,
+               bank: int | None = None) -> None: ...
 
     def join(self, table: str) -> None: ...
 
@@ -258,8 +260,11 @@ class LobbyScreen(Screen[None]):
         if row is not None:
             seats = " vs ".join(self._seat_text(s) for s in row["seats"])
             rated = " · rated" if row.get("rated") else ""
-            text = (f"{row['table']}: {seats} · {row['variant']}{rated} · {row['status']} · turn "
-                    f"{row['turn']} · {row['watchers']} watching")
+            bank = row.get("bank")
+            game = (f" · {bank_words(bank // 60)}" if isinstance(bank, int) and
+                    not isinstance(bank, bool) and 0 < bank < 24 * 3600 else "")
+            text = (f"{row['table']}: {seats} · {row['variant']}{rated}{game} · {row['status']}"
+                    f" · turn {row['turn']} · {row['watchers']} watching")
         self.query_one("#row", Static).update(text)
 
     def on_data_table_row_highlighted(self, _event: DataTable.RowHighlighted) -> None:

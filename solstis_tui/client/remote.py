@@ -35,8 +35,12 @@ class RemoteSession:
         self.obs: Observation | None = None
         self.seats: list[dict[str, Any]] = [{}, {}]
         self.rated = False
+        self.counts = False
+        """A rated game's end would count in the ratings now (both players have played)."""
         self.time_left: float | None = None
         """Seconds the player to move had when the last state came (None: no clock runs)."""
+        self.bank_left: tuple[float, float] | None = None
+        """What each player's bank held when the last state came (None: no clock runs)."""
         self.received_at = 0.0
         self.on_change: Callable[[RemoteSession], None] | None = None
         self.setup = Setup(seats=(PERSON, PERSON))
@@ -47,9 +51,14 @@ class RemoteSession:
         self.seat = state.get("seat")
         self.seats = state["seats"]
         self.rated = state.get("rated") is True
+        self.counts = state.get("counts") is True
         left = state.get("time_left")
         self.time_left = float(left) if isinstance(left, int | float) and \
             not isinstance(left, bool) else None
+        banks = state.get("bank_left")
+        self.bank_left = (float(banks[0]), float(banks[1])) if isinstance(banks, list) and \
+            len(banks) == 2 and all(isinstance(b, int | float) and not isinstance(b, bool)
+                                    for b in banks) else None
         self.received_at = self.clock()
         self.obs = observation_from_dict(state["observation"])
         seats = [PERSON if s.get("bot") is None else Seat(str(s["bot"])) for s in self.seats]
@@ -83,6 +92,14 @@ class RemoteSession:
         if self.time_left is None:
             return None
         return self.time_left - (self.clock() - self.received_at)
+
+    def bank_seconds_left(self) -> float | None:
+        """What the bank of the player to move holds now, counted down here since the last
+        state; None when no clock runs."""
+        obs = self.obs
+        if self.bank_left is None or obs is None or obs.is_over:
+            return None
+        return self.bank_left[obs.to_play] - (self.clock() - self.received_at)
 
     def seat_empty(self, player: int) -> bool:
         """Nobody has taken ``player``'s seat yet (no name, no bot)."""

@@ -12,10 +12,18 @@ the table closes; during a game, the game ends as your loss (as resigning does).
 footer only while it does more than `q` |
 | `x` | resign, after a `y` to confirm: the game ends now as your loss |
 | `o` | claim the game when the other player's move clock has run out (the top line \\
-says "their time is up"); the game ends as their loss |
+says "their time is up"); the game ends as their loss. The clocks run only once both \\
+players have made a first decision: a player who never played never loses on time |
 | `c` | say something to everyone at the table |
 
+A rated game counts only once each player has made 5 decisions: ended before that (a
+resignation, leaving for good, a claim), it is an abandoned game, not a result, and moves
+nobody's rating.
+
 The top line shows each player's rating at a rated table (`?` while it is provisional),
-and at its right end the move clock of the player to move when two people play: it counts
-down each second and changes its look under 30 seconds. A bot is never out of time.
+and at its right end the move clock of the player to move when two people play, with their
+time bank beside it: it counts down each second and changes its look under 30 seconds.
+Each decision's time comes out of the bank (5 seconds back for each tile played); with
+the bank empty the player is out of time, as with the move clock. No clock runs before
+both players have made a first decision. A bot is never out of time.
 """

@@ -23,8 +23,13 @@ from solstis_tui.ai.registry import BOT_TIERS, make_solo_bot
 from ..core import EndReason, IllegalMove, Move, Options
 from ..wire.names import MAX_MARKS, BadName, chat_text, normalize_name, too_many_marks
 from ..wire.protocol import (
+    DEFAULT_BANK,
+    DEFAULT_CLOCK,
+    MAX_BANK,
     MAX_CHAT,
     MAX_NAME,
+    MIN_BANK,
+    MIN_CLOCK,
     VERSION,
     LineReader,
     ProtocolError,
@@ -46,13 +51,12 @@ from .players import PlayerRegistry
 from .ratings import Ratings
 from .standings import Standings
 from .tables import (
-    DEFAULT_CLOCK,
-    MIN_CLOCK,
     Seat,
     Table,
     TableStore,
     end_game,
     new_table,
+    restart_clocks,
 )
 from .views import LOBBY, LobbyOrder, audience, lobby_page, presence, state_message
 
@@ -142,6 +146,7 @@ class Host:
         for table in self.tables.values():  # finished before a stop, not yet recorded
             if table.game.is_over:
                 self.standings.record_at_start(table)
+        restart_clocks(self.tables.values(), self.clock())
 
     async def serve_unix(self, path: Path, mode: int = 0o600, group: int | None = None) -> None:
         """Listen on ``path`` (for ``group`` too if given); StartRefused if another host
@@ -428,6 +433,10 @@ class Host:
         if not MIN_CLOCK <= clock <= DEFAULT_CLOCK:
             raise ProtocolError("bad_message", f"clock is from {MIN_CLOCK:g} to "
                                 f"{DEFAULT_CLOCK:g} seconds a decision")
+        bank = field(msg, "bank", int, default=int(DEFAULT_BANK // 60))
+        if not MIN_BANK <= bank * 60 <= MAX_BANK:
+            raise ProtocolError("bad_message", f"bank is from {MIN_BANK / 60:g} to "
+                                f"{MAX_BANK / 60:g} minutes a player")
         seats = [Seat(), Seat()]
         seats[seat] = Seat(conn.name, conn.code, identity=self._identity(conn))
         if opponent != "friend":
@@ -436,9 +445,9 @@ class Host:
             self._check_caps(conn, against_bot=opponent != "friend")
             self._spend(conn, "tables", self.limits.new_tables_per_minute,
                         "new tables a minute")
-            table = new_table(options, seats, rated, clock, self.clock())
+            table = new_table(options, seats, rated, clock, self.clock(), bank * 60.0)
             while table.id in self.tables:  # table ids are short: never reuse one
-                table = new_table(options, seats, rated, clock, self.clock())
+                table = new_table(options, seats, rated, clock, self.clock(), bank * 60.0)
             await self._save(table, "the new table")  # listed only once it is stored
             self.tables[table.id] = table
             self.lobby_changed()
@@ -617,7 +626,8 @@ class Host:
 
     async def _resign(self, conn: Connection, table: Table) -> dict[str, Any] | None:
         """The player gives up the game: it ends as their loss (recorded like any finished
-        game, and counted in ratings at a rated table)."""
+        game, and counted in ratings at a rated table once both have played: before, it is
+        an abandoned game, see ``Table.counts``)."""
         seat = table.seat_of(conn.code)
         if seat is None:
             raise ProtocolError("not_seated", "you do not play at this table")
@@ -631,7 +641,8 @@ class Host:
 
     async def _claim(self, conn: Connection, table: Table) -> dict[str, Any] | None:
         """The waiting player claims a game whose player to move ran out of time on the
-        move clock: it ends as a loss for that player (rated tables count it)."""
+        move clock: it ends as a loss for that player (rated tables count it if it was
+        played: ``Table.counts``). No clock runs before both have made a first decision."""
         seat = table.seat_of(conn.code)
         if seat is None:
             raise ProtocolError("not_seated", "you do not play at this table")
@@ -644,7 +655,13 @@ class Host:
         if table.seats[table.game.to_play].bot is not None:
             raise ProtocolError("not_your_claim", "a bot is deciding: it is never out of "
                                 "time")
-        left = table.decision_since + table.clock - self.clock()
+        if not table.clocks_run():
+            waiting = "you have" if table.decisions(seat) == 0 else "the other player has"
+            raise ProtocolError("too_early", "the clocks run only once both players have made "
+                                f"a first decision in this game, and {waiting} not yet. "
+                                "Not waiting? Leave the table for good: a game that ends "
+                                "this early is abandoned and moves no rating")
+        left = table.time_left(self.clock())
         if left > 0:
             raise ProtocolError("too_early", f"the other player has {left:.0f} seconds "
                                 "left for this decision")
@@ -702,16 +719,17 @@ class Host:
                 raise ProtocolError("no_table", f"table {table.id} was closed")
             trial = Table(table.id, table.game.copy(), [replace(s) for s in table.seats],
                           table.created, time.time(), table.rated, clock=table.clock,
-                          decision_since=table.decision_since, game_id=table.game_id)
+                          decision_since=table.decision_since, game_id=table.game_id,
+                          bank=table.bank, banks=table.banks)
             change(trial)
             if (len(trial.game.history), trial.status()) != (len(table.game.history),
                                                              table.status()):
-                trial.decision_since = self.clock()  # a new decision: its clock starts
+                trial.start_decision(table, self.clock())  # a new decision: its clock starts
             await self._save(trial, what)
             status = table.status()
             change(table)
             table.last_active = trial.last_active
-            table.decision_since = trial.decision_since
+            table.decision_since, table.banks = trial.decision_since, trial.banks
             if table.status() != status:
                 self.lobby_changed()
 

@@ -10,12 +10,14 @@ from typing import Any
 from ..wire.protocol import ProtocolError
 from .players import PlayerRegistry, clash_keys
 from .ratings import Ratings, Result, result_of
-from .tables import Table
+from .tables import MIN_DECISIONS, Table
 
 #: Rows in one page of the leaderboard (it fits 80x24 with its title and your place).
 LEADERS_PAGE = 15
 
 log = logging.getLogger("solstis.host")
+#: What a rated game that ended before each player made MIN_DECISIONS did to the ratings.
+ABANDONED = f"not counted: abandoned before each player made {MIN_DECISIONS} decisions"
 
 
 def bot_name(identity: str) -> str:
@@ -93,19 +95,21 @@ class Standings:
     @staticmethod
     def result(table: Table) -> Result:
         """The result of the finished game at ``table``; who sat there for an unrated
-        game: the identity, the bot, or "" (a guest, the host's own account)."""
+        game: the identity, the bot, or "" (a guest, the host's own account). A rated
+        table's game counts only if it was played (``Table.played``)."""
         ids = [s.identity or (f"bot:{s.bot}" if s.bot else "") for s in table.seats]
         return result_of(table.game_id, (ids[0], ids[1]), table.game.winner,
-                         table.last_active, table.rated, table_id=table.id)
+                         table.last_active, table.counts(), table_id=table.id)
 
     async def forfeit(self, table: Table, now: float) -> bool:
         """An abandoned rated game counts as lost by whoever left it: the seat whose
-        decision it was when everybody had gone. True once stored."""
+        decision it was when everybody had gone (if both players made their
+        ``MIN_DECISIONS``; else it is stored unrated). True once stored."""
         ids = [s.identity or "" for s in table.seats]
         loser = table.game.to_play
         try:
             await self.ratings.record(result_of(table.game_id, (ids[0], ids[1]), 1 - loser,
-                                                now, table_id=table.id))
+                                                now, table.counts(), table_id=table.id))
         except OSError as exc:
             self.storage_errors.append(f"the forfeit of {table.id}: {exc}")
             log.error("could not record the forfeit of %s: %s", table.id, exc)
@@ -124,6 +128,8 @@ class Standings:
         self._stored(table)
         if change is not None:
             table.changes = change.shown()
+        elif table.rated and not table.played():
+            table.changes = (ABANDONED, ABANDONED)
         return True
 
     def record_at_start(self, table: Table) -> None:

@@ -7,17 +7,29 @@ import logging
 import re
 import secrets
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..core import EndReason, Game, InvalidPosition, Options
+from ..core.moves import PLAY_KIND
 from ..core.serialize import game_to_dict
 from ..files import keep_aside, write_atomic
-from ..wire.protocol import ProtocolError
+from ..wire.protocol import (
+    BANK_INCREMENT,
+    DEFAULT_BANK,
+    DEFAULT_CLOCK,
+    ProtocolError,
+)
 
 log = logging.getLogger("solstis.host")
 TABLE_FILE = re.compile(r"t[^.]*\.json")  # not one kept aside (t….corrupt-….json)
+
+
+#: Decisions each player must have made before a game counts in the ratings: fewer, and
+#: its end (a resignation, a claim, a forfeit) is an abandoned game, not a result.
+MIN_DECISIONS = 5
 
 
 @dataclass
@@ -50,9 +62,13 @@ class Table:
     #: once it is recorded (not saved: a restarted host shows the ratings only)
     changes: tuple[str, str] | None = field(default=None, compare=False)
     #: the move clock: seconds the player to move has for each decision (see Host claim)
-    clock: float = 300.0
+    clock: float = DEFAULT_CLOCK
     #: when the decision now pending began (a move played, or the second player sat down)
     decision_since: float = field(default_factory=time.time)
+    #: the time bank: seconds each player has for the whole game (see ``start_decision``)
+    bank: float = DEFAULT_BANK
+    #: what is left of each player's bank, as it stood when their pending decision began
+    banks: tuple[float, float] = (DEFAULT_BANK, DEFAULT_BANK)
     #: the game's own id, never reused (table ids are: see ratings); "" takes the table's
     #: id (files of older hosts, whose results were kept by table id)
     game_id: str = ""
@@ -77,6 +93,54 @@ class Table:
                 return i
         return None
 
+    def decisions(self, seat: int) -> int:
+        """How many decisions the player at ``seat`` has made in this game (a move the
+        engine applied by itself, having one legal option, is nobody's decision)."""
+        return sum(1 for player, _move, auto in self.game.history
+                   if player == seat and not auto)
+
+    def played(self) -> bool:
+        """Whether each player has made ``MIN_DECISIONS`` decisions: a game that ends
+        before that was abandoned, not played, and moves no rating (docs/ratings.md)."""
+        return all(self.decisions(seat) >= MIN_DECISIONS for seat in (0, 1))
+
+    def bank_left(self, seat: int, now: float) -> float:
+        """Seconds left in the bank of the player at ``seat`` ``now`` (their pending
+        decision's time so far taken off while the clocks run)."""
+        left = self.banks[seat]
+        if self.clocks_run() and seat == self.game.to_play:
+            left -= now - self.decision_since
+        return left
+
+    def time_left(self, now: float) -> float:
+        """Seconds before the player to move runs out of time: of their decision's clock
+        or of their bank, whichever is first (only meaningful while the clocks run)."""
+        return min(self.decision_since + self.clock - now,
+                   self.bank_left(self.game.to_play, now))
+
+    def start_decision(self, before: Table, now: float) -> None:
+        """This table is ``before`` with its pending decision answered (or the game over):
+        the next decision's time starts ``now``. If the clocks ran, the decider's bank
+        loses the time the decision took and gains ``BANK_INCREMENT`` a tile they played."""
+        if before.clocks_run():
+            seat = before.game.to_play
+            new = self.game.history[len(before.game.history):]
+            plays = sum(1 for p, move, _auto in new if p == seat and move.kind == PLAY_KIND)
+            banks = list(before.banks)
+            banks[seat] += plays * BANK_INCREMENT - (now - before.decision_since)
+            self.banks = (banks[0], banks[1])
+        self.decision_since = now
+
+    def clocks_run(self) -> bool:
+        """Whether the move clock runs: once both players have made a first decision in
+        this game (a player who never sat down to play can never lose on time), while
+        it is not over."""
+        return self.status() == "playing" and all(self.decisions(s) > 0 for s in (0, 1))
+
+    def counts(self) -> bool:
+        """Whether the game's end would move ratings now: a rated table, played."""
+        return self.rated and self.played()
+
     def status(self) -> str:
         if self.game.is_over:
             return "over"
@@ -94,6 +158,8 @@ class Table:
             "rated": self.rated,
             "clock": self.clock,
             "decision_since": self.decision_since,
+            "bank": self.bank,
+            "banks": list(self.banks),
         }
 
     @classmethod
@@ -107,6 +173,11 @@ class Table:
                         game_id=str(data.get("game_id") or data["id"]))
             table.clock = float(data.get("clock", DEFAULT_CLOCK))
             table.decision_since = float(data.get("decision_since", table.last_active))
+            table.bank = float(data.get("bank", DEFAULT_BANK))
+            banks = [float(b) for b in data.get("banks", (table.bank, table.bank))]
+            if len(banks) != 2:
+                raise ValueError(f"a table has two banks, not {len(banks)}")
+            table.banks = (banks[0], banks[1])
             ended = data.get("ended")  # how files before version 0.2 kept it
             if ended is not None:
                 reason, loser = EndReason(ended["reason"]), ended["loser"]
@@ -126,27 +197,38 @@ class Table:
 #: the game), or the player to move ran out of time on the move clock and the other
 #: claimed the game.
 ENDINGS = (EndReason.RESIGNED, EndReason.TIME)
-#: The move clock: seconds a decision, by default and at the shortest a creator may pick.
-DEFAULT_CLOCK = 300.0
-MIN_CLOCK = 30.0
-
-
 def end_game(table: Table, loser: int, reason: EndReason) -> None:
     """End ``table``'s game at once as a loss for ``loser`` (``reason``: one of
-    ``ENDINGS``); ProtocolError ``over`` if it is over already. The game's file keeps the
-    reason (``Game.end``)."""
+    ``ENDINGS``), or, at a rated table before each player made ``MIN_DECISIONS``, as
+    abandoned (no winner, no rating moved); ProtocolError ``over`` if it is over already.
+    The game's file keeps the reason (``Game.end``)."""
     if table.game.is_over:
         raise ProtocolError("over", "the game is over")
-    table.game.end(reason, loser)
+    if table.rated and not table.played():  # nobody really played it (docs/ratings.md)
+        table.game.end(EndReason.ABANDONED)
+    else:
+        table.game.end(reason, loser)
+
+
+def restart_clocks(tables: Iterable[Table], now: float) -> None:
+    """After a start: downtime is nobody's time. The decision pending at each table whose
+    clocks run starts again ``now``, so its player gets at least the time they had when
+    the host stopped (their whole decision time; a killed host cannot say when it
+    stopped). Not saved: the next change saves it, and another restart does it again."""
+    for table in tables:
+        if table.clocks_run():
+            table.decision_since = now
 
 
 def new_table(options: Options, seats: list[Seat], rated: bool = False,
-              clock: float = DEFAULT_CLOCK, now: float | None = None) -> Table:
+              clock: float = DEFAULT_CLOCK, now: float | None = None,
+              bank: float = DEFAULT_BANK) -> Table:
     """A fresh table with a newly dealt game: its seed is a secret nobody chose (never sent);
     the game's id is 128 random bits of its own (the table's 24 are reused)."""
     now = time.time() if now is None else now
     return Table("t" + secrets.token_hex(3), Game.new(options=options), seats, rated=rated,
-                 clock=clock, decision_since=now, game_id="g" + secrets.token_hex(16))
+                 clock=clock, decision_since=now, bank=bank, banks=(bank, bank),
+                 game_id="g" + secrets.token_hex(16))
 
 
 class TableStore:

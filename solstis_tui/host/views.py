@@ -98,6 +98,8 @@ def lobby_page(order: LobbyOrder, conns: Iterable[Connection], code: str | None,
         "turn": table.game.turn,
         "seats": seat_rows(table, present, rating_of),
         "rated": table.rated,
+        "clock": round(table.clock),
+        "bank": round(table.bank),
         "watchers": watchers[table.id],
     } for table in order.page(code, offset, size)]
     return {"tables": rows, "offset": offset, "total": len(order)}
@@ -120,9 +122,13 @@ def state_message(table: Table, seat: int | None, present: Presence,
         "seat": seat,
         "seats": seats,
         "rated": table.rated,
+        "counts": table.counts(),
         "clock": round(table.clock),
-        "time_left": None if now is None or game.is_over or table.status() == "open"
+        "time_left": None if now is None or not table.clocks_run()
         else max(0, round(table.decision_since + table.clock - now)),
+        "bank": round(table.bank),
+        "bank_left": None if now is None or not table.clocks_run()
+        else [max(0, round(table.bank_left(seat, now))) for seat in (0, 1)],
         "scores": [game.score(0).total, game.score(1).total],
         "observation": observation_to_dict(obs),
     }

@@ -10,7 +10,14 @@ from typing import Protocol
 
 from .controller import PlayController, Prompt
 from .session_view import SessionView
-from .table_header import CLAIM_KEY, ClockFace, clock_face, fit_line, player_label
+from .table_header import (
+    CLAIM_KEY,
+    NO_CLOCK_YET,
+    ClockFace,
+    clock_face,
+    fit_line,
+    player_label,
+)
 from .words import asked
 
 #: The top line's width at 80 columns (the bar has a space each side).
@@ -23,6 +30,7 @@ class RemoteTable(SessionView, Protocol):
     table: str
     seat: int | None
     rated: bool
+    counts: bool
 
     @property
     def is_spectator(self) -> bool: ...
@@ -33,11 +41,21 @@ class RemoteTable(SessionView, Protocol):
 
     def seconds_left(self) -> float | None: ...
 
+    def bank_seconds_left(self) -> float | None: ...
+
     def connected(self, player: int) -> bool: ...
 
     def in_lobby(self, player: int) -> bool: ...
 
     def seat_empty(self, player: int) -> bool: ...
+
+
+def loss_words(table: RemoteTable) -> str:
+    """What ending the game now (resigning, leaving for good) does, after "ends now"."""
+    if table.rated and not table.counts:
+        return (" as abandoned, not as a result: too few decisions were made for it to "
+                "count, so it moves no rating")
+    return " as your loss" + (" and counts in your rating" if table.rated else "")
 
 
 class OnlineController(PlayController):
@@ -53,27 +71,33 @@ class OnlineController(PlayController):
         return f"table {self.session.table}"
 
     def move_clock(self) -> ClockFace | None:
-        """The move clock of the player to move, counted down since the host's last state;
-        None where it has no say: before anyone joined, after the end, and when a bot
-        sits at the table (a bot is never out of time, and never claims)."""
+        """The move clock of the player to move, counted down since the host's last state
+        (``NO_CLOCK_YET`` before both players have made a first decision); None where it
+        has no say: before anyone joined, after the end, and when a bot sits at the table
+        (a bot is never out of time, and never claims)."""
         s = self.session
-        left = s.seconds_left()
-        if left is None or any(s.is_bot(p) or s.seat_empty(p) for p in (0, 1)):
+        if any(s.is_bot(p) or s.seat_empty(p) for p in (0, 1)):
             return None
         game = s.observation(self.viewer())
         if game.is_over:
             return None
+        left = s.seconds_left()
+        if left is None:
+            return NO_CLOCK_YET
         whose = "watch" if s.is_spectator else "mine" if game.to_play == s.seat else "theirs"
-        return clock_face(left, whose)
+        return clock_face(left, whose, s.bank_seconds_left())
 
     def top_bar(self, width: int = BAR_WIDTH) -> str:
         """Variant, table, turn and the players (with their ratings at a rated table),
         in ``width`` characters: the players always, the rest as far as it fits."""
-        g, s = self.obs, self.session
-        me = self.viewer()
-        players = " vs ".join(player_label(s.name(p), s.rating(p)) for p in (me, 1 - me))
+        g = self.obs
         return fit_line([(1, "Solstis"), (3, g.options.variant), (2, self.game_label()),
-                         (4, f"turn {g.turn}"), (9, players)], width)
+                         (4, f"turn {g.turn}"), (9, self.players_text())], width)
+
+    def players_text(self) -> str:
+        """The players as the top line names them, the viewer first."""
+        s, me = self.session, self.viewer()
+        return " vs ".join(player_label(s.name(p), s.rating(p)) for p in (me, 1 - me))
 
     # ------------------------------------------------------------------ leaving for good
     def leave_for_good_offered(self) -> bool:
@@ -99,8 +123,7 @@ class OnlineController(PlayController):
         if any(s.seat_empty(p) for p in (0, 1)):
             return (f"Give up table {s.table} for good? Nobody has joined it yet, so it "
                     "closes.")
-        counts = " and counts in your rating" if s.rated else ""
-        return f"Leave table {s.table} for good? The game ends now as your loss{counts}."
+        return f"Leave table {s.table} for good? The game ends now{loss_words(s)}."
 
     def start_bot(self) -> None:
         """Bots and the other player decide at the host: wait for its next state."""
@@ -141,7 +164,7 @@ class OnlineController(PlayController):
         headline = f"Watching: {who} is to {doing}" if s.is_spectator else \
             f"Waiting for {who}: {doing}"
         clock = self.move_clock()
-        claim = f"{CLAIM_KEY} claim on time · " if clock is not None else ""
+        claim = f"{CLAIM_KEY} claim on time · " if clock is not None and clock.running else ""
         if clock is not None and clock.out:
             claim = f"time is up: {CLAIM_KEY} claims the game · "
         detail = f"{claim}c chat · x resign · f leave for good · q lobby · ? help"

@@ -26,27 +26,47 @@ def minutes_seconds(seconds: float) -> str:
 
 @dataclass(frozen=True)
 class ClockFace:
-    """What the move clock shows now: ``text``; ``urgent`` under ``URGENT_SECONDS``;
-    ``out`` once the player to move has no time left (the other player may claim)."""
+    """What the move clock shows now: ``text`` (the decision's clock and the bank);
+    ``short`` (only the one that runs out first: for a narrow line); ``urgent`` under
+    ``URGENT_SECONDS``; ``out`` once the player to move has no time left (the other player
+    may claim); ``running`` False before both players have made a first decision."""
 
     text: str
     urgent: bool
     out: bool
+    running: bool = True
+    short: str = ""
+
+    def fitting(self, room: int) -> str:
+        """``text`` if it fits in ``room`` characters, else ``short``."""
+        return self.text if len(self.text) <= room or not self.short else self.short
 
 
-def clock_face(seconds_left: float, whose: str) -> ClockFace:
-    """The clock of the player to move, as seen by ``whose``: ``"mine"`` (the viewer is
-    to move), ``"theirs"`` (the viewer waits and may claim) or ``"watch"`` (a watcher)."""
-    out = seconds_left <= 0
-    if out:
+#: The clock's place before both players have made a first decision: no clock runs yet.
+NO_CLOCK_YET: Final = ClockFace("no clock until both have moved", False, False, False)
+
+
+def clock_face(seconds_left: float, whose: str, bank_left: float | None = None) -> ClockFace:
+    """The clocks of the player to move, as seen by ``whose``: ``"mine"`` (the viewer is
+    to move), ``"theirs"`` (the viewer waits and may claim) or ``"watch"`` (a watcher):
+    the decision's ``seconds_left`` and, beside it, what is left of their ``bank``."""
+    first = seconds_left if bank_left is None else min(seconds_left, bank_left)
+    if first <= 0:
         text = {"mine": "your time is up: move!",
                 "theirs": f"their time is up: {CLAIM_KEY} claims",
                 "watch": "time is up"}[whose]
-        return ClockFace(text, True, True)
+        return ClockFace(text, True, True, short=text)
     label = {"mine": "your clock ", "theirs": "their clock ", "watch": "clock "}[whose]
-    urgent = seconds_left < URGENT_SECONDS
-    return ClockFace(f"{label}{minutes_seconds(seconds_left)}{'!' if urgent else ''}",
-                     urgent, False)
+
+    def shown(seconds: float) -> str:
+        return f"{minutes_seconds(seconds)}{'!' if seconds < URGENT_SECONDS else ''}"
+
+    urgent = first < URGENT_SECONDS
+    short = f"{label}{shown(first)}"
+    if bank_left is None:
+        return ClockFace(short, urgent, False, short=short)
+    return ClockFace(f"{label}{shown(seconds_left)} · bank {shown(bank_left)}", urgent, False,
+                     short=short)
 
 
 def player_label(name: str, rating: str | None) -> str:

@@ -123,3 +123,23 @@ def message_kind(line: bytes | None) -> str:
         return str(decode(line).get("type"))[:20] if line is not None else "too long"
     except ProtocolError:
         return "unreadable"
+
+
+#: The move clock: seconds a decision, by default and at the shortest a creator may pick.
+DEFAULT_CLOCK = 300.0
+MIN_CLOCK = 30.0
+#: The time bank ("game in N minutes, plus a few seconds a move"): seconds each player has
+#: for the whole game, by default and at the least and most a creator may pick, and the
+#: seconds each tile a player plays gives back.
+DEFAULT_BANK = 20 * 60.0
+MIN_BANK, MAX_BANK = 5 * 60.0, 60 * 60.0
+BANK_INCREMENT = 5.0
+#: The most tiles a game can see played: each comes from a hand, and only the 6 dealt and
+#: the 30 of the land pile ever enter one (rules.md §2).
+MOST_TILES_PLAYED = 36
+
+
+def longest_game(bank: float) -> float:
+    """The most thinking time a game with this bank can take, both players together, once
+    the clocks run: both banks and every increment (downtime aside)."""
+    return 2 * bank + MOST_TILES_PLAYED * BANK_INCREMENT

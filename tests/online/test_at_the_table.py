@@ -15,9 +15,10 @@ from solstis_tui.client.confirm import ConfirmScreen
 from solstis_tui.client.game_screen import OnlineGameScreen
 from solstis_tui.client.lobby import LobbyScreen
 from solstis_tui.host.identity import key_line
+from solstis_tui.play.table_header import NO_CLOCK_YET
 
 from .identities import STRANGER, a_key, hello
-from .test_online_app import open_friend_table, seated_with_bob, wait_for
+from .test_online_app import open_friend_table, opponent_moves, seated_with_bob, wait_for
 
 LONG, OTHER = "Bartholomew Quinnsworthy", "Maximiliana Featherstone"  # 24 characters each
 
@@ -56,20 +57,30 @@ class Elapsed:
 async def test_the_move_clock_counts_down_on_screen_and_says_when_to_claim(host, connect):
     app = OnlineApp(socket=host.socket_path, name="Ann")
     async with app.run_test(size=(80, 24)) as pilot:
-        _bob, table = await seated_with_bob(app, pilot, connect)
-        await wait_for(lambda: top_line(app).rstrip().endswith("your clock 5:00"), pilot)
+        frozen = host.clock()  # the host's clock stands still until the test moves it
+        host.clock = lambda: frozen
+        bob, table = await seated_with_bob(app, pilot, connect)
+        await wait_for(lambda: top_line(app).rstrip().endswith(NO_CLOCK_YET.text), pilot)
         game = host.tables[table].game
         while game.to_play == 0:  # Ann plays her turn out: Bob decides
             await pilot.press("enter")
             await pilot.pause(0.1)
-        await wait_for(lambda: "their clock 5:00" in top_line(app), pilot)
+        while game.to_play == 1:  # Bob plays his: both have moved, the clocks run
+            await opponent_moves(bob, table, game, pilot)
+        # the clocks run: the move clock, and the bank beside it
+        await wait_for(lambda: top_line(app).rstrip().endswith("your clock 5:00 · bank 20:00"),
+                       pilot)
+        while game.to_play == 0:  # Ann plays her turn out: Bob decides
+            await pilot.press("enter")
+            await pilot.pause(0.1)
+        await wait_for(lambda: "their clock 5:00 · bank 20:00" in top_line(app), pilot)
         elapsed = Elapsed()
         app.remote.clock, app.remote.received_at = elapsed, 0.0
         elapsed.seconds = 280.5  # no message from the host: the screen counts down itself
         await wait_for(lambda: "their clock 0:20!" in top_line(app), pilot)
         clock = app.screen.query_one("#topbar").render()
         assert any(getattr(span.style, "reverse", None) is True and
-                   clock.plain[span.start:span.end] == "their clock 0:20!"
+                   clock.plain[span.start:span.end].startswith("their clock 0:20! · bank ")
                    for span in clock.spans)  # its look changed
         assert len(top_line(app)) == 80
         elapsed.seconds = 301
@@ -150,7 +161,7 @@ async def test_a_rated_table_shows_both_ratings_with_the_longest_names(keyed):
         await wait_for(lambda: isinstance(app.screen, OnlineGameScreen), pilot)
         await wait_for(lambda: f"{OTHER} 1500?" in top_line(app), pilot)
         line = top_line(app)
-        assert "You 1500? vs" in line and line.rstrip().endswith("your clock 5:00")
+        assert "You 1500? vs" in line and line.rstrip().endswith(NO_CLOCK_YET.text)
         assert len(line) == 80 and table in keyed.tables
 
 
@@ -171,7 +182,7 @@ async def test_in_ascii_the_clock_and_the_table_keys_fit_80_columns(host, connec
     app = OnlineApp(socket=host.socket_path, name="Ann", ascii_mode=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await seated_with_bob(app, pilot, connect)
-        await wait_for(lambda: "your clock 5:00" in top_line(app), pilot)
+        await wait_for(lambda: NO_CLOCK_YET.text in top_line(app), pilot)
         footer = shown(app)[-1]
         assert "q Lobby" in footer and "x Resign" in footer and "f Leave" in footer
         assert all(line.isascii() for line in shown(app))

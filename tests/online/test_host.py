@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from collections.abc import Callable
 
 from solstis_tui.client.client import HostClient
 from solstis_tui.core import determinize
@@ -38,13 +39,16 @@ async def start_friend_game(connect, variant: str = "base"):
 
 
 async def play_to_end(host: Host, players: dict[int, HostClient], table: str,
-                      rand: random.Random, max_moves: int = 400, stop_after: int | None = None):
-    """Both seats play random legal moves from what the host sends them."""
+                      rand: random.Random, max_moves: int = 400, stop_after: int | None = None,
+                      until: Callable[[dict], bool] | None = None):
+    """Both seats play random legal moves from what the host sends them (``stop_after``
+    moves at most; with ``until``, until it holds for the state seat 0 received)."""
     states = {seat: await latest_state(c, table) for seat, c in players.items()}
     moves = 0
     while True:
         obs = states[0]["observation"]
-        if obs["is_over"] or (stop_after is not None and moves >= stop_after):
+        if obs["is_over"] or (stop_after is not None and moves >= stop_after) or (
+                until is not None and until(states[0])):
             return states
         seat = obs["to_play"]
         mine = states[seat]["observation"]

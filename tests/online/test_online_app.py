@@ -25,6 +25,15 @@ async def open_friend_table(app: OnlineApp, pilot, name: str = "Ann") -> None:
     await wait_for(lambda: isinstance(app.screen, OnlineGameScreen), pilot)
 
 
+async def opponent_moves(client, table: str, game, pilot) -> None:
+    """The other player (``client``, whose decision it is) plays the first legal move;
+    returns once the host has played it."""
+    length = len(game.history)
+    await client.send({"type": "move", "table": table, "move": str(game.legal_moves()[0]),
+                       "seq": length})
+    await wait_for(lambda: len(game.history) > length, pilot)
+
+
 async def seated_with_bob(app: OnlineApp, pilot, connect):
     """Ann (``app``) opens a friend table in seat 0, Bob joins it; Ann's screen shows
     both seats taken. Bob's client and the table id."""
@@ -185,9 +194,14 @@ async def test_o_claims_a_game_whose_player_to_move_ran_out_of_time(host, connec
         await bob.receive_until("joined")
         game = host.tables[table].game
         await wait_for(lambda: not ann_app.remote.seat_empty(1 - ann_app.remote.seat), ann)
-        while game.to_play == ann_app.remote.seat:  # Ann plays her turn out: Bob to move
-            await ann.press("enter")
-            await ann.pause(0.1)
+        seat = ann_app.remote.seat
+        # both play a turn (the clocks run once both have decided), till Bob is to move
+        while not (host.tables[table].clocks_run() and game.to_play == 1 - seat):
+            if game.to_play == seat:
+                await ann.press("enter")
+                await ann.pause(0.1)
+            else:
+                await opponent_moves(bob, table, game, ann)
         await wait_for(lambda: not ann_app.remote.human_to_play, ann)
         assert "o claim on time" in str(ann_app.screen.query_one("#prompt").render())
         await ann.press("o")  # too early: the host says how long Bob has
@@ -201,7 +215,7 @@ async def test_o_claims_a_game_whose_player_to_move_ran_out_of_time(host, connec
         assert (game.end_reason.value, game.winner) == ("time", ann_app.remote.seat)
 
 
-async def test_the_creator_picks_the_move_clock(host):
+async def test_the_creator_picks_the_move_clock_and_the_time_bank(host):
     app = OnlineApp(socket=host.socket_path, name="Ann")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(lambda: app.player_name == "Ann", pilot)
@@ -213,6 +227,27 @@ async def test_the_creator_picks_the_move_clock(host):
         await pilot.pause(0.1)
         shown = "\n".join(s.text for s in app.screen._compositor.render_strips())
         assert "Clock:    1 min 00 s a decision" in shown
+        assert "Bank:     game in 20 min + 5 s a tile" in shown
+
+        def form() -> str:  # the form's words, whatever lines they wrap to
+            return " ".join(str(app.screen.query_one("#choices").render()).split())
+
+        assert "game in 20 min + 5 s a tile played, each: at most 43 min on the clocks" in form()
+        await pilot.press("b")  # the time bank: the game's length is known before it starts
+        await pilot.pause(0.1)
+        assert "game in 30 min + 5 s a tile played, each: at most 63 min" in form()
         await pilot.press("enter")
         await wait_for(lambda: isinstance(app.screen, OnlineGameScreen), pilot)
         assert host.tables[app.remote.table].clock == 60
+        assert host.tables[app.remote.table].bank == 30 * 60
+
+
+async def test_the_lobby_says_how_long_a_table_can_last(host, connect):
+    ann = await connect("Ann")
+    await ann.send({"type": "create", "opponent": "friend", "seat": 0, "bank": 10})
+    await ann.receive_until("joined")
+    app = OnlineApp(socket=host.socket_path, name="Bob")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(lambda: app.lobby.rows, pilot)
+        row = " ".join(str(app.screen.query_one("#row").render()).split())
+        assert "game in 10 min + 5 s a tile played, each: at most 23 min on the clocks" in row

@@ -12,8 +12,10 @@ import sqlite3
 import pytest
 
 from solstis_tui.core import Options
+from solstis_tui.host.glicko2 import Rating
 from solstis_tui.host.hostlock import StartRefused
 from solstis_tui.host.ratings import Ratings, bot_starts, result_of
+from solstis_tui.host.standings import ABANDONED
 from solstis_tui.host.tables import Seat, TableStore, new_table
 
 from .conftest import start_host
@@ -74,6 +76,45 @@ async def test_an_unrated_game_is_stored_with_its_result_and_moves_no_rating(key
     assert rows == [(table, "key:Ann", "key:Bob", 0.0, 0)]
     assert stored(keyed)[0] == []  # nobody's rating moved
     assert await keyed.ratings.games_of("key:Bob") == []  # her page lists rated games
+
+
+async def test_three_quick_resignations_between_friends_move_nobodys_rating(keyed):
+    """The farming attack: a friend resigns three rated games at once, no move played.
+    Each is an abandoned game, not a result: stored unrated, nobody's rating moves, and
+    both players read why."""
+    tables = []
+    for _ in range(3):
+        ann, bob, table = await seated_at_a_rated_table(keyed, ANN, BOB)
+        await bob["client"].send({"type": "resign", "table": table})
+        state = await latest_state(ann["client"], table)
+        assert state["observation"]["is_over"] and not state["counts"]
+        assert [s["change"] for s in state["seats"]] == [ABANDONED] * 2
+        assert "5 decisions" in ABANDONED
+        tables.append(table)
+    with sqlite3.connect(keyed.ratings.path) as db:
+        rows = db.execute("SELECT table_id, rated FROM results ORDER BY table_id").fetchall()
+    assert rows == sorted((t, 0) for t in tables)
+    assert stored(keyed)[0] == []  # no rating row at all
+    assert keyed.ratings.rating("key:Ann") == keyed.ratings.rating("key:Bob") == Rating()
+    assert await keyed.ratings.games_of("key:Ann") == []
+    leaders = await keyed.standings.leaders("key:Ann")
+    assert leaders["place"] is None and leaders["rating"] == "1500?"
+
+
+async def test_a_rated_table_left_before_anyone_played_is_forfeited_unrated(keyed):
+    import time
+
+    ann, bob, table = await seated_at_a_rated_table(keyed, ANN, BOB)
+    for client in (ann["client"], bob["client"]):
+        await client.close()
+    while keyed.conns:
+        await asyncio.sleep(0.01)
+    later = time.time() + 25 * 3600
+    await keyed.housekeeping.forfeit_abandoned(later)
+    assert table in keyed.housekeeping.expire(later)
+    with sqlite3.connect(keyed.ratings.path) as db:
+        assert db.execute("SELECT table_id, rated FROM results").fetchall() == [(table, 0)]
+    assert stored(keyed)[0] == [] and keyed.ratings.rating("key:Ann") == Rating()
 
 
 async def test_a_bot_is_rated_on_the_same_scale_from_its_ladder_figure(keyed):
@@ -239,7 +280,7 @@ async def test_a_rated_game_nobody_came_back_to_is_lost_by_whoever_left_it(keyed
 
     ann, bob, table = await seated_at_a_rated_table(keyed, ANN, BOB)
     await play_to_end(keyed, {0: ann["client"], 1: bob["client"]}, table, random.Random(4),
-                      stop_after=3)
+                      until=lambda state: state["counts"])
     stalled = keyed.tables[table].game.to_play  # whoever had to decide when both left
     for client in (ann["client"], bob["client"]):
         await client.close()

@@ -88,8 +88,12 @@ async def test_leaving_for_good_during_a_game_is_a_resignation(host, connect):
                 if t.seat_of(ann.code) is not None and not t.game.is_over]
 
 
-async def test_a_rated_resignation_counts_in_the_ratings(keyed):
+async def test_a_rated_resignation_counts_in_the_ratings_once_both_have_played(keyed):
     ann, bob, table = await seated_at_a_rated_table(keyed, ANN, BOB)
+    states = await play_to_end(keyed, {0: ann["client"], 1: bob["client"]}, table,
+                               random.Random(5), until=lambda state: state["counts"])
+    assert not states[0]["observation"]["is_over"]
+    assert all(keyed.tables[table].decisions(seat) >= 5 for seat in (0, 1))
     await ann["client"].send({"type": "resign", "table": table})
     state = await latest_state(bob["client"], table)
     assert state["observation"]["winner"] == 1
