@@ -279,7 +279,7 @@ async def test_people_text_is_literal_offline(tmp_path, monkeypatch, hostile, si
             checked[kind].add(app.size)
             if isinstance(app.screen, PassScreen):
                 await pass_screen()
-                await pilot.press("enter")
+                await pilot.press("s")
                 continue
             screen = app.screen
             assert isinstance(screen, GameScreen)
