@@ -39,11 +39,19 @@ _CONTROLS = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u
 TIERS = ("Random", "Greedy", "Minimax", "Mcts", "Expert")
 RESERVED = ("You", "Bot", "Host", "Open", "Guest", "Away", *TIERS,
             *(f"{tier} bot" for tier in TIERS))
+#: How the game's own log lines begin before a ':' ("Game over: ...", "Second chance: ...",
+#: "Eagle: ...") and the turn header's word ("— turn 9: Ann —"): a name that begins with
+#: one (in any case, spacing or look-alike letters) would make a chat line, "Game over:
+#: Mal ran out of time", read like the game speaking. tests/online/test_names.py checks
+#: this against every opening the narrator (solstis_tui/narrate.py) writes.
+NARRATOR_OPENINGS = ("Game over", "Second chance", "turn", "Renard", "Eagle", "Fly", "Deer",
+                     "Beetle", "Viper", "Marmot", "Squirrel")
 #: Marks the screens put after a name: a name may not carry one itself.
 MARKS = ("(bot)", "(guest)", "(away)", "(you)")
 MAX_MARKS = 2  # combining marks on one letter (more is "Zalgo" text that spills over lines)
 _SPACES = re.compile(r"\s+")
-_SPEAKING = re.compile(r":( |$)")  # "Host: the game is void" would read as the host speaking
+_SPEAKING = re.compile(r":( |$)")
+_WORDS = re.compile(r"[^\W_]+")  # "Host: the game is void" would read as the host speaking
 _CORE = frozenset({"Lu", "Ll", "Lt", "Lo", "Nd", "Nl", "No"})
 _REFUSED = {
     "Cc": "control characters (line breaks, tabs, escape codes)",
@@ -92,6 +100,12 @@ def normalize_name(raw: str) -> str:
     if any(mark in look.replace(" ", "") for mark in marks):
         raise BadName(f"a name cannot carry a mark the program puts after names "
                       f"({', '.join(MARKS)})")
+    if unicodedata.category(name[0]) not in _CORE:
+        raise BadName("a name starts with a letter or a digit (the game's own lines start "
+                      "with a dash, and chat with a mark)")
+    if _begins_like_narrator(name):
+        raise BadName(f"'{name}' begins like one of the game's own lines "
+                      f"({', '.join(NARRATOR_OPENINGS)}): choose another")
     if _SPEAKING.search(look):
         raise BadName("a name cannot have ':' before a space or at its end (it would read "
                       "like someone speaking)")
@@ -129,6 +143,29 @@ def _core(key: str) -> str:
     """The letters and digits of a look-alike key, without modifier letters such as the
     long dash "ー" ("— open —" and "Open!" are "open")."""
     return "".join(ch for ch in key if unicodedata.category(ch) in _CORE)
+
+
+def _words(key: str) -> list[str]:
+    """The runs of letters and digits in a look-alike key."""
+    return _WORDS.findall(key)
+
+
+def _begins_like_narrator(name: str) -> bool:
+    """Whether ``name`` begins with one of ``NARRATOR_OPENINGS`` as whole words, in any
+    case and with look-alike letters ("Game over 2", "GameOver" and "SQUIRREL" do;
+    "Deere" and "Flynn" do not)."""
+    openings = _openings()
+    for look in (lookalike_key(name), lookalike_key(name.casefold())):
+        words = _words(look)
+        if any("".join(words[:k]) in openings for k in range(1, min(len(words), 3) + 1)):
+            return True
+    return False
+
+
+@functools.cache
+def _openings() -> frozenset[str]:
+    return frozenset("".join(_words(lookalike_key(o.casefold()))) for o in NARRATOR_OPENINGS
+                     ) | frozenset("".join(_words(lookalike_key(o))) for o in NARRATOR_OPENINGS)
 
 
 def chat_text(text: str) -> str:

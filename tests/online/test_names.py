@@ -73,3 +73,45 @@ async def test_a_chat_line_cannot_push_words_onto_a_line_of_their_own(host, conn
                     "text": "x" + " " * 150 + "Host: the game is void"})
     said = await ann.receive_until("chat")
     assert said["text"] == "x Host: the game is void"
+
+
+def narrator_openings() -> set[str]:
+    """How the game's own lines begin before their first ':' (the player's names aside),
+    over whole random games of every variant, read from the narrator itself."""
+    import random
+
+    from solstis_tui.core import Game, Options
+    from solstis_tui.narrate import narrate
+
+    openings = set()
+    for seed in range(6):
+        game = Game.new(seed=seed, options=Options.for_variant(("base", "firefly")[seed % 2]))
+        rng = random.Random(seed)
+        while not game.is_over:
+            game.play(rng.choice(game.legal_moves()))
+        for line in narrate(game.observation(0).log, lambda p: f"P{p}", 0):
+            head = line.split(": ")[0].lstrip("— ")
+            if ": " in line and not head.startswith(("P0", "P1")):
+                openings.add(head)
+    return openings
+
+
+def test_names_that_begin_like_the_games_own_lines_are_refused():
+    """A watcher called "Game over" or "— turn 99" would write the game's lines in chat."""
+    openings = narrator_openings()
+    assert {"Game over", "turn 1"} <= openings  # the narrator was really read
+    for head in openings:
+        for raw in (head, head.upper(), f"{head} 2", head.replace(" ", "-")):
+            with pytest.raises(BadName):
+                normalize_name(raw)
+    for raw in ("GameOver", "SECOND-chance 3"):
+        with pytest.raises(BadName, match="begins like one of the game's own lines"):
+            normalize_name(raw)
+    for raw in ("— turn 99", "-- turn 99", "» Ann", "[chat] Ann"):
+        with pytest.raises(BadName, match="starts with a letter or a digit"):
+            normalize_name(raw)
+
+
+@pytest.mark.parametrize("raw", ["Deere", "Flynn", "Theo", "Overgame", "7 Seas", "Turner"])
+def test_names_that_only_share_letters_with_the_games_lines_are_kept(raw):
+    assert normalize_name(raw) == raw
