@@ -6,7 +6,9 @@ or format characters (zero-width joiners, direction overrides, soft hyphens...),
 space as one plain space, no padding. ``name_key`` is what two names must not share: it
 ignores case, invisible characters and compatibility look-alikes (full-width letters).
 ``lookalike_key`` is the other thing they must not share: the UTS #39 confusable skeleton
-(see lookalike), so "Bоb" with a Cyrillic о cannot sit beside "Bob". Names the program
+(see lookalike), with Cyrillic and Greek look-alikes of Latin letters folded to them, so
+neither "Bоb" with a Cyrillic о nor "Aпп" with Cyrillic п can sit beside "Bob" and "Ann";
+and a name's letters come from one script. Names the program
 gives itself, and their look-alikes, are refused (``normalize_name``); ``chat_text`` makes
 a chat line one line of plain words.
 """
@@ -18,7 +20,7 @@ import re
 import unicodedata
 from typing import Any
 
-from .lookalike import skeleton
+from .lookalike import fold, mixed_scripts, scripts, skeleton
 from .protocol import MAX_NAME
 
 #: Characters that draw nothing but are not in category Cf (Unicode default-ignorables and
@@ -34,11 +36,12 @@ _RUNS = re.compile(r" {2,}")
 _CONTROLS = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
                        r"\u2066-\u2069]")
 #: Names only the program gives: the screens say "You", bots sit under their tiers' titles
-#: ("Greedy", "expert bot"), an empty seat reads "open"; a person taking one, or one that
-#: looks like it, would pass for the other player, a bot, a free seat or the host.
+#: ("Greedy", "expert bot"), an empty seat reads "open" or "(empty seat)"; a person taking
+#: one, or one that looks like it in any script ("— ореп —" in Cyrillic), would pass for
+#: the other player, a bot, a free seat or the host.
 TIERS = ("Random", "Greedy", "Minimax", "Mcts", "Expert")
-RESERVED = ("You", "Bot", "Host", "Open", "Guest", "Away", *TIERS,
-            *(f"{tier} bot" for tier in TIERS))
+RESERVED = ("You", "Bot", "Host", "Open", "Guest", "Away", "Empty", "Empty seat", "Nobody",
+            "Waiting", *TIERS, *(f"{tier} bot" for tier in TIERS))
 #: How the game's own log lines begin before a ':' ("Game over: ...", "Second chance: ...",
 #: "Eagle: ...") and the turn header's word ("— turn 9: Ann —"): a name that begins with
 #: one (in any case, spacing or look-alike letters) would make a chat line, "Game over:
@@ -100,6 +103,11 @@ def normalize_name(raw: str) -> str:
     if any(mark in look.replace(" ", "") for mark in marks):
         raise BadName(f"a name cannot carry a mark the program puts after names "
                       f"({', '.join(MARKS)})")
+    if mixed_scripts(name):
+        raise BadName("a name writes its letters in one script, not "
+                      f"{' and '.join(sorted(w.title() for w in scripts(name)))} together "
+                      "(a letter of another script that looks like one of yours would pass "
+                      "for someone else's name)")
     if unicodedata.category(name[0]) not in _CORE:
         raise BadName("a name starts with a letter or a digit (the game's own lines start "
                       "with a dash, and chat with a mark)")
@@ -134,9 +142,20 @@ def name_key(name: str) -> str:
 def lookalike_key(name: str) -> str:
     """What two names that look alike share: the confusable skeleton (UTS #39) of the
     name, case folded and skeletoned again ("Bоb" with a Cyrillic о, "B0b" and "bob" all
-    share one; so do "Ian" and "lan")."""
+    share one; so do "Ian" and "lan"), with the Cyrillic and Greek letters that pass for
+    Latin ones and the table leaves alone folded to them before each skeleton (see
+    lookalike.fold: "Aпп" with two Cyrillic п and "Ann" share one too)."""
     text = _SPACES.sub(" ", _visible(name)).strip()
-    return skeleton(skeleton(unicodedata.normalize("NFKC", text)).casefold())
+    return skeleton(fold(skeleton(fold(unicodedata.normalize("NFKC", text))).casefold()))
+
+
+def lookalike_core(name: str) -> str:
+    """What two names that look alike share even when one has an extra space, dot, dash
+    or accent ("Mal 73", "Mal73." and "Mȧl73" beside "Mal73"): the letters and digits of
+    the look-alike key without their accents (the whole key for a name with none)."""
+    key = lookalike_key(name)
+    core = "".join(ch for ch in _core(key) if not unicodedata.combining(ch))
+    return core or key
 
 
 def _core(key: str) -> str:

@@ -83,6 +83,14 @@ class PlayerRegistry(Mapping[str, str]):
         except sqlite3.Error as exc:
             raise OSError(f"{self.path} could not take the players of players.json "
                           f"({exc})") from None
+        try:
+            rekeyed = player_db.rekey(self._out)
+        except sqlite3.Error as exc:
+            raise OSError(f"{self.path} could not take the new look-alike keys of its "
+                          f"players' names ({exc})") from None
+        if rekeyed:
+            log.info("the look-alike keys of %d players' names were worked out again in "
+                     "%s.", rekeyed, self.path)
         self._db = self._open()
         clash_keys("")  # the look-alike table is read now, not during the first hello
 

@@ -49,15 +49,38 @@ def test_a_name_with_a_colon_could_read_as_someone_speaking(raw):
         normalize_name(raw)
 
 
-@pytest.mark.parametrize("ours, theirs", [("Bob", "B\u043eb"), ("Bob", "B0b"),
-                                          ("Ian", "lan"), ("Ann", "\uff21nn"),
-                                          ("Emma", "Ernrna")])
+@pytest.mark.parametrize("ours, theirs", [("Bob", "B0b"), ("Ian", "lan"),
+                                          ("Ann", "\uff21nn"), ("Emma", "Ernrna"),
+                                          # all Cyrillic or all Greek, outside UTS #39
+                                          ("Ann", "Апп"), ("Bob", "Вов"), ("Ann", "Αηη"),
+                                          ("Tom", "\u0422\u043e\u043c"),
+                                          ("Kim", "\u041a\u0456\u043c")])
 async def test_a_name_that_looks_like_a_taken_one_is_refused(connect, ours, theirs):
     from solstis_tui.client.client import HostError
 
     await connect(ours)
     with pytest.raises(HostError, match="looks too much like one that is"):
         await connect(theirs)
+
+
+@pytest.mark.parametrize("raw", ["A\u043f\u043f", "B\u043eb", "\u03a9mega", "Dа\u0301n"])
+def test_a_name_that_mixes_scripts_is_refused(raw):
+    """Letters of two scripts in one name: the way look-alikes outside Unicode's table
+    get in ("Aпп" with Cyrillic п beside "Ann")."""
+    with pytest.raises(BadName, match="in one script"):
+        normalize_name(raw)
+
+
+@pytest.mark.parametrize("raw", ["東京たろう", "김철수", "Пётр", "Νίκος", "Zoë", "Nguyễn"])
+def test_names_in_one_script_or_in_japanese_or_korean_writing_are_kept(raw):
+    assert normalize_name(raw) == raw
+
+
+@pytest.mark.parametrize("raw", ["— ореп —", "ОРЕП", "ЕМРТҮ", "βοτ", "уои", "Empty seat",
+                                 "ɢᴜᴇꜱᴛ", "Ноѕт"])
+def test_seat_words_and_the_programs_names_are_refused_in_any_script(raw):
+    with pytest.raises(BadName, match="looks like, a name the program uses itself"):
+        normalize_name(raw)
 
 
 async def test_a_name_unlike_any_taken_one_is_accepted(connect):
