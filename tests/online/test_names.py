@@ -54,7 +54,10 @@ def test_a_name_with_a_colon_could_read_as_someone_speaking(raw):
                                           # all Cyrillic or all Greek, outside UTS #39
                                           ("Ann", "Апп"), ("Bob", "Вов"), ("Ann", "Αηη"),
                                           ("Tom", "\u0422\u043e\u043c"),
-                                          ("Kim", "\u041a\u0456\u043c")])
+                                          ("Kim", "\u041a\u0456\u043c"),
+                                          # a space, a dot, a dot above
+                                          ("Mal73", "Mal 73"), ("Mal73", "Mal73."),
+                                          ("Dan", "Da\u0307n")])
 async def test_a_name_that_looks_like_a_taken_one_is_refused(connect, ours, theirs):
     from solstis_tui.client.client import HostError
 
