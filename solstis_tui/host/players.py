@@ -262,6 +262,18 @@ class PlayerRegistry(Mapping[str, str]):
         await self._store({code: replace(player, name=name, former=former,
                                          seen=self.clock())})
 
+    async def attach(self, code: str, identity: str, name: str) -> None:
+        """``code``'s player (a guest, or one of before identities) belongs to ``identity``
+        from now on, under ``name`` (the name the owner gave the key); their names so far
+        stay theirs, as former names, and their code and seats do not change. OSError, and
+        nothing changed, if it could not be stored."""
+        player = self._get(code)
+        if player is None:
+            raise KeyError(code)
+        former = tuple(n for n in player.names if n != name)[:MAX_FORMER]
+        await self._store({code: replace(player, name=name, former=former, identity=identity,
+                                         seen=self.clock())})
+
     def touch(self, code: str) -> None:
         """Note that ``code``'s player said hello now (written at most hourly)."""
         player = self._get(code)
