@@ -212,8 +212,9 @@ def add(name: str, public_key: Path, keys_file: Path | None, data: Path | None =
     """The keys file's line for ``public_key`` as player ``name`` (added to ``keys_file``
     when given); Refused, with nothing written, for a bad name or key, a key the file
     already has, or a name a player of the host at ``data`` holds. With
-    ``attach_holder``, a holder from before keys (or a guest) becomes the key's player at
-    its first login instead."""
+    ``attach_holder``, a holder from before keys (or else a guest under that name) becomes
+    the key's player at its first login instead. A guest's name ("Ann (guest)") does not
+    stop the key: guests carry their mark, and go after a day."""
     try:
         name = normalize_name(name)
     except BadName as exc:
@@ -224,11 +225,13 @@ def add(name: str, public_key: Path, keys_file: Path | None, data: Path | None =
     if others:
         raise Refused(f"the name {name} is held by {others[0].described()}, at {data}: "
                       "choose another name for this key")
-    if held and not attach_holder:
-        raise Refused(f"the name {name} is held by {held[0].described()}, at {data}. If "
+    before = [h for h in held if h.identity is None]  # a guest's name carries its mark
+    if before and not attach_holder:
+        raise Refused(f"the name {name} is held by {before[0].described()}, at {data}. If "
                       "that is this key's owner, add --attach: that player becomes this "
                       "key's at its first login, with their seats and history; otherwise "
                       "choose another name")
+    held = (before or held) if attach_holder else []
     if len(held) > 1:
         raise Refused(f"the name {name} is held by {len(held)} players at {data} "
                       f"({'; '.join(h.described() for h in held)}): choose another name")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import time
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from solstis_tui.host.identity import ATTACH_FILE, KeyRing, Trust
 from solstis_tui.host.players_cli import main
 
+from . import ssh_doc
 from .conftest import start_host
 from .identities import ANN, BOB, PLAYERS_UID, close_all, hello
 
@@ -29,11 +31,18 @@ def old_players_json(data) -> None:
 
 
 def add(tmp_path, capsys, name: str, key: str, *extra: str) -> tuple[int, str]:
-    """`solstis host players --data ... --keys-file ... add [extra] NAME KEY`, as the owner."""
+    """`solstis host players --data ... --keys-file ... add [extra] NAME KEY`, as the owner
+    types it from docs/ssh.md (its `add --attach` line, paths swapped for the test's)."""
     pub = tmp_path / f"{name}.pub"
     pub.write_text(key + "\n")
-    code = main(["--data", str(tmp_path / "data"), "--keys-file",
-                 str(tmp_path / "authorized_keys"), "add", *extra, name, str(pub)])
+    line = next(x for x in ssh_doc.shell_lines() if " add --attach " in x)
+    argv = shlex.split(line)
+    assert argv[:4] == ["sudo", ssh_doc.PROGRAM, "host", "players"], line
+    argv = argv[4:]
+    argv[argv.index("--data") + 1] = str(tmp_path / "data")
+    argv[argv.index("--keys-file") + 1] = str(tmp_path / "authorized_keys")
+    argv[argv.index("add"):] = ["add", *extra, name, str(pub)]
+    code = main(argv)
     return code, capsys.readouterr().err
 
 
@@ -112,3 +121,14 @@ def test_add_attach_run_with_sudo_leaves_the_attach_file_to_the_hosts_account(tm
     attach = (data / ATTACH_FILE).stat()
     assert (attach.st_uid, attach.st_mode & 0o777) == (nobody, 0o600)
     assert {p.stat().st_uid for p in data.iterdir()} == {nobody}
+
+
+@pytest.mark.parametrize("attach", [False, True])
+async def test_a_guests_name_does_not_stop_a_key_and_can_be_attached_to_it(
+        upgraded, tmp_path, capsys, attach):
+    guest = await hello(upgraded, name="Cy")  # the players' account with no key
+    assert guest["name"] == "Cy (guest)"
+    assert add(tmp_path, capsys, "Cy", BOB, *(["--attach"] if attach else []))[0] == 0
+    cy = await hello(upgraded, BOB)
+    assert cy["name"] == "Cy"
+    assert (cy["code"] == guest["code"]) is attach  # attached: the guest's code and seats
