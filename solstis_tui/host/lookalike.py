@@ -1,4 +1,6 @@
-"""Names that look alike: the confusable skeleton of Unicode's UTS #39, section 4.
+"""Names that look alike: the confusable skeleton of Unicode's UTS #39, section 4; the
+Cyrillic and Greek look-alikes of Latin letters that its table leaves out (``fold``); and
+the scripts a name's letters come from (``mixed_scripts``).
 
 ``skeleton(text)`` is UTS #39's ``skeleton``: NFD, every character replaced by the
 prototype Unicode's ``confusables.txt`` gives it, NFD again. Two strings with the same

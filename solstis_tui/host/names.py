@@ -7,10 +7,10 @@ space as one plain space, no padding. ``name_key`` is what two names must not sh
 ignores case, invisible characters and compatibility look-alikes (full-width letters).
 ``lookalike_key`` is the other thing they must not share: the UTS #39 confusable skeleton
 (see lookalike), with Cyrillic and Greek look-alikes of Latin letters folded to them, so
-neither "Bоb" with a Cyrillic о nor "Aпп" with Cyrillic п can sit beside "Bob" and "Ann";
-and a name's letters come from one script. Names the program
-gives itself, and their look-alikes, are refused (``normalize_name``); ``chat_text`` makes
-a chat line one line of plain words.
+that "Апп" in Cyrillic cannot sit beside "Ann" (``lookalike_core`` also leaves out spaces,
+punctuation and accents). A name's letters come from one script; names the program gives
+itself and their look-alikes, and names that begin like the game's own log lines, are
+refused (``normalize_name``); ``chat_text`` makes a chat line one line of plain words.
 """
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ NARRATOR_OPENINGS = ("Game over", "Second chance", "turn", "Renard", "Eagle", "F
 MARKS = ("(bot)", "(guest)", "(away)", "(you)")
 MAX_MARKS = 2  # combining marks on one letter (more is "Zalgo" text that spills over lines)
 _SPACES = re.compile(r"\s+")
-_SPEAKING = re.compile(r":( |$)")
-_WORDS = re.compile(r"[^\W_]+")  # "Host: the game is void" would read as the host speaking
+_SPEAKING = re.compile(r":( |$)")  # "Host: the game is void" would read as the host speaking
+_WORDS = re.compile(r"[^\W_]+")  # runs of letters and digits
 _CORE = frozenset({"Lu", "Ll", "Lt", "Lo", "Nd", "Nl", "No"})
 _REFUSED = {
     "Cc": "control characters (line breaks, tabs, escape codes)",
