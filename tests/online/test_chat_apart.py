@@ -38,3 +38,8 @@ async def test_chat_from_a_watcher_called_game_over_never_reads_as_the_games_lin
         await wait_for(lambda: len(app._notifications) == 2, pilot)
         said = [(n.title, n.message) for n in app._notifications]
         assert ("Chat", f"Game over: {FORGED}") in said
+        # The whole log (v): the same column there.
+        await pilot.press("v")
+        await wait_for(lambda: app.screen.query("#fulllog"), pilot)
+        full = [strip.text.rstrip() for strip in app.screen.query_one("#fulllog").lines]
+        assert [row for row in full if row and not row.startswith(("» ", "  "))] == narrated
