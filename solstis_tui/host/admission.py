@@ -85,16 +85,16 @@ class Door:
         code = None if attachments is None else attachments.code_for(who.id)
         if code is None or self.players.code_of(who.id) is not None:
             return
-        if self.players.lookup(code) is None or self.players.identity_of(code) not in (
-                None, "guest"):
+        before = self.players.lookup(code)
+        if before is None or self.players.identity_of(code) not in (None, "guest"):
             return  # expired, or someone's already: the key starts afresh
         try:
             await self.players.attach(code, who.id, who.label)
         except OSError as exc:
             raise self.refused(exc, "your player (the host's owner attached it to your "
                                "key)") from None
-        log.info("the player of code ...%s is now %s's, as the host's owner asked",
-                 code[-4:], who.id)
+        log.info("%s's key took over the player who played as %s before, as the host's "
+                 "owner asked", who.label, before)
 
     async def _returning(self, conn: Connection, code: str, who: Who) -> tuple[str, str]:
         short = len(code) < LONG_CODE
