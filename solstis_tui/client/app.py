@@ -17,6 +17,7 @@ from textual.screen import Screen
 from ..core import Move, Observation
 from ..play.session_view import SessionView
 from ..shell import ShellApp
+from ..widgets.gamelog import chat_line
 from ..wire.names import without_controls
 from .client import KEEP_ALIVE_SECONDS, HostClient, HostError
 from .lobby import LobbyScreen
@@ -211,7 +212,7 @@ class OnlineApp(ShellApp):
         elif kind == "state":
             self._state(message)
         elif kind == "chat":
-            self.chat(f"{message.get('name')}: {message.get('text')}")
+            self.chat(str(message.get("name")), str(message.get("text")))
         elif kind == "error":
             self._error(message.get("message", "error"))
         elif kind == "closed":
@@ -219,13 +220,16 @@ class OnlineApp(ShellApp):
                 self.back_to_lobby(leave=False)  # the table is gone: say why in the lobby
             self._error(str(message.get("message", "the host closed the table")))
 
-    def chat(self, line: str) -> None:
-        """A chat line: a toast, and kept in the game log and in the chat box's history
-        (a toast alone was gone after five seconds)."""
+    def chat(self, name: str, text: str) -> None:
+        """A chat line: a toast titled "Chat", and kept in the game log (in chat's own
+        column, see gamelog) and in the chat box's history (a toast alone was gone after
+        five seconds). Nothing a person types or is called can make it read like the
+        game's own lines."""
+        line = f"{name}: {text}"
         self.chat_lines = [*self.chat_lines, line][-CHAT_KEPT:]
-        self.notify(line)
+        self.notify(line, title="Chat")
         if self.game_screen is not None:
-            self.game_screen.log_lines([line], reset=False)
+            self.game_screen.log_lines([chat_line(name, text)], reset=False)
 
     def _state(self, message: dict[str, Any]) -> None:
         remote = self.remote

@@ -63,6 +63,8 @@ class Door:
                                 + ("guests" if who.guest else "you") + " from playing here",
                                 close=True)
         code = field(msg, "code", str, default=None, max_len=32)
+        if who.kind == "key":
+            await self._attach(who)
         known = self.players.code_of(who.id) if who.id and not who.guest else None
         if code is not None:
             name, code = await self._returning(conn, code, who)
@@ -73,6 +75,26 @@ class Door:
         conn.code, conn.name = self.players.seat_code(code), name  # code: what seats know
         conn.who = who
         return code
+
+    async def _attach(self, who: Who) -> None:
+        """If the host's owner attached an earlier player (a guest, or one of before
+        identities) to ``who``'s key and the key has no player yet, that player becomes the
+        key's: their code, seats and history stay theirs, their name becomes the key's."""
+        assert who.id is not None and who.label is not None
+        attachments = self.trust.attachments
+        code = None if attachments is None else attachments.code_for(who.id)
+        if code is None or self.players.code_of(who.id) is not None:
+            return
+        before = self.players.lookup(code)
+        if before is None or self.players.identity_of(code) not in (None, "guest"):
+            return  # expired, or someone's already: the key starts afresh
+        try:
+            await self.players.attach(code, who.id, who.label)
+        except OSError as exc:
+            raise self.refused(exc, "your player (the host's owner attached it to your "
+                               "key)") from None
+        log.info("%s's key took over the player who played as %s before, as the host's "
+                 "owner asked", who.label, before)
 
     async def _returning(self, conn: Connection, code: str, who: Who) -> tuple[str, str]:
         short = len(code) < LONG_CODE
@@ -104,6 +126,11 @@ class Door:
             name = normalize_name(typed)
         except BadName as exc:
             raise ProtocolError("bad_name", str(exc)) from None
+        holder = self.trust.kept_for(name, who)
+        if holder is not None:
+            raise ProtocolError("name_taken", f"the name {name} is kept for {holder}, a "
+                                "player the host's owner added by key, or looks too much "
+                                "like it: choose another")
         if who.guest:
             name += GUEST_MARK
         if who.kind == "key" and self.players.name_taken(name):

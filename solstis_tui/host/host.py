@@ -45,7 +45,7 @@ from .database import Unreadable
 from .host_bots import BotSeats
 from .hostlock import FileLock, StartRefused, claim_data_dir, claim_socket
 from .housekeeping import Housekeeping
-from .identity import BANS_FILE, Bans, Trust
+from .identity import ATTACH_FILE, BANS_FILE, Attachments, Bans, Trust
 from .limits import ACCEPT_BURST, Limits, TokenBucket, per_minute
 from .players import PlayerRegistry
 from .ratings import Ratings
@@ -100,6 +100,8 @@ class Host:
         trust = trust or Trust()
         if trust.bans is None or trust.bans.file.path is None:
             trust.bans = Bans(data_dir / BANS_FILE)
+        if trust.attachments is None or trust.attachments.file.path is None:
+            trust.attachments = Attachments(data_dir / ATTACH_FILE)
         self.door = Door(self.players, self.limits, self.storage_errors, trust)
         self.max_connections = self.limits.connection_cap()
         self.refusing = 0  # connections being refused right now
@@ -557,6 +559,10 @@ class Host:
         if self.players.name_taken(name, by_other_than=code):
             raise ProtocolError("name_taken", f"the name {name} is taken, or looks too much "
                                 "like one that is: choose another")
+        if self.door.trust.kept_for(name, conn.who) is not None:
+            raise ProtocolError("name_taken", f"the name {name} is kept for a player the "
+                                "host's owner added by key, or looks too much like it: "
+                                "choose another")
         self._spend(conn, "rename", 1.0, "rename a minute")  # refused tries cost nothing
         try:
             await self.players.rename(code, name)

@@ -38,6 +38,8 @@ PLAYER_TAG = "solstis:"
 KEY_OPTIONS = "restrict,pty"
 #: The file in the host's data folder that lists barred identities.
 BANS_FILE = "bans"
+#: The file in the host's data folder that attaches earlier players to keys.
+ATTACH_FILE = "attach"
 #: The mark put after a guest's name (a person cannot type it: see names.MARKS).
 GUEST_MARK = " (guest)"
 MAX_KEY = 16 * 1024  # characters of a public key in a hello (an RSA-16384 key is ~2.8 K)
@@ -130,15 +132,54 @@ class WatchedFile(Generic[T]):
 
 
 class KeyRing:
-    """The players' keys file, read again whenever it changes: key blob -> player."""
+    """The players' keys file, read again whenever it changes: key blob -> player. The
+    names it gives are kept for their keys from the moment they are written (``holder``)."""
 
     def __init__(self, path: Path | None) -> None:
         self.file: WatchedFile[tuple[dict[bytes, str], list[str]]] = WatchedFile(
             path, parse_keys, ({}, []))
+        self._keyed: dict[bytes, str] | None = None  # the players the keys below are of
+        self._names: dict[str, str] = {}  # clash key -> the player a key line names
 
     def player_of(self, blob: bytes) -> str | None:
         players, _problems = self.file.current()
         return players.get(blob)
+
+    def holder(self, name: str) -> str | None:
+        """The player a key line names whose name cannot be told from ``name`` (the same
+        clash keys, see player_db), or None: that name is theirs even before their key
+        first logs in, and after their player expires."""
+        from .player_db import clash_keys  # names and the look-alike table: only if asked
+
+        players, _problems = self.file.current()
+        if players is not self._keyed:
+            self._names = {key: label for label in set(players.values())
+                           for key in clash_keys(label)}
+            self._keyed = players
+        return next((self._names[k] for k in clash_keys(name) if k in self._names), None)
+
+
+class Attachments:
+    """Players the host's owner attached to a key (``attach`` in the data folder, written by
+    ``solstis host players add --attach``): identity -> the resume code of the player
+    (a guest, or one of before identities) who becomes that key's at its next login."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.file: WatchedFile[dict[str, str]] = WatchedFile(path, parse_attachments, {})
+
+    def code_for(self, identity: str) -> str | None:
+        return self.file.current().get(identity)
+
+
+def parse_attachments(text: str) -> dict[str, str]:
+    """identity -> code, from ``attach``'s lines ``<identity> <code>`` (# starts a comment
+    line; a later line for one identity wins)."""
+    found = {}
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) == 2 and not line.startswith("#"):
+            found[words[0]] = words[1]
+    return found
 
 
 def _player_in(line: str) -> str | None:
@@ -205,12 +246,23 @@ class Trust:
     players_uid: int | None = None
     keys: KeyRing | None = None
     bans: Bans | None = None
+    attachments: Attachments | None = None
 
     def __post_init__(self) -> None:
         if self.keys is None:
             self.keys = KeyRing(None)
         if self.bans is None:
             self.bans = Bans(None)
+        if self.attachments is None:
+            self.attachments = Attachments(None)
+
+    def kept_for(self, name: str, who: Who) -> str | None:
+        """The player whose key the owner gave ``name`` (or one that cannot be told from
+        it), unless that is ``who``'s own key; None: the name is nobody's key's."""
+        assert self.keys is not None
+        holder = self.keys.holder(name)
+        return None if holder is None or (who.kind == "key" and who.label == holder) \
+            else holder
 
     def key_problems(self) -> list[str]:
         """What is wrong with the keys file's lines, a sentence each (read now)."""

@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from ..wire.names import lookalike_key, name_key
+from ..wire.names import lookalike_core, name_key
 from .database import count_write, counted
 
 SCHEMA_VERSION = 1
@@ -40,9 +40,9 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
 
 def clash_keys(name: str) -> tuple[str, str]:
-    """What no two players' names may share: the ``name_key`` and the look-alike key
+    """What no two players' names may share: the ``name_key`` and the look-alike core
     (kept apart by a prefix)."""
-    return "n:" + name_key(name), "l:" + lookalike_key(name)
+    return "n:" + name_key(name), "l:" + lookalike_core(name)
 
 
 @dataclass
@@ -167,6 +167,35 @@ def put_all(conn: sqlite3.Connection, changes: Iterable[Change],
         raise
     conn.execute("COMMIT")
     counted(conn, writes)
+
+
+#: Which way the ``names`` rows were worked out (the ``meta`` row ``clash_keys``): when
+#: ``clash_keys`` changes (2: Cyrillic and Greek look-alikes folded; spaces, punctuation
+#: and accents left out), every player's rows
+#: are worked out again once, at start-up (``rekey``).
+CLASH_KEYS = "2"
+
+
+def rekey(conn: sqlite3.Connection) -> int | None:
+    """Work out every player's ``names`` rows again if they were written by an older
+    ``clash_keys`` (one transaction); how many players that was, or None if none needed
+    it."""
+    if meta(conn, "clash_keys") == CLASH_KEYS:
+        return None
+    players = everyone(conn)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("DELETE FROM names")
+        conn.executemany("INSERT OR IGNORE INTO names (key, code) VALUES (?, ?)",
+                         [(key, code) for code, player in players.items()
+                          for key in player.clash_keys()])
+        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clash_keys', ?)",
+                     (CLASH_KEYS,))
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return len(players)
 
 
 def meta(conn: sqlite3.Connection, key: str) -> str | None:

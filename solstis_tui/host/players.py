@@ -86,6 +86,14 @@ class PlayerRegistry(Mapping[str, str]):
         except sqlite3.Error as exc:
             raise OSError(f"{self.path} could not take the players of players.json "
                           f"({exc})") from None
+        try:
+            rekeyed = player_db.rekey(self._out)
+        except sqlite3.Error as exc:
+            raise OSError(f"{self.path} could not take the new look-alike keys of its "
+                          f"players' names ({exc})") from None
+        if rekeyed:
+            log.info("the look-alike keys of %d players' names were worked out again in "
+                     "%s.", rekeyed, self.path)
         self._db = self._open(checked=True)
         clash_keys("")  # the look-alike table is read now, not during the first hello
 
@@ -256,6 +264,18 @@ class PlayerRegistry(Mapping[str, str]):
             raise KeyError(code)
         former = tuple(n for n in player.names if n != name)[:MAX_FORMER]
         await self._store({code: replace(player, name=name, former=former,
+                                         seen=self.clock())})
+
+    async def attach(self, code: str, identity: str, name: str) -> None:
+        """``code``'s player (a guest, or one of before identities) belongs to ``identity``
+        from now on, under ``name`` (the name the owner gave the key); their names so far
+        stay theirs, as former names, and their code and seats do not change. OSError, and
+        nothing changed, if it could not be stored."""
+        player = self._get(code)
+        if player is None:
+            raise KeyError(code)
+        former = tuple(n for n in player.names if n != name)[:MAX_FORMER]
+        await self._store({code: replace(player, name=name, former=former, identity=identity,
                                          seen=self.clock())})
 
     def touch(self, code: str) -> None:

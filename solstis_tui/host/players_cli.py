@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import sqlite3
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..files import write_atomic
 from ..wire.names import BadName, normalize_name
@@ -21,7 +25,9 @@ from ..wire.paths import default_data_dir
 from .database import Unreadable
 from .glicko2 import PROVISIONAL_RD
 from .identity import (
+    ATTACH_FILE,
     BANS_FILE,
+    GUEST_MARK,
     PLAYER_TAG,
     fingerprint,
     key_blob,
@@ -49,9 +55,15 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("list", help="every player: name, identity, rating, last seen, "
                                      "keys; then the bots' ratings")
     add = commands.add_parser("add", help="make a public key the player NAME: prints its "
-                                          "line, and adds it to --keys-file if given")
+                                          "line, and adds it to --keys-file if given; "
+                                          "refused if a player of the host at --data "
+                                          "holds NAME")
     add.add_argument("name")
     add.add_argument("public_key", type=Path, help="the player's key, e.g. ann.pub")
+    add.add_argument("--attach", action="store_true",
+                     help="NAME's player from before keys (an imported players.json, the "
+                          "host's own account, a guest) becomes this key's at its first "
+                          "login, keeping their code, seats and history")
     remove = commands.add_parser("remove", help="take every key of NAME out of --keys-file")
     remove.add_argument("name")
     for command, does in (("ban", "bar"), ("unban", "let back")):
@@ -104,14 +116,125 @@ def ban(identity: str, data: Path, barred: bool) -> bool:
     return True
 
 
-def add(name: str, public_key: Path, keys_file: Path | None) -> str:
+@dataclass(frozen=True)
+class Holder:
+    """A player of the host whose name (or a former one) cannot be told from a name."""
+
+    name: str
+    identity: str | None
+    seen: float
+    code: str
+
+    @property
+    def attachable(self) -> bool:
+        """A player of before identities, or a guest: the owner may give them a key."""
+        return self.identity in (None, "guest")
+
+    def described(self) -> str:
+        seen = time.strftime("%Y-%m-%d", time.gmtime(self.seen))
+        who = {None: "a player of before keys (an imported players.json or the host's own "
+                     "account)", "guest": "a guest"}.get(self.identity, self.identity)
+        return f"{self.name} ({who}, last seen {seen})"
+
+
+def holders(name: str, data: Path) -> list[Holder]:
+    """The players of the host at ``data`` whose names cannot be told from ``name`` (none
+    if it has no players yet). Read as the data folder's owner (see ``as_owner``)."""
+    if not any((data / f).exists() for f in ("players.db", "players.json")):
+        return []
+
+    def read() -> list[dict[str, Any]]:
+        wanted = set(clash_keys(name))
+        found = []
+        for code, player in read_registry(data).players_by_code().items():
+            names = [n.removesuffix(GUEST_MARK) for n in player.names]
+            if any(wanted & set(clash_keys(n)) for n in names):
+                found.append({"name": player.name, "identity": player.identity,
+                              "seen": player.seen, "code": code})
+        return found
+
+    return [Holder(**h) for h in as_owner(data, read)]
+
+
+def as_owner(data: Path, work: Callable[[], Any]) -> Any:
+    """``work()`` (its result JSON), done as the owner of the folder ``data`` when run as
+    root for another owner (``sudo``): files it opens or writes there stay the host's
+    (root's -wal or -shm files next to players.db would lock the host out)."""
+    try:
+        stat = data.stat()
+    except FileNotFoundError:
+        return work()
+    if os.geteuid() != 0 or stat.st_uid == 0:
+        return work()
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child's coverage is not collected
+        os.close(read_end)
+        try:
+            os.setgroups([])
+            os.setgid(stat.st_gid)
+            os.setuid(stat.st_uid)
+            said = {"done": work()}
+        except Refused as exc:
+            said = {"refused": str(exc)}
+        except BaseException as exc:  # whatever it was, the parent says it
+            said = {"refused": f"{data} could not be read as its owner ({exc})"}
+        with os.fdopen(write_end, "w", encoding="utf-8") as out:
+            json.dump(said, out)
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, encoding="utf-8") as answer:
+        text = answer.read()
+    os.waitpid(pid, 0)
+    said = json.loads(text) if text else {"refused": f"{data} could not be read"}
+    if "refused" in said:
+        raise Refused(said["refused"])
+    return said["done"]
+
+
+def attach(data: Path, identity: str, holder: Holder) -> None:
+    """Note in ``data``'s ``attach`` file that ``holder`` becomes ``identity``'s player at
+    that key's next login (written as the folder's owner, readable by them alone)."""
+
+    def write() -> None:
+        path = data / ATTACH_FILE
+        old = path.read_text(encoding="utf-8") if path.exists() else ""
+        kept = "".join(line + "\n" for line in old.splitlines()
+                       if line.split()[:1] != [identity])
+        write_atomic(path, kept + f"{identity} {holder.code}\n")
+        os.chmod(path, 0o600)
+
+    as_owner(data, write)
+
+
+def add(name: str, public_key: Path, keys_file: Path | None, data: Path | None = None,
+        attach_holder: bool = False) -> str:
     """The keys file's line for ``public_key`` as player ``name`` (added to ``keys_file``
-    when given); Refused, with nothing written, for a bad name or key, or a key the file
-    already has."""
+    when given); Refused, with nothing written, for a bad name or key, a key the file
+    already has, or a name a player of the host at ``data`` holds. With
+    ``attach_holder``, a holder from before keys (or else a guest under that name) becomes
+    the key's player at its first login instead. A guest's name ("Ann (guest)") does not
+    stop the key: guests carry their mark, and go after a day."""
     try:
         name = normalize_name(name)
     except BadName as exc:
         raise Refused(f"'{name}' cannot be a player's name: {exc}") from None
+    identity = f"key:{name}"
+    held = [] if data is None else [h for h in holders(name, data) if h.identity != identity]
+    others = [h for h in held if not h.attachable]
+    if others:
+        raise Refused(f"the name {name} is held by {others[0].described()}, at {data}: "
+                      "choose another name for this key")
+    before = [h for h in held if h.identity is None]  # a guest's name carries its mark
+    if before and not attach_holder:
+        raise Refused(f"the name {name} is held by {before[0].described()}, at {data}. If "
+                      "that is this key's owner, add --attach: that player becomes this "
+                      "key's at its first login, with their seats and history; otherwise "
+                      "choose another name")
+    held = (before or held) if attach_holder else []
+    if len(held) > 1:
+        raise Refused(f"the name {name} is held by {len(held)} players at {data} "
+                      f"({'; '.join(h.described() for h in held)}): choose another name")
     try:
         text = public_key.read_text(encoding="utf-8", errors="replace")
         line = key_line(text, name)
@@ -135,6 +258,9 @@ def add(name: str, public_key: Path, keys_file: Path | None) -> str:
         if any(_same_line_blob(line_text, blob) for line_text in old.splitlines()):
             raise Refused(f"{keys_file} already has this key on a line that names no "
                           "player: delete that line first")
+    if held and data is not None:
+        attach(data, identity, held[0])
+    if keys_file is not None:
         _rewrite(keys_file, old + ("" if not old or old.endswith("\n") else "\n")
                  + line + "\n")
     return line
@@ -230,7 +356,12 @@ def main(argv: list[str]) -> int:
             for row in listing(args.data or default_data_dir(), args.keys_file):
                 print(row)
         elif args.command == "add":
-            print(add(args.name, args.public_key, args.keys_file))
+            print(add(args.name, args.public_key, args.keys_file,
+                      args.data or default_data_dir(), args.attach))
+            if args.attach:
+                print(f"{args.name}'s player from before becomes this key's at its first "
+                      "login (kept in the host's data folder, file 'attach')",
+                      file=sys.stderr)
         elif args.command in ("ban", "unban"):
             data = args.data or default_data_dir()
             identity = identity_of(args.who, data, args.keys_file)

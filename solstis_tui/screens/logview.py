@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.widgets import RichLog, Static
 
 from ..widgets.footer import Footer
+from ..widgets.gamelog import log_renderables
 
 
 class LogScreen(ModalScreen[None]):
@@ -32,7 +32,8 @@ class LogScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         log = self.query_one(RichLog)
-        # One text of all the lines: a write per line cost several times as much late in a
-        # game, and the key waited for it.
-        log.write(Text("\n".join(self.lines)))
+        # One text for each run of the game's lines: a write per line cost several times as
+        # much late in a game, and the key waited for it. Chat goes in its own column.
+        for drawn in log_renderables(self.lines, bool(getattr(self.app, "ascii_mode", False))):
+            log.write(drawn)
         log.focus()

@@ -6,9 +6,11 @@ or format characters (zero-width joiners, direction overrides, soft hyphens...),
 space as one plain space, no padding. ``name_key`` is what two names must not share: it
 ignores case, invisible characters and compatibility look-alikes (full-width letters).
 ``lookalike_key`` is the other thing they must not share: the UTS #39 confusable skeleton
-(see lookalike), so "Bоb" with a Cyrillic о cannot sit beside "Bob". Names the program
-gives itself, and their look-alikes, are refused (``normalize_name``); ``chat_text`` makes
-a chat line one line of plain words.
+(see lookalike), with Cyrillic and Greek look-alikes of Latin letters folded to them, so
+that "Апп" in Cyrillic cannot sit beside "Ann" (``lookalike_core`` also leaves out spaces,
+punctuation and accents). A name's letters come from one script; names the program gives
+itself and their look-alikes, and names that begin like the game's own log lines, are
+refused (``normalize_name``); ``chat_text`` makes a chat line one line of plain words.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import re
 import unicodedata
 from typing import Any
 
-from .lookalike import skeleton
+from .lookalike import fold, mixed_scripts, scripts, skeleton
 from .protocol import MAX_NAME
 
 #: Characters that draw nothing but are not in category Cf (Unicode default-ignorables and
@@ -34,16 +36,25 @@ _RUNS = re.compile(r" {2,}")
 _CONTROLS = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
                        r"\u2066-\u2069]")
 #: Names only the program gives: the screens say "You", bots sit under their tiers' titles
-#: ("Greedy", "expert bot"), an empty seat reads "open"; a person taking one, or one that
-#: looks like it, would pass for the other player, a bot, a free seat or the host.
+#: ("Greedy", "expert bot"), an empty seat reads "open" or "(empty seat)"; a person taking
+#: one, or one that looks like it in any script ("— ореп —" in Cyrillic), would pass for
+#: the other player, a bot, a free seat or the host.
 TIERS = ("Random", "Greedy", "Minimax", "Mcts", "Expert")
-RESERVED = ("You", "Bot", "Host", "Open", "Guest", "Away", *TIERS,
-            *(f"{tier} bot" for tier in TIERS))
+RESERVED = ("You", "Bot", "Host", "Open", "Guest", "Away", "Empty", "Empty seat", "Nobody",
+            "Waiting", *TIERS, *(f"{tier} bot" for tier in TIERS))
+#: How the game's own log lines begin before a ':' ("Game over: ...", "Second chance: ...",
+#: "Eagle: ...") and the turn header's word ("— turn 9: Ann —"): a name that begins with
+#: one (in any case, spacing or look-alike letters) would make a chat line, "Game over:
+#: Mal ran out of time", read like the game speaking. tests/online/test_names.py checks
+#: this against every opening the narrator (solstis_tui/narrate.py) writes.
+NARRATOR_OPENINGS = ("Game over", "Second chance", "turn", "Renard", "Eagle", "Fly", "Deer",
+                     "Beetle", "Viper", "Marmot", "Squirrel")
 #: Marks the screens put after a name: a name may not carry one itself.
 MARKS = ("(bot)", "(guest)", "(away)", "(you)")
 MAX_MARKS = 2  # combining marks on one letter (more is "Zalgo" text that spills over lines)
 _SPACES = re.compile(r"\s+")
 _SPEAKING = re.compile(r":( |$)")  # "Host: the game is void" would read as the host speaking
+_WORDS = re.compile(r"[^\W_]+")  # runs of letters and digits
 _CORE = frozenset({"Lu", "Ll", "Lt", "Lo", "Nd", "Nl", "No"})
 _REFUSED = {
     "Cc": "control characters (line breaks, tabs, escape codes)",
@@ -92,6 +103,17 @@ def normalize_name(raw: str) -> str:
     if any(mark in look.replace(" ", "") for mark in marks):
         raise BadName(f"a name cannot carry a mark the program puts after names "
                       f"({', '.join(MARKS)})")
+    if mixed_scripts(name):
+        raise BadName("a name writes its letters in one script, not "
+                      f"{' and '.join(sorted(w.title() for w in scripts(name)))} together "
+                      "(a letter of another script that looks like one of yours would pass "
+                      "for someone else's name)")
+    if unicodedata.category(name[0]) not in _CORE:
+        raise BadName("a name starts with a letter or a digit (the game's own lines start "
+                      "with a dash, and chat with a mark)")
+    if _begins_like_narrator(name):
+        raise BadName(f"'{name}' begins like one of the game's own lines "
+                      f"({', '.join(NARRATOR_OPENINGS)}): choose another")
     if _SPEAKING.search(look):
         raise BadName("a name cannot have ':' before a space or at its end (it would read "
                       "like someone speaking)")
@@ -120,15 +142,49 @@ def name_key(name: str) -> str:
 def lookalike_key(name: str) -> str:
     """What two names that look alike share: the confusable skeleton (UTS #39) of the
     name, case folded and skeletoned again ("Bоb" with a Cyrillic о, "B0b" and "bob" all
-    share one; so do "Ian" and "lan")."""
+    share one; so do "Ian" and "lan"), with the Cyrillic and Greek letters that pass for
+    Latin ones and the table leaves alone folded to them before each skeleton (see
+    lookalike.fold: "Aпп" with two Cyrillic п and "Ann" share one too)."""
     text = _SPACES.sub(" ", _visible(name)).strip()
-    return skeleton(skeleton(unicodedata.normalize("NFKC", text)).casefold())
+    return skeleton(fold(skeleton(fold(unicodedata.normalize("NFKC", text))).casefold()))
+
+
+def lookalike_core(name: str) -> str:
+    """What two names that look alike share even when one has an extra space, dot, dash
+    or accent ("Mal 73", "Mal73." and "Mȧl73" beside "Mal73"): the letters and digits of
+    the look-alike key without their accents (the whole key for a name with none)."""
+    key = lookalike_key(name)
+    core = "".join(ch for ch in _core(key) if not unicodedata.combining(ch))
+    return core or key
 
 
 def _core(key: str) -> str:
     """The letters and digits of a look-alike key, without modifier letters such as the
     long dash "ー" ("— open —" and "Open!" are "open")."""
     return "".join(ch for ch in key if unicodedata.category(ch) in _CORE)
+
+
+def _words(key: str) -> list[str]:
+    """The runs of letters and digits in a look-alike key."""
+    return _WORDS.findall(key)
+
+
+def _begins_like_narrator(name: str) -> bool:
+    """Whether ``name`` begins with one of ``NARRATOR_OPENINGS`` as whole words, in any
+    case and with look-alike letters ("Game over 2", "GameOver" and "SQUIRREL" do;
+    "Deere" and "Flynn" do not)."""
+    openings = _openings()
+    for look in (lookalike_key(name), lookalike_key(name.casefold())):
+        words = _words(look)
+        if any("".join(words[:k]) in openings for k in range(1, min(len(words), 3) + 1)):
+            return True
+    return False
+
+
+@functools.cache
+def _openings() -> frozenset[str]:
+    return frozenset("".join(_words(lookalike_key(o.casefold()))) for o in NARRATOR_OPENINGS
+                     ) | frozenset("".join(_words(lookalike_key(o))) for o in NARRATOR_OPENINGS)
 
 
 def chat_text(text: str) -> str:

@@ -211,8 +211,11 @@ async def test_new_tables_a_minute_are_counted_per_identity(tmp_path, peer):
 
 
 async def test_a_key_whose_name_is_taken_is_told_to_ask_the_owner(keyed, peer):
-    peer.uid = os.getuid()  # the host's own account takes "Bob" first
-    assert (await hello(keyed, name="B\u043eb"))["name"] == "B\u043eb"
+    lines = keyed.keys_path.read_text()
+    keyed.keys_path.write_text(lines.replace("solstis:Bob", "solstis:Robert"))
+    peer.uid = os.getuid()  # the host's own account takes "Bob" before Bob's key is added
+    assert (await hello(keyed, name="\u0412\u043e\u0432"))["name"] == "\u0412\u043e\u0432"
+    keyed.keys_path.write_text(lines)  # by hand: `players add` would have refused it
     peer.uid = PLAYERS_UID
     refused = await hello(keyed, BOB)
     assert refused["code"] == "name_taken" and "ask them to give your key" in refused["message"]

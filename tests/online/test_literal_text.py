@@ -84,7 +84,7 @@ ONLINE = "[/x][@click=app.quit]x"
 
 
 async def test_people_text_is_literal_online(host, hostile=ONLINE, size=SIZES[0]):
-    ann_name, bob_name, eve_name = hostile, "O" + hostile, "W" + hostile
+    ann_name, bob_name, eve_name = "A" + hostile, "O" + hostile, "W" + hostile
     ann_app = OnlineApp(socket=host.socket_path, name=ann_name)
     bob_app = OnlineApp(socket=host.socket_path)
     eve_app = OnlineApp(socket=host.socket_path, name=eve_name)
@@ -170,7 +170,7 @@ async def test_people_text_is_literal_online(host, hostile=ONLINE, size=SIZES[0]
 
             async def toast(app=app, pilot=pilot) -> None:
                 toasts = [str(t.render()) for t in app.screen.query(Toast)]
-                assert f"{ann_name}: {hostile}" in toasts
+                assert f"Chat\n{ann_name}: {hostile}" in toasts  # titled: never the game
                 assert_shown(app, hostile)
                 await click_on(app, pilot, hostile)
 
@@ -279,7 +279,7 @@ async def test_people_text_is_literal_offline(tmp_path, monkeypatch, hostile, si
             checked[kind].add(app.size)
             if isinstance(app.screen, PassScreen):
                 await pass_screen()
-                await pilot.press("enter")
+                await pilot.press("s")
                 continue
             screen = app.screen
             assert isinstance(screen, GameScreen)
@@ -459,7 +459,7 @@ def test_names_are_nfc_and_lose_padding_and_invisible_characters():
     assert normalize_name("\u202eAnn\u202c") == "Ann"  # right-to-left override
     assert normalize_name("\u2066Ann\u2069\u00ad") == "Ann"  # isolates, soft hyphen
     assert normalize_name("Ann\u3164\u2800") == "Ann"  # blank fillers
-    assert normalize_name("[/x]") == "[/x]"  # brackets are fine: they are shown as text
+    assert normalize_name("x[/x]") == "x[/x]"  # brackets are fine: they are shown as text
     assert normalize_name("Renée Ünal") == "Renée Ünal"
 
 

@@ -302,3 +302,23 @@ async def test_a_hello_finds_players_by_index_never_by_reading_them_all(keyed):
         for sql in statements:
             plan = " ".join(str(row[-1]) for row in db.execute("EXPLAIN QUERY PLAN " + sql))
             assert "SCAN" not in plan, (sql, plan)
+
+
+async def test_names_stored_by_an_older_host_are_checked_against_new_look_alikes(tmp_path):
+    """A players.db whose look-alike keys an older host worked out (without Cyrillic and
+    Greek folding): at start each name's keys are worked out again, so "Апп" in
+    Cyrillic cannot sit beside the "Ann" stored then."""
+    registry = PlayerRegistry(tmp_path)
+    registry.load()
+    await registry.register("Ann", "key:Ann")
+    await registry.close()
+    with contextlib.closing(sqlite3.connect(tmp_path / "players.db")) as db, db:
+        db.execute("DELETE FROM meta WHERE key = 'clash_keys'")
+        db.execute("UPDATE names SET key = 'l:as an older host had it' WHERE key LIKE 'l:%'")
+    registry = PlayerRegistry(tmp_path)
+    registry.load()
+    try:
+        assert registry.name_taken("\u0410\u043f\u043f")
+        assert not registry.name_taken("Anna")
+    finally:
+        await registry.close()

@@ -466,6 +466,7 @@ def add_player(deployment: Deployment, key: str, name: str) -> None:
     assert argv[:2] == ["sudo", ssh_doc.PROGRAM], line
     argv = [str(PROGRAM), *argv[2:]]
     argv[argv.index(ssh_doc.KEYS)] = str(deployment.dir / "authorized_keys")
+    argv[argv.index("--data") + 1] = str(deployment.dir / "data")
     argv[-2:] = [name, str(deployment.dir / f"{key}.pub")]
     subprocess.run(argv, check=True, capture_output=True)
 

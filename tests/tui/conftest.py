@@ -98,7 +98,7 @@ async def play_by_keys(pilot, app: SolstisApp, rng: random.Random, limit: int = 
         if gs.session.game.is_over:
             return
         if isinstance(app.screen, PassScreen):
-            await pilot.press("enter")
+            await pilot.press("s")
             continue
         assert app.screen is gs, f"unexpected screen {app.screen!r}"
         if seen is not None:

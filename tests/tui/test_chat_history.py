@@ -35,5 +35,5 @@ async def test_a_chat_line_goes_into_the_table_log():
         await pilot.pause()
         app.game_screen = log = Log()  # type: ignore[assignment]
         app.on_host_message({"type": "chat", "name": "Bob", "text": "good move"})
-        assert log.lines == ["Bob: good move"]
+        assert log.lines == ["» Bob: good move"]  # behind chat's mark (see gamelog)
         app.game_screen = None

@@ -137,6 +137,38 @@ async def test_hot_seat_hides_the_hand_while_the_keyboard_passes():
         assert isinstance(app.screen, PassScreen)
         hand = app.game_screen.query_one("#hand", HandBar)
         assert "Hand hidden" in str(hand.render())
-        await pilot.press("enter")
+        await pilot.press("s")
         await pilot.pause()
         assert "Hand hidden" not in str(hand.render())
+
+
+async def test_hot_seat_a_double_enter_after_a_move_never_shows_the_next_players_hand():
+    """The player who just moved presses Enter once too often (or types ahead): the
+    hand-over screen stays, the next hand stays hidden, until the deliberate key."""
+    from solstis_tui.screens.passkb import PassScreen
+    from solstis_tui.widgets.hand import HandBar
+
+    from .conftest import keys_for
+
+    app = make_app(seats=("human", "human"), seed=3)
+    rng = random.Random(2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("enter", "enter")  # the very first hand-over, too
+        await settle(pilot, app)
+        assert isinstance(app.screen, PassScreen)
+        await pilot.press("s")
+        await settle(pilot, app)
+        gs = app.game_screen
+        hand = gs.query_one("#hand", HandBar)
+        first = gs.session.game.to_play
+        while gs.session.game.to_play == first:  # the first player's whole turn, by keys
+            assert app.screen is gs
+            await pilot.press(*keys_for(gs, rng), "enter", "enter")
+            await settle(pilot, app)
+        assert isinstance(app.screen, PassScreen)
+        assert "Hand hidden" in str(hand.render())
+        assert "Enter does not show the hand" in str(app.screen.query_one("Static").render())
+        await pilot.press("s")
+        await settle(pilot, app)
+        assert app.screen is gs and "Hand hidden" not in str(hand.render())
