@@ -22,9 +22,11 @@ class Housekeeping:
     def __init__(self, limits: Limits, tables: dict[str, Table], conns: set[Connection],
                  save_locks: dict[str, asyncio.Lock], store: TableStore,
                  players: PlayerRegistry, lobby_changed: Callable[[], None],
-                 forfeit: Callable[[Table, float], Awaitable[bool]] | None = None) -> None:
+                 forfeit: Callable[[Table, float], Awaitable[bool]] | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
         """``forfeit(table, now)`` records an abandoned rated game as lost by whoever left
-        it (True once stored); such a table goes only after that."""
+        it (True once stored); such a table goes only after that. ``clock`` is the host's
+        time (a table's times are taken from it)."""
         self.limits = limits
         self.tables = tables
         self.conns = conns
@@ -33,6 +35,7 @@ class Housekeeping:
         self.players = players
         self.lobby_changed = lobby_changed
         self.forfeit = forfeit
+        self.clock = clock
         self.unrecorded: set[str] = set()  # abandoned rated tables whose forfeit failed
 
     async def run(self) -> None:
@@ -62,7 +65,7 @@ class Housekeeping:
     async def forfeit_abandoned(self, now: float | None = None) -> None:
         """Record each abandoned rated game (see ``forfeit``) before ``expire`` takes its
         table away."""
-        now = time.time() if now is None else now
+        now = self.clock() if now is None else now
         if self.forfeit is None:
             return
         for table in [t for t in self.tables.values() if t.rated and self.abandoned(t, now)]:
@@ -75,7 +78,7 @@ class Housekeeping:
         """Drop tables nobody is connected to that have been idle too long, tables still
         waiting for a second player ``open_table_seconds`` after they were made, and
         finished tables beyond those kept (``prune_finished``)."""
-        now = time.time() if now is None else now
+        now = self.clock() if now is None else now
         wait = self.limits.open_table_seconds
         gone = []
         present = presence(self.conns)

@@ -7,14 +7,14 @@ import logging
 import re
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ..core import Game, InvalidPosition, Options
 from ..core.serialize import game_to_dict
 from ..files import keep_aside, write_atomic
-from ..wire.protocol import ProtocolError
+from ..wire.protocol import DEFAULT_CLOCK, ProtocolError
 
 log = logging.getLogger("solstis.host")
 TABLE_FILE = re.compile(r"t[^.]*\.json")  # not one kept aside (t….corrupt-….json)
@@ -72,6 +72,12 @@ class Table:
                 return i
         return None
 
+    def copy(self) -> Table:
+        """A table to change in this one's place: its own game, seats and (for a game ended
+        before its last move) game as it stood; everything else is a value, shared."""
+        return replace(self, game=self.game.copy(), seats=[replace(s) for s in self.seats],
+                       unfinished=self.unfinished.copy() if self.unfinished else None)
+
     def status(self) -> str:
         if self.game.is_over:
             return "over"
@@ -123,9 +129,6 @@ RESIGNED = "resigned"
 #: ... the player to move ran out of time on the move clock and the other claimed the game
 TIMED_OUT = "time"
 ENDINGS = (RESIGNED, TIMED_OUT)
-#: The move clock: seconds a decision, by default and at the shortest a creator may pick.
-DEFAULT_CLOCK = 300.0
-MIN_CLOCK = 30.0
 
 
 def end_game(table: Table, loser: int, reason: str) -> None:
@@ -140,10 +143,11 @@ def end_game(table: Table, loser: int, reason: str) -> None:
 
 def new_table(options: Options, seats: list[Seat], rated: bool = False,
               clock: float = DEFAULT_CLOCK, now: float | None = None) -> Table:
-    """A fresh table with a newly dealt game: its seed is a secret nobody chose (never sent)."""
+    """A fresh table with a newly dealt game: its seed is a secret nobody chose (never sent).
+    It is made, active and its first decision's clock runs from ``now`` (the host's time)."""
     now = time.time() if now is None else now
-    return Table("t" + secrets.token_hex(3), Game.new(options=options), seats, rated=rated,
-                 clock=clock, decision_since=now)
+    return Table("t" + secrets.token_hex(3), Game.new(options=options), seats, now, now,
+                 rated=rated, clock=clock, decision_since=now)
 
 
 class TableStore:
