@@ -9,6 +9,8 @@ one's place).
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +20,7 @@ from .conftest import start_host
 from .test_host import latest_state, start_friend_game
 from .test_storage import first_legal, nothing_more, table_file
 
+ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
 
 
@@ -128,3 +131,12 @@ async def test_the_lobby_shows_each_table_as_it_stands_after_its_moves(host, con
     await ann.send({"type": "list"})  # no table came, went or changed status meanwhile
     [row] = [r for r in (await ann.receive_until("tables"))["tables"] if r["table"] == table]
     assert row["turn"] == host.tables[table].game.turn != turn
+
+
+def test_the_protocol_page_lists_exactly_the_message_types_the_host_reads():
+    from solstis_tui.wire.messages import PARSERS
+
+    page = (ROOT / "docs" / "protocol.md").read_text()
+    table = page[page.index("## Client → host"):page.index("## Host → client")]
+    listed = set(re.findall(r"^\| `(\w+)` \|", table, flags=re.MULTILINE))
+    assert listed == set(PARSERS)
