@@ -8,8 +8,10 @@ one's place).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+import threading
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,15 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
 
 
+async def reply_to(client: HostClient, message_id: int) -> dict | None:
+    """The host's reply to the message ``client`` just sent with ``message_id`` (None: it
+    had none). A ping follows it, and the host answers a client's lines in order."""
+    await client.send({"type": "ping", "id": "after"})
+    while (message := await client.receive()).get("id") not in (message_id, "after"):
+        pass
+    return None if message["id"] == "after" else message
+
+
 async def test_a_message_of_a_type_the_host_does_not_know_is_refused_and_plays_nothing(
         host, connect):
     ann, bob, table = await start_friend_game(connect)
@@ -33,8 +44,8 @@ async def test_a_message_of_a_type_the_host_does_not_know_is_refused_and_plays_n
     # A misspelt type with a legal move in it: once, any type the host did not know
     # was played as a move.
     await ann.send({"type": "mvoe", "table": table, "move": move, "seq": seq, "id": 3})
-    error = await ann.receive_until("error")
-    assert (error["code"], error["id"]) == ("bad_type", 3)
+    error = await reply_to(ann, 3)
+    assert error is not None and (error["type"], error.get("code")) == ("error", "bad_type")
     assert error["message"] == "unknown message type 'mvoe'"
     assert host.tables[table].to_dict() == before
     assert table_file(host, table) == on_disk
@@ -140,3 +151,41 @@ def test_the_protocol_page_lists_exactly_the_message_types_the_host_reads():
     table = page[page.index("## Client → host"):page.index("## Host → client")]
     listed = set(re.findall(r"^\| `(\w+)` \|", table, flags=re.MULTILINE))
     assert listed == set(PARSERS)
+
+
+async def test_leaving_for_good_as_someone_sits_down_is_refused_and_changes_nothing(
+        host, connect):
+    """Ann leaves her open table for good while Bob's seat there is being stored: the
+    table is no longer open when her turn comes, so it is not closed under Bob's feet."""
+    ann = await connect("Ann")
+    await ann.send({"type": "create", "opponent": "friend", "seat": 0})
+    table = (await ann.receive_until("joined"))["table"]
+    loop = asyncio.get_running_loop()
+    saving, ann_waits, go = asyncio.Event(), asyncio.Event(), threading.Event()
+    write = host.store.write
+
+    def slow_write(table_id: str, text: str) -> None:
+        loop.call_soon_threadsafe(saving.set)
+        go.wait(30)
+        write(table_id, text)
+
+    class Watched(asyncio.Lock):
+        async def acquire(self) -> bool:
+            if self.locked():
+                ann_waits.set()
+            return await super().acquire()
+
+    host.save_locks[table] = Watched()
+    host.store.write = slow_write
+    bob = await connect("Bob")
+    await bob.send({"type": "join", "table": table})
+    await asyncio.wait_for(saving.wait(), 30)  # Bob's seat is being stored
+    await ann.send({"type": "leave", "table": table, "for_good": True, "id": 9})
+    await asyncio.wait_for(ann_waits.wait(), 30)  # Ann's leave waits for that save
+    go.set()
+    assert (await bob.receive_until("joined"))["seat"] == 1
+    error = await reply_to(ann, 9)
+    assert error is not None and (error["type"], error.get("code")) == ("error", "stale")
+    assert "someone sat down" in error["message"]
+    assert table in host.tables and host.tables[table].status() == "playing"
+    assert host.store.path(table).exists()
