@@ -136,3 +136,17 @@ async def test_a_rated_game_claimed_on_time_counts(tmp_path, keyed):
     assert state["observation"]["end_reason"] == "time"
     assert keyed.ratings.rating("key:Ann").rating > 1500 > keyed.ratings.rating(
         "key:Bob").rating
+
+
+async def test_an_open_table_goes_by_the_hosts_own_clock(timed, connect_timed):
+    """A table's times are the host's clock's (tests set it, as here): the housekeeping
+    reads the same clock, so an open table goes only once that clock says nobody came."""
+    ann = await connect_timed("Ann")
+    table = (await create(ann, seat=0))["table"]
+    wait = timed.limits.open_table_seconds
+    timed.test_clock.now += wait - 1
+    assert timed.housekeeping.expire() == [] and table in timed.tables
+    timed.test_clock.now += 2
+    assert timed.housekeeping.expire() == [table] and table not in timed.tables
+    closed = await ann.receive_until("closed")
+    assert closed["table"] == table and "nobody took the open seat" in closed["message"]
