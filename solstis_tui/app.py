@@ -216,6 +216,8 @@ class SolstisApp(ShellApp):
             self.notify(said, markup=False)
         elif choice == "review":
             self.show_review(session)
+        elif choice == "undo" and self.game_screen is not None:
+            self.game_screen.action_undo()
         elif choice == "quit":
             self.exit()
 
