@@ -118,18 +118,31 @@ class ShellApp(App[None]):
         self.run_worker(prepare_and_keep, thread=True, group="help", exclusive=True,
                         exit_on_error=False, name="prepare help")
 
-    def show_help(self, decision: Decision | None = None, keys: str = "") -> None:
-        """Keys and rules, opened at the rules section of ``decision`` (if any). The help
-        screen is built at the first '?' and kept (installed): later ones open at once."""
+    def show_help(self, decision: Decision | None = None, keys: str = "",
+                  variant: str = "base") -> None:
+        """Keys and rules of ``variant``, opened at the rules section of ``decision`` (if
+        any). The help screen is built at the first '?' and kept (installed): later ones
+        open at once; a game of another variant builds it again."""
         from .screens.help import HelpScreen
 
+        if self.help_screen is not None and self.help_screen.variant != variant:
+            if self.help_screen in self.screen_stack:
+                self.pop_screen()
+            self.uninstall_screen("help")
+            self.help_screen = None
         if self.help_screen is None:
-            self.help_screen = HelpScreen(decision, keys=keys, more_keys=self.more_keys)
+            self.help_screen = HelpScreen(decision, keys=keys, more_keys=self.more_keys,
+                                          variant=variant)
             self.install_screen(self.help_screen, "help")
         else:
             self.help_screen.show_for(decision, keys)
         if self.screen is not self.help_screen:
             self.push_screen("help")
+
+    def show_rules(self) -> None:
+        """The help of the game on screen (the base game's without one)."""
+        screen = self.game_screen
+        self.show_help(variant=screen.session.setup.variant if screen else "base")
 
     def show_log(self, lines: list[str]) -> None:
         from .screens.logview import LogScreen
@@ -204,5 +217,5 @@ class ShellApp(App[None]):
         if gs is not None:
             yield SystemCommand("Game log", "The whole log, scrollable", gs.action_show_log)
             yield SystemCommand("Spirits", "Every spirit and its effect", gs.action_spirits)
-        yield SystemCommand("Rules and keys", "Help", self.show_help)
+        yield SystemCommand("Rules and keys", "Help", self.show_rules)
         yield SystemCommand("Toggle ASCII mode", "Plain ASCII drawing", self.toggle_ascii)
