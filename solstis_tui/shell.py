@@ -119,10 +119,11 @@ class ShellApp(App[None]):
                         exit_on_error=False, name="prepare help")
 
     def show_help(self, decision: Decision | None = None, keys: str = "",
-                  variant: str = "base") -> None:
+                  variant: str = "base", deciding: str = "") -> None:
         """Keys and rules of ``variant``, opened at the rules section of ``decision`` (if
-        any). The help screen is built at the first '?' and kept (installed): later ones
-        open at once; a game of another variant builds it again."""
+        any; ``deciding`` names who decides when it is not the person here). The help
+        screen is built at the first '?' and kept (installed): later ones open at once; a
+        game of another variant builds it again."""
         from .screens.help import HelpScreen
 
         if self.help_screen is not None and self.help_screen.variant != variant:
@@ -134,8 +135,7 @@ class ShellApp(App[None]):
             self.help_screen = HelpScreen(decision, keys=keys, more_keys=self.more_keys,
                                           variant=variant)
             self.install_screen(self.help_screen, "help")
-        else:
-            self.help_screen.show_for(decision, keys)
+        self.help_screen.show_for(decision, keys, deciding)
         if self.screen is not self.help_screen:
             self.push_screen("help")
 

@@ -388,7 +388,9 @@ class GameScreen(Screen[None]):
         if view is None or view.obs.is_over:
             self.sapp.show_help(variant=variant)
             return
-        self.sapp.show_help(view.obs.decision, self.play.zone_keys(), variant)
+        obs = view.obs
+        deciding = "" if self.session.human_to_play else self.session.name(obs.to_play)
+        self.sapp.show_help(obs.decision, self.play.zone_keys(), variant, deciding)
 
     def action_show_log(self) -> None:
         self.sapp.show_log(self.shown_log())

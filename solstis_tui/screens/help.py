@@ -235,6 +235,7 @@ class HelpScreen(ModalScreen[None]):
         super().__init__()
         self.more_keys = more_keys  # an app's own keys (the online table's), after KEYS
         self.variant = variant  # only what this variant has is shown
+        self.deciding = ""  # who decides now, when it is not the person at this screen
         self.rules = rules_text()
         self.titles = section_titles(self.rules)
         self.decision = decision
@@ -253,7 +254,9 @@ class HelpScreen(ModalScreen[None]):
         if self.decision is not None:
             title = self.titles.get(self.start_section or 0, "")
             where = f" (rules §{title.replace('. ', ' ', 1)}, below)" if title else ""
-            lines.append(f"Now: {asked(self.decision)}{where}")
+            now = f"{self.deciding} is to {asked(self.decision, of_you=False)}" \
+                if self.deciding else asked(self.decision)
+            lines.append(f"Now: {now}{where}")
         if self.keys:
             lines.append(f"Keys: {self.keys}")
         jumps = {"base": "1–9, e, s: rules",
@@ -262,10 +265,12 @@ class HelpScreen(ModalScreen[None]):
         lines.append(f"Click: pick, again: confirm · k: all keys · {jumps} · Esc: back")
         return "\n".join(lines)
 
-    def show_for(self, decision: Decision | None, keys: str = "") -> None:
-        """Open (again) at the rules of ``decision``, with its ``keys`` in the header: the
-        app keeps one help screen, built once, so that '?' opens it at once."""
+    def show_for(self, decision: Decision | None, keys: str = "", deciding: str = "") -> None:
+        """Open (again) at the rules of ``decision``, with its ``keys`` in the header (and
+        who is ``deciding``, when not the person here: a bot, the other player): the app
+        keeps one help screen, built once, so that '?' opens it at once."""
         self.decision = decision
+        self.deciding = deciding
         self.start_section = SECTION_OF.get(decision) if decision else None
         self.keys = keys
         if self.is_mounted:

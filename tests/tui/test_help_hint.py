@@ -146,3 +146,19 @@ async def test_the_rules_are_read_for_help_before_the_first_question_mark():
         sections = help_module.sections_for("base")
         assert help_module.parsed.cache_info().currsize == len(sections)
         assert app.help_screen is None  # nothing was opened
+
+
+async def test_help_opened_while_a_bot_thinks_says_the_decision_is_the_bots():
+    app = make_app(seats=("tests.tui.bots:SlowBot", "human"), seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(200):  # a guard: the bot's turn comes first
+            await pilot.pause()
+            if app.game_screen.play.thinking_since is not None:
+                break
+        bot = app.game_screen.session.name(0)
+        screen = await open_help(pilot)
+        now = str(screen.query_one("#now").render()).splitlines()[0]
+        assert now.startswith(f"Now: {bot} is to play a tile")
+        assert "your" not in now
+        await pilot.press("escape", "q")
+        await pilot.pause()
