@@ -62,9 +62,9 @@ a tile or spirit you drew before undoing is what comes next again: undo is for p
 The board: each panorama is the 6-row pyramid, row 6 (S, purple summits) at the top and
 row 1 (V, red valley) at the bottom. Every tile shows its row letter — V valley, M meadow,
 F forest, H hills, P pastures, S summits — as well as its colour. `▲` is a lit fire, `△`
-an unlit one (ASCII: `*` and `^`), `≈≈` a rainbow (`~~`), three letters between the rows
-a spirit on that square (`Bee`, `Frg`...; two, `Be` `Fr`, when the next square holds one
-too).{marks} `◇` marks the cells a choice may pick (`+`); `▪` after a display
+an unlit one (ASCII: `!` and `^`; `*` is a star), `≈≈` a rainbow (`~~`), three letters
+between the rows a spirit on that square (`Bee`, `Frg`...; two, `Be` `Fr`, when the next
+square holds one too).{marks} `◇` marks the cells a choice may pick (`+`); `▪` after a display
 tile means a face-down tile lies beneath (`#`).
 
 """

@@ -53,7 +53,7 @@ class Glyphs:
 
 UNICODE = Glyphs(empty="·", fire_lit="▲", fire_unlit="△", rainbow="≈≈", firefly="✦",
                  forbidden="✕✕", face_down="▪", star="★", target="◇", bullet="·", arrow="→")
-ASCII = Glyphs(empty=".", fire_lit="*", fire_unlit="^", rainbow="~~", firefly="f",
+ASCII = Glyphs(empty=".", fire_lit="!", fire_unlit="^", rainbow="~~", firefly="f",
                forbidden="XX", face_down="#", star="*", target="+", bullet="-", arrow="->")
 
 
@@ -107,7 +107,7 @@ def glyphs_of(view: BoardView | None) -> Glyphs:
 
 _ASCII_MAP = str.maketrans({
     "·": "-", "←": "<", "→": ">", "—": "--", "★": "*", "◀": "<", "…": "...", "│": "|",
-    "×": "x", "✗": "x", "▲": "*", "△": "^", "≈": "~", "✦": "f", "✕": "X", "◇": "+", "▪": "#",
+    "×": "x", "✗": "x", "▲": "!", "△": "^", "≈": "~", "✦": "f", "✕": "X", "◇": "+", "▪": "#",
     "–": "-", "§": "S",
 })
 
