@@ -336,7 +336,8 @@ class Host:
             offset = field(msg, "offset", int, default=0)
             if not 0 <= offset <= MAX_OFFSET:
                 raise ProtocolError("bad_message", f"list: 'offset' is from 0 to {MAX_OFFSET}")
-            return {"type": "tables", **self.lobby_page(conn.code, offset)}
+            return {"type": "tables", **self.lobby_page(conn.code, offset),
+                    "rating": self.standings.rating_text(self._identity(conn))}
         if kind == "leaders":
             offset = field(msg, "offset", int, default=0)
             if not 0 <= offset <= MAX_OFFSET:
