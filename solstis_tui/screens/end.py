@@ -80,7 +80,9 @@ class EndScreen(ModalScreen[str]):
         star = "*" if self.ascii_mode else "★"
         with Vertical():
             yield Static(Text("Game over. " + result_line(s, self.obs)), id="result")
-            yield Static(Group(score_table(names, scores, star)), id="sheet")
+            # The columns in the board's order: the seat this screen shows on the left.
+            yield Static(Group(score_table(names, scores, star, first=self.obs.player)),
+                         id="sheet")
             with Horizontal():
                 # One look for every button: the focus alone marks the one Enter presses.
                 yield Button("New game (n)", id="new")
