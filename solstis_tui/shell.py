@@ -18,7 +18,7 @@ from textual.screen import Screen
 
 from solstis_tui.themes import DEFAULT_THEME, THEMES
 
-from . import settings
+from . import engine_build, settings
 from .ascii_filter import AsciiFilter, to_ascii
 from .core import Decision, Observation
 from .no_color import ReadableGreys
@@ -76,6 +76,14 @@ class ShellApp(App[None]):
         self.theme = self.theme_name if self.theme_name in self.available_themes else \
             DEFAULT_THEME
         self.open_first_screen()
+        self.warn_if_stale()
+
+    def warn_if_stale(self) -> None:
+        """An edited engine source runs as slower pure Python: say so on screen too (the
+        line printed before the full-screen app started is hidden while it runs)."""
+        if engine_build.STATUS.stale:
+            self.notify(engine_build.stale_message(engine_build.STATUS), title="Slower engine",
+                        severity="warning", timeout=30, markup=False)
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseDown)):
