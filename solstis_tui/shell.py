@@ -57,6 +57,8 @@ class ShellApp(App[None]):
         self.ascii_mode = ascii_mode
         self.game_screen: GameScreen | None = None
         self.help_screen: HelpScreen | None = None
+        self.laid_out: set[str] = set()
+        """Installed screens composed and laid out off screen in idle time, by name."""
         self.quiet_gc = QuietCollector()
         for theme in THEMES.values():
             self.register_theme(theme)
@@ -115,23 +117,57 @@ class ShellApp(App[None]):
         self.push_screen(BotErrorScreen(message, fallback), callback)
 
     def prepare_help(self) -> None:
-        """Import and parse the help's rules in a thread, before anyone asks for them."""
+        """In idle time after start-up, before anyone asks: import and parse the help's
+        rules in a thread, then build the screens a key opens (``prepare_screens``)."""
         from .screens.help import prepare
 
+        variant = self.game_screen.session.setup.variant if self.game_screen else "base"
+
         def prepare_and_keep() -> None:
-            prepare()
-            # The parsed rules live as long as the app: out of the full passes too.
-            self.call_from_thread(gc.freeze)
+            prepare(variant, self.more_keys)
+            self.call_from_thread(self.prepare_screens)
 
         self.run_worker(prepare_and_keep, thread=True, group="help", exclusive=True,
                         exit_on_error=False, name="prepare help")
 
-    def show_help(self, decision: Decision | None = None, keys: str = "",
-                  variant: str = "base", deciding: str = "") -> None:
-        """Keys and rules of ``variant``, opened at the rules section of ``decision`` (if
-        any; ``deciding`` names who decides when it is not the person here). The help
-        screen is built at the first '?' and kept (installed): later ones open at once; a
-        game of another variant builds it again."""
+    def prepare_screens(self) -> None:
+        """Build the help of the game on screen (and a subclass's ``more_screens``) off
+        screen, composed and laid out at the terminal's size, so that the first '?' only
+        shows it."""
+        variant = self.game_screen.session.setup.variant if self.game_screen else "base"
+        self.help_screen_for(variant)
+        for name, make in self.more_screens():
+            if not self.is_screen_installed(name):
+                self.install_screen(make(), name)
+        for name in ("help", *(name for name, _ in self.more_screens())):
+            self.lay_out_off_screen(name)
+        # What was built lives as long as the app: out of the full passes too.
+        self.call_after_refresh(gc.freeze)
+
+    def more_screens(self) -> list[tuple[str, Callable[[], Screen[Any]]]]:
+        """Other installed screens to prepare in idle time: (name, how to make it)."""
+        return []
+
+    def lay_out_off_screen(self, name: str) -> None:
+        """Mount the installed screen ``name`` and lay it out at the app's size without
+        showing it (Textual has no public call for this: these are the steps its push
+        takes before the screen shows, minus the showing)."""
+        screen = self.get_screen(name)
+        if screen.is_running or screen in self.screen_stack:
+            return
+        self._load_screen_css(screen)
+        _, mounted = self._get_screen(name)  # registers it: it composes and mounts its widgets
+
+        async def lay_out() -> None:
+            await mounted
+            if screen.is_running and screen not in self.screen_stack:
+                screen._refresh_layout(self.size)
+                self.laid_out.add(name)
+
+        self.call_after_refresh(lay_out)
+
+    def help_screen_for(self, variant: str) -> HelpScreen:
+        """The installed help screen, built for ``variant`` (again, for another one)."""
         from .screens.help import HelpScreen
 
         if self.help_screen is not None and self.help_screen.variant != variant:
@@ -139,12 +175,21 @@ class ShellApp(App[None]):
                 self.pop_screen()
             self.uninstall_screen("help")
             self.help_screen = None
+            self.laid_out.discard("help")
         if self.help_screen is None:
-            self.help_screen = HelpScreen(decision, keys=keys, more_keys=self.more_keys,
-                                          variant=variant)
+            self.help_screen = HelpScreen(more_keys=self.more_keys, variant=variant)
             self.install_screen(self.help_screen, "help")
-        self.help_screen.show_for(decision, keys, deciding)
-        if self.screen is not self.help_screen:
+        return self.help_screen
+
+    def show_help(self, decision: Decision | None = None, keys: str = "",
+                  variant: str = "base", deciding: str = "") -> None:
+        """Keys and rules of ``variant``, opened at the rules section of ``decision`` (if
+        any; ``deciding`` names who decides when it is not the person here). The help
+        screen is built at the first '?' and kept (installed): later ones open at once; a
+        game of another variant builds it again."""
+        help_screen = self.help_screen_for(variant)
+        help_screen.show_for(decision, keys, deciding)
+        if self.screen is not help_screen:
             self.push_screen("help")
 
     def show_rules(self) -> None:
