@@ -170,10 +170,11 @@ class ShellApp(App[None]):
         """The installed help screen, built for ``variant`` (again, for another one)."""
         from .screens.help import HelpScreen
 
-        if self.help_screen is not None and self.help_screen.variant != variant:
-            if self.help_screen in self.screen_stack:
-                self.pop_screen()
+        old = self.help_screen
+        if old is not None and old.variant != variant and old not in self.screen_stack:
             self.uninstall_screen("help")
+            if old.is_running:  # built off screen: nothing else will close it
+                self.call_later(old.remove)
             self.help_screen = None
             self.laid_out.discard("help")
         if self.help_screen is None:

@@ -58,3 +58,23 @@ async def test_help_in_a_beginner_game_leaves_out_the_evil_spirit_and_firefly_ru
         firefly_rows = [w for w in ("Phoenix", "Viper |", "Renard |", "Cow |")
                         if w in str(app.screen.query_one("#section-9", Static).render())]
         assert firefly_rows == []
+
+
+async def test_help_follows_the_variant_when_the_next_game_is_another():
+    from solstis_tui.session import Session, Setup
+
+    from .test_help_hint import prepared
+
+    app = make_app(seats=("human", "random"), seed=3, variant="beginner")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await prepared(pilot, app)
+        assert app.help_screen.variant == "beginner"
+        app.start_session(Session(Setup(variant="base", seed=4, seats=("human", "random"))))
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen) and app.screen.variant == "base"
+        assert app.screen.query("#section-11")  # the base game's Evil Spirit
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.game_screen
