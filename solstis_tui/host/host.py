@@ -375,7 +375,8 @@ class Host:
         return {"type": "pong"}
 
     async def _list(self, conn: Connection, msg: ListTables) -> Reply:
-        return {"type": "tables", **self.lobby_page(conn.code, msg.offset)}
+        return {"type": "tables", **self.lobby_page(conn.code, msg.offset),
+                "rating": self.standings.rating_text(self._identity(conn))}
 
     async def _leaders(self, conn: Connection, msg: Leaders) -> Reply:
         return {"type": "leaders", **await self.standings.leaders(self._identity(conn),
