@@ -66,7 +66,8 @@ def op_encounter(g: State) -> None:
     if not formed:
         return
     if not g.spirit_pile and not g.spirit_line:
-        g._note(NoSpirit(p))
+        if not g._quiet:
+            g._note(NoSpirit(p))
         return
     g._formed = formed
     g._decide(Decision.ENCOUNTER)
@@ -76,7 +77,8 @@ def apply_draw(g: State) -> None:
     p = g.to_play
     spile = g.spirit_pile
     drawn = tuple(spile.pop() for _ in range(min(2, len(spile))))
-    g._note(SpiritsDrawn(p, tuple([SPIRITS[s] for s in drawn])))
+    if not g._quiet:
+        g._note(SpiritsDrawn(p, tuple([SPIRITS[s] for s in drawn])))
     if EVIL_ID in drawn:
         g._evil_new = True
         if len(drawn) == 1:
@@ -93,14 +95,17 @@ def apply_keep(g: State, spirit: int) -> None:
     for other in g.context:
         if other != spirit and other != EVIL_ID:
             g.spirit_line.append(other)
-            g._note(ToLine(SPIRITS[other]))
-    g._note(Kept(g.to_play, SPIRITS[spirit]))
+            if not g._quiet:
+                g._note(ToLine(SPIRITS[other]))
+    if not g._quiet:
+        g._note(Kept(g.to_play, SPIRITS[spirit]))
     g._decide(Decision.SQUARE, (spirit,))
 
 
 def apply_take(g: State, spirit: int) -> None:
     g.spirit_line.remove(spirit)
-    g._note(Took(g.to_play, SPIRITS[spirit]))
+    if not g._quiet:
+        g._note(Took(g.to_play, SPIRITS[spirit]))
     g._decide(Decision.SQUARE, (spirit,))
 
 
@@ -109,7 +114,8 @@ def apply_square(g: State, sq: int) -> None:
     g.spirits = pair_with(g.spirits, p, (*g.spirits[p], (spirit, sq)))
     g.occupied_squares[p] |= 1 << sq
     g.blocked[p] |= SQUARE_CELLS[sq]
-    g._note(SpiritPlaced(p, spirit, sq))
+    if not g._quiet:
+        g._note(SpiritPlaced(p, spirit, sq))
     # Runs in this order (a stack: pushed last first): the plain spirit's effect, then
     # (Firefly) the fireflies on the other squares formed this turn, those its
     # placements form included, then the Evil Spirit (rules.md §10). Until then
@@ -156,7 +162,8 @@ def add_firefly(g: State, p: int, sq: int) -> None:
     g.fireflies = pair_with(g.fireflies, p, g.fireflies[p] | 1 << sq)
     g.occupied_squares[p] |= 1 << sq
     g.blocked[p] |= SQUARE_CELLS[sq]
-    g._note(FireflyPlaced(p, sq))
+    if not g._quiet:
+        g._note(FireflyPlaced(p, sq))
     if g.fireflies[p].bit_count() >= 4:
         g._finish(EndReason.FIREFLIES, p)
 
@@ -165,20 +172,23 @@ def op_evil(g: State, task: Task) -> None:
     _, p, drawn_now = task
     if not g.options.firefly:
         g.evil_player = p if drawn_now else 1 - p
-        g._note(EvilKept(p) if drawn_now else EvilGiven(p))
+        if not g._quiet:
+            g._note(EvilKept(p) if drawn_now else EvilGiven(p))
         return
     g.evil_player, g.evil_cell = -1, -1
     if g.rainbow_targets(1 - p):
         g.to_play = p
         g._decide(Decision.EVIL)
     else:
-        g._note(EvilOut(p))
+        if not g._quiet:
+            g._note(EvilOut(p))
 
 
 def apply_evil(g: State, cell: int) -> None:
     p = g.to_play
     g.evil_player, g.evil_cell = 1 - p, cell
-    g._note(EvilPlaced(p, cell))
+    if not g._quiet:
+        g._note(EvilPlaced(p, cell))
 
 
 # -- plain spirit effects (rules.md §9)
@@ -194,7 +204,8 @@ def op_effect(g: State, task: Task) -> None:
         return
     elif spirit == EAGLE_ID and g.pile:
         tile = g.pile.pop()
-        g._note(EagleDrew(p, tile))
+        if not g._quiet:
+            g._note(EagleDrew(p, tile))
         g._tasks.append((PUT, p, tile, BY_EFFECT))
         return
     elif spirit == BEAR_ID:
@@ -205,7 +216,8 @@ def op_effect(g: State, task: Task) -> None:
     elif spirit == FLY_ID and g.hands[opp]:
         g.draw_state, i = g._draws.below(g.draw_state, len(g.hands[opp]))
         tile = g.hands[opp].pop(i)
-        g._note(FlyTook(p, tile))
+        if not g._quiet:
+            g._note(FlyTook(p, tile))
         if g.pile:
             g._draw_to_hand(opp)
         g._tasks.append((PUT, p, tile, BY_EFFECT))
@@ -221,23 +233,26 @@ def op_effect(g: State, task: Task) -> None:
         return
     elif spirit == RENARD_ID and g.hands[opp]:
         g.revealed = pair_with(g.revealed, p, sum(1 << t for t in g.hands[opp]))
-        g._note(Revealed(p, tuple(g.hands[opp])))
+        if not g._quiet:
+            g._note(Revealed(p, tuple(g.hands[opp])))
         g._decide(Decision.RENARD)
         return
-    if spirit != FISH_ID:
+    if spirit != FISH_ID and not g._quiet:
         g._note(EffectLost(p, SPIRITS[spirit]))
 
 
 def apply_deer(g: State, tile: int) -> None:
     p = g.to_play
     g.hands[p].remove(tile)
-    g._note(DeerPlaced(p, tile))
+    if not g._quiet:
+        g._note(DeerPlaced(p, tile))
     g._tasks.append((PUT, p, tile, BY_EFFECT))
 
 
 def apply_beetle(g: State, tile: int) -> None:
     p = g.to_play
-    g._note(BeetleTook(p, tile))
+    if not g._quiet:
+        g._note(BeetleTook(p, tile))
     g._display_take(tile)
     g._tasks.append((PUT, p, tile, BY_EFFECT))
 
@@ -245,11 +260,13 @@ def apply_beetle(g: State, tile: int) -> None:
 def apply_viper(g: State, tile: int) -> None:
     p = g.to_play
     g.land[1 - p] ^= 1 << tile
-    g._note(ViperTook(p, tile))
+    if not g._quiet:
+        g._note(ViperTook(p, tile))
     g._tasks.append((PUT, p, tile, BY_EFFECT))
 
 
 def apply_renard(g: State, tile: int) -> None:
     p = g.to_play
     g.must_play = pair_with(g.must_play, 1 - p, tile)
-    g._note(RenardChose(p, tile))
+    if not g._quiet:
+        g._note(RenardChose(p, tile))

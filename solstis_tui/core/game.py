@@ -310,7 +310,8 @@ class Game(State):
             return
         if self.marmot:
             self.marmot = False
-            self._note(MarmotTurn(p))
+            if not self._quiet:
+                self._note(MarmotTurn(p))
         else:
             self.to_play = 1 - p
         self._begin_turn()
@@ -332,7 +333,8 @@ class Game(State):
         if self.must_play[p] >= 0:
             self.must_play = pair_with(self.must_play, p, -1)
         self.hands[p].remove(tile)
-        self._note(Played(p, tile))
+        if not self._quiet:
+            self._note(Played(p, tile))
         if MATCH[tile] & self.face_up_mask:
             self._decide(CAPTURE_DECISION, (tile,))
             return
@@ -340,7 +342,8 @@ class Game(State):
         if not self.pile:
             return
         drawn = self.pile.pop()
-        self._note(SecondChance(p, drawn))
+        if not self._quiet:
+            self._note(SecondChance(p, drawn))
         if MATCH[drawn] & self.face_up_mask:
             self._decide(CAPTURE_DECISION, (drawn,))
             return
@@ -350,11 +353,13 @@ class Game(State):
     def _apply_pass(self) -> None:
         if self.must_play[self.to_play] >= 0:
             self.must_play = pair_with(self.must_play, self.to_play, -1)
-        self._note(Passed(self.to_play))
+        if not self._quiet:
+            self._note(Passed(self.to_play))
 
     def _apply_capture(self, target: int) -> None:
         p, source = self.to_play, self.context[0]
-        self._note(Captured(p, source, target))
+        if not self._quiet:
+            self._note(Captured(p, source, target))
         self._display_take(target)
         # The captured tile goes in first, then the capturing one (rules.md §3 step 2);
         # the stack runs the last pushed first.
@@ -364,7 +369,8 @@ class Game(State):
         self.face_up.append(tile)
         self.face_down.append(-1)
         self.face_up_mask |= 1 << tile
-        self._note(Discarded(self.to_play, tile))
+        if not self._quiet:
+            self._note(Discarded(self.to_play, tile))
 
     # -- putting tiles into a panorama (rules.md §4, §5)
     def _op_put(self, task: Task) -> None:
@@ -382,23 +388,27 @@ class Game(State):
                 self.rainbow_cells[p] ^= bit
                 self.rainbows_out += 1
                 self.land[p] |= bit
-                self._note(RainbowOut(p, tile))
+                if not self._quiet:
+                    self._note(RainbowOut(p, tile))
                 self._placed(p, tile, mode)
         else:
             self.land[p] |= bit
-            self._note(Placed(p, tile))
+            if not self._quiet:
+                self._note(Placed(p, tile))
             self._placed(p, tile, mode)
 
     def _remove(self, p: int, tile: int, why: str) -> None:
         self.removed |= 1 << tile
-        self._note(Removed(p, tile, why))
+        if not self._quiet:
+            self._note(Removed(p, tile, why))
 
     def _apply_shift(self, cell: int) -> None:
         p = self.to_play
         tile, mode = self.context
         self.rainbow_cells[p] ^= (1 << tile) | (1 << cell)
         self.land[p] |= 1 << tile
-        self._note(RainbowShifted(p, tile, cell))
+        if not self._quiet:
+            self._note(RainbowShifted(p, tile, cell))
         self._placed(p, cell, mode)
         self._placed(p, tile, mode)
 
@@ -406,7 +416,8 @@ class Game(State):
         p = self.to_play
         self.rainbow_supply -= 1
         self.rainbow_cells[p] |= 1 << cell
-        self._note(RainbowPlaced(p, cell))
+        if not self._quiet:
+            self._note(RainbowPlaced(p, cell))
         self._placed(p, cell, self.context[0])
 
     def _placed(self, p: int, cell: int, mode: int) -> None:
@@ -430,7 +441,8 @@ class Game(State):
     def _apply_cover(self, spirit: int) -> None:
         holder = self.context[0]
         self.covered = pair_with(self.covered, holder, spirit)
-        self._note(Covered(self.to_play, holder, SPIRITS[spirit]))
+        if not self._quiet:
+            self._note(Covered(self.to_play, holder, SPIRITS[spirit]))
 
     def _op_squirrel(self, task: Task) -> None:
         p = task[1]
@@ -438,7 +450,8 @@ class Game(State):
         if not owns or self.covered[p] == Spirit.SQUIRREL or not self.hands[p]:
             return
         tiles, self.hands[p] = self.hands[p], []
-        self._note(SquirrelPlaced(p, tuple(tiles)))
+        if not self._quiet:
+            self._note(SquirrelPlaced(p, tuple(tiles)))
         self._tasks += [(PUT, p, t, BY_SQUIRREL) for t in reversed(tiles)]
 
     def _op_finish(self) -> None:

@@ -347,6 +347,8 @@ class State:
         self._nhist += 1
 
     def _note(self, event: Event) -> None:
+        """Append ``event`` to the log. Callers check ``_quiet`` first: a search's quiet
+        copies keep no log, and building an event there would cost the search its speed."""
         if self._quiet:
             return
         log = self._log
@@ -410,7 +412,8 @@ class State:
         self.turn += 1
         self.end_phase = not self.pile
         self._tasks = [_END_TURN_STEP, _REFILL_STEP, _ENCOUNTER_STEP]
-        self._note(TurnBegan(self.to_play, self.turn, self.end_phase))
+        if not self._quiet:
+            self._note(TurnBegan(self.to_play, self.turn, self.end_phase))
         self._decide(PLAY_DECISION)
 
     def _draw_to_hand(self, p: int) -> None:
@@ -420,7 +423,8 @@ class State:
         while i < len(hand) and hand[i] < tile:  # hands stay sorted
             i += 1
         hand.insert(i, tile)
-        self._note(Drew(p, tile))
+        if not self._quiet:
+            self._note(Drew(p, tile))
 
     def _display_take(self, tile: int) -> None:
         i = self.face_up.index(tile)
@@ -429,13 +433,15 @@ class State:
         if beneath >= 0:
             self.face_up[i], self.face_down[i] = beneath, -1
             self.face_up_mask |= 1 << beneath
-            self._note(Flipped(beneath))
+            if not self._quiet:
+                self._note(Flipped(beneath))
         else:
             del self.face_up[i], self.face_down[i]
 
     def _gain_rainbow(self, p: int, mode: int) -> bool:
         if not self.rainbow_supply or not self.rainbow_targets(p):
-            self._note(RainbowLost(p))
+            if not self._quiet:
+                self._note(RainbowLost(p))
             return False
         self._decide(PLACE_RAINBOW_DECISION, (mode,))
         return True
@@ -455,4 +461,5 @@ class State:
     def _finish(self, reason: EndReason, winner: int | None) -> None:
         self.is_over, self.winner, self.end_reason = True, winner, reason
         self.decision, self.context, self._tasks, self._legal = None, (), [], NO_MOVES
-        self._note(GameEnded(reason, winner))
+        if not self._quiet:
+            self._note(GameEnded(reason, winner))
