@@ -210,7 +210,7 @@ def parse(text: str) -> GameRecord:
         raise RecordError(1, f"the file is empty: a record begins '{MAGIC} {VERSION}'")
     number, first = found[0]
     _check_version(number, first)
-    return _Reader(found[1:], number).record()
+    return _Reader(found[1:], number, text.endswith("\n")).record()
 
 
 def _check_version(number: int, first: str) -> None:
@@ -226,8 +226,9 @@ def _check_version(number: int, first: str) -> None:
 class _Reader:
     """Reads a record's header fields in order, then its moves."""
 
-    def __init__(self, found: list[tuple[int, str]], last: int) -> None:
+    def __init__(self, found: list[tuple[int, str]], last: int, whole: bool) -> None:
         self.found, self.at, self.last = found, 0, last
+        self.whole = whole  # the text ends with a line break: its last line is complete
         self.lines: dict[str, int] = {}
 
     def field(self, key: str) -> str:
@@ -314,6 +315,9 @@ class _Reader:
     def moves(self, count: int) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
         rest = self.found[self.at:]
         if len(rest) < count:
+            if rest and not self.whole:  # cut inside its last line
+                raise RecordError(rest[-1][0], f"the record ends inside this line (move "
+                                  f"{len(rest)} of {count}): it was cut short")
             last = rest[-1][0] if rest else self.last
             raise RecordError(last + 1, f"the record ends after {len(rest)} of its {count} "
                               "moves: it was cut short")
