@@ -255,7 +255,7 @@ class _Reader:
     def record(self) -> GameRecord:
         date_text = self.field("date")
         try:
-            date = datetime.fromisoformat(date_text)
+            date: datetime | None = datetime.fromisoformat(date_text)
         except ValueError:
             date = None
         if date is None or date.tzinfo is None:
@@ -272,14 +272,15 @@ class _Reader:
         deal = self.field("deal")
         if deal not in ("", "splitmix"):
             raise self.fail("deal", f"unknown deal {deal!r}: only 'splitmix' may be named")
+        end_text = self.field("end").lower()
         try:
-            end = EndReason(self.field("end").lower())
+            end = EndReason(end_text)
         except ValueError:
             known = ", ".join(r.value for r in EndReason)
             raise self.fail("end", f"unknown end; it is one of {known}") from None
         winner = self.winner()
         scores = self.field("scores").split()
-        if len(scores) != 2 or not all(s.isdigit() for s in scores):
+        if len(scores) != 2 or not all(re.fullmatch(r"[0-9]{1,6}", s) for s in scores):
             raise self.fail("scores", "two whole numbers are expected: seat 1's stars, "
                             "then seat 2's")
         count = self.number("moves")
@@ -300,7 +301,7 @@ class _Reader:
 
     def number(self, key: str) -> int:
         value = self.field(key)
-        if not re.fullmatch(r"-?\d{1,60}", value):
+        if not re.fullmatch(r"-?[0-9]{1,60}", value) or (key == "moves" and value[0] == "-"):
             raise self.fail(key, f"{value!r} is not a whole number")
         return int(value)
 
