@@ -195,8 +195,9 @@ def loads(text: str, check: bool = True) -> GameRecord:
 
 
 def parse(text: str) -> GameRecord:
-    """The record written ``text``, read but not replayed; RecordError naming the line."""
-    lines = text.split("\n")
+    """The record written ``text``, read but not replayed; RecordError naming the line.
+    Windows line ends and a leading byte order mark (an editor's) are read past."""
+    lines = text.removeprefix("\ufeff").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     for number, line in enumerate(lines, 1):

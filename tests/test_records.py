@@ -84,6 +84,11 @@ def test_comments_and_blank_lines_a_person_adds_are_read_past():
     assert loads(noted) == loads(text)
 
 
+def test_a_record_saved_by_a_windows_editor_still_reads():
+    text = record_text()
+    assert loads("\ufeff" + text.replace("\n", "\r\n")) == loads(text)
+
+
 def test_a_game_in_progress_has_no_record():
     game = Game.new(4, Options())
     with pytest.raises(ValueError, match="finished"):
