@@ -17,6 +17,7 @@ import os
 import runpy
 import shlex
 import shutil
+import subprocess
 import sys
 import sysconfig
 import time
@@ -27,6 +28,9 @@ from setuptools import Distribution, Extension, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 from setuptools.errors import CCompilerError, CompileError, ExecError, LinkError, PlatformError
+
+#: The longest reason a fallback line gives (a failed command alone ran to 1,000 characters).
+REASON_MAX = 160
 
 ROOT = Path(__file__).resolve().parent
 ENGINE: dict[str, Any] = runpy.run_path(str(ROOT / "solstis_tui" / "engine_build.py"))
@@ -121,25 +125,81 @@ def exact_float_flags(command: build_ext) -> list[str]:
     return ["/fp:precise"] if kind == "msvc" else ["-ffp-contract=off"]
 
 
+def shortened(text: str, most: int = REASON_MAX) -> str:
+    """``text``'s first line, cut to ``most`` characters."""
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= most else line[:most - 3] + "..."
+
+
+def last_error_line(output: str) -> str:
+    """The compiler's own last word: its last line that says 'error', else its last line."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    errors = [line for line in lines if "error" in line.lower()]
+    return shortened((errors or lines or ["(it printed nothing)"])[-1])
+
+
 class BuildEngine(build_ext):
     """build_ext that compiles the engine with mypyc, falling back to pure Python if the C
-    build fails."""
+    build fails: then one line says why, with the compiler's last error line, and the
+    wheel is a pure one."""
+
+    compiler_said: list[str]
+    """The last error line of each compiler run that failed."""
 
     def run(self) -> None:
         started = time.monotonic()
         problem = ""
+        self.compiler_said = []
         try:
             self.fill_in(self.mypyc_extensions())
             super().run()
         except (CCompilerError, CompileError, ExecError, LinkError, PlatformError,
                 OSError) as exc:
-            problem = f"the C build failed: {exc}"
+            problem = f"the C build failed: {shortened(str(exc))}"
+            if self.compiler_said:
+                problem = f"the C compiler failed; {self.compiler_said[-1]}"
+            self.build_fell_back()
         record_engine(self, problem)
         if problem:
             announce(f"solstis-tui: pure-Python engine ({problem})")
         else:
             announce(f"solstis-tui: compiled engine "
                      f"(mypyc, {time.monotonic() - started:.0f} s)")
+
+    def build_fell_back(self) -> None:
+        """After a failed C build: no extension modules, so the wheel is a pure one (tagged
+        py3-none-any, files in its root) rather than one tagged for this platform."""
+        self.distribution.ext_modules = []
+        if isinstance(self.distribution, EngineDistribution):
+            self.distribution.c_build_failed = True
+        wheel = self.distribution.command_obj.get("bdist_wheel")
+        if wheel is not None:
+            wheel.root_is_pure = True  # type: ignore[attr-defined]
+
+    def build_extensions(self) -> None:
+        # The compiler runs through ``call`` in newer setuptools, ``spawn`` in older ones.
+        compiler: Any = self.compiler
+        if hasattr(compiler, "call"):
+            compiler.call = self.run_compiler
+        compiler.spawn = self.spawn_compiler
+        super().build_extensions()
+
+    def run_compiler(self, cmd: list[str], env: dict[str, str] | None = None,
+                     **_: Any) -> None:
+        """Run the compiler or linker, keeping its last error line (``Compiler.call``)."""
+        run = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
+        sys.stderr.write(run.stdout + run.stderr)  # the whole output: pip -v shows it
+        if run.returncode != 0:
+            said = last_error_line(run.stderr + "\n" + run.stdout)
+            self.compiler_said.append(f"{Path(cmd[0]).name} said {said}")
+            raise subprocess.CalledProcessError(run.returncode, [Path(cmd[0]).name])
+
+    def spawn_compiler(self, cmd: list[str], **kwargs: Any) -> None:
+        """``run_compiler`` as older setuptools' ``Compiler.spawn`` (ExecError on failure)."""
+        try:
+            self.run_compiler(cmd, kwargs.get("env"))
+        except subprocess.CalledProcessError as exc:
+            raise ExecError(f"{exc.cmd[0]} exited with status {exc.returncode}") from None
 
     def finalize_options(self) -> None:
         super().finalize_options()
@@ -209,10 +269,13 @@ class BuildPy(build_py):
 
 
 class EngineDistribution(Distribution):
-    """Has extension modules unless this machine cannot build them (a pure wheel then)."""
+    """Has extension modules unless this machine cannot build them or the C build failed
+    (a pure wheel then)."""
+
+    c_build_failed = False
 
     def has_ext_modules(self) -> bool:
-        return not toolchain_problem()
+        return not self.c_build_failed and not toolchain_problem()
 
 
 def placeholders() -> list[Extension]:

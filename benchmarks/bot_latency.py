@@ -13,7 +13,9 @@ set size of a fresh process that imports the bot and plays one game with it.
 ``--key-tiers``, which opens the game and thinks about its first move for a minute, and
 presses each of ``KEYS`` (the spirits' table, the log, help, the new-game dialog, and a key
 that is refused while the bot decides) N times, closing each with Esc: the time from the
-key to its screen (benchmarks/app_startup.py's harness; Linux).
+key to its screen (benchmarks/app_startup.py's harness; Linux). "first" is the first press
+of each key: the first opening of a screen (help and the new-game form are built in idle
+time after start-up, so it should be no slower than the next ones).
 """
 
 from __future__ import annotations
@@ -137,8 +139,10 @@ def key_rows(presses: int, tiers: list[str]) -> dict[tuple[str, str], dict[str, 
     out = {}
     for tier in tiers:
         for key, shows, undo in KEYS:
-            times = sorted(key_latency_while_thinking(presses, key, shows, undo, tier))
-            out[(tier, key.decode())] = {"p50_ms": 1000 * percentile(times, 50),
+            pressed = key_latency_while_thinking(presses, key, shows, undo, tier)
+            times = sorted(pressed)
+            out[(tier, key.decode())] = {"first_ms": 1000 * pressed[0],
+                                         "p50_ms": 1000 * percentile(times, 50),
                                          "p95_ms": 1000 * percentile(times, 95),
                                          "max_ms": 1000 * times[-1]}
     return out
@@ -190,11 +194,11 @@ def main(argv: list[str] | None = None) -> int:
     if keys:
         key_table = Table(title=f"Key to screen in the app while the bot thinks "
                                 f"({args.keys} presses each)")
-        for col in ("bot", "key", "p50 ms", "p95 ms", "max ms"):
+        for col in ("bot", "key", "first ms", "p50 ms", "p95 ms", "max ms"):
             key_table.add_column(col, justify="left" if col in ("bot", "key") else "right")
         for (tier, key), row in keys.items():
-            key_table.add_row(tier, key, f"{row['p50_ms']:.0f}", f"{row['p95_ms']:.0f}",
-                              f"{row['max_ms']:.0f}")
+            key_table.add_row(tier, key, f"{row['first_ms']:.0f}", f"{row['p50_ms']:.0f}",
+                              f"{row['p95_ms']:.0f}", f"{row['max_ms']:.0f}")
         console.print(key_table)
     console.print(f"(this process peak RSS: "
                   f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB)")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -253,6 +253,8 @@ class SolstisApp(ShellApp):
             self.notify(said, markup=False)
         elif choice == "review":
             self.show_review(session)
+        elif choice == "undo" and self.game_screen is not None:
+            self.game_screen.action_undo()
         elif choice == "quit":
             self.exit()
 
@@ -263,17 +265,31 @@ class SolstisApp(ShellApp):
         if isinstance(session, Session):
             self.push_screen(ReviewScreen(session, self.rank_moves))
 
-    def open_new_game(self) -> None:
-        from .screens.newgame import NewGameScreen
-
-        can_continue = saves.peek() is not None
+    def new_game_facts(self) -> tuple[bool, str]:
+        """What the new-game form opens with: whether a saved game can be continued, and
+        the opponent of the game on screen."""
         opponent = "minimax"
         if self.game_screen is not None:
             bots = [s.bot for s in self.game_screen.session.setup.seats if s.bot is not None]
             opponent = bots[0] if bots else opponent
+        return saves.peek() is not None, opponent
+
+    def new_game_form(self) -> Screen[Any]:
+        from .screens.newgame import NewGameScreen
+
+        can_continue, opponent = self.new_game_facts()
+        return NewGameScreen(can_continue, opponent, ascii_mode=self.ascii_mode)
+
+    def more_screens(self) -> list[tuple[str, Callable[[], Screen[Any]]]]:
+        """The new-game form is prepared in idle time too."""
+        return [("new-game", self.new_game_form)]
+
+    def open_new_game(self) -> None:
+        from .screens.newgame import NewGameScreen
+
+        can_continue, opponent = self.new_game_facts()
         if not self.is_screen_installed("new-game"):
-            self.install_screen(NewGameScreen(can_continue, opponent,
-                                              ascii_mode=self.ascii_mode), "new-game")
+            self.install_screen(self.new_game_form(), "new-game")
         form = self.get_screen("new-game")
         assert isinstance(form, NewGameScreen)
         form.reopen(can_continue, opponent)

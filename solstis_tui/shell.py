@@ -18,6 +18,7 @@ from textual.screen import Screen
 
 from solstis_tui.themes import DEFAULT_THEME, THEMES
 
+from . import engine_build
 from .core import Decision, Observation
 from .terminal import settings
 from .terminal.ascii_filter import AsciiFilter, to_ascii
@@ -57,6 +58,8 @@ class ShellApp(App[None]):
         self.ascii_mode = ascii_mode
         self.game_screen: GameScreen | None = None
         self.help_screen: HelpScreen | None = None
+        self.laid_out: set[str] = set()
+        """Installed screens composed and laid out off screen in idle time, by name."""
         self.quiet_gc = QuietCollector()
         for theme in THEMES.values():
             self.register_theme(theme)
@@ -76,6 +79,14 @@ class ShellApp(App[None]):
         self.theme = self.theme_name if self.theme_name in self.available_themes else \
             DEFAULT_THEME
         self.open_first_screen()
+        self.warn_if_stale()
+
+    def warn_if_stale(self) -> None:
+        """An edited engine source runs as slower pure Python: say so on screen too (the
+        line printed before the full-screen app started is hidden while it runs)."""
+        if engine_build.STATUS.stale:
+            self.notify(engine_build.stale_message(engine_build.STATUS), title="Slower engine",
+                        severity="warning", timeout=30, markup=False)
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseDown)):
@@ -107,29 +118,86 @@ class ShellApp(App[None]):
         self.push_screen(BotErrorScreen(message, fallback), callback)
 
     def prepare_help(self) -> None:
-        """Import and parse the help's rules in a thread, before anyone asks for them."""
+        """In idle time after start-up, before anyone asks: import and parse the help's
+        rules in a thread, then build the screens a key opens (``prepare_screens``)."""
         from .screens.help import prepare
 
+        variant = self.game_screen.session.setup.variant if self.game_screen else "base"
+
         def prepare_and_keep() -> None:
-            prepare()
-            # The parsed rules live as long as the app: out of the full passes too.
-            self.call_from_thread(gc.freeze)
+            prepare(variant, self.more_keys)
+            self.call_from_thread(self.prepare_screens)
 
         self.run_worker(prepare_and_keep, thread=True, group="help", exclusive=True,
                         exit_on_error=False, name="prepare help")
 
-    def show_help(self, decision: Decision | None = None, keys: str = "") -> None:
-        """Keys and rules, opened at the rules section of ``decision`` (if any). The help
-        screen is built at the first '?' and kept (installed): later ones open at once."""
+    def prepare_screens(self) -> None:
+        """Build the help of the game on screen (and a subclass's ``more_screens``) off
+        screen, composed and laid out at the terminal's size, so that the first '?' only
+        shows it."""
+        variant = self.game_screen.session.setup.variant if self.game_screen else "base"
+        self.help_screen_for(variant)
+        for name, make in self.more_screens():
+            if not self.is_screen_installed(name):
+                self.install_screen(make(), name)
+        for name in ("help", *(name for name, _ in self.more_screens())):
+            self.lay_out_off_screen(name)
+        # What was built lives as long as the app: out of the full passes too.
+        self.call_after_refresh(gc.freeze)
+
+    def more_screens(self) -> list[tuple[str, Callable[[], Screen[Any]]]]:
+        """Other installed screens to prepare in idle time: (name, how to make it)."""
+        return []
+
+    def lay_out_off_screen(self, name: str) -> None:
+        """Mount the installed screen ``name`` and lay it out at the app's size without
+        showing it (Textual has no public call for this: these are the steps its push
+        takes before the screen shows, minus the showing)."""
+        screen = self.get_screen(name)
+        if screen.is_running or screen in self.screen_stack:
+            return
+        self._load_screen_css(screen)
+        _, mounted = self._get_screen(name)  # registers it: it composes and mounts its widgets
+
+        async def lay_out() -> None:
+            await mounted
+            if screen.is_running and screen not in self.screen_stack:
+                screen._refresh_layout(self.size)
+                self.laid_out.add(name)
+
+        self.call_after_refresh(lay_out)
+
+    def help_screen_for(self, variant: str) -> HelpScreen:
+        """The installed help screen, built for ``variant`` (again, for another one)."""
         from .screens.help import HelpScreen
 
+        old = self.help_screen
+        if old is not None and old.variant != variant and old not in self.screen_stack:
+            self.uninstall_screen("help")
+            if old.is_running:  # built off screen: nothing else will close it
+                self.call_later(old.remove)
+            self.help_screen = None
+            self.laid_out.discard("help")
         if self.help_screen is None:
-            self.help_screen = HelpScreen(decision, keys=keys, more_keys=self.more_keys)
+            self.help_screen = HelpScreen(more_keys=self.more_keys, variant=variant)
             self.install_screen(self.help_screen, "help")
-        else:
-            self.help_screen.show_for(decision, keys)
-        if self.screen is not self.help_screen:
+        return self.help_screen
+
+    def show_help(self, decision: Decision | None = None, keys: str = "",
+                  variant: str = "base", deciding: str = "") -> None:
+        """Keys and rules of ``variant``, opened at the rules section of ``decision`` (if
+        any; ``deciding`` names who decides when it is not the person here). The help
+        screen is built at the first '?' and kept (installed): later ones open at once; a
+        game of another variant builds it again."""
+        help_screen = self.help_screen_for(variant)
+        help_screen.show_for(decision, keys, deciding)
+        if self.screen is not help_screen:
             self.push_screen("help")
+
+    def show_rules(self) -> None:
+        """The help of the game on screen (the base game's without one)."""
+        screen = self.game_screen
+        self.show_help(variant=screen.session.setup.variant if screen else "base")
 
     def show_log(self, lines: list[str]) -> None:
         from .screens.logview import LogScreen
@@ -204,5 +272,5 @@ class ShellApp(App[None]):
         if gs is not None:
             yield SystemCommand("Game log", "The whole log, scrollable", gs.action_show_log)
             yield SystemCommand("Spirits", "Every spirit and its effect", gs.action_spirits)
-        yield SystemCommand("Rules and keys", "Help", self.show_help)
+        yield SystemCommand("Rules and keys", "Help", self.show_rules)
         yield SystemCommand("Toggle ASCII mode", "Plain ASCII drawing", self.toggle_ascii)

@@ -126,3 +126,45 @@ print(json.dumps(found))
     assert Path(found["ai"]) == REPO / "ai" / "__init__.py"
     assert Path(found["themes"]) == REPO / "themes" / "__init__.py"
     assert found.get("ai missing") and found.get("themes missing"), found
+
+
+FAILING_COMPILER = """#!/bin/sh
+echo "In file included from build/mypyc/x.c:1:" >&2
+echo "build/mypyc/x.c:12:5: error: this compiler always fails" >&2
+echo "compilation terminated." >&2
+exit 1
+"""
+
+
+def test_a_compiler_that_fails_gives_a_pure_wheel_and_one_short_line_saying_why(
+        tmp_path: Path) -> None:
+    """A compiler that is there but fails: the fallback line was about 1,000 characters
+    (the whole compiler command) without the compiler's own error, and the pure wheel was
+    tagged for this platform."""
+    if os.name == "nt":
+        pytest.skip("the stand-in compiler is a shell script")
+    compiler = tmp_path / "failcc"
+    compiler.write_text(FAILING_COMPILER, encoding="utf-8")
+    compiler.chmod(0o755)
+    source, out = tmp_path / "source", tmp_path / "wheels"
+    shutil.copytree(REPO, source, ignore=NOT_SOURCE)
+    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-v", "-w", str(out)]
+    if _can_build_without_isolation():
+        command.append("--no-build-isolation")
+    env = {**_quick_build_env(), "CC": str(compiler)}
+    env.pop("SOLSTIS_PURE", None)
+    run = subprocess.run([*command, str(source)], capture_output=True, text=True,
+                         cwd=tmp_path, env=env, timeout=900, stdin=subprocess.DEVNULL)
+    assert run.returncode == 0, run.stdout + run.stderr
+    said = [line.strip() for line in (run.stdout + run.stderr).splitlines()
+            if "solstis-tui: pure-Python engine" in line]
+    assert len(said) == 1, said
+    assert "failcc said build/mypyc/x.c:12:5: error: this compiler always fails" in said[0]
+    assert len(said[0]) < 200 and "-fPIC" not in said[0]
+    (built,) = out.glob("solstis_tui-*.whl")
+    assert built.name.endswith("-py3-none-any.whl")
+    with zipfile.ZipFile(built) as wheel:
+        assert json.loads(wheel.read("solstis_tui/_engine_build.json"))["engine"] == "pure"
+        assert not [n for n in wheel.namelist() if n.endswith((".so", ".pyd"))]
+        assert "Root-Is-Purelib: true" in wheel.read(
+            next(n for n in wheel.namelist() if n.endswith(".dist-info/WHEEL"))).decode()

@@ -2,7 +2,8 @@
 
 Besides Textual's colours each theme sets the board's own variables, read by the board
 widgets as Rich colours: ``row-1`` .. ``row-6`` (the landscape colours, red valley at the
-bottom to purple summits at the top), ``row-text`` (letters on a row colour), ``rainbow``,
+bottom to purple summits at the top), ``row-1-text`` .. ``row-6-text`` (the letters on
+each row's tiles), ``row-text`` (a picked tile's letters, on the target colour), ``rainbow``,
 ``fire-lit``, ``fire-unlit``, ``target`` (cells a pending choice may pick), ``spirit``,
 ``blue-spirit``, ``firefly``, ``evil`` and ``empty`` (empty cells and their unlit fires).
 A theme may also set ``row-1-label`` .. ``row-6-label``: the row numbers beside the grid,
@@ -12,7 +13,9 @@ and every mark its symbol.
 
 Contrast (``tests/tui/test_theme_contrast.py``): each theme's text colours (ansi-16 aside:
 the terminal's own) reach 4.5:1 against its background, surface and panel, and its board
-symbols 3:1; with ``NO_COLOR`` every piece of board text reaches 4.5:1 (``no_color``).
+symbols 3:1; the letters on every row's tiles reach 4.5:1 against the row colour (ansi-16
+measured in xterm's default colours); with ``NO_COLOR`` every piece of board text
+reaches 4.5:1 (``no_color``).
 """
 
 from __future__ import annotations
@@ -29,6 +32,14 @@ BOARD_DEFAULTS: dict[str, str] = {
     "row-5": "#ff87ff",
     "row-6": "#8700af",
     "row-text": "#101010",
+    # The letters on each row's tiles: dark on the light rows, white on the dark red valley
+    # and purple summits (#101010 there read 3.5:1 and 2.4:1; white reads 5.4:1 and 7.9:1).
+    "row-1-text": "#ffffff",
+    "row-2-text": "#101010",
+    "row-3-text": "#101010",
+    "row-4-text": "#101010",
+    "row-5-text": "#101010",
+    "row-6-text": "#ffffff",
     "rainbow": "#f4d03f",
     "fire-lit": "#ffb000",
     "fire-unlit": "#8a8a8a",
@@ -90,6 +101,7 @@ LIGHT = Theme(
         "fire-lit": "#8f2f00",
         "fire-unlit": "#6c6c6c",
         "target": "#005faf",
+        "row-text": "#ffffff",  # a picked tile's letters on the dark blue target: 6.4:1
         "spirit": "#000000",
         "blue-spirit": "#1f4fbf",
         "firefly": "#5f5f00",
@@ -124,6 +136,7 @@ HIGH_CONTRAST = Theme(
         "row-1-label": "#ff6b6b",
         "row-6-label": "#b48cff",
         "row-text": "#000000",
+        **{f"row-{r}-text": "#000000" for r in range(1, 7)},  # every row is bright here
         "rainbow": "#ffff00",
         "fire-lit": "#ffff00",
         "fire-unlit": "#c0c0c0",
@@ -158,6 +171,9 @@ ANSI_16 = Theme(
         "row-5": "bright_magenta",
         "row-6": "magenta",
         "row-text": "black",
+        **{f"row-{r}-text": "black" for r in range(2, 6)},
+        "row-1-text": "bright_white",  # on the terminal's red and magenta, black is dim
+        "row-6-text": "bright_white",
         "rainbow": "bright_yellow",
         "fire-lit": "bright_yellow",
         "fire-unlit": "white",

@@ -193,6 +193,9 @@ class OnlineApp(ShellApp):
                                rating if isinstance(rating, str) else None)
             self.lobby.show_page(message)
         elif kind == "tables":
+            rating = message.get("rating")
+            if isinstance(rating, str):  # it changes after a rated game
+                self.lobby.rated(rating)
             self.lobby.show_page(message)
         elif kind == "renamed":
             self.player_name = message["name"]

@@ -155,6 +155,12 @@ class LobbyScreen(Screen[None]):
         self.rating = rating
         self._show_welcome()
 
+    def rated(self, rating: str) -> None:
+        """The player's rating as the host shows it now (after a rated game, say)."""
+        if rating != self.rating:
+            self.rating = rating
+            self._show_welcome()
+
     def renamed(self, name: str) -> None:
         """The host took the player's new name."""
         if self.me is not None:

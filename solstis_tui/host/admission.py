@@ -12,12 +12,12 @@ from __future__ import annotations
 import logging
 import secrets
 import socket
-from typing import Any
 
+from ..wire.messages import Hello
 from ..wire.names import BadName, normalize_name
-from ..wire.protocol import MAX_NAME, VERSION, ProtocolError, field, version_refusal
+from ..wire.protocol import ProtocolError
 from .connection import Connection
-from .identity import GUEST_MARK, MAX_KEY, NotBelieved, Trust, Who
+from .identity import GUEST_MARK, NotBelieved, Trust, Who
 from .limits import Limits, per_minute
 from .players import CODE_BYTES, PlayerRegistry
 
@@ -42,19 +42,16 @@ class Door:
         self.code_failures = per_minute(limits.code_failures_per_minute)
         self.storage_errors = storage_errors  # the host's record of refused saves
 
-    async def admit(self, conn: Connection, msg: dict[str, Any]) -> str:
-        """Check ``msg`` (a hello) and set ``conn.code`` and ``conn.name``; returns the
-        resume code to show the player (new for a new name or an exchanged old code).
-        ProtocolError, with nothing changed, if the hello is refused."""
-        version = field(msg, "version", int)
-        if version != VERSION:
-            raise ProtocolError("version", version_refusal(version))
+    async def admit(self, conn: Connection, msg: Hello) -> str:
+        """Check ``msg`` (a hello, its version and fields already checked) and set
+        ``conn.code`` and ``conn.name``; returns the resume code to show the player (new for
+        a new name or an exchanged old code). ProtocolError, with nothing changed, if the
+        hello is refused."""
         if conn.code is not None:
             raise ProtocolError("bad_message", "hello was already said")
-        self._check_token(conn, msg)
-        claimed = field(msg, "ssh_key", str, default=None, max_len=MAX_KEY)
+        self._check_token(conn, msg.token)
         try:
-            who = self.trust.who(conn.writer.get_extra_info("socket"), claimed)
+            who = self.trust.who(conn.writer.get_extra_info("socket"), msg.ssh_key)
         except NotBelieved as exc:
             raise ProtocolError("not_believed", str(exc)) from None
         bans = self.trust.bans
@@ -62,7 +59,7 @@ class Door:
             raise ProtocolError("banned", "the host's owner has barred "
                                 + ("guests" if who.guest else "you") + " from playing here",
                                 close=True)
-        code = field(msg, "code", str, default=None, max_len=32)
+        code = msg.code
         if who.kind == "key":
             await self._attach(who)
         known = self.players.code_of(who.id) if who.id and not who.guest else None
@@ -71,7 +68,7 @@ class Door:
         elif known is not None:  # this identity's player, whatever name it typed
             name, code = await self._returning(conn, known, who)
         else:
-            name, code = await self._new(msg, who)
+            name, code = await self._new(msg.name, who)
         conn.code, conn.name = self.players.seat_code(code), name  # code: what seats know
         conn.who = who
         return code
@@ -116,8 +113,7 @@ class Door:
         self.players.touch(code)
         return name, code
 
-    async def _new(self, msg: dict[str, Any], who: Who) -> tuple[str, str]:
-        typed = field(msg, "name", str, default=None, max_len=4 * MAX_NAME)
+    async def _new(self, typed: str | None, who: Who) -> tuple[str, str]:
         if who.kind == "key":
             typed = who.label  # the name the host's owner gave with the key
         if typed is None:
@@ -159,12 +155,11 @@ class Door:
                                  "wrong codes, disconnected", close=True)
         return ProtocolError("unknown_code", "that resume code is not known here")
 
-    def _check_token(self, conn: Connection, msg: dict[str, Any]) -> None:
+    def _check_token(self, conn: Connection, token: str) -> None:
         """Over TCP (open to every local user) a hello must carry the host's token."""
         sock = conn.writer.get_extra_info("socket")
         if sock is None or sock.family == socket.AF_UNIX:
             return
-        token = field(msg, "token", str, default="", max_len=128)
         if not self.tcp_token or not secrets.compare_digest(token.encode(),
                                                            self.tcp_token.encode()):
             raise ProtocolError("bad_token", "this host needs its token on TCP (see the file "

@@ -13,30 +13,33 @@ import os
 import random
 import secrets
 import time
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from solstis_tui.ai.registry import BOT_TIERS, make_solo_bot
 
-from ..core import EndReason, IllegalMove, Move, Options
-from ..wire.names import MAX_MARKS, BadName, chat_text, normalize_name, too_many_marks
-from ..wire.protocol import (
-    DEFAULT_BANK,
-    DEFAULT_CLOCK,
-    MAX_BANK,
-    MAX_CHAT,
-    MAX_NAME,
-    MIN_BANK,
-    MIN_CLOCK,
-    VERSION,
-    LineReader,
-    ProtocolError,
-    decode,
-    field,
-    message_kind,
+from ..core import EndReason, IllegalMove
+from ..wire.messages import (
+    AtTable,
+    Chat,
+    Claim,
+    Create,
+    Hello,
+    Join,
+    Leaders,
+    Leave,
+    ListTables,
+    Message,
+    Ping,
+    PlayerPage,
+    PlayMove,
+    Rename,
+    Resign,
+    Watch,
+    parse,
 )
+from ..wire.protocol import VERSION, LineReader, ProtocolError, decode, message_kind
 from .admission import Door
 from .botpool import BotFactory, BotPool
 from .connection import Connection, start_server
@@ -60,8 +63,11 @@ from .tables import (
 )
 from .views import LOBBY, LobbyOrder, audience, lobby_page, presence, state_message
 
-#: The highest ``offset`` a ``list`` may ask for (far more rows than a host ever has).
-MAX_OFFSET = 1_000_000
+#: What a message handler answers the client (None: nothing, or it pushed its replies).
+Reply = dict[str, Any] | None
+#: A message handler: the connection and its typed message (see ``Host._handlers``).
+Handler = Callable[[Connection, Any], Awaitable[Reply]]
+M = TypeVar("M", bound=AtTable)
 #: Allowances kept before those used up by nobody now are forgotten.
 MAX_ALLOWANCES = 10_000
 #: Internal errors kept in ``Host.internal_errors`` (the newest; the log has every one).
@@ -121,8 +127,10 @@ class Host:
         self._lobby: LobbyOrder | None = None  # the lobby's order (see lobby_page)
         self.housekeeping = Housekeeping(self.limits, self.tables, self.conns, self.save_locks,
                                          self.store, self.players, self.lobby_changed,
-                                         self.standings.forfeit, self.standings.record)
+                                         self.standings.forfeit, self.standings.record,
+                                         lambda: self.clock())
         self._expiry: asyncio.Task[None] | None = None
+        self.handlers = self._handlers()
 
     # ------------------------------------------------------------------ lifecycle
     def load(self) -> None:
@@ -296,9 +304,9 @@ class Host:
         try:
             if line is None:
                 raise ProtocolError("too_big", "message longer than the 64 KiB limit")
-            message = decode(line)
-            msg_id = message.get("id") if isinstance(message.get("id"), (int, str)) else None
-            reply = await self._dispatch(conn, message)
+            raw = decode(line)
+            msg_id = raw.get("id") if isinstance(raw.get("id"), (int, str)) else None
+            reply = await self._dispatch(conn, parse(raw))  # parsed once, here
         except ProtocolError as exc:
             reply = {"type": "error", "code": exc.code, "message": exc.message}
             closing = exc.close
@@ -329,69 +337,75 @@ class Host:
                 await self._broadcast(table)
 
     # ------------------------------------------------------------------ messages
-    async def _dispatch(self, conn: Connection, msg: dict[str, Any]) -> dict[str, Any] | None:
-        kind = msg["type"]
-        if kind == "ping":
-            return {"type": "pong"}
-        if kind == "hello":
-            await self._hello(conn, msg)
-            return None
-        if conn.code is None:
-            raise ProtocolError("hello_first", "say hello first")
-        if kind == "list":
-            offset = field(msg, "offset", int, default=0)
-            if not 0 <= offset <= MAX_OFFSET:
-                raise ProtocolError("bad_message", f"list: 'offset' is from 0 to {MAX_OFFSET}")
-            return {"type": "tables", **self.lobby_page(conn.code, offset)}
-        if kind == "leaders":
-            offset = field(msg, "offset", int, default=0)
-            if not 0 <= offset <= MAX_OFFSET:
-                raise ProtocolError("bad_message",
-                                    f"leaders: 'offset' is from 0 to {MAX_OFFSET}")
-            return {"type": "leaders", **await self.standings.leaders(self._identity(conn),
-                                                                       offset)}
-        if kind == "rename":
-            return await self._rename(conn, field(msg, "name", str, max_len=4 * MAX_NAME))
-        if kind == "player":
-            return {"type": "player", **await self.standings.player_page(
-                self._identity(conn), field(msg, "name", str, default=None,
-                                            max_len=4 * MAX_NAME))}
-        table_id = field(msg, "table", str, default=None, max_len=16)
-        if kind == "create":
-            return await self._create(conn, msg)
-        table = self.tables.get(table_id) if table_id else None
-        if table is None:
-            raise ProtocolError("no_table", f"there is no table {table_id!r}")
-        if kind == "join":
-            return await self._join(conn, table)
-        if kind == "watch":
-            cap = self.limits.watched_per_connection
-            if table.id not in conn.watching and len(conn.watching) >= cap:
-                raise ProtocolError("too_many", f"you watch {cap} tables already: leave one "
-                                    "first")
-            conn.watching.add(table.id)
-            conn.push({"type": "watching", "table": table.id})
-            conn.push(state_message(table, None, presence(self.conns),
-                                    self.standings.rating_text, self.clock()))
-            return None
-        if kind == "leave":
-            if field(msg, "for_good", bool, default=False):
-                return await self._leave_for_good(conn, table)
-            conn.seated.discard(table.id)
-            conn.watching.discard(table.id)
-            await self._broadcast(table)
-            return {"type": "left", "table": table.id}
-        if kind == "resign":
-            return await self._resign(conn, table)
-        if kind == "claim":
-            return await self._claim(conn, table)
-        if kind == "chat":
-            await self._chat(conn, table, msg)
-            return None
-        return await self._move(conn, table, msg)
+    def _handlers(self) -> dict[type[Message], Handler]:
+        """Each message type's handler; those of a message that names a table get the table
+        (``no_table`` if there is none by that id)."""
+        return {
+            Ping: self._ping,
+            Hello: self._hello,
+            ListTables: self._list,
+            Leaders: self._leaders,
+            PlayerPage: self._player,
+            Rename: self._rename,
+            Create: self._create,
+            Join: self._at_table(lambda conn, table, _msg: self._join(conn, table)),
+            Watch: self._at_table(self._watch),
+            Leave: self._at_table(self._leave),
+            Resign: self._at_table(lambda conn, table, _msg: self._resign(conn, table)),
+            Claim: self._at_table(lambda conn, table, _msg: self._claim(conn, table)),
+            Chat: self._at_table(self._chat),
+            PlayMove: self._at_table(self._move),
+        }
 
-    async def _hello(self, conn: Connection, msg: dict[str, Any]) -> None:
-        if conn.overflow and msg.get("code") is None and msg.get("ssh_key") is None:
+    def _at_table(self, handler: Callable[[Connection, Table, M], Awaitable[Reply]]
+                  ) -> Callable[[Connection, M], Awaitable[Reply]]:
+        async def at_table(conn: Connection, msg: M) -> Reply:
+            table = self.tables.get(msg.table)
+            if table is None:
+                raise ProtocolError("no_table", f"there is no table {msg.table!r}")
+            return await handler(conn, table, msg)
+        return at_table
+
+    async def _dispatch(self, conn: Connection, msg: Message) -> Reply:
+        if conn.code is None and not isinstance(msg, (Ping, Hello)):
+            raise ProtocolError("hello_first", "say hello first")
+        return await self.handlers[type(msg)](conn, msg)
+
+    async def _ping(self, conn: Connection, msg: Ping) -> Reply:
+        return {"type": "pong"}
+
+    async def _list(self, conn: Connection, msg: ListTables) -> Reply:
+        return {"type": "tables", **self.lobby_page(conn.code, msg.offset),
+                "rating": self.standings.rating_text(self._identity(conn))}
+
+    async def _leaders(self, conn: Connection, msg: Leaders) -> Reply:
+        return {"type": "leaders", **await self.standings.leaders(self._identity(conn),
+                                                                   msg.offset)}
+
+    async def _player(self, conn: Connection, msg: PlayerPage) -> Reply:
+        return {"type": "player", **await self.standings.player_page(self._identity(conn),
+                                                                     msg.name)}
+
+    async def _watch(self, conn: Connection, table: Table, msg: Watch) -> Reply:
+        cap = self.limits.watched_per_connection
+        if table.id not in conn.watching and len(conn.watching) >= cap:
+            raise ProtocolError("too_many", f"you watch {cap} tables already: leave one first")
+        conn.watching.add(table.id)
+        conn.push({"type": "watching", "table": table.id})
+        conn.push(state_message(table, None, presence(self.conns),
+                                self.standings.rating_text, self.clock()))
+        return None
+
+    async def _leave(self, conn: Connection, table: Table, msg: Leave) -> Reply:
+        if msg.for_good:
+            return await self._leave_for_good(conn, table)
+        conn.seated.discard(table.id)
+        conn.watching.discard(table.id)
+        await self._broadcast(table)
+        return {"type": "left", "table": table.id}
+
+    async def _hello(self, conn: Connection, msg: Hello) -> None:
+        if conn.overflow and msg.code is None and msg.ssh_key is None:
             raise ProtocolError("busy", self._full(), close=True)  # a new name has no game
         code = await self.door.admit(conn, msg)
         if conn.who.guest and sum(c.who.guest for c in self.conns if c is not conn
@@ -417,28 +431,13 @@ class Host:
             await self._broadcast(table)
             await conn.drained()
 
-    async def _create(self, conn: Connection, msg: dict[str, Any]) -> dict[str, Any] | None:
-        try:
-            options = Options.for_variant(field(msg, "variant", str, default="base", max_len=12))
-        except ValueError as exc:
-            raise ProtocolError("bad_message", str(exc)) from None
-        opponent = field(msg, "opponent", str, default="friend", max_len=12)
+    async def _create(self, conn: Connection, msg: Create) -> Reply:
+        opponent, rated, clock = msg.opponent, msg.rated, msg.clock
         if opponent != "friend" and opponent not in BOT_TIERS:  # the host's own tiers only
             raise ProtocolError("bad_message", f"opponent is 'friend' or one of {BOT_TIERS}")
-        seat = field(msg, "seat", int, default=random.randrange(2))
-        if seat not in (0, 1):
-            raise ProtocolError("bad_message", "seat is 0 or 1")
-        rated = field(msg, "rated", bool, default=False)
+        seat = random.randrange(2) if msg.seat is None else msg.seat
         if rated:
             self._check_rated(conn)
-        clock = field(msg, "clock", int, default=int(DEFAULT_CLOCK))
-        if not MIN_CLOCK <= clock <= DEFAULT_CLOCK:
-            raise ProtocolError("bad_message", f"clock is from {MIN_CLOCK:g} to "
-                                f"{DEFAULT_CLOCK:g} seconds a decision")
-        bank = field(msg, "bank", int, default=int(DEFAULT_BANK // 60))
-        if not MIN_BANK <= bank * 60 <= MAX_BANK:
-            raise ProtocolError("bad_message", f"bank is from {MIN_BANK / 60:g} to "
-                                f"{MAX_BANK / 60:g} minutes a player")
         seats = [Seat(), Seat()]
         seats[seat] = Seat(conn.name, conn.code, identity=self._identity(conn))
         if opponent != "friend":
@@ -447,9 +446,10 @@ class Host:
             self._check_caps(conn, against_bot=opponent != "friend")
             self._spend(conn, "tables", self.limits.new_tables_per_minute,
                         "new tables a minute")
-            table = new_table(options, seats, rated, clock, self.clock(), bank * 60.0)
+            table = new_table(msg.options, seats, rated, clock, self.clock(), msg.bank * 60.0)
             while table.id in self.tables:  # table ids are short: never reuse one
-                table = new_table(options, seats, rated, clock, self.clock(), bank * 60.0)
+                table = new_table(msg.options, seats, rated, clock, self.clock(),
+                                  msg.bank * 60.0)
             await self._save(table, "the new table")  # listed only once it is stored
             self.tables[table.id] = table
             self.lobby_changed()
@@ -484,7 +484,7 @@ class Host:
             raise ProtocolError("busy", f"{self.limits.max_open_tables} tables are already "
                                 "waiting for a player here: join one of them, or try later")
 
-    async def _join(self, conn: Connection, table: Table) -> dict[str, Any] | None:
+    async def _join(self, conn: Connection, table: Table) -> Reply:
         seat = table.seat_of(conn.code)
         if seat is None:
             if table.rated and any(s.is_open for s in table.seats):
@@ -498,7 +498,7 @@ class Host:
 
             async with self.create_lock:
                 self._check_caps(conn, against_bot=None)
-                await self._commit(table, sit, "your seat")
+                table = await self._commit(table, sit, "your seat")
             seat = table.seat_of(conn.code)
         conn.seated.add(table.id)
         conn.push({"type": "joined", "table": table.id, "seat": seat})
@@ -545,17 +545,13 @@ class Host:
                                 + ("guests" if conn.who.guest else "this connection")
                                 + " can play unrated tables")
 
-    async def _rename(self, conn: Connection, typed: str) -> dict[str, Any]:
+    async def _rename(self, conn: Connection, msg: Rename) -> Reply:
         """A player who belongs to an identity takes another name; their former names stay
         theirs (see PlayerRegistry.rename), and their seats show the new one."""
-        code = conn.code
+        code, name = conn.code, msg.name
         if self._identity(conn) is None or code is None:
             raise ProtocolError("bad_name", "only players the host knows by their key or "
                                 "their account can change their name")
-        try:
-            name = normalize_name(typed)
-        except BadName as exc:
-            raise ProtocolError("bad_name", str(exc)) from None
         if self.players.name_taken(name, by_other_than=code):
             raise ProtocolError("name_taken", f"the name {name} is taken, or looks too much "
                                 "like one that is: choose another")
@@ -579,34 +575,25 @@ class Host:
 
         for table in [t for t in self.tables.values() if t.seat_of(code) is not None]:
             try:
-                await self._commit(table, rename_seat, "your new name at that table")
+                renamed = await self._commit(table, rename_seat, "your new name at that table")
             except ProtocolError:
                 continue  # the table went, or the disk refused: that table keeps the old one
-            await self._broadcast(table)
+            await self._broadcast(renamed)
         self.lobby_changed()
         return {"type": "renamed", "name": name}
 
-    async def _chat(self, conn: Connection, table: Table, msg: dict[str, Any]) -> None:
+    async def _chat(self, conn: Connection, table: Table, msg: Chat) -> None:
+        """A chat line (checked by its parser) to everyone at the table."""
         if table.id not in conn.seated | conn.watching:
             raise ProtocolError("not_here", "join or watch the table to chat")
-        text = field(msg, "text", str, max_len=MAX_CHAT)
-        if not text.isprintable():
-            raise ProtocolError("bad_message", "chat takes printable text")
-        text = chat_text(text)  # no run of spaces can push words onto a line of their own
-        if not text:
-            raise ProtocolError("bad_message", "chat takes some text, not only spaces")
-        if too_many_marks(text):
-            raise ProtocolError("bad_message", f"chat puts at most {MAX_MARKS} accents on a "
-                                "letter")
         # only a line that is said uses up the allowance: a refused one changes nothing
         self._spend(conn, "chat", self.limits.chat_lines_per_minute, "chat lines a minute")
         for other in audience(self.conns, table):
             other.push({"type": "chat", "table": table.id, "name": conn.name,
-                              "text": text})
+                        "text": msg.text})
         return None
 
-    async def _move(self, conn: Connection, table: Table,
-                    msg: dict[str, Any]) -> dict[str, Any] | None:
+    async def _move(self, conn: Connection, table: Table, msg: PlayMove) -> Reply:
         seat = table.seat_of(conn.code)
         if seat is None or table.id not in conn.seated:
             raise ProtocolError("not_seated", "you do not play at this table")
@@ -617,17 +604,14 @@ class Host:
                 raise ProtocolError("over", "the game is over")
             if game.to_play != seat:
                 raise ProtocolError("not_your_turn", "it is not your turn")
-            seq = field(msg, "seq", int, default=None)
-            if seq is not None and seq != len(game.history):
+            if msg.seq is not None and msg.seq != len(game.history):
                 raise ProtocolError("stale", "the game moved on; look again")
-            text = field(msg, "move", str, max_len=40)
             try:
-                game.play(Move.parse(text))
+                game.play(msg.move)
             except (ValueError, IllegalMove) as exc:
                 raise ProtocolError("illegal", str(exc)) from None
 
-        await self._commit(table, play, "that move")
-        await self._after_change(table)
+        await self._after_change(await self._commit(table, play, "that move"))
         return None
 
     async def _resign(self, conn: Connection, table: Table) -> dict[str, Any] | None:
@@ -686,8 +670,12 @@ class Host:
         if table.status() == "open":
             lock = self.save_locks.setdefault(table.id, asyncio.Lock())
             async with lock:
-                if self.tables.get(table.id) is not table:
+                current = self.tables.get(table.id)
+                if current is None:
                     raise ProtocolError("no_table", f"table {table.id} was closed")
+                if current.status() != "open":
+                    raise ProtocolError("stale", "someone sat down at the table meanwhile; "
+                                        "look again")
                 del self.tables[table.id]
                 self.lobby_changed()
                 self.store.delete(table.id)
@@ -705,8 +693,13 @@ class Host:
 
     # ------------------------------------------------------------------ table updates
     async def _after_change(self, table: Table) -> None:
-        """Tell everyone at ``table`` about a change that is stored; a game that ended may
-        make an older finished table go (``Housekeeping.prune_finished``)."""
+        """Tell everyone at ``table`` (as it now stands: looked up by its id, since a stored
+        change puts a new Table in its place) about a change that is stored; a game that
+        ended may make an older finished table go (``Housekeeping.prune_finished``)."""
+        current = self.tables.get(table.id)
+        if current is None:
+            return  # it went meanwhile: nobody is at it any more
+        table = current
         if table.game.is_over:
             await self.standings.record(table)
         await self._broadcast(table)
@@ -714,30 +707,27 @@ class Host:
         if table.game.is_over:
             self.housekeeping.prune_finished()
 
-    async def _commit(self, table: Table, change: Callable[[Table], None], what: str) -> None:
-        """Make ``change`` to ``table`` only once it is stored: it is made to a copy, the
-        copy is saved, and then it is made to the table itself (so it must be deterministic).
-        A ProtocolError from ``change``, or ``storage`` if the save failed, leaves the table
+    async def _commit(self, table: Table, change: Callable[[Table], None], what: str) -> Table:
+        """Make ``change`` to a copy of ``table`` (as it now stands: looked up by its id),
+        store the copy, then put it in the table's place, and return it. The host's clock
+        is read once: the table was active then, and a new decision's clock starts then. A
+        ProtocolError from ``change``, or ``storage`` if the save failed, leaves the table
         as it was, in memory and on disk. The lock keeps a table's changes in order."""
         lock = self.save_locks.setdefault(table.id, asyncio.Lock())
         async with lock:
-            if self.tables.get(table.id) is not table:  # closed while this change waited
+            old = self.tables.get(table.id)
+            if old is None:  # closed while this change waited
                 raise ProtocolError("no_table", f"table {table.id} was closed")
-            trial = Table(table.id, table.game.copy(), [replace(s) for s in table.seats],
-                          table.created, time.time(), table.rated, clock=table.clock,
-                          decision_since=table.decision_since, game_id=table.game_id,
-                          bank=table.bank, banks=table.banks)
-            change(trial)
-            if (len(trial.game.history), trial.status()) != (len(table.game.history),
-                                                             table.status()):
-                trial.start_decision(table, self.clock())  # a new decision: its clock starts
-            await self._save(trial, what)
-            status = table.status()
-            change(table)
-            table.last_active = trial.last_active
-            table.decision_since, table.banks = trial.decision_since, trial.banks
-            if table.status() != status:
+            new = old.copy()
+            change(new)
+            new.last_active = now = self.clock()
+            if (len(new.game.history), new.status()) != (len(old.game.history), old.status()):
+                new.start_decision(old, now)  # a new decision: its clock starts
+            await self._save(new, what)
+            self.tables[table.id] = new  # nothing closes a table while its save holds the lock
+            if new.status() != old.status():
                 self.lobby_changed()
+            return new
 
     async def _save(self, table: Table, what: str) -> None:
         """Save in a worker thread so the disk never stalls other tables; ``storage``
@@ -763,6 +753,6 @@ class Host:
         kept between requests and sorted again only after a table came, went or changed
         its status (so a client listing often costs the host little)."""
         if self._lobby is None or len(self._lobby) != len(self.tables):
-            self._lobby = LobbyOrder(self.tables.values())
+            self._lobby = LobbyOrder(self.tables)
         return lobby_page(self._lobby, self.conns, code, offset, self.limits.page_size,
                           self.standings.rating_text)

@@ -1,5 +1,8 @@
 """The host's bot seats: each table's bots decide in the worker pool (botpool), one table
-at a time per worker, and their moves are stored like a person's before anyone sees them."""
+at a time per worker, and their moves are stored like a person's before anyone sees them.
+
+A stored change puts a new Table in its old one's place (``Host._commit``), so a table's
+bots look their table up by id before each decision and again once it is made."""
 
 from __future__ import annotations
 
@@ -7,15 +10,15 @@ import asyncio
 import random
 from collections.abc import Awaitable, Callable
 
-from ..core import Move
+from ..core import IllegalMove, Move
 from ..core.rng import derive
 from ..wire.protocol import ProtocolError
 from .botpool import BotFailed, BotPool, Decision, WorkerLost
 from .tables import Table
 
 #: How the host stores a change to a table (``Host._commit``): the table, the change, and
-#: what it is in words (for a refusal).
-Commit = Callable[[Table, Callable[[Table], None], str], Awaitable[None]]
+#: what it is in words (for a refusal); it returns the table as stored, now in the host's.
+Commit = Callable[[Table, Callable[[Table], None], str], Awaitable[Table]]
 
 
 class BotSeats:
@@ -52,32 +55,46 @@ class BotSeats:
         def play(t: Table) -> None:
             if len(t.game.history) != seq:
                 raise ProtocolError("stale", "the game moved on")
-            t.game.play(move)
+            try:
+                t.game.play(move)
+            except IllegalMove:  # the table changed under the bot's feet
+                raise ProtocolError("stale", "the game moved on") from None
 
         try:
-            await self.commit(table, play, "a bot's move")
+            stored = await self.commit(table, play, "a bot's move")
         except ProtocolError as exc:
             if exc.code == "storage":
                 await asyncio.sleep(self.storage_retry)
             return
-        await self.after_change(table)
+        await self.after_change(stored)
 
     def schedule(self, table: Table) -> None:
         """Let the bot to move at ``table`` (if any) decide, unless one already does."""
         game = table.game
         if game.is_over or table.seats[game.to_play].bot is None:
             return
-        task = self.tasks.get(table.id)
+        table_id = table.id
+        task = self.tasks.get(table_id)
         if task is None or task.done():
-            task = asyncio.get_running_loop().create_task(self._bot_turns(table))
-            self.tasks[table.id] = task
+            task = asyncio.get_running_loop().create_task(self._bot_turns(table_id))
+            self.tasks[table_id] = task
             task.add_done_callback(
-                lambda t: self.tasks.pop(table.id) if self.tasks.get(table.id) is t else None)
+                lambda t: self.tasks.pop(table_id) if self.tasks.get(table_id) is t else None)
 
-    async def _bot_turns(self, table: Table) -> None:
+    def _bot_to_move(self, table_id: str) -> tuple[Table, str] | None:
+        """The table ``table_id`` as it now stands and the tier of the bot to move there
+        (None: the table went, its game is over, or a person is to move)."""
+        table = self.tables.get(table_id)
+        if self.closed or table is None or table.game.is_over:
+            return None
+        tier = table.seats[table.game.to_play].bot
+        return None if tier is None else (table, tier)
+
+    async def _bot_turns(self, table_id: str) -> None:
         """Play the table's bot seats through the worker pool; the loop only waits."""
-        game = table.game
-        while not game.is_over and (tier := table.seats[game.to_play].bot) and not self.closed:
+        while (now := self._bot_to_move(table_id)) is not None:
+            table, tier = now
+            game = table.game
             seat = game.to_play
             seq = len(game.history)
             bot_seed = derive(game.seed, b"host-bot", seq * 2 + seat)  # reveals nothing
@@ -85,15 +102,17 @@ class BotSeats:
             move = None
             for _ in range(2):  # a lost worker is replaced: ask once more
                 try:
-                    move = Move.parse(await self.pool.decide(table.id, decision))
+                    move = Move.parse(await self.pool.decide(table_id, decision))
                     break
                 except WorkerLost:
                     continue
                 except (BotFailed, ValueError):
                     break
-            if (self.closed or self.tables.get(table.id) is not table
-                    or len(game.history) != seq):
+            later = self._bot_to_move(table_id)  # the table may have changed meanwhile
+            if (later is None or len(later[0].game.history) != seq
+                    or later[0].game.seed != game.seed):  # moved on, or another table now
                 return
-            if move not in game.legal_moves():  # a broken bot must not stop the table
-                move = random.Random(bot_seed).choice(game.legal_moves())
+            table = later[0]
+            if move not in table.game.legal_moves():  # a broken bot must not stop the table
+                move = random.Random(bot_seed).choice(table.game.legal_moves())
             await self._bot_play(table, move)  # on a storage failure the loop asks again

@@ -23,11 +23,13 @@ class Housekeeping:
                  save_locks: dict[str, asyncio.Lock], store: TableStore,
                  players: PlayerRegistry, lobby_changed: Callable[[], None],
                  forfeit: Callable[[Table, float], Awaitable[bool]] | None = None,
-                 record: Callable[[Table], Awaitable[bool]] | None = None) -> None:
+                 record: Callable[[Table], Awaitable[bool]] | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
         """``forfeit(table, now)`` records an abandoned rated game as lost by whoever left
         it (True once stored); such a table goes only after that. ``record(table)`` stores
         a finished game's result (True once stored): a finished table whose result is not
-        stored yet is kept, and tried again every round."""
+        stored yet is kept, and tried again every round. ``clock`` is the host's time (a
+        table's times are taken from it)."""
         self.limits = limits
         self.tables = tables
         self.conns = conns
@@ -37,6 +39,7 @@ class Housekeeping:
         self.lobby_changed = lobby_changed
         self.forfeit = forfeit
         self.record = record
+        self.clock = clock
         self.unrecorded: set[str] = set()  # abandoned rated tables whose forfeit failed
 
     async def run(self) -> None:
@@ -67,7 +70,7 @@ class Housekeeping:
     async def forfeit_abandoned(self, now: float | None = None) -> None:
         """Record each abandoned rated game (see ``forfeit``) before ``expire`` takes its
         table away."""
-        now = time.time() if now is None else now
+        now = self.clock() if now is None else now
         if self.forfeit is None:
             return
         for table in [t for t in self.tables.values() if t.rated and self.abandoned(t, now)]:
@@ -91,7 +94,7 @@ class Housekeeping:
         """Drop tables nobody is connected to that have been idle too long, tables still
         waiting for a second player ``open_table_seconds`` after they were made, and
         finished tables beyond those kept (``prune_finished``)."""
-        now = time.time() if now is None else now
+        now = self.clock() if now is None else now
         wait = self.limits.open_table_seconds
         gone = []
         present = presence(self.conns)

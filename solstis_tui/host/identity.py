@@ -42,7 +42,6 @@ BANS_FILE = "bans"
 ATTACH_FILE = "attach"
 #: The mark put after a guest's name (a person cannot type it: see names.MARKS).
 GUEST_MARK = " (guest)"
-MAX_KEY = 16 * 1024  # characters of a public key in a hello (an RSA-16384 key is ~2.8 K)
 
 _KEY_TYPES = (r"ssh-ed25519|ssh-rsa|ssh-dss|ecdsa-sha2-nistp(?:256|384|521)"
               r"|sk-ssh-ed25519@openssh\.com|sk-ecdsa-sha2-nistp256@openssh\.com")

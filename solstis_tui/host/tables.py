@@ -8,7 +8,7 @@ import re
 import secrets
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -141,6 +141,11 @@ class Table:
         """Whether the game's end would move ratings now: a rated table, played."""
         return self.rated and self.played()
 
+    def copy(self) -> Table:
+        """A table to change in this one's place: its own game and seats; everything else
+        is a value, shared."""
+        return replace(self, game=self.game.copy(), seats=[replace(s) for s in self.seats])
+
     def status(self) -> str:
         if self.game.is_over:
             return "over"
@@ -224,10 +229,11 @@ def new_table(options: Options, seats: list[Seat], rated: bool = False,
               clock: float = DEFAULT_CLOCK, now: float | None = None,
               bank: float = DEFAULT_BANK) -> Table:
     """A fresh table with a newly dealt game: its seed is a secret nobody chose (never sent);
-    the game's id is 128 random bits of its own (the table's 24 are reused)."""
+    the game's id is 128 random bits of its own (the table's 24 are reused). It is made,
+    active and its first decision's clock runs from ``now`` (the host's time)."""
     now = time.time() if now is None else now
-    return Table("t" + secrets.token_hex(3), Game.new(options=options), seats, rated=rated,
-                 clock=clock, decision_since=now, bank=bank, banks=(bank, bank),
+    return Table("t" + secrets.token_hex(3), Game.new(options=options), seats, now, now,
+                 rated=rated, clock=clock, decision_since=now, bank=bank, banks=(bank, bank),
                  game_id="g" + secrets.token_hex(16))
 
 

@@ -5,7 +5,7 @@ view of a table (exactly what that seat may know)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from itertools import chain, islice
 from typing import Any
 
@@ -63,25 +63,30 @@ def seat_rows(table: Table, present: Presence,
 class LobbyOrder:
     """The lobby's order, worked out once while no table comes, goes or changes status:
     tables waiting for a player, games in play, finished ones, newest first in each; and
-    each player's own tables, which their pages list first."""
+    each player's own tables, which their pages list first. It keeps table ids, and shows
+    each table as ``tables`` (the host's own, shared) holds it now: a stored move puts a
+    new Table in its old one's place without changing the order."""
 
-    def __init__(self, tables: Iterable[Table]) -> None:
-        self.tables = sorted(tables, key=lambda t: (RANK[t.status()], -t.created))
-        self.mine: dict[str, list[Table]] = {}
-        for table in self.tables:
-            for code in {s.code for s in table.seats if s.code}:
-                self.mine.setdefault(code, []).append(table)
+    def __init__(self, tables: Mapping[str, Table]) -> None:
+        self.tables = tables
+        self.order = [t.id for t in sorted(tables.values(),
+                                           key=lambda t: (RANK[t.status()], -t.created))]
+        self.mine: dict[str, list[str]] = {}
+        for table_id in self.order:
+            for code in {s.code for s in tables[table_id].seats if s.code}:
+                self.mine.setdefault(code, []).append(table_id)
 
     def __len__(self) -> int:
-        return len(self.tables)
+        return len(self.order)
 
     def page(self, code: str | None, offset: int, size: int) -> list[Table]:
         """At most ``size`` tables from ``offset``, the player's own first (the cost grows
         with ``offset + size``, not with the number of tables)."""
         mine = self.mine.get(code, []) if code else []
-        own = {id(t) for t in mine}
-        everyone = chain(mine, (t for t in self.tables if id(t) not in own))
-        return list(islice(everyone, offset, offset + size))
+        own = set(mine)
+        everyone = chain(mine, (t for t in self.order if t not in own))
+        ids = islice(everyone, offset, offset + size)
+        return [table for t in ids if (table := self.tables.get(t)) is not None]
 
 
 def lobby_page(order: LobbyOrder, conns: Iterable[Connection], code: str | None,

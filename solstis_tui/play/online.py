@@ -135,10 +135,27 @@ class OnlineController(PlayController):
         self.update_log()
         self.port.redraw()
 
+    names_narrated: tuple[str, str] | None = None
+    """The seats' names the log was narrated with."""
+    error_moves: int = -1
+    """How many decisions the game had when the error on the prompt was said."""
+
+    def say_error(self, text: str) -> None:
+        self.error_moves = len(self.obs.history)  # a table's screen comes with its state
+        super().say_error(text)
+
     def host_update(self) -> None:
-        """A new state arrived from the host."""
+        """A new state arrived from the host: an error about an earlier turn (a refused
+        claim on time, say) goes once the game has moved on."""
         self.decision_key = None
-        self.update_log()
+        if self.error and len(self.obs.history) != self.error_moves:
+            self.error = ""
+        names = (self.session.name(0), self.session.name(1))
+        if names != self.names_narrated:  # a seat filled or renamed: '(empty seat)' goes
+            self.names_narrated = names
+            self.reset_log()
+        else:
+            self.update_log()
         self.advance()
 
     def undo_offered(self) -> bool:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..core import Decision, EndReason, MoveKind, Observation
 from ..core.board import NAMES
+from ..core.events import SquirrelPlaced
 from .narrate import outcome
 from .session_view import SessionView
 from .view import BoardView
@@ -96,12 +97,31 @@ def game_over_lines(session: SessionView, game: Observation) -> tuple[str, str]:
     """(headline, detail) once the game is over: who won, why tiles were left, what next."""
     result = outcome(game.end_reason, game.winner, session.name)
     undo = " · u undo" if session.can_undo() else ""
-    held = sum(game.hand_counts) if game.spectator else \
-        len(game.hand) + game.opponent_hand_count
-    why = " Neither player could capture: tiles left in hand score nothing." \
-        if game.end_reason is EndReason.NORMAL and held else ""
-    return (f"Game over: {result}.{why}",
+    why = " " + left_in_hand(session, game) if game.end_reason is EndReason.NORMAL else ""
+    return (f"Game over: {result}.{why}".rstrip(),
             f"Enter: score sheet · r review · n new game{undo} · q quit")
+
+
+def left_in_hand(session: SessionView, game: Observation) -> str:
+    """Why tiles were left in hand at a normal end, and what became of them: a Squirrel put
+    its owner's hand into the panorama (§9); any other tile left in hand scores nothing."""
+    held = game.hand_counts if game.spectator else \
+        ((len(game.hand), game.opponent_hand_count) if game.player == 0
+         else (game.opponent_hand_count, len(game.hand)))
+    squirrelled = [e.player for e in game.log if isinstance(e, SquirrelPlaced)]
+    said = [f"the Squirrel scored {possessive(session.name(p))} hand" for p in squirrelled]
+    holders = [p for p in (0, 1) if held[p]]
+    if holders and not said:
+        said.append("tiles left in hand score nothing")
+    elif holders:  # next to a Squirrel's hand, say whose tiles scored nothing
+        said += [f"tiles left in {possessive(session.name(p))} hand score nothing"
+                 for p in holders]
+    return f"Neither player could capture: {'; '.join(said)}." if said else ""
+
+
+def possessive(name: str) -> str:
+    """'your' for You, else "Ben's"."""
+    return "your" if name == "You" else f"{name}'s"
 
 
 def waiting_lines(session: SessionView, game: Observation, paused: bool) -> tuple[str, str]:

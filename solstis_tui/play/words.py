@@ -48,6 +48,29 @@ DECISIONS: dict[Decision, Ask] = {
 }
 
 
+#: Each decision in at most 16 characters: a column of the review at 80 columns.
+SHORT_ASKS: dict[Decision, str] = {
+    Decision.PLAY: "play a tile",
+    Decision.CAPTURE: "capture",
+    Decision.PLACE_RAINBOW: "place a rainbow",
+    Decision.MOVE_RAINBOW: "move a rainbow",
+    Decision.ENCOUNTER: "draw or take",
+    Decision.KEEP: "keep a spirit",
+    Decision.SQUARE: "spirit's square",
+    Decision.DEER: "Deer: hand tile",
+    Decision.BEETLE: "Beetle: a tile",
+    Decision.VIPER: "Viper: a tile",
+    Decision.RENARD: "Renard: a tile",
+    Decision.EVIL: "Evil Spirit cell",
+    Decision.COVER: "cover a spirit",
+}
+
+
+def asked_short(decision: Decision | None) -> str:
+    """The pending decision in a few words ('' when none is pending)."""
+    return SHORT_ASKS[decision] if decision is not None else ""
+
+
 def asked(decision: Decision | None, of_you: bool = True) -> str:
     """The pending decision in words ('' when none is pending)."""
     if decision is None:

@@ -32,7 +32,8 @@ def result_line(session: SessionView, obs: Observation) -> str:
 
 class EndScreen(ModalScreen[str]):
     """Dismisses with 'new', 'rematch' (a new secret deal, seats swapped), 'same-deal' (the
-    same deal, seats swapped: a practice drill), 'review', 'quit' or None (the board).
+    same deal, seats swapped: a practice drill), 'review', 'quit', 'undo' (where the game
+    offers undo: the game-over line lists ``u`` too) or None (the board).
 
     Each button names its key. No button has the focus at first, so Enter, like Esc, goes
     back to the board; arrows and Tab focus a button, which alone then looks selected, and
@@ -46,6 +47,7 @@ class EndScreen(ModalScreen[str]):
         Binding("s", "choose('same-deal')", "Same deal"),
         Binding("r", "choose('review')", "Review"),
         Binding("q", "choose('quit')", "Quit"),
+        Binding("u", "choose('undo')", "Undo"),
         Binding("escape,enter", "choose('')", "Board"),
         Binding("left,up", "app.focus_previous", "Previous", show=False),
         Binding("right,down", "app.focus_next", "Next", show=False),
@@ -75,7 +77,9 @@ class EndScreen(ModalScreen[str]):
         star = "*" if self.ascii_mode else "★"
         with Vertical():
             yield Static(Text("Game over. " + result_line(s, self.obs)), id="result")
-            yield Static(Group(score_table(names, scores, star)), id="sheet")
+            # The columns in the board's order: the seat this screen shows on the left.
+            yield Static(Group(score_table(names, scores, star, first=self.obs.player)),
+                         id="sheet")
             with Horizontal():
                 # One look for every button: the focus alone marks the one Enter presses.
                 yield Button("New game (n)", id="new")
@@ -83,11 +87,17 @@ class EndScreen(ModalScreen[str]):
                 yield Button("Same deal (s)", id="same-deal")
                 yield Button("Review (r)", id="review")
                 yield Button("Quit (q)", id="quit")
-            yield Static("Enter or Esc: back to the board · ←→ then Enter presses a button",
+            undo = " · u undo" if s.can_undo() else ""
+            yield Static(f"Enter or Esc: back to the board{undo} · ←→ and Enter press a button",
                          id="keys")
 
     def on_mount(self) -> None:
         self.set_class(self.ascii_mode, "-ascii")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "choose" and parameters == ("undo",):
+            return self.session.can_undo()
+        return True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id)

@@ -221,7 +221,8 @@ class GameScreen(Screen[None]):
         else:
             hand.show(view)
         self.paint_top_bar()
-        self.query_one("#legend", Static).update(legend_text(self.sapp.ascii_mode))
+        self.query_one("#legend", Static).update(
+            legend_text(self.sapp.ascii_mode, view.obs.options.variant))
         last = self.play.last_turn()
         self.query_one("#lastturn", Static).update(
             asciify(last) if self.sapp.ascii_mode else last)
@@ -377,16 +378,19 @@ class GameScreen(Screen[None]):
     def action_legend(self) -> None:
         """The board's symbols on the prompt's second line, one line per press (the
         next other key brings the usual line back)."""
-        lines = legend_lines(self.sapp.ascii_mode)
+        lines = legend_lines(self.sapp.ascii_mode, self.session.setup.variant)
         self.legend_page = (self.legend_page + 1) % len(lines)
         self.play.say_notice(lines[self.legend_page])
 
     def action_help(self) -> None:
         view = self.play.view
+        variant = self.session.setup.variant
         if view is None or view.obs.is_over:
-            self.sapp.show_help()
+            self.sapp.show_help(variant=variant)
             return
-        self.sapp.show_help(view.obs.decision, self.play.zone_keys())
+        obs = view.obs
+        deciding = "" if self.session.human_to_play else self.session.name(obs.to_play)
+        self.sapp.show_help(obs.decision, self.play.zone_keys(), variant, deciding)
 
     def action_show_log(self) -> None:
         self.sapp.show_log(self.shown_log())

@@ -19,7 +19,20 @@ from ..core import Decision
 from ..play.words import asked
 from ..widgets.footer import Footer
 
-KEYS = """\
+
+def keys_text(variant: str = "base") -> str:
+    """The key list and the board's symbols, naming only what ``variant`` has."""
+    firefly, base = variant == "firefly", variant == "base"
+    targets = "rainbow, square, Viper, Evil Spirit" if firefly else "rainbow, square"
+    theirs = " (yours, or the opponent's for the Viper and the Evil Spirit)" if firefly else ""
+    sections = (", `0` jump to rules §1–§10" if firefly else " jump to rules §1–§9") + \
+        (", `e` to §11 (Evil Spirit)" if base else "")
+    marks = ""
+    if firefly:
+        marks = (" `✦` a firefly (`f`), `✕✕` the cell the Evil Spirit forbids (`XX`).")
+    if base:
+        marks = " A spirit's letters in lower case (`bee`): the Evil Spirit covers it."
+    return f"""\
 # Keys
 
 | key | does |
@@ -27,12 +40,11 @@ KEYS = """\
 | `1`–`9` | pick a hand tile, a spirit choice, or (when capturing) a pile |
 | `A`–`Z` (shift) | pick a display pile when capturing or for the Beetle |
 | `←` `→` / `h` `l` | move between choices |
-| arrows / `h` `j` `k` `l` | move the cursor on a panorama (rainbow, square, Viper, Evil Spirit) |
+| arrows / `h` `j` `k` `l` | move the cursor on a panorama ({targets}) |
 | `Tab` / `Shift+Tab` | jump to the next / previous legal target |
 | `Enter` | confirm the choice |
-| click | pick a hand tile, a pile, a spirit choice, a panorama cell or square \
-(yours, or the opponent's for the Viper and the Evil Spirit); click it again, \
-or press `Enter`, to confirm |
+| click | pick a hand tile, a pile, a spirit choice, a panorama cell or square{theirs}; \
+click it again, or press `Enter`, to confirm |
 | `Esc` | back out: clear an error or a hint, or take back a tile you played but have not \
 captured with yet |
 | `d` | draw two spirits (when a square formed) |
@@ -44,20 +56,22 @@ a tile or spirit you drew before undoing is what comes next again: undo is for p
 | `v` | the whole game log |
 | `Space` | skip ahead while a bot plays; `p` pause, `.` one step (watch mode) |
 | `n` | new game · `q` quit · `Ctrl+P` command palette (themes, ASCII mode...) |
-| `?` | this help, opened at the rules of the pending decision; in it `1`–`9`, `0` \
-jump to rules §1–§10, `e` to §11 (Evil Spirit), `s` to §12 (scoring), `k` back to these \
-keys, `Esc` goes back |
+| `?` | this help, opened at the rules of the pending decision; in it `1`–`9`{sections}, \
+`s` to §12 (scoring), `k` back to these keys, `Esc` goes back |
 
 The board: each panorama is the 6-row pyramid, row 6 (S, purple summits) at the top and
 row 1 (V, red valley) at the bottom. Every tile shows its row letter — V valley, M meadow,
 F forest, H hills, P pastures, S summits — as well as its colour. `▲` is a lit fire, `△`
-an unlit one (ASCII: `*` and `^`), `≈≈` a rainbow (`~~`), three letters between the rows
-a spirit on that square (`Bee`, `Frg`...; two, `Be` `Fr`, when the next square holds one
-too), `✦` a firefly (`f`), `✕✕` the cell the Evil
-Spirit forbids (`XX`). `◇` marks the cells a choice may pick (`+`); `▪` after a display
+an unlit one (ASCII: `!` and `^`; `*` is a star), `≈≈` a rainbow (`~~`), three letters
+between the rows a spirit on that square (`Bee`, `Frg`...; two, `Be` `Fr`, when the next
+square holds one too).{marks} `◇` marks the cells a choice may pick (`+`); `▪` after a display
 tile means a face-down tile lies beneath (`#`).
 
 """
+
+
+KEYS = keys_text()
+"""The base game's key list."""
 
 SECTION_OF: dict[Decision, int] = {
     Decision.PLAY: 3, Decision.CAPTURE: 3, Decision.PLACE_RAINBOW: 5,
@@ -95,6 +109,55 @@ def split_sections(text: str) -> dict[int, str]:
     return parts
 
 
+#: Sections of the rules each variant leaves out: §10 is the Firefly expansion, §11 the
+#: base game's Evil Spirit.
+LEFT_OUT: dict[str, tuple[int, ...]] = {"base": (10,), "beginner": (10, 11), "firefly": (11,)}
+LEFT_OUT_NOTE: dict[str, str] = {
+    "base": "This game is the base game: the Firefly expansion's rules (§10) and spirits "
+            "are left out here.",
+    "beginner": "This game is in beginner mode, without the Evil Spirit: its rules (§11), "
+                "the Firefly expansion's (§10) and its spirits are left out here.",
+    "firefly": "This game is played with the Firefly expansion: the base game's Evil "
+               "Spirit (§11) is left out here.",
+}
+
+
+def rules_for(variant: str, text: str | None = None) -> dict[int, str]:
+    """The rules by section as ``variant`` plays them: the sections it leaves out are gone,
+    and so are the Firefly spirits' rows and the forbidden cell without Firefly; a note at
+    the top says so."""
+    sections = split_sections(rules_text() if text is None else text)
+    for number in LEFT_OUT[variant]:
+        sections.pop(number, None)
+    if variant != "firefly":
+        for number, body in sections.items():
+            sections[number] = without_firefly(body)
+    sections[0] = f"{sections.get(0, '')}\n\n*{LEFT_OUT_NOTE[variant]}*"
+    return sections
+
+
+def without_firefly(body: str) -> str:
+    """``body`` without §9's Firefly rows and without list items about the Firefly Evil
+    Spirit's forbidden cell."""
+    out: list[str] = []
+    skipping = False
+    for line in body.splitlines():
+        if line.startswith("- "):
+            skipping = "Firefly Evil Spirit" in line
+        elif not line.startswith("  "):
+            skipping = False
+        if skipping or "*(Firefly)*" in line:
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def sections_for(variant: str, more_keys: str = "") -> dict[int, str]:
+    """What the help shows for ``variant``: -1 the keys, then the rules by section."""
+    keys = keys_text(variant)
+    return {-1: f"{keys}\n{more_keys}" if more_keys else keys, **rules_for(variant)}
+
+
 #: The help's section keys: 1-9 and 0 reach §1-§10, e §11 (the Evil Spirit), s §12 (scoring).
 SECTION_KEYS: dict[str, int] = {**{str(n): n for n in range(1, 10)}, "0": 10, "e": 11,
                                 "s": 12}
@@ -106,10 +169,9 @@ def parsed(text: str) -> RichMarkdown:
     return RichMarkdown(text, hyperlinks=False)
 
 
-def prepare() -> None:
-    """Parse every section now (``parsed`` keeps them): the app calls this in a thread after
-    its first frame, so that the first '?' only lays the help out."""
-    for text in {-1: KEYS, **split_sections(rules_text())}.values():
+def prepare(variant: str = "base", more_keys: str = "") -> None:
+    """Parse every section of ``variant``'s help now (``parsed`` keeps them)."""
+    for text in sections_for(variant, more_keys).values():
         parsed(text)
 
 
@@ -169,9 +231,11 @@ class HelpScreen(ModalScreen[None]):
     """
 
     def __init__(self, decision: Decision | None = None, wide: bool = True,
-                 keys: str = "", more_keys: str = "") -> None:
+                 keys: str = "", more_keys: str = "", variant: str = "base") -> None:
         super().__init__()
         self.more_keys = more_keys  # an app's own keys (the online table's), after KEYS
+        self.variant = variant  # only what this variant has is shown
+        self.deciding = ""  # who decides now, when it is not the person at this screen
         self.rules = rules_text()
         self.titles = section_titles(self.rules)
         self.decision = decision
@@ -181,9 +245,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(self.now_text(), id="now", markup=False)
-        keys = f"{KEYS}\n{self.more_keys}" if self.more_keys else KEYS
-        sections = {-1: keys, **split_sections(self.rules)}
-        yield RulesViewer(sections)
+        yield RulesViewer(sections_for(self.variant, self.more_keys))
         yield Footer()
 
     def now_text(self) -> str:
@@ -192,17 +254,23 @@ class HelpScreen(ModalScreen[None]):
         if self.decision is not None:
             title = self.titles.get(self.start_section or 0, "")
             where = f" (rules §{title.replace('. ', ' ', 1)}, below)" if title else ""
-            lines.append(f"Now: {asked(self.decision)}{where}")
+            now = f"{self.deciding} is to {asked(self.decision, of_you=False)}" \
+                if self.deciding else asked(self.decision)
+            lines.append(f"Now: {now}{where}")
         if self.keys:
             lines.append(f"Keys: {self.keys}")
-        lines.append("Click: pick, again: confirm · k: all keys · 1–9, 0, e, s: rules "
-                     "§1–§12 · Esc: back")
+        jumps = {"base": "1–9, e, s: rules",
+                 "firefly": "1–9, 0, s: rules",
+                 "beginner": "1–9, s: rules"}[self.variant]
+        lines.append(f"Click: pick, again: confirm · k: all keys · {jumps} · Esc: back")
         return "\n".join(lines)
 
-    def show_for(self, decision: Decision | None, keys: str = "") -> None:
-        """Open (again) at the rules of ``decision``, with its ``keys`` in the header: the
-        app keeps one help screen, built once, so that '?' opens it at once."""
+    def show_for(self, decision: Decision | None, keys: str = "", deciding: str = "") -> None:
+        """Open (again) at the rules of ``decision``, with its ``keys`` in the header (and
+        who is ``deciding``, when not the person here: a bot, the other player): the app
+        keeps one help screen, built once, so that '?' opens it at once."""
         self.decision = decision
+        self.deciding = deciding
         self.start_section = SECTION_OF.get(decision) if decision else None
         self.keys = keys
         if self.is_mounted:

@@ -23,7 +23,7 @@ from textual.widgets import DataTable, Static
 from ..core import Move, Observation
 from ..local.bot_process import BotFailed
 from ..local.session import Session
-from ..play.words import asked, close_call, describe_move, short_move
+from ..play.words import asked, asked_short, close_call, describe_move, short_move
 from ..widgets.footer import Footer
 
 #: The strongest bot's ranking of an observation's moves: (obs, seconds, cancel).
@@ -84,7 +84,7 @@ class ReviewScreen(Screen[None]):
         # line under the table says it all for the highlighted row), so that every
         # column, the cost too, is on screen at 80 columns.
         narrow = self.app.size.width < 110
-        width = {"who": 9, "decision": 16 if self.several else 19, "chosen": 15,
+        width = {"who": 9, "decision": 16, "chosen": 15,
                  "best": 15} if narrow else {}
         table.add_columns("#", "turn")
         if self.several:
@@ -96,7 +96,7 @@ class ReviewScreen(Screen[None]):
         self.rows = self.decisions()
         for i, row in enumerate(self.rows):
             who = [self.session.name(row["player"])] if self.several else []
-            cells = [str(i + 1), str(row["turn"]), *who, row["prompt"], row["short"], "...", ""]
+            cells = [str(i + 1), str(row["turn"]), *who, row["asked"], row["short"], "...", ""]
             table.add_row(*(Text(c, no_wrap=True, overflow="ellipsis") for c in cells),
                           key=str(i))
         if not self.rows:
@@ -116,6 +116,7 @@ class ReviewScreen(Screen[None]):
             if player in reviewed:
                 out.append({"player": player, "turn": game.turn,
                             "prompt": asked(game.decision),
+                            "asked": asked_short(game.decision),
                             "yours": describe_move(mv), "short": short_move(mv),
                             "move": mv,
                             "obs": game.observation(player), "index": i})

@@ -10,7 +10,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..core import Decision, Observation, Spirit, cell_name
+from ..core import Decision, Observation, Options, Spirit, cell_name
 from ..core.events import EvilOut
 from ..core.spirits import spirit_set
 from ..widgets.rendered import Rendered
@@ -49,8 +49,23 @@ def spirit_rows(obs: Observation, names: tuple[str, str]) -> list[tuple[str, str
     rows = []
     for spirit in spirit_set(obs.options.firefly, obs.options.beginner):
         kind = "evil" if spirit == Spirit.EVIL else "plain" if spirit.is_plain else "blue"
-        rows.append((spirit.title, kind, where.get(spirit, "pile"), spirit.effect))
+        rows.append((spirit.title, kind, where.get(spirit, "pile"),
+                     effect_in(spirit, obs.options)))
     return rows
+
+
+def effect_in(spirit: Spirit, options: Options) -> str:
+    """What ``spirit`` does in a game with ``options``: the Evil Spirit's base-game or
+    Firefly part only, and no 'uncovered' where nothing is ever covered (the Evil Spirit
+    covers a spirit only in the base game, §11)."""
+    effect = spirit.effect
+    if spirit == Spirit.EVIL:
+        base, firefly = effect.split(". Firefly: ")
+        return firefly.capitalize() + "." if options.firefly else \
+            base.removeprefix("base game: ").capitalize() + "."
+    if options.variant != "base":
+        effect = effect.replace("uncovered ", "")
+    return effect
 
 
 class SpiritsScreen(ModalScreen[None]):

@@ -33,8 +33,12 @@ def score_rows(score: Score) -> list[tuple[str, int]]:
     return rows
 
 
-def score_table(names: tuple[str, str], scores: tuple[Score, Score], star: str) -> Table:
-    """Both breakdowns side by side; spirit bonuses line up by name."""
+def score_table(names: tuple[str, str], scores: tuple[Score, Score], star: str,
+                first: int = 0) -> Table:
+    """Both breakdowns side by side, seat ``first``'s on the left (the seat the board
+    shows on the left: the person's); spirit bonuses line up by name."""
+    if first == 1:
+        names, scores = (names[1], names[0]), (scores[1], scores[0])
     table = Table(box=None, pad_edge=False, show_header=True, expand=False)
     table.add_column("")
     for name in names:  # a person's name: text, never markup
@@ -110,4 +114,4 @@ class ScoreSheet(Static):
 
     def show(self, view: BoardView) -> None:
         g = glyphs_of(view)
-        self.update(score_table(view.names, view.scores, g.star))
+        self.update(score_table(view.names, view.scores, g.star, first=view.me))

@@ -53,7 +53,7 @@ class Glyphs:
 
 UNICODE = Glyphs(empty="·", fire_lit="▲", fire_unlit="△", rainbow="≈≈", firefly="✦",
                  forbidden="✕✕", face_down="▪", star="★", target="◇", bullet="·", arrow="→")
-ASCII = Glyphs(empty=".", fire_lit="*", fire_unlit="^", rainbow="~~", firefly="f",
+ASCII = Glyphs(empty=".", fire_lit="!", fire_unlit="^", rainbow="~~", firefly="f",
                forbidden="XX", face_down="#", star="*", target="+", bullet="-", arrow="->")
 
 
@@ -67,7 +67,8 @@ class Palette:
                                   if k in BOARD_DEFAULTS or k in ROW_LABELS}}
         self.v = v
         text = v["row-text"]
-        self.rows = {r: Style(color=text, bgcolor=v[f"row-{r}"], bold=True) for r in range(1, 7)}
+        self.rows = {r: Style(color=v[f"row-{r}-text"], bgcolor=v[f"row-{r}"], bold=True)
+                     for r in range(1, 7)}
         #: The row numbers beside a grid: the row colour, or the theme's darker label colour.
         self.row_fg = {r: Style(color=v.get(f"row-{r}-label", v[f"row-{r}"]), bold=True)
                        for r in range(1, 7)}
@@ -107,7 +108,7 @@ def glyphs_of(view: BoardView | None) -> Glyphs:
 
 _ASCII_MAP = str.maketrans({
     "·": "-", "←": "<", "→": ">", "—": "--", "★": "*", "◀": "<", "…": "...", "│": "|",
-    "×": "x", "✗": "x", "▲": "*", "△": "^", "≈": "~", "✦": "f", "✕": "X", "◇": "+", "▪": "#",
+    "×": "x", "✗": "x", "▲": "!", "△": "^", "≈": "~", "✦": "f", "✕": "X", "◇": "+", "▪": "#",
     "–": "-", "§": "S", "»": ">",
 })
 

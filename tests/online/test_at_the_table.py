@@ -18,6 +18,7 @@ from solstis_tui.host.identity import key_line
 from solstis_tui.play.table_header import NO_CLOCK_YET
 
 from .identities import STRANGER, a_key, hello
+from .test_host import game_at
 from .test_online_app import open_friend_table, opponent_moves, seated_with_bob, wait_for
 
 LONG, OTHER = "Bartholomew Quinnsworthy", "Maximiliana Featherstone"  # 24 characters each
@@ -61,16 +62,15 @@ async def test_the_move_clock_counts_down_on_screen_and_says_when_to_claim(host,
         host.clock = lambda: frozen
         bob, table = await seated_with_bob(app, pilot, connect)
         await wait_for(lambda: top_line(app).rstrip().endswith(NO_CLOCK_YET.text), pilot)
-        game = host.tables[table].game
-        while game.to_play == 0:  # Ann plays her turn out: Bob decides
+        while game_at(host, table).to_play == 0:  # Ann plays her turn out: Bob decides
             await pilot.press("enter")
             await pilot.pause(0.1)
-        while game.to_play == 1:  # Bob plays his: both have moved, the clocks run
-            await opponent_moves(bob, table, game, pilot)
+        while game_at(host, table).to_play == 1:  # Bob plays his: the clocks run
+            await opponent_moves(bob, table, host, pilot)
         # the clocks run: the move clock, and the bank beside it
         await wait_for(lambda: top_line(app).rstrip().endswith("your clock 5:00 · bank 20:00"),
                        pilot)
-        while game.to_play == 0:  # Ann plays her turn out: Bob decides
+        while game_at(host, table).to_play == 0:  # Ann plays her turn out: Bob decides
             await pilot.press("enter")
             await pilot.pause(0.1)
         await wait_for(lambda: "their clock 5:00 · bank 20:00" in top_line(app), pilot)
@@ -90,6 +90,7 @@ async def test_the_move_clock_counts_down_on_screen_and_says_when_to_claim(host,
         host.clock = lambda: now + 301
         await pilot.press("o")
         await wait_for(lambda: app.remote.obs.is_over, pilot)
+        game = game_at(host, table)
         assert (game.end_reason.value, game.winner) == ("time", 0)
 
 
@@ -97,12 +98,11 @@ async def test_f_leaves_for_good_only_after_a_yes_and_q_keeps_the_seat(host, con
     app = OnlineApp(socket=host.socket_path, name="Ann")
     async with app.run_test(size=(80, 24)) as pilot:
         _bob, table = await seated_with_bob(app, pilot, connect)
-        game = host.tables[table].game
         assert "f Leave" in shown(app)[-1] and "q Lobby" in shown(app)[-1]
         await pilot.press("q")  # back to the lobby: the seat and the game stay
         await wait_for(lambda: isinstance(app.screen, LobbyScreen), pilot)
         await pilot.pause(0.2)
-        assert host.tables[table].seat_of(app.lobby.me[1]) == 0 and not game.is_over
+        assert host.tables[table].seat_of(app.lobby.me[1]) == 0 and not game_at(host, table).is_over
         await pilot.press("enter")  # back to the table from the lobby
         await wait_for(lambda: isinstance(app.screen, OnlineGameScreen), pilot)
         await pilot.press("f")  # a stray f asks first; any other key stays
@@ -111,10 +111,11 @@ async def test_f_leaves_for_good_only_after_a_yes_and_q_keeps_the_seat(host, con
         await pilot.press("n")
         await wait_for(lambda: isinstance(app.screen, OnlineGameScreen), pilot)
         await pilot.pause(0.2)
-        assert not game.is_over
+        assert not game_at(host, table).is_over
         await pilot.press("f", "y")
         await wait_for(lambda: isinstance(app.screen, LobbyScreen), pilot)
-        await wait_for(lambda: game.is_over, pilot)
+        await wait_for(lambda: game_at(host, table).is_over, pilot)
+        game = game_at(host, table)
         assert (game.end_reason.value, game.winner) == ("resigned", 1)
         assert host.tables[table].seat_of(app.lobby.me[1]) == 0  # the result stays hers
 

@@ -246,3 +246,35 @@ async def test_tables_take_turns_for_the_workers():
         await pool.close()
     assert order == ["a1", "a2", "b1", "a3"]  # a busy table does not keep b waiting
     assert gone(idle)  # an idle worker stops too
+
+
+async def test_a_bot_still_plays_after_its_opponent_renamed_while_it_was_thinking(
+        tmp_path, monkeypatch, peer):
+    """A stored change (here Ann's new name at the table) puts a new table in the old
+    one's place while the bot thinks: the bot's move is played at the table as it now
+    stands."""
+    from solstis_tui.host.identity import KeyRing, Trust, key_line
+
+    from .identities import ANN, PLAYERS_UID, close_all, hello
+
+    gate = tmp_path / "gate"
+    gate.mkdir()
+    monkeypatch.setenv("SOLSTIS_TEST_GATE", str(gate))
+    keys = tmp_path / "authorized_keys"
+    keys.write_text(key_line(ANN, "Ann") + "\n")
+    host = await start_host(tmp_path / "data", tmp_path / "host.sock", bot_seconds=0.05,
+                            trust=Trust(PLAYERS_UID, KeyRing(keys)), bot_factory=gated_bot,
+                            bot_workers=1)
+    try:
+        ann = (await hello(host, ANN))["client"]
+        table = await bot_table(ann)
+        await asked(gate)  # the bot (seat 0) is thinking
+        await ann.send({"type": "rename", "name": "Annie"})
+        await ann.receive_until("renamed")
+        (gate / "open").touch()
+        state = await state_with(ann, table, 1)
+        assert state["seats"][1]["name"] == "Annie"
+        assert [player for player, _, _ in host.tables[table].game.history][:1] == [0]
+    finally:
+        (gate / "open").touch()
+        await close_all(host)

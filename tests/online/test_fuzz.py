@@ -6,14 +6,17 @@ import asyncio
 import dataclasses
 import json
 import random
+import typing
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solstis_tui.client.client import HostClient
+from solstis_tui.core import Move, Options
 from solstis_tui.host.host import Host
 from solstis_tui.host.limits import Limits
-from solstis_tui.wire.protocol import MAX_MESSAGE, LineReader
+from solstis_tui.wire.messages import PARSERS, parse
+from solstis_tui.wire.protocol import MAX_MESSAGE, VERSION, LineReader, ProtocolError
 
 from .conftest import quick_bot
 from .test_host import latest_state, start_friend_game
@@ -25,6 +28,13 @@ json_values = st.recursive(
     max_leaves=10,
 )
 TYPES = ["hello", "list", "create", "join", "watch", "move", "leave", "chat", "ping", "nope"]
+#: A message of each type with every field it needs.
+TEMPLATES: dict[str, dict] = {
+    **{kind: {} for kind in PARSERS},
+    "hello": {"version": VERSION}, "rename": {"name": "Ann"},
+    **{kind: {"table": "t1"} for kind in ("join", "watch", "leave", "resign", "claim")},
+    "chat": {"table": "t1", "text": "hi"}, "move": {"table": "t1", "move": "draw"},
+}
 KEYS = ["type", "table", "move", "seq", "text", "variant", "opponent", "seat", "name", "code",
         "version", "id"]
 
@@ -132,9 +142,55 @@ def test_line_reader_never_returns_oversized_lines(chunks, limit):
 @settings(max_examples=100, deadline=None)
 @given(json_values)
 def test_any_json_value_gets_a_reply_not_a_crash(value):
-    from solstis_tui.wire.protocol import ProtocolError, decode
+    from solstis_tui.wire.protocol import decode
 
     try:
-        decode(json.dumps(value).encode())
+        parse(decode(json.dumps(value).encode()))
     except ProtocolError as exc:
         assert exc.code in ("bad_message", "bad_type")
+
+
+#: What a message that parses may hold: only these, never a list or an object of JSON.
+FIELD_TYPES = (str, int, bool, type(None), Move, Options)
+
+
+#: The fields each message type reads, on the wire.
+FIELDS = {
+    "hello": ["version", "name", "code", "token", "ssh_key"], "ping": [],
+    "list": ["offset"], "leaders": ["offset"], "rename": ["name"], "player": ["name"],
+    "create": ["variant", "opponent", "seat", "rated", "clock"],
+    **{kind: ["table"] for kind in ("join", "watch", "resign", "claim")},
+    "leave": ["table", "for_good"], "chat": ["table", "text"],
+    "move": ["table", "move", "seq"], "nope": [],
+}
+
+
+@st.composite
+def messages(draw) -> dict:
+    """A message of each type with every field it needs, one or two of its fields (or
+    an unknown one) then made any JSON value."""
+    kind = draw(st.sampled_from([*PARSERS, "nope"]))
+    keys = st.sampled_from([*FIELDS[kind], "extra"])
+    junk = draw(st.dictionaries(keys, json_values | st.just(VERSION), max_size=2))
+    return {**TEMPLATES.get(kind, {}), **junk, "type": kind}
+
+
+@settings(max_examples=300, deadline=None)
+@given(messages())
+def test_any_fields_make_a_typed_message_or_a_clear_refusal(raw):
+    """Each field a handler reads was checked when the line was parsed: a message either
+    parses into its type, holding only plain values of the right kind, or is refused with
+    a code and a sentence."""
+    try:
+        message = parse(raw)
+    except ProtocolError as exc:
+        assert exc.code in ("bad_message", "bad_type", "bad_name", "version", "no_table",
+                            "illegal") and exc.message
+        return
+    kind = raw["type"]
+    assert type(message) is type(PARSERS[kind](dict(TEMPLATES[kind], type=kind)))
+    for name, hint in typing.get_type_hints(type(message)).items():
+        value = getattr(message, name)
+        assert isinstance(value, FIELD_TYPES) and isinstance(value, hint), (name, value)
+        if int in typing.get_args(hint) or hint is int:
+            assert not isinstance(value, bool), (name, value)

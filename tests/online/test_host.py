@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable
 
 from solstis_tui.client.client import HostClient
-from solstis_tui.core import determinize
+from solstis_tui.core import Game, determinize
 from solstis_tui.core.observation_json import observation_from_dict
 from solstis_tui.host.host import Host
 
@@ -63,6 +63,12 @@ async def play_to_end(host: Host, players: dict[int, HostClient], table: str,
             check_fair(host, table, s, state)
         moves += 1
         assert moves < max_moves
+
+
+def game_at(host: Host, table: str) -> Game:
+    """The game at ``table`` as the host holds it now (each stored change puts a new
+    Table, with a new Game, in the old one's place)."""
+    return host.tables[table].game
 
 
 def check_fair(host: Host, table: str, seat: int, state: dict) -> None:

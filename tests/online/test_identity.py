@@ -51,7 +51,7 @@ async def test_one_key_cannot_take_the_other_keys_seat(keyed):
     bob = await hello(keyed, BOB, code=ann["code"])
     assert bob["code"] == "not_yours"
     bob = await hello(keyed, BOB)
-    await bob["client"].send({"type": "move", "table": table, "move": "h1"})
+    await bob["client"].send({"type": "move", "table": table, "move": "play 1-1"})
     refused = await bob["client"].receive_until("error")
     assert refused["code"] == "not_seated"
     assert keyed.tables[table].seats[0].name == "Ann"

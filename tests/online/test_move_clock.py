@@ -14,7 +14,7 @@ from solstis_tui.host.glicko2 import Rating
 
 from .conftest import start_host
 from .identities import ANN, BOB, hello
-from .test_host import latest_state, play_to_end
+from .test_host import game_at, latest_state, play_to_end
 
 pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
 
@@ -66,8 +66,8 @@ async def create(client, **fields) -> dict:
 async def play_turn(host, client, table: str, seat: int) -> dict | None:
     """The player at ``seat`` answers their decisions (the first legal move each time)
     until the other is to decide; the last state they got (None: it was not their turn)."""
-    state, game = None, host.tables[table].game
-    while game.to_play == seat and not game.is_over:
+    state = None
+    while (game := game_at(host, table)).to_play == seat and not game.is_over:
         await client.send({"type": "move", "table": table,
                            "move": str(game.legal_moves()[0])})
         state = await latest_state(client, table)
@@ -269,3 +269,17 @@ async def test_a_bank_outside_the_limits_is_refused(timed, connect_timed, bank):
     reply = await create(ann, seat=0, bank=bank)
     assert reply["type"] == "error" and reply["code"] == "bad_message"
     assert timed.tables == {}
+
+
+async def test_an_open_table_goes_by_the_hosts_own_clock(timed, connect_timed):
+    """A table's times are the host's clock's (tests set it, as here): the housekeeping
+    reads the same clock, so an open table goes only once that clock says nobody came."""
+    ann = await connect_timed("Ann")
+    table = (await create(ann, seat=0))["table"]
+    wait = timed.limits.open_table_seconds
+    timed.test_clock.now += wait - 1
+    assert timed.housekeeping.expire() == [] and table in timed.tables
+    timed.test_clock.now += 2
+    assert timed.housekeeping.expire() == [table] and table not in timed.tables
+    closed = await ann.receive_until("closed")
+    assert closed["table"] == table and "nobody took the open seat" in closed["message"]

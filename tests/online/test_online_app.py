@@ -8,6 +8,8 @@ from solstis_tui.client.app import OnlineApp
 from solstis_tui.client.game_screen import OnlineGameScreen
 from solstis_tui.client.lobby import LobbyScreen
 
+from .test_host import game_at
+
 
 async def wait_for(predicate, pilot, timeout: float = 10.0) -> None:
     for _ in range(int(timeout / 0.05)):
@@ -25,13 +27,14 @@ async def open_friend_table(app: OnlineApp, pilot, name: str = "Ann") -> None:
     await wait_for(lambda: isinstance(app.screen, OnlineGameScreen), pilot)
 
 
-async def opponent_moves(client, table: str, game, pilot) -> None:
+async def opponent_moves(client, table: str, host, pilot) -> None:
     """The other player (``client``, whose decision it is) plays the first legal move;
     returns once the host has played it."""
+    game = game_at(host, table)
     length = len(game.history)
     await client.send({"type": "move", "table": table, "move": str(game.legal_moves()[0]),
                        "seq": length})
-    await wait_for(lambda: len(game.history) > length, pilot)
+    await wait_for(lambda: len(game_at(host, table).history) > length, pilot)
 
 
 async def seated_with_bob(app: OnlineApp, pilot, connect):
@@ -60,27 +63,26 @@ async def test_two_online_apps_play_a_game_by_keys(host):
         await wait_for(lambda: isinstance(bob_app.screen, OnlineGameScreen), bob)
         assert bob_app.remote.seat == 1
         table = ann_app.remote.table
-        game = host.tables[table].game
         # Bob cannot move out of turn: the prompt says so and nothing changes.
         await bob.press("enter")
         await bob.pause(0.1)
-        assert len(game.history) == 0
+        assert len(game_at(host, table).history) == 0
         assert "Waiting for Ann" in str(bob_app.screen.query_one("#prompt").render())
         # Each presses Enter on their own turn (the first legal choice) to the end.
         for _ in range(600):
-            if game.is_over:
+            if game_at(host, table).is_over:
                 break
-            pilot = ann if game.to_play == 0 else bob
-            app = ann_app if game.to_play == 0 else bob_app
-            before = len(game.history)
+            pilot = ann if game_at(host, table).to_play == 0 else bob
+            app = ann_app if game_at(host, table).to_play == 0 else bob_app
+            before = len(game_at(host, table).history)
             if app.remote.human_to_play and len(app.remote.obs.history) == before:
                 await pilot.press("enter")
             await asyncio.sleep(0.02)
             await ann.pause()
             await bob.pause()
-        assert game.is_over
+        assert game_at(host, table).is_over
         await wait_for(lambda: ann_app.remote.obs.is_over and bob_app.remote.obs.is_over, ann)
-        assert ann_app.remote.obs.history == tuple(game.history)
+        assert ann_app.remote.obs.history == tuple(game_at(host, table).history)
 
 
 async def test_a_dropped_online_player_comes_back_with_their_code(host, connect):
@@ -136,7 +138,7 @@ async def test_watching_a_table_shows_no_hand(host, connect):
             assert NAMES[tile] not in hand
         await eve.press("enter")  # a watcher's Enter changes nothing
         await eve.pause(0.1)
-        assert len(game.history) == 0
+        assert len(game_at(host, table).history) == 0
 
 
 async def test_chat_typed_at_the_table_reaches_the_other_player(host, connect):
@@ -166,7 +168,6 @@ async def test_x_resigns_only_once_the_player_says_yes(host, connect):
     ann_app = OnlineApp(socket=host.socket_path, name="Ann")
     async with ann_app.run_test(size=(80, 24)) as ann:
         _bob, table = await seated_with_bob(ann_app, ann, connect)
-        game = host.tables[table].game
         await ann.press("x")  # a stray x asks first; any other key plays on
         await wait_for(lambda: not isinstance(ann_app.screen, OnlineGameScreen), ann)
         shown = "\n".join(s.text for s in ann_app.screen._compositor.render_strips())
@@ -174,9 +175,10 @@ async def test_x_resigns_only_once_the_player_says_yes(host, connect):
         await ann.press("enter")
         await wait_for(lambda: isinstance(ann_app.screen, OnlineGameScreen), ann)
         await ann.pause(0.2)
-        assert not game.is_over and game.history == []
+        assert not game_at(host, table).is_over and game_at(host, table).history == []
         await ann.press("x", "y")
         await wait_for(lambda: ann_app.remote.obs.is_over, ann)
+        game = game_at(host, table)
         assert (game.is_over, game.winner, game.end_reason.value) == (True, 1, "resigned")
         await wait_for(lambda: "You resigned, so Bob wins" in " ".join(
             s.text for s in ann_app.screen._compositor.render_strips()), ann)
@@ -192,26 +194,27 @@ async def test_o_claims_a_game_whose_player_to_move_ran_out_of_time(host, connec
         bob = await connect("Bob")
         await bob.send({"type": "join", "table": table})
         await bob.receive_until("joined")
-        game = host.tables[table].game
         await wait_for(lambda: not ann_app.remote.seat_empty(1 - ann_app.remote.seat), ann)
         seat = ann_app.remote.seat
         # both play a turn (the clocks run once both have decided), till Bob is to move
-        while not (host.tables[table].clocks_run() and game.to_play == 1 - seat):
-            if game.to_play == seat:
+        while not (host.tables[table].clocks_run()
+                   and game_at(host, table).to_play == 1 - seat):
+            if game_at(host, table).to_play == seat:
                 await ann.press("enter")
                 await ann.pause(0.1)
             else:
-                await opponent_moves(bob, table, game, ann)
+                await opponent_moves(bob, table, host, ann)
         await wait_for(lambda: not ann_app.remote.human_to_play, ann)
         assert "o claim on time" in str(ann_app.screen.query_one("#prompt").render())
         await ann.press("o")  # too early: the host says how long Bob has
         await wait_for(lambda: "seconds left" in str(
             ann_app.screen.query_one("#prompt").render()), ann)
-        assert not game.is_over
+        assert not game_at(host, table).is_over
         now = host.clock()
         host.clock = lambda: now + 301
         await ann.press("o")
         await wait_for(lambda: ann_app.remote.obs.is_over, ann)
+        game = game_at(host, table)
         assert (game.end_reason.value, game.winner) == ("time", ann_app.remote.seat)
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from solstis_tui.client.app import OnlineApp
 
-from .helpers import assert_shown, lobby_text, until
+from .helpers import assert_shown, lobby_text, screen_lines, until
 from .identities import ANN, BOB
 
 pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
@@ -59,3 +59,29 @@ async def test_a_watcher_reads_what_a_rated_game_did_to_both_ratings(keyed):
         ann_after = keyed.ratings.rating("key:Ann")
         assert_shown(bob_app, "Rated game: Ann ", f"→ {round(ann_after.rating)}?",
                      "· Greedy ")
+
+
+async def test_the_lobby_shows_the_players_new_rating_after_a_rated_game(keyed):
+    """It kept "Your rating: 1500?" from the welcome, whatever the games since."""
+    from .identities import hello
+    from .test_host import latest_state
+
+    ann = (await hello(keyed, ANN))["client"]
+    ann_app = OnlineApp(socket=keyed.socket_path, ssh_key=ANN)
+    async with ann_app.run_test(size=(80, 24)) as pilot:
+        await until(lambda: ann_app.player_name == "Ann", pilot)
+        assert_shown(ann_app, "Your rating: 1500?.")
+        await ann.send({"type": "create", "variant": "base", "opponent": "greedy", "seat": 0,
+                        "rated": True})
+        table = (await ann.receive_until("joined"))["table"]
+        obs = (await latest_state(ann, table))["observation"]
+        while not obs["is_over"]:  # Ann answers her decisions; the bot plays its own
+            if obs["legal_moves"]:
+                await ann.send({"type": "move", "table": table, "move": obs["legal_moves"][0],
+                                "seq": len(obs["history"])})
+            obs = (await latest_state(ann, table, 30))["observation"]
+        after = keyed.standings.rating_text("key:Ann")
+        assert after is not None and after != "1500?"
+        await pilot.press("r")  # the lobby's page again
+        await until(lambda: f"Your rating: {after}." in " ".join(
+            line.strip() for line in screen_lines(ann_app)), pilot)

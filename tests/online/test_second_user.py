@@ -1,7 +1,9 @@
 """A second local Unix user, for real: the kernel (``SO_PEERCRED``), not a stand-in, tells
 the host who is at the other end of its socket.
 
-Run as root, the test makes a throwaway account, serves the socket the way
+It runs only when asked, with ``SOLSTIS_TEST_UNIX_USER=1`` in the environment (``.ci/run``
+sets it), since it changes the machine's accounts. Run so as root, the test makes a
+throwaway account, serves the socket the way
 ``solstis host --group`` does (mode 0660 for the group, in a 0750 folder of the group:
 docs/ssh.md), and runs a client as that account with ``runuser``. The host's own account
 and the second user are told apart, and the second user is one player whatever name it
@@ -19,7 +21,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -33,7 +35,21 @@ from .conftest import quick_bot
 
 TOOLS = ("useradd", "userdel", "runuser")
 missing = [t for t in TOOLS if shutil.which(t, path="/usr/sbin:/usr/bin:/sbin:/bin") is None]
+#: The environment variable that asks for this test (it makes and deletes an account).
+ASK = "SOLSTIS_TEST_UNIX_USER"
+
+
+def not_asked_reason(environ: Mapping[str, str]) -> str:
+    """Why the test is skipped when nobody asked for it ('' when asked)."""
+    if environ.get(ASK) == "1":
+        return ""
+    return (f"creates and deletes a real Unix account as root: set {ASK}=1 to run it "
+            "(.ci/run does)")
+
+
 pytestmark = [
+    pytest.mark.skipif(bool(not_asked_reason(os.environ)),
+                       reason=not_asked_reason(os.environ) or "asked"),
     pytest.mark.skipif(os.geteuid() != 0, reason="making a second Unix user needs root "
                        "(run the suite as root, e.g. in a container, to check the kernel's "
                        "answer for real)"),

@@ -60,7 +60,7 @@ async def test_a_move_the_disk_refuses_changes_nothing(host, connect, monkeypatc
     ann, bob, table = await start_friend_game(connect)
     await latest_state(bob, table)
     move, seq = await first_legal(ann, table)
-    before_memory = host.tables[table].game.to_json()
+    before_memory = host.tables[table].to_dict()  # the game, its seats and its times
     before_disk = table_file(host, table)
 
     real_write = host.store.write
@@ -69,7 +69,7 @@ async def test_a_move_the_disk_refuses_changes_nothing(host, connect, monkeypatc
     error = await ann.receive_until("error")
     assert error["code"] == "storage" and error["id"] == 7
     assert "could not save that move" in error["message"] and "nothing changed" in error["message"]
-    assert host.tables[table].game.to_json() == before_memory
+    assert host.tables[table].to_dict() == before_memory
     assert table_file(host, table) == before_disk
     assert not [m for m in await nothing_more(bob) if m["type"] == "state"]
 

@@ -184,3 +184,15 @@ async def test_enter_presses_the_one_button_that_looks_selected():
             await pilot.press("enter")
             await pilot.pause()
             assert chosen == selected
+
+
+async def test_u_in_the_score_dialog_takes_back_the_last_decision():
+    """The game-over line lists u; it works with the score dialog open too."""
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _finish(pilot, app)
+        assert "u undo" in str(app.screen.query_one("#keys").render())
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen)
+        assert not app.game_screen.session.game.is_over

@@ -52,7 +52,7 @@ async def test_help_opens_at_the_rules_of_the_pending_decision_with_its_keys():
         viewer = screen.query_one(RulesViewer)
         top = viewer.query_one("#section-12").virtual_region.y  # the last: at the end
         assert viewer.scroll_y <= top < viewer.scroll_y + viewer.scrollable_content_region.height
-        assert "e, s: rules §1–§12" in now
+        assert "1–9, e, s: rules" in now  # the base game has no §10 (Firefly)
         await pilot.press("escape")
         assert app.screen is app.game_screen
 
@@ -143,7 +143,56 @@ async def test_the_rules_are_read_for_help_before_the_first_question_mark():
         await settle(pilot, app)
         await pilot.pause()
         await app.workers.wait_for_complete()
-        sections = {-1: help_module.KEYS,
-                    **help_module.split_sections(help_module.rules_text())}
-        assert help_module.parsed.cache_info().currsize == len(sections)
-        assert app.help_screen is None  # nothing was opened
+        sections = help_module.sections_for("base")
+        assert help_module.parsed.cache_info().currsize >= len(sections)
+        assert app.screen is app.game_screen  # nothing was opened
+
+
+async def prepared(pilot, app) -> None:
+    """Wait (a guard, not the expectation) until idle time has built the screens."""
+    for _ in range(300):
+        await pilot.pause(0.02)
+        if {"help", "new-game"} <= app.laid_out:
+            return
+
+
+async def test_help_and_the_new_game_form_are_built_in_idle_time_while_a_bot_thinks():
+    """The first '?' (160-235 ms) and 'n' (74-374 ms) while a bot thought were slower than
+    the next: both screens are now composed and laid out off screen after start-up."""
+    from textual.widgets import Select
+
+    app = make_app(seats=("tests.tui.bots:SlowBot", "human"), seed=3, variant="beginner")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await prepared(pilot, app)
+        assert app.game_screen.play.thinking_since is not None  # the bot is thinking
+        assert app.screen is app.game_screen  # nothing shows
+        help_screen, form = app.help_screen, app.get_screen("new-game")
+        assert help_screen.variant == "beginner"
+        viewer = help_screen.query_one(RulesViewer)
+        assert viewer.query_one("#section-12").size.height > 0  # laid out, not only built
+        assert viewer.virtual_size.height > help_screen.size.height
+        assert form.query(Select) and form.region.width == 80
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert app.screen is help_screen  # the very screen built in idle time
+        await pilot.press("escape", "n")
+        await pilot.pause()
+        assert app.screen is form
+        await pilot.press("escape", "q")
+        await pilot.pause()
+
+
+async def test_help_opened_while_a_bot_thinks_says_the_decision_is_the_bots():
+    app = make_app(seats=("tests.tui.bots:SlowBot", "human"), seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(200):  # a guard: the bot's turn comes first
+            await pilot.pause()
+            if app.game_screen.play.thinking_since is not None:
+                break
+        bot = app.game_screen.session.name(0)
+        screen = await open_help(pilot)
+        now = str(screen.query_one("#now").render()).splitlines()[0]
+        assert now.startswith(f"Now: {bot} is to play a tile")
+        assert "your" not in now
+        await pilot.press("escape", "q")
+        await pilot.pause()

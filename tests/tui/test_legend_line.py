@@ -21,7 +21,7 @@ async def test_g_shows_every_legend_line_whole_at_80_columns():
             await pilot.pause(0.3)  # the line stays while nothing else happens
             shown.append(detail_line(app).strip())
         assert shown == list(legend_lines(False))
-        assert "S summits" in shown[0] and "lit fire" in shown[1] and "Evil" in shown[2]
+        assert "S summits" in shown[0] and "lit fire" in shown[1] and "spirits" in shown[2]
         # The marks on screen from the tutorial's step 7 on, and a covered spirit's look.
         assert "◇ a cell you may pick" in shown[3] and "covers" in shown[3]
         await pilot.press("g")

@@ -72,3 +72,34 @@ def test_a_game_lost_on_time_says_who_ran_out_of_time():
     play = table([{"name": "Bob", "connected": True}, {"name": "Ann", "connected": True}],
                  game=game)
     assert play.prompt().headline == "Game over: You ran out of time, so Bob wins."
+
+
+def _state(session: RemoteSession, game: Game, seats: list[dict], seat: int = 1) -> None:
+    session.update({"seat": seat, "observation": observation_to_dict(game.observation(seat)),
+                    "seats": seats})
+
+
+def test_a_refused_claims_error_goes_once_the_game_moves_on():
+    game = Game.new(seed=3, options=Options())
+    seats = [{"name": "Bob", "connected": True}, {"name": "Ann", "connected": True}]
+    play = table(seats, game=game)
+    play.say_error("✗ the other player has 21 seconds left")
+    _state(play.session, game, seats)  # a state with no move: still true
+    play.host_update()
+    assert play.prompt().error.endswith("21 seconds left")
+    game.play(game.legal_moves()[0])  # Bob moves
+    _state(play.session, game, seats)
+    play.host_update()
+    assert play.prompt().error == ""
+
+
+def test_the_log_names_the_player_who_joined_not_an_empty_seat():
+    game = Game.new(seed=3, options=Options())
+    ann = {"name": "Ann", "connected": True}
+    play = table([{"connected": False}, ann], game=game)
+    play.host_update()
+    assert any("(empty seat)" in line for line in play.port.logged)
+    _state(play.session, game, [{"name": "Bob", "connected": True}, ann])
+    play.host_update()
+    assert not any("(empty seat)" in line for line in play.port.logged)
+    assert any("turn 1: Bob" in line for line in play.port.logged)

@@ -63,6 +63,53 @@ def test_board_colours_stand_out_from_the_background(theme):
     assert not shortfalls(theme)
 
 
+#: xterm's default 16 colours: what ansi-16's named colours most often look like.
+XTERM = ("#000000", "#cd0000", "#00cd00", "#cdcd00", "#0000ee", "#cd00cd", "#00cdcd",
+         "#e5e5e5", "#7f7f7f", "#ff0000", "#00ff00", "#ffff00", "#5c5cff", "#ff00ff",
+         "#00ffff", "#ffffff")
+
+
+def in_xterm(colour: Color) -> Color:
+    """A named terminal colour as xterm shows it by default (others as they are)."""
+    if colour.number is not None and colour.number < 16:
+        return Color.parse(XTERM[colour.number])
+    return colour
+
+
+def tile_text_shortfalls(theme_name: str, no_color: bool = False) -> list[str]:
+    """Each row's tile letters (and a picked tile's, on the target colour) under 4.5:1
+    against the tile, as the theme draws them, or with NO_COLOR's greys. ansi-16's named
+    colours are measured as xterm shows them by default."""
+    from solstis_tui.terminal.no_color import contrast as grey_contrast
+    from solstis_tui.terminal.no_color import readable
+    from solstis_tui.widgets.view import Palette
+
+    theme = THEMES[theme_name]
+    pal = Palette({**BOARD_DEFAULTS, **theme.variables})
+    ground = Color.parse("#000000")
+    chips = {f"row {r}": style for r, style in pal.rows.items()}
+    chips |= {"a picked tile": pal.mark, "a pickable pile": pal.target_bg}
+    out = []
+    for name, style in chips.items():
+        if no_color:
+            style = readable(style, ground)
+        fg, bg = style.color, style.bgcolor
+        assert fg is not None and bg is not None
+        fg, bg = in_xterm(fg), in_xterm(bg)
+        ratio = grey_contrast(fg, bg) if no_color else contrast(fg, bg)
+        if ratio < 4.5:
+            out.append(f"{name}: {fg.name} on {bg.name} {ratio:.2f}")
+    return out
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+@pytest.mark.parametrize("no_color", [False, True])
+def test_the_letters_on_every_tile_colour_read_at_4_5(theme, no_color):
+    """The valley's red and the summits' purple tiles read 3.5:1 and 2.4:1 in the default
+    and light themes: every row's letters now reach 4.5:1, with and without NO_COLOR."""
+    assert not tile_text_shortfalls(theme, no_color)
+
+
 def board_segments(app):
     """(widget id, text, contrast, what it needs) of every visible piece of text drawn on
     a board widget's own background (tile chips have their own background: not here)."""
@@ -150,3 +197,20 @@ def test_ansi_16_draws_no_board_text_in_white_which_vanishes_on_a_light_terminal
     variables = {**BOARD_DEFAULTS, **THEMES["ansi-16"].variables}
     white = [name for name in TEXT if variables[name] in ("white", "bright_white")]
     assert not white, f"{white}: invisible on a terminal with a light background"
+
+
+@pytest.mark.parametrize("theme", ["dark", "light", "high-contrast"])
+async def test_in_colour_every_piece_of_board_text_tiles_included_reads_at_4_5(theme):
+    """As drawn in colour (no NO_COLOR): every text on the board, the tiles' letters on
+    their row colours included, reaches 4.5:1 (a symbol alone, 3:1)."""
+    app = make_app(seats=("greedy", "human"), seed=5, theme_name=theme)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("1", "enter")
+        await settle(pilot, app)
+        await pilot.pause()
+        seen = list(filtered_segments(app))
+        assert any(t.startswith("V") for t in (text for _, text, _ in seen))
+        poor = [f"{wid} {text!r}: {ratio:.2f}" for wid, text, ratio in seen
+                if ratio < (3.0 if set(text) <= SYMBOL_CHARS else 4.5)]
+        assert not poor, "\n".join(poor)
