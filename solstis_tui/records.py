@@ -24,6 +24,8 @@ VERSION = 1
 MAGIC = "solstis game record"
 #: What a record file's name ends with.
 SUFFIX = ".solstis"
+#: The most a record file may hold (a game's record is a few KB).
+MAX_BYTES = 1_000_000
 #: A person's kind of seat (a bot's kind is its spec: "mcts", "mcts@0.5s", "pkg.mod:Class").
 HUMAN = "human"
 
@@ -171,11 +173,17 @@ def _layout(record: GameRecord) -> dict[str, int]:
 def read(path: Path | str) -> GameRecord:
     """The record in file ``path``, checked by replaying it (``loads``); RecordError naming
     the line, OSError if the file cannot be read. The file is only read."""
-    return loads_bytes(Path(path).read_bytes())
+    with Path(path).open("rb") as handle:
+        return loads_bytes(handle.read(MAX_BYTES + 1))
 
 
 def loads_bytes(data: bytes) -> GameRecord:
-    """``loads`` for raw bytes: text that is not UTF-8 is refused at its line."""
+    """``loads`` for raw bytes: text that is not UTF-8, or more than ``MAX_BYTES`` of it,
+    is refused at its line."""
+    if len(data) > MAX_BYTES:
+        line = data.count(b"\n", 0, MAX_BYTES) + 1
+        raise RecordError(line, f"the file goes on past {MAX_BYTES:,} bytes here; a game's "
+                          "record is a few KB, so this is not one")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

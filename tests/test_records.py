@@ -189,6 +189,19 @@ def test_binary_data_is_refused_at_its_line(tmp_path: Path):
     assert "binary" in str(caught.value) and caught.value.line > 10
 
 
+def test_a_huge_file_is_refused_where_it_passes_the_limit_without_reading_it_all(
+        tmp_path: Path):
+    path = tmp_path / "huge.solstis"
+    text = record_text()
+    with path.open("w") as handle:
+        handle.write(text)
+        handle.write("# padding\n" * 300_000)  # 3 MB
+    with pytest.raises(RecordError) as caught:
+        read(path)
+    assert "not one" in str(caught.value)
+    assert caught.value.line == text.count("\n") + 1 + (1_000_000 - len(text)) // 10
+
+
 def test_reading_a_bad_record_changes_nothing(tmp_path: Path):
     path = tmp_path / "bad.solstis"
     data = record_text().replace("scores:", "scores: 1 2\n#", 1).encode()
@@ -237,3 +250,15 @@ def test_random_damage_is_refused_naming_a_line_or_read_never_a_crash():
             assert 1 <= exc.line <= data.count(b"\n") + 2
         else:
             assert isinstance(record, GameRecord)
+
+
+def test_docs_records_md_names_every_header_field_and_end_reason():
+    """docs/records.md documents the format: every header field and every end reason."""
+    from solstis_tui import records
+
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "records.md").read_text()
+    for name in records._FIELDS:
+        assert f"`{name}`" in docs, name
+    for reason in EndReason:
+        assert f"`{reason.value}`" in docs, reason
+    assert f"solstis game record {records.VERSION}" in docs
