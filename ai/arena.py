@@ -14,13 +14,15 @@ import itertools
 import json
 import multiprocessing
 import os
+import re
 import signal
 import sys
 import time
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
-from typing import Any, TypedDict
+from pathlib import Path
+from typing import Any, NotRequired, TypedDict
 
 from rich.console import Console
 from rich.progress import (
@@ -33,7 +35,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from solstis_tui import engine_build
+from solstis_tui import __version__, engine_build, records
 from solstis_tui.core import Game, Options
 from solstis_tui.files import write_atomic
 
@@ -51,7 +53,8 @@ from .registry import describe, make_bot, split_spec
 
 
 class Task(TypedDict):
-    """One arena game to play (picklable, for the worker processes)."""
+    """One arena game to play (picklable, for the worker processes); ``records``, if set, is
+    the folder its game record goes to."""
 
     pair: int
     deal: int
@@ -60,6 +63,7 @@ class Task(TypedDict):
     game_seed: int
     budget: Budget | None
     bot_seeds: list[int]
+    records: NotRequired[str]
 
 
 #: Called with a bot and the real game before the bot decides (``play_game``).
@@ -108,6 +112,8 @@ def play_game(task: Task, peek: Peek | None = None) -> GameRecord:
     if error is None:
         winner, scores = game.winner, [game.score(0).total, game.score(1).total]
         reason = game.end_reason.value if game.end_reason else None
+        if task.get("records"):
+            write_record(task, game)
     else:
         winner, scores, reason = 1 - game.to_play, [0, 0], f"forfeit ({error})"
     for bot in bots:
@@ -121,20 +127,41 @@ def play_game(task: Task, peek: Peek | None = None) -> GameRecord:
     }
 
 
+def record_path(task: Task) -> Path:
+    """Where the record of ``task``'s game goes: ``<variant>-<deal seed>-<bot>-vs-<bot>``
+    in its ``records`` folder, each bot's spec kept to letters, digits, '.', '_', '-'."""
+    a, b = (re.sub(r"[^\w.-]", "_", spec) for spec in task["bots"])
+    return Path(task.get("records", ".")) / (
+        f"{task['variant']}-{task['game_seed']}-{a}-vs-{b}{records.SUFFIX}")
+
+
+def write_record(task: Task, game: Game) -> None:
+    """Write the finished ``game``'s record (``solstis_tui.records``) for ``task``."""
+    seats = (records.SeatRecord(task["bots"][0], task["bots"][0]),
+             records.SeatRecord(task["bots"][1], task["bots"][1]))
+    record = records.record_of(game, seats, datetime.datetime.now(datetime.UTC),
+                               program=f"solstis {__version__} arena")
+    write_atomic(record_path(task), records.dumps(record))
+
+
 def tasks_for(bots: list[str], games: int, seed: int, variant: str,
-              budget: Budget | None) -> Iterator[Task]:
+              budget: Budget | None, records_dir: str | None = None) -> Iterator[Task]:
     """Every game of the round-robin: each pair plays ``games`` games (rounded up to an
-    even number), deal by deal, each deal from both seats."""
+    even number), deal by deal, each deal from both seats; with ``records_dir``, each
+    writes its game record there."""
     for pair, (a, b) in enumerate(itertools.combinations(bots, 2)):
         for deal in range((games + 1) // 2):
             game_seed = deal_seed({"seed": seed, "variant": variant}, deal)
             for seats in ((a, b), (b, a)):
-                yield {
+                task: Task = {
                     "pair": pair, "deal": deal, "bots": seats, "variant": variant,
                     "game_seed": game_seed, "budget": budget,
                     "bot_seeds": [stable_seed("bot", seed, deal, i, s)
                                   for i, s in enumerate(seats)],
                 }
+                if records_dir is not None:
+                    task["records"] = records_dir
+                yield task
 
 
 def game_key(bots: Sequence[str], game_seed: int) -> tuple[tuple[str, ...], int]:
@@ -312,6 +339,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--record", metavar="FILE",
                         help="also write a compact record of every game (CSV, a few KB), "
                         "from which the figures can be recomputed")
+    parser.add_argument("--records", metavar="DIR",
+                        help="write each game's full record (every decision; "
+                        "docs/records.md) to a file of its own in DIR")
     parser.add_argument("--resume", metavar="FILE",
                         help="keep the games an earlier --json FILE of the same bots, seed, "
                         "variant and budget finished, and play only the rest")
@@ -421,7 +451,13 @@ def main(argv: list[str] | None = None, peek: Peek | None = None) -> int:
     console.print(f"Engine: {engine_build.STATUS.line}", highlight=False, markup=False)
     if peek is not None:
         settings["peek"] = peek.__name__
-    tasks = list(tasks_for(bots, args.games, args.seed, args.variant, budget))
+    if args.records:
+        try:
+            os.makedirs(args.records, exist_ok=True)
+        except OSError as exc:
+            parser.error(f"--records {args.records}: cannot make that folder "
+                         f"({exc.strerror or exc})")
+    tasks = list(tasks_for(bots, args.games, args.seed, args.variant, budget, args.records))
     earlier: list[GameRecord] = []
     todo = tasks
     if args.resume:
@@ -438,6 +474,11 @@ def main(argv: list[str] | None = None, peek: Peek | None = None) -> int:
                     "date": str(datetime.date.today())}
         write_atomic(args.record, arena_record.dumps(settings, data["games"]))
         console.print(f"Record of {len(data['games'])} games written to {args.record}")
+    if args.records:
+        forfeits = sum(1 for g in games if str(g["end"]).startswith("forfeit"))
+        note = f" ({forfeits} forfeited games have none)" if forfeits else ""
+        console.print(f"Records of {len(games) - forfeits} games written to "
+                      f"{args.records}{note}", highlight=False, markup=False)
     return 130 if interrupted else 0
 
 

@@ -48,6 +48,8 @@ class SolstisApp(ShellApp):
         autosave: bool = True,
         hint_spec: str = STRONGEST,
         hint_seconds: float = 1.5,
+        review: Session | None = None,
+        keep_records: bool | None = None,
     ) -> None:
         super().__init__(theme_name=theme_name, ascii_mode=ascii_mode)
         self.setup = setup or random_setup()
@@ -64,11 +66,24 @@ class SolstisApp(ShellApp):
         #: The last finished local game: it stays reviewable after a rematch or a new game.
         self.last_finished: Session | None = None
         self.last_save_error = ""
+        #: A finished game to open on the review screen (``solstis review``); the app
+        #: closes with it.
+        self.review = review
+        #: Keep a record of every finished game (default: when autosave is on).
+        self.keep_records = autosave if keep_records is None else keep_records
+        self.last_record_error = ""
 
     # ------------------------------------------------------------------ start
     def open_first_screen(self) -> None:
         """The saved game (``resume``), a tutorial chapter, the continue-or-new question or
-        the first run's welcome (``offer_continue``), else a new game of ``setup``."""
+        the first run's welcome (``offer_continue``), else a new game of ``setup``; with
+        ``review``, that game's review."""
+        if self.review is not None:
+            from .screens.review import ReviewScreen
+
+            self.push_screen(ReviewScreen(self.review, self.rank_moves),
+                             lambda _closed: self.exit())
+            return
         if self.resume:
             self.resume_saved(fallback=self.setup)
             return
@@ -192,6 +207,27 @@ class SolstisApp(ShellApp):
                 self.notify(self.last_save_error, severity="warning", markup=False,
                             timeout=15)
 
+    def keep_record(self, session: Session) -> None:
+        """Keep the finished game as a record (not a tutorial's); a folder that cannot be
+        written is said once, and the game goes on."""
+        if not self.keep_records or not session.keeps_record:
+            return
+        from . import record_files
+
+        try:
+            record_files.keep(session.record())
+            self.last_record_error = ""
+        except ValueError:  # a game rebuilt from a snapshot: its moves do not replay
+            return
+        except OSError as exc:
+            warned = self.last_record_error
+            self.last_record_error = (
+                f"This game could not be kept as a record: {record_files.records_dir()} "
+                f"cannot be written ({exc.strerror or exc}).")
+            if not warned:
+                self.notify(self.last_record_error, severity="warning", markup=False,
+                            timeout=15)
+
     # ------------------------------------------------------------------ screens
     def show_end(self, session: SessionView, obs: Observation) -> None:
         """The finished game ``obs``: scores, the winner, what next."""
@@ -199,6 +235,7 @@ class SolstisApp(ShellApp):
 
         if isinstance(session, Session):
             self.last_finished = session
+            self.keep_record(session)
         self.push_screen(EndScreen(session, obs, self.ascii_mode),
                          lambda choice: self._end_chosen(session, choice))
 

@@ -51,7 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play Solstis, the two-player tile game, in your terminal. "
                     "Without options: you against the minimax bot, base game, random seed "
                     "and seats. 'solstis arena --help' runs bots against each other; "
-                    "'solstis learn' teaches the game; "
+                    "'solstis learn' teaches the game; 'solstis games' lists the "
+                    "finished games kept as records and 'solstis review' opens one; "
                     "'solstis host' and 'solstis online' play over a game host.",
     )
     parser.add_argument("--version", action=VersionLine, nargs=0,
@@ -193,6 +194,41 @@ def run_arena(argv: list[str]) -> int:
     return int(arena_main(argv) or 0)
 
 
+def review_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="solstis review",
+        description="Open a finished game on the review screen: a kept record by its id "
+                    "(see 'solstis games'), or a record file someone sent you. Without "
+                    "one: the newest kept game.")
+    parser.add_argument("record", nargs="?", metavar="ID|FILE",
+                        help="a record's id (or the start of it), or a record file")
+    parser.add_argument("--theme", choices=THEME_NAMES, default=None,
+                        help="colours for this run (default: the theme last chosen)")
+    parser.add_argument("--ascii", action="store_true",
+                        help="draw with plain ASCII, for terminals without Unicode")
+    parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
+    return parser
+
+
+def run_review(argv: list[str]) -> int:
+    """``solstis review [ID|FILE]``: a record that does not load is refused, naming its
+    line, before any screen opens."""
+    from .records_cli import load_for_review, session_of
+
+    args = review_parser().parse_args(argv)
+    record = load_for_review(args.record, sys.stderr)
+    if record is None:
+        return 2
+    if refuse_without_a_terminal():
+        return 2
+    from .app import SolstisApp
+
+    app = SolstisApp(review=session_of(record), theme_name=args.theme,
+                     ascii_mode=args.ascii or not locale_shows_unicode(os.environ))
+    app.run(mouse=not args.no_mouse)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if engine_build.STATUS.stale:  # the edit runs, slower; say how to get speed back
@@ -201,6 +237,12 @@ def main(argv: list[str] | None = None) -> int:
         return run_arena(argv[1:])
     if argv and argv[0] == "learn":
         return run_learn(argv[1:])
+    if argv and argv[0] == "games":
+        from .records_cli import games_main
+
+        return games_main(argv[1:])
+    if argv and argv[0] == "review":
+        return run_review(argv[1:])
     if argv and argv[0] == "host":
         from .host.serve import main as host_main
 

@@ -15,6 +15,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import InitVar, dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from solstis_tui.ai.base import Chooser
@@ -34,6 +35,7 @@ from ..core import (
 )
 from ..core.events import Event
 from ..core.rng import derive, new_secret
+from ..records import GameRecord, SeatRecord, record_of
 from .seats import PERSON, TIER_TITLES, Seat, seats_for
 
 #: The tiers whose search keeps a core busy: they think in a worker process.
@@ -159,6 +161,8 @@ class Session:
     snapshots: list[Game] = field(default_factory=list)
     """The game just before each decision a person made, oldest first: what undo goes back
     to (a copy is cheap; nothing is replayed)."""
+    keeps_record = True
+    """A finished game of this session is kept as a record (not a tutorial's)."""
     origin: Game = field(init=False)
     """The game this session's moves start from: the deal, or the position a save was
     rebuilt from when its moves did not replay (the review replays from here)."""
@@ -313,6 +317,16 @@ class Session:
         return random.Random(seed).choice(legal)
 
     # -------------------------------------------------------------- save data
+    def record(self, date: datetime | None = None) -> GameRecord:
+        """The finished game as a record (``records``), seats named as the screens name
+        them; ValueError if it is not over or its moves do not replay from its deal."""
+        from .. import __version__
+
+        seats = (SeatRecord(self.name(0), str(self.setup.seats[0])),
+                 SeatRecord(self.name(1), str(self.setup.seats[1])))
+        return record_of(self.game, seats, date or datetime.now(UTC),
+                         program=f"solstis {__version__}", legacy=self.setup.legacy)
+
     def to_save(self) -> dict[str, Any]:
         """Save data: the setup and the move list (replayable), plus a state snapshot.
         Version 2 games are dealt by the keyed generator; version 1 by SplitMix64."""

@@ -1,0 +1,62 @@
+"""A local game that ends is kept as a record in the data directory (a tutorial's is not),
+and ``solstis review`` opens a record on the review screen."""
+
+from __future__ import annotations
+
+import random
+
+from solstis_tui.app import SolstisApp
+from solstis_tui.core import Game
+from solstis_tui.records import read
+from solstis_tui.records_cli import session_of
+from solstis_tui.screens.end import EndScreen
+from solstis_tui.screens.review import ReviewScreen
+from solstis_tui.tutorial.chapters import CHAPTERS
+from solstis_tui.tutorial.session import TutorialSession
+
+from .conftest import make_app, play_by_keys, settle
+
+
+async def test_a_finished_game_is_kept_as_a_record_that_replays_it(data_dir):
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await play_by_keys(pilot, app, random.Random(1))
+        await settle(pilot, app)
+        assert isinstance(app.screen, EndScreen)
+        game = app.game_screen.session.game
+        (path,) = (data_dir / "records").iterdir()
+        record = read(path)
+        assert [s.name for s in record.seats] == ["You", "Random bot"]
+        assert [s.kind for s in record.seats] == ["human", "random"]
+        assert list(record.moves) == [str(mv) for _, mv, auto in game.history if not auto]
+        assert record.scores == (game.score(0).total, game.score(1).total)
+
+
+async def test_a_tutorial_game_is_not_kept(data_dir):
+    session = TutorialSession.start(CHAPTERS["base"])
+    # Even a game that would replay from its seed (a chapter's own position would not).
+    session.game = Game.new(session.setup.seed, session.setup.options)
+    rng = random.Random(2)
+    while not session.game.is_over:
+        session.game.play(rng.choice(session.game.legal_moves()))
+    make_app().keep_record(session)
+    assert not (data_dir / "records").exists()
+
+
+async def test_review_opens_a_record_on_the_review_screen_and_closes_with_it(data_dir):
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await play_by_keys(pilot, app, random.Random(1))
+        await settle(pilot, app)
+    (path,) = (data_dir / "records").iterdir()
+    review = SolstisApp(review=session_of(read(path)), hint_spec="random")
+    async with review.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = review.screen
+        assert isinstance(screen, ReviewScreen)
+        assert screen.heading() == "Review: your decisions and the strongest bot's view"
+        assert len(screen.rows) == sum(1 for p, _ in screen.session.made_since_origin()
+                                       if p == 0) > 0
+        await pilot.press("escape")
+        await pilot.pause()
+    assert review.return_code == 0
