@@ -42,6 +42,8 @@ class RemoteSession:
         self.bank_left: tuple[float, float] | None = None
         """What each player's bank held when the last state came (None: no clock runs)."""
         self.received_at = 0.0
+        self.version = 0
+        """Moves on with every state from the host (see ``SessionView.version``)."""
         self.on_change: Callable[[RemoteSession], None] | None = None
         self.setup = Setup(seats=(PERSON, PERSON))
 
@@ -61,6 +63,7 @@ class RemoteSession:
                                     for b in banks) else None
         self.received_at = self.clock()
         self.obs = observation_from_dict(state["observation"])
+        self.version += 1
         seats = [PERSON if s.get("bot") is None else Seat(str(s["bot"])) for s in self.seats]
         names = [str(s.get("name") or "?") for s in self.seats]
         self.setup = Setup(variant=self.obs.options.variant, seed=0,

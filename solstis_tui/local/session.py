@@ -161,6 +161,8 @@ class Session:
     snapshots: list[Game] = field(default_factory=list)
     """The game just before each decision a person made, oldest first: what undo goes back
     to (a copy is cheap; nothing is replayed)."""
+    version: int = field(default=0, init=False)
+    """Moves on at every change of the game (see ``SessionView.version``)."""
     keeps_record = True
     """A finished game of this session is kept as a record (not a tutorial's)."""
     origin: Game = field(init=False)
@@ -207,6 +209,11 @@ class Session:
         self.game.play(move)
         if before is not None:
             self.snapshots.append(before)
+        self.changed()
+
+    def changed(self) -> None:
+        """The game changed: a new ``version``, and the ``on_change`` callback is told."""
+        self.version += 1
         if self.on_change is not None:
             self.on_change(self)
 
@@ -240,8 +247,7 @@ class Session:
         if not self.can_undo():
             return False
         self.game = self.snapshots.pop()
-        if self.on_change is not None:
-            self.on_change(self)
+        self.changed()
         return True
 
     def can_take_back_play(self) -> bool:
@@ -260,8 +266,7 @@ class Session:
         if not self.can_take_back_play():
             return False
         self.game = self.snapshots.pop()
-        if self.on_change is not None:
-            self.on_change(self)
+        self.changed()
         return True
 
     # -------------------------------------------------------------- bots

@@ -13,17 +13,19 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 from solstis_tui.ai.base import Chooser
 
 from ..core import Decision, IllegalMove, Move, Observation
 from ..core.board import MATCH
-from ..core.events import Played, SecondChance, SpiritsDrawn
+from ..core.events import Event, Played, SecondChance, SpiritsDrawn
 from ..core.explain import why_illegal
 from ..local.session import Session, drawn_for_second_chance
 from .clicks import Choice, click_choice
 from .narrate import narrate, turn_summary
+from .pacing import BotPacing, Cancellable
 from .prompt import Prompt, deciding_lines, game_over_lines, waiting_lines, zone_keys
 from .session_view import SessionView, scores_of
 from .view import BoardView
@@ -47,8 +49,17 @@ _MERGEABLE = (Played, SecondChance, SpiritsDrawn)
 PILE_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
-class Cancellable(Protocol):
-    def stop(self) -> None: ...
+@dataclass(frozen=True)
+class Frame:
+    """What follows from one observation for this screen: the zone of the pending decision
+    (None when nobody here decides), its items and target cells, the other hand as shown,
+    and whether a person at this screen decides."""
+
+    zone: Zone | None
+    items: list[Item]
+    targets: frozenset[int]
+    their_hand: tuple[int, ...] | None
+    deciding_is_human: bool
 
 
 class ScreenPort(Protocol):
@@ -98,21 +109,14 @@ class PlayController:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.session = session
         self.port = port
-        self.pace = pace
         self.clock = clock
-        self.token = 0
-        """Moves on at every bot start and stop: a late answer from an older one is ignored."""
-        self.cancel = threading.Event()
-        self.thinking_since: float | None = None
-        self.paused = False
-        self.step_once = False
-        self.stepping = False
-        """The search running was started by a step (.): its move is shown though paused."""
-        self.held_move: tuple[int, Move] | None = None
-        """A bot's move that came while paused: shown on resuming (or a step)."""
-        self.skip_turn = False
-        self.pending: tuple[Cancellable, Callable[[], None]] | None = None
-        """A bot's move waiting to be shown (the pace timer, and what applies it)."""
+        self.pacing = BotPacing(pace)
+        self.ascii_mode = False
+        """The screen draws in ASCII (the board view says so to its widgets)."""
+        self._frame: tuple[tuple[int, int, int | None], Observation, Frame] | None = None
+        """The observation drawn from, and what follows from it (see ``frame``), made once
+        for each state of the game (``SessionView.version``) and seat shown."""
+        self._log: tuple[tuple[int, int], tuple[Event, ...]] | None = None
         self.shown_player: int | None = None
         """Hot-seat: whose view is shown (None while the keyboard passes)."""
         self.selected = -1
@@ -129,13 +133,77 @@ class PlayController:
         self.last_click: tuple[object, ...] | None = None
         self.ended_shown = False
         self.log_pos = 0
-        self.view: BoardView | None = None
 
     # ------------------------------------------------------------------ reading
     @property
     def obs(self) -> Observation:
-        """What the seat this screen shows (``viewer``) sees now."""
-        return self.session.observation(self.viewer())
+        """What the seat this screen shows (``viewer``) sees now (built once for each state
+        of the game: see ``frame``)."""
+        return self.frame()[0]
+
+    def frame(self) -> tuple[Observation, Frame]:
+        """The observation this screen draws from and what follows from it: the zone of
+        the pending decision, its items and targets. It is made afresh only when the game
+        or the seat shown (or, in hot-seat, whether a hand is shown) has changed
+        (``SessionView.version``); a new decision then
+        picks its first legal choice. Drawing reads it and changes nothing else."""
+        key = (self.session.version, self.viewer(), self.shown_player)
+        if self._frame is None or self._frame[0] != key:
+            obs = self.session.observation(key[1])
+            made = self._make_frame(obs, key[1])
+            self._frame = (key, obs, made)
+            decision_key = (len(obs.history), obs.decision, obs.to_play, key[1], made.zone)
+            if decision_key != self.decision_key:
+                self.decision_key = decision_key
+                self.selected = next((i for i, it in enumerate(made.items) if it.legal), -1)
+                self.cursor = min(made.targets) if made.zone in CELL_ZONES and made.targets \
+                    else None
+        return self._frame[1], self._frame[2]
+
+    def _make_frame(self, obs: Observation, me: int) -> Frame:
+        s = self.session
+        decider_human = s.human_to_play and (not s.is_hotseat or self.shown_player == obs.to_play)
+        zone = zone_of(obs.decision) if decider_human and obs.legal_moves else None
+        if s.is_watch:  # bots on both seats: both hands are shown, by design
+            their_hand: tuple[int, ...] | None = s.observation(1 - me).hand
+        elif zone is Zone.OPP_HAND:
+            their_hand = tuple(mv.arg for mv in obs.legal_moves)
+        else:
+            their_hand = obs.opponent_known or None
+        items = items_for(obs) if zone in LIST_ZONES else []
+        targets = cell_targets(obs) if zone in (Zone.MINE, Zone.THEIRS, Zone.DISPLAY) else \
+            frozenset()
+        return Frame(zone, items, targets, their_hand, decider_human)
+
+    def shown_log(self) -> tuple[Event, ...]:
+        """The log this screen narrates (``SessionView.shown_log``), once for each state."""
+        key = (self.session.version, self.viewer())
+        if self._log is None or self._log[0] != key:
+            self._log = (key, self.session.shown_log(key[1]))
+        return self._log[1]
+
+    def forget_frame(self) -> None:
+        """Make the frame afresh at the next drawing, and pick the first legal choice."""
+        self._frame = None
+        self.decision_key = None
+
+    @property
+    def view(self) -> BoardView:
+        """What the board widgets draw now (``board``)."""
+        return self.board()
+
+    # pacing, as the screens and tests read it
+    @property
+    def thinking_since(self) -> float | None:
+        return self.pacing.thinking_since
+
+    @property
+    def paused(self) -> bool:
+        return self.pacing.paused
+
+    @property
+    def token(self) -> int:
+        return self.pacing.token
 
     def viewer(self) -> int:
         """The seat whose view is drawn: the person's; in hot-seat the one shown (or, hands
@@ -151,7 +219,7 @@ class PlayController:
 
     @property
     def zone(self) -> Zone | None:
-        return self.view.zone if self.view is not None else None
+        return self.frame()[1].zone
 
     @property
     def hands_hidden(self) -> bool:
@@ -178,52 +246,41 @@ class PlayController:
         me = self.viewer()  # in the panoramas' order: the left one is the viewer's
         seats = f"{s.name(me)} vs {s.name(1 - me)}"
         mode = " · watching" if s.is_watch else " · hot-seat" if s.is_hotseat else ""
-        paused = "PAUSED · " if self.paused else ""
+        paused = "PAUSED · " if self.pacing.paused else ""
         return (f"{paused}Solstis · {g.options.variant} · {self.game_label()} · turn "
                 f"{g.turn} · {seats}{mode}")
 
     # ------------------------------------------------------------------ the board
-    def board(self, ascii_mode: bool = False) -> BoardView:
-        """What the board widgets draw now (and keep the half-made choice in step with
-        the pending decision: a new decision picks its first legal choice)."""
-        s = self.session
-        me = self.viewer()
-        obs = s.observation(me)
-        decider_human = s.human_to_play and (not s.is_hotseat or self.shown_player == obs.to_play)
-        zone = zone_of(obs.decision) if decider_human and obs.legal_moves else None
-        if s.is_watch:  # bots on both seats: both hands are shown, by design
-            their_hand: tuple[int, ...] | None = s.observation(1 - me).hand
-        elif zone is Zone.OPP_HAND:
-            their_hand = tuple(mv.arg for mv in obs.legal_moves)
-        else:
-            their_hand = obs.opponent_known or None
-        key = (len(obs.history), obs.decision, obs.to_play, me, zone)
-        items = items_for(obs) if zone in LIST_ZONES else []
-        targets = cell_targets(obs) if zone in (Zone.MINE, Zone.THEIRS, Zone.DISPLAY) else \
-            frozenset()
-        if key != self.decision_key:
-            self.decision_key = key
-            self.selected = next((i for i, it in enumerate(items) if it.legal), -1)
-            self.cursor = min(targets) if zone in CELL_ZONES and targets else None
+    def board(self, ascii_mode: bool | None = None) -> BoardView:
+        """What the board widgets draw now, from the frame and the half-made choice."""
+        obs, made = self.frame()
         capturable: frozenset[int] = frozenset()
-        if zone is Zone.HAND and obs.decision is Decision.PLAY and \
-                0 <= self.selected < len(items):
-            tile = items[self.selected].value
+        if made.zone is Zone.HAND and obs.decision is Decision.PLAY and \
+                0 <= self.selected < len(made.items):
+            tile = made.items[self.selected].value
             capturable = frozenset(t for t, _ in obs.display if MATCH[tile] >> t & 1)
-        self.view = BoardView(
+        s, me = self.session, self.frame_viewer()
+        return BoardView(
             obs=obs, me=me, names=(s.name(0), s.name(1)),
             scores=scores_of(obs), my_hand=obs.hand,
-            their_hand=their_hand, their_count=obs.opponent_hand_count, zone=zone,
-            items=items, selected=self.selected, cursor=self.cursor, targets=targets,
-            capturable=capturable, square_mode=obs.decision is Decision.SQUARE,
-            ascii=ascii_mode, to_play=obs.to_play, deciding_is_human=decider_human,
+            their_hand=made.their_hand, their_count=obs.opponent_hand_count, zone=made.zone,
+            items=made.items, selected=self.selected, cursor=self.cursor,
+            targets=made.targets, capturable=capturable,
+            square_mode=obs.decision is Decision.SQUARE,
+            ascii=self.ascii_mode if ascii_mode is None else ascii_mode,
+            to_play=obs.to_play, deciding_is_human=made.deciding_is_human,
         )
-        return self.view
+
+    def frame_viewer(self) -> int:
+        """The seat the current frame is drawn for."""
+        self.frame()
+        assert self._frame is not None
+        return self._frame[0][1]
 
     # ------------------------------------------------------------------ the prompt
-    def zone_keys(self) -> str:
+    def zone_keys(self, view: BoardView | None = None) -> str:
         """The keys that answer the pending decision ('' when none is asked)."""
-        return zone_keys(self.view, self.esc_takes_back())
+        return zone_keys(view or self.board(), self.esc_takes_back())
 
     def esc_takes_back(self) -> bool:
         """Esc would put the tile just played back in the hand (only a local game can)."""
@@ -234,7 +291,7 @@ class PlayController:
         """The prompt line now (a notice is shown in place of the keys: once while a person
         decides, until the decision while a bot does)."""
         s, game = self.session, self.obs
-        view = self.view if self.view is not None else self.board()
+        view = self.board()
         if game.is_over:
             return Prompt(*game_over_lines(s, game), error=self.error)
         if s.is_hotseat and self.shown_player is None:
@@ -244,13 +301,11 @@ class PlayController:
             # The prompt is drawn again at each turn of the spinner: a notice (the legend)
             # stays until the next decision is made instead of going at the first one.
             detail = self.notice or detail
-            return Prompt(headline, detail, self.error,
-                          thinking=not self.paused and self.thinking_since is not None)
-        headline, detail = deciding_lines(s, game, view, self.zone_keys(),
+            thinking = not self.pacing.paused and self.pacing.thinking_since is not None
+            return Prompt(headline, detail, self.error, thinking=thinking)
+        headline, detail = deciding_lines(s, game, view, self.zone_keys(view),
                                           self.turn_in_prompt)
-        if self.notice:
-            detail, self.notice = self.notice, ""
-        return Prompt(headline, detail, self.error, self.hint_text)
+        return Prompt(headline, self.notice or detail, self.error, self.hint_text)
 
     def not_now(self) -> None:
         """A key that answers nothing at this moment: say why."""
@@ -266,7 +321,8 @@ class PlayController:
         self.port.redraw_prompt()
 
     def say_notice(self, text: str) -> None:
-        """Show ``text`` once on the prompt's second line."""
+        """Show ``text`` on the prompt's second line until the person's next pick or move
+        (while a bot decides: until the next decision)."""
         self.notice = text
         self.port.redraw_prompt()
 
@@ -276,7 +332,7 @@ class PlayController:
         s = self.session
         me = self.viewer()
         other = None if s.is_watch else 1 - me
-        return turn_summary(s.shown_log(me), s.name, other, viewer=me)
+        return turn_summary(self.shown_log(), s.name, other, viewer=me)
 
     # ------------------------------------------------------------------ the log
     def reset_log(self) -> None:
@@ -288,7 +344,7 @@ class PlayController:
         """Narrate what happened since the log was last brought up to date."""
         s = self.session
         me = self.viewer()
-        events = s.shown_log(me)
+        events = self.shown_log()
         end = len(events)
         if not self.obs.is_over and end > self.log_pos and isinstance(events[end - 1], _MERGEABLE):
             end -= 1
@@ -303,15 +359,16 @@ class PlayController:
     def advance(self) -> None:
         """Decide what happens next: the end, a person's keys, or a bot's search."""
         obs = self.obs
+        pacing = self.pacing
         if obs.is_over:
-            self.thinking_since = None
+            pacing.thinking_since = None
             self.port.redraw()
             if not self.ended_shown:
                 self.ended_shown = True
                 self.port.game_over(obs)
             return
         if self.session.human_to_play:
-            self.skip_turn = False
+            pacing.skip_turn = False
             if self.wait_refused:  # "wait: it is X's decision" is no longer true
                 self.error, self.wait_refused = "", False
             if self.session.is_hotseat and self.shown_player != obs.to_play:
@@ -322,10 +379,9 @@ class PlayController:
             self.port.redraw()
             return
         self.port.redraw()
-        if self.paused and not self.step_once:
+        if pacing.paused and not pacing.step_once:
             return
-        self.stepping = self.step_once
-        self.step_once = False
+        pacing.stepping, pacing.step_once = pacing.step_once, False
         self.start_bot()
 
     def passed(self) -> None:
@@ -345,54 +401,43 @@ class PlayController:
 
     def start_bot(self) -> None:
         player = self.obs.to_play
-        self.stop_bot()
-        self.token += 1
-        token = self.token
-        self.cancel = threading.Event()
+        token = self.pacing.begin(self.clock())
         try:
             bot = self.session.bot(player)
         except Exception as exc:  # a bot that cannot even be made: the dialog says why
             self.bot_failed(token, exc)
             return
-        obs = self.session.observation(player)
-        self.thinking_since = self.clock()
-        self.port.think(token, bot, obs, self.cancel)
+        self.port.think(token, bot, self.session.observation(player), self.pacing.cancel)
 
     def stop_bot(self) -> None:
         """Cancel any search and any bot move waiting to be shown."""
-        self.cancel.set()
-        self.token += 1
-        self.thinking_since = None
-        self.held_move = None
-        if self.pending is not None:
-            self.pending[0].stop()
-            self.pending = None
+        self.pacing.stop()
 
     def bot_done(self, token: int, move: Move) -> None:
-        """A bot answered: show its move after the rest of ``pace`` (Space skips)."""
-        if token != self.token:
+        """A bot answered: show its move after the rest of the pace (Space skips)."""
+        if token != self.pacing.token:
             return
-        elapsed = self.clock() - (self.thinking_since or self.clock())
-        delay = 0.0 if self.skip_turn else max(0.0, self.pace - elapsed)
+        delay = self.pacing.delay(self.clock())
 
         def apply() -> None:
             self.apply_bot(token, move)
 
         if delay > 0:
-            self.pending = (self.port.later(delay, apply), apply)
+            self.pacing.pending = (self.port.later(delay, apply), apply)
         else:
             apply()
 
     def apply_bot(self, token: int, move: Move) -> None:
-        self.pending = None
-        if token != self.token:
+        pacing = self.pacing
+        pacing.pending = None
+        if token != pacing.token:
             return
-        self.thinking_since = None
-        if self.paused and not self.stepping:  # held until resumed (or a step)
-            self.held_move = (token, move)
+        pacing.thinking_since = None
+        if pacing.should_hold():  # held until resumed (or a step)
+            pacing.held_move = (token, move)
             self.port.redraw()
             return
-        self.stepping = False
+        pacing.stepping = False
         try:
             self.session.apply(move)
         except IllegalMove as exc:
@@ -401,9 +446,9 @@ class PlayController:
         self.after_move()
 
     def bot_failed(self, token: int, exc: Exception) -> None:
-        if token != self.token:
+        if token != self.pacing.token:
             return
-        self.thinking_since = None
+        self.pacing.thinking_since = None
         name = self.session.name(self.obs.to_play)
         fallback = self.session.fallback_move()
         self.port.bot_error(f"{name} failed: {type(exc).__name__}: {exc}",
@@ -428,7 +473,7 @@ class PlayController:
             self.cursor = step_cursor(self.cursor, dx, dy, view.square_mode if view else False)
         else:
             return
-        self.error, self.hint_may_select = "", False
+        self.error, self.notice, self.hint_may_select = "", "", False
         self.port.redraw()
 
     def next_target(self, step: int) -> None:
@@ -451,7 +496,7 @@ class PlayController:
                 if view.items[i].legal:
                     self.selected = i
                     break
-        self.error, self.hint_may_select = "", False
+        self.error, self.notice, self.hint_may_select = "", "", False
         self.port.redraw()
 
     def pick(self, n: int) -> None:
@@ -463,7 +508,8 @@ class PlayController:
         if n > len(view.items):
             self.error = f"there is no choice {n} here"
         else:
-            self.selected, self.error, self.hint_may_select = n - 1, "", False
+            self.selected, self.error, self.notice = n - 1, "", ""
+            self.hint_may_select = False
         self.port.redraw()
 
     def pile(self, index: int) -> None:
@@ -478,7 +524,8 @@ class PlayController:
             why = why_illegal(view.obs, view.items[index].move)
             self.error = f"pile {PILE_LETTERS[index]}: {why}"
         else:
-            self.selected, self.error, self.hint_may_select = index, "", False
+            self.selected, self.error, self.notice = index, "", ""
+            self.hint_may_select = False
         self.port.redraw()
 
     def lowercase(self, letter: str) -> bool:
@@ -491,8 +538,7 @@ class PlayController:
         return True
 
     def draw(self) -> None:
-        if self.view is None or self.view.obs.decision is not Decision.ENCOUNTER or \
-                self.zone is None:
+        if self.obs.decision is not Decision.ENCOUNTER or self.zone is None:
             self.not_now()
             return
         self.try_move(Move.parse("draw"))
@@ -535,7 +581,7 @@ class PlayController:
             self.reset_log()
         elif self.session.human_to_play and drawn_for_second_chance(self.obs):
             self.error = "no going back: the tile drawn for the second chance is face up"
-        self.decision_key = None
+        self.forget_frame()
         self.port.redraw()
 
     def undo(self) -> None:
@@ -554,7 +600,7 @@ class PlayController:
         self.port.save()
         self.notice = "took back your last decision"
         self.reset_log()
-        self.decision_key = None
+        self.forget_frame()
         self.advance()
 
     def hint(self) -> None:
@@ -570,12 +616,12 @@ class PlayController:
         self.hint_may_select = True
         self.error = ""
         self.port.redraw_prompt()
-        self.port.find_hint(self.token, self.session.observation(self.obs.to_play),
-                            self.cancel)
+        self.port.find_hint(self.pacing.token, self.session.observation(self.obs.to_play),
+                            self.pacing.cancel)
 
     def hint_ready(self, token: int, obs: Observation,
                    ranked: list[tuple[Move, float]]) -> None:
-        if token != self.token or obs.history != self.obs.history or not ranked:
+        if token != self.pacing.token or obs.history != self.obs.history or not ranked:
             return
         move = ranked[0][0]
         self.hint_move = move
@@ -591,7 +637,7 @@ class PlayController:
 
     def hint_failed(self, token: int, reason: str) -> None:
         """The hint's bot failed: say so (the game goes on; the person may ask again)."""
-        if token != self.token:
+        if token != self.pacing.token:
             return
         self.clear_hint()
         self.say_error(f"no hint: the hint bot failed ({reason})")
@@ -604,42 +650,44 @@ class PlayController:
 
     def skip(self) -> None:
         """Space: show a bot's move without waiting out the pace."""
-        self.skip_turn = True
-        if self.pending is not None:
-            timer, apply = self.pending
+        pacing = self.pacing
+        pacing.skip_turn = True
+        if pacing.pending is not None:
+            timer, apply = pacing.pending
             timer.stop()
             apply()
 
     def pause(self) -> None:
         """p: hold the bots (a move found while paused waits), or go on."""
-        self.paused = not self.paused
+        pacing = self.pacing
+        pacing.paused = not pacing.paused
         self.error = ""
-        if self.paused:
+        if pacing.paused:
             self.port.redraw()
-        elif self.held_move is not None:
+        elif pacing.held_move is not None:
             self.show_held()
-        elif self.thinking_since is not None or self.pending is not None:
+        elif pacing.busy:
             self.port.redraw()  # the search (or the pace) goes on; its move lands then
         else:
             self.advance()
 
     def show_held(self) -> None:
-        if self.held_move is not None:
-            (token, move), self.held_move = self.held_move, None
-            self.stepping = True
-            self.apply_bot(token, move)
+        held = self.pacing.take_held()
+        if held is not None:
+            self.apply_bot(*held)
 
     def step(self) -> None:
         """.: one bot decision while paused."""
-        if not self.paused or self.session.human_to_play:
+        pacing = self.pacing
+        if not pacing.paused or self.session.human_to_play:
             return
         self.error = ""
-        if self.held_move is not None:
+        if pacing.held_move is not None:
             self.show_held()
-        elif self.thinking_since is not None or self.pending is not None:
-            self.stepping = True  # the search under way is the step
+        elif pacing.busy:
+            pacing.stepping = True  # the search under way is the step
         else:
-            self.step_once = True
+            pacing.step_once = True
             self.advance()
 
     def review(self) -> bool:
@@ -676,7 +724,7 @@ class PlayController:
         else:
             self.cursor = value
         self.last_click = key
-        self.error, self.hint_may_select = "", False
+        self.error, self.notice, self.hint_may_select = "", "", False
         self.port.redraw()
 
     def picked(self) -> Choice | None:

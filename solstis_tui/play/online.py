@@ -127,7 +127,7 @@ class OnlineController(PlayController):
 
     def start_bot(self) -> None:
         """Bots and the other player decide at the host: wait for its next state."""
-        self.thinking_since = None
+        self.pacing.thinking_since = None
 
     def after_move(self) -> None:
         """The move went to the host; its state comes back (``host_update``)."""

@@ -38,6 +38,11 @@ class SessionView(Protocol):
         """Bots on both seats: the screen may show both hands (by design)."""
 
     @property
+    def version(self) -> int:
+        """Changes whenever what ``observation`` and ``shown_log`` say may have changed (a
+        move, an undo, a state from the host): a screen builds each once per version."""
+
+    @property
     def humans(self) -> list[int]:
         """The seats played from this screen's keys."""
 

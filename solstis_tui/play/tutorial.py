@@ -57,7 +57,7 @@ class TutorialController(PlayController):
 
     def advance(self) -> None:
         if self.held() or self.obs.is_over:
-            self.thinking_since = None
+            self.pacing.thinking_since = None
             self.port.redraw()
             return
         super().advance()
@@ -113,14 +113,13 @@ class TutorialController(PlayController):
         s = self.tutorial
         return f"tutorial step {s.step + 1} of {len(s.chapter.steps)}"
 
-    def board(self, ascii_mode: bool = False) -> BoardView:
+    def board(self, ascii_mode: bool | None = None) -> BoardView:
         view = super().board(ascii_mode)
         if self.tutor_to_play() and not self.held():
             return view  # the panel says the Tutor is playing: nothing of the step is marked
         step = self.tutorial.current
-        self.view = dataclasses.replace(view, marks=_cells(step.tiles),
-                                        mark_cells=(_cells(step.cells), _cells(step.theirs)))
-        return self.view
+        return dataclasses.replace(view, marks=_cells(step.tiles),
+                                   mark_cells=(_cells(step.cells), _cells(step.theirs)))
 
     def prompt(self) -> Prompt:
         if not self.held():

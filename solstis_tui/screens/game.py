@@ -27,7 +27,8 @@ from solstis_tui.ai.base import Chooser
 from ..core import Observation
 from ..local.bot_process import BotFailed
 from ..local.session import Session
-from ..play.controller import HINT_SECONDS, Cancellable, PlayController
+from ..play.controller import HINT_SECONDS, PlayController
+from ..play.pacing import Cancellable
 from ..play.session_view import SessionView
 from ..play.view import BoardView
 from ..widgets.clicks import BoardClick
