@@ -9,7 +9,7 @@ import pytest
 
 from .conftest import start_host
 from .identities import ANN, BOB, hello
-from .test_host import latest_state
+from .states import after, moves, over, seated, state_where
 
 pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
 
@@ -82,7 +82,7 @@ async def test_seat_stalling_fails_once_the_victim_claims_the_stalled_games(
         await mallory.send({"type": "claim", "table": table})  # not hers to claim
         assert (await mallory.receive_until("error"))["code"] == "not_your_claim"
         await ann.send({"type": "claim", "table": table})
-        obs = (await latest_state(ann, table))["observation"]
+        obs = (await state_where(ann, table, over))["observation"]
         assert (obs["is_over"], obs["winner"], obs["end_reason"]) == (True, 1, "time")
     assert (await create(ann, seat=0))["type"] == "joined"  # Ann has her tables back
 
@@ -93,13 +93,14 @@ async def test_each_move_starts_the_clock_again_and_a_watcher_cannot_claim(
     table = (await create(ann, seat=0, clock=60))["table"]
     await bob.send({"type": "join", "table": table})
     await bob.receive_until("joined")
-    state = await latest_state(ann, table)
+    state = await state_where(ann, table, seated)
     assert (state["clock"], state["time_left"]) == (60, 60)
     timed.test_clock.now += 50
     while state["observation"]["to_play"] == 0:  # Ann plays her turn out
-        await ann.send({"type": "move", "table": table,
+        made = moves(state)
+        await ann.send({"type": "move", "table": table, "seq": made,
                         "move": state["observation"]["legal_moves"][0]})
-        state = await latest_state(ann, table)
+        state = await state_where(ann, table, after(made))
     timed.test_clock.now += 50  # 100 s since the table filled, 50 s since Ann's last move
     await ann.send({"type": "claim", "table": table})
     assert (await ann.receive_until("error"))["code"] == "too_early"
@@ -132,7 +133,7 @@ async def test_a_rated_game_claimed_on_time_counts(tmp_path, keyed):
     await bob["client"].receive_until("joined")
     clock.now += 31
     await ann["client"].send({"type": "claim", "table": table})
-    state = await latest_state(bob["client"], table)
+    state = await state_where(bob["client"], table, over)
     assert state["observation"]["end_reason"] == "time"
     assert keyed.ratings.rating("key:Ann").rating > 1500 > keyed.ratings.rating(
         "key:Bob").rating

@@ -9,6 +9,7 @@ from solstis_tui.client.app import OnlineApp
 
 from .helpers import assert_shown, lobby_text, until
 from .identities import ANN, BOB
+from .states import next_turn, state_where, your_turn
 
 pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
 
@@ -38,7 +39,6 @@ async def test_a_watcher_reads_what_a_rated_game_did_to_both_ratings(keyed):
     from textual.widgets._toast import Toast
 
     from .identities import hello
-    from .test_host import latest_state
 
     ann = (await hello(keyed, ANN))["client"]
     await ann.send({"type": "create", "variant": "base", "opponent": "greedy", "seat": 0,
@@ -49,12 +49,12 @@ async def test_a_watcher_reads_what_a_rated_game_did_to_both_ratings(keyed):
         await until(lambda: bob_app.player_name == "Bob" and bob_app.lobby.rows, bob)
         await bob.press("w")
         await until(lambda: bob_app.remote is not None and bob_app.remote.obs, bob)
-        obs = (await latest_state(ann, table))["observation"]
+        obs = (await your_turn(ann, table))["observation"]
         while not obs["is_over"]:  # Ann answers her decisions; the bot plays its own
-            if obs["legal_moves"]:
-                await ann.send({"type": "move", "table": table, "move": obs["legal_moves"][0],
-                                "seq": len(obs["history"])})
-            obs = (await latest_state(ann, table, 30))["observation"]
+            await ann.send({"type": "move", "table": table, "move": obs["legal_moves"][0],
+                            "seq": len(obs["history"])})
+            obs = (await state_where(ann, table, next_turn(len(obs["history"]))))[
+                "observation"]
         await until(lambda: bob_app.screen.query(Toast), bob)
         ann_after = keyed.ratings.rating("key:Ann")
         assert_shown(bob_app, "Rated game: Ann ", f"→ {round(ann_after.rating)}?",
