@@ -21,18 +21,6 @@ def bonus_names(scores: tuple[Score, ...]) -> list[str]:
             if name not in NO_BONUS]
 
 
-def score_rows(score: Score) -> list[tuple[str, int]]:
-    """The score sheet of one player, line by line (rules.md §12)."""
-    rows = [("Biggest section", score.biggest_section), ("Lit fires", score.lit_fires),
-            ("Spirits (1 each)", score.spirits)]
-    rows += [(f"  {name} bonus", score.bonuses[name]) for name in bonus_names((score,))]
-    if score.fireflies:
-        rows.append(("Fireflies", score.fireflies))
-    if score.covered:
-        rows.append((f"  ({score.covered} covered)", 0))
-    return rows
-
-
 def score_table(names: tuple[str, str], scores: tuple[Score, Score], star: str) -> Table:
     """Both breakdowns side by side; spirit bonuses line up by name."""
     table = Table(box=None, pad_edge=False, show_header=True, expand=False)
