@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..ai.ladder import LADDER as RUNGS
 from .database import open_database
 from .glicko2 import RATING_PERIOD, Rating, rate
 
@@ -49,10 +50,10 @@ CREATE INDEX results_by_player1 ON results (player1, finished);
 UPGRADES = {1: "ALTER TABLE results ADD COLUMN rated INTEGER NOT NULL DEFAULT 1; "
                "CREATE INDEX IF NOT EXISTS results_by_player1 ON results (player1, finished);"}
 #: Where each bot tier starts: random is the anchor, and each tier above it is worth the
-#: Elo its score against the tier below gives on docs/bots.md's ladder (0.25 s a
-#: decision, 200-400 games each). Their deviation starts at START_RD_BOT: games against
+#: Elo its score against the tier below gives on the ladder (solstis_tui.ai.ladder: 0.25 s
+#: a decision, 200-400 games each). Their deviation starts at START_RD_BOT: games against
 #: people move them from there.
-LADDER = (("greedy", 0.808), ("minimax", 0.650), ("mcts", 0.618), ("expert", 0.579))
+LADDER = tuple((rung.tier, rung.score) for rung in RUNGS)
 RANDOM_START = 1200.0
 START_RD_BOT = 100.0  # the ladder's 95% intervals are about ±60 Elo a step
 PAIR_GAMES_PER_DAY = 3  # rated games between the same two identities that count, a day
