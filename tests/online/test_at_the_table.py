@@ -16,6 +16,7 @@ from solstis_tui.client.game_screen import OnlineGameScreen
 from solstis_tui.client.lobby import LobbyScreen
 from solstis_tui.host.identity import key_line
 
+from .helpers import screen_lines
 from .identities import STRANGER, a_key, hello
 from .test_online_app import open_friend_table, seated_with_bob, wait_for
 
@@ -24,7 +25,7 @@ LONG, OTHER = "Bartholomew Quinnsworthy", "Maximiliana Featherstone"  # 24 chara
 
 def shown(app: OnlineApp) -> list[str]:
     """The terminal's lines as the player sees them."""
-    return [strip.text for strip in app.screen._compositor.render_strips()]
+    return screen_lines(app)
 
 
 def words(app: OnlineApp) -> str:
