@@ -11,7 +11,9 @@ from solstis_tui.client.lobby import LobbyScreen
 from .helpers import screen_lines
 
 
-async def wait_for(predicate, pilot, timeout: float = 10.0) -> None:
+async def wait_for(predicate, pilot, timeout: float = 30.0) -> None:
+    """Let the app run until ``predicate()`` holds; ``timeout`` is only a guard against
+    a hang (a loaded machine takes long)."""
     for _ in range(int(timeout / 0.05)):
         if predicate():
             return
