@@ -79,7 +79,7 @@ YARDSTICK = {
     "mcts-p1250-beginner": Pair("mcts@0.25s", P1250, 0.60, "beginner"),
 }
 #: What four times the time is worth to one search against itself, to set beside the
-#: yardstick targets (docs/bots.md, "What four times the time is worth").
+#: yardstick targets (research/runs/bots-history.md, "Against plain ISMCTS at equal time").
 SCALING = {
     "plain-time": Pair("plain-ismcts@1s", "plain-ismcts@0.25s", 0.50),
     "mcts-time": Pair("mcts@1s", "mcts@0.25s", 0.50),

@@ -147,11 +147,6 @@ def parse_cell(text: str) -> int:
     return cell
 
 
-def row_mask(row: int) -> int:
-    """All cells of one row."""
-    return _ROW_MASK[row]
-
-
 def grow(group: int, filled: int) -> int:
     """The cells of ``filled`` joined (side to side, through ``filled``) to ``group``, a
     part of ``filled``."""

@@ -40,10 +40,6 @@ class Spirit(IntEnum):
         return self in PLAIN
 
     @property
-    def is_blue(self) -> bool:
-        return self in BLUE
-
-    @property
     def effect(self) -> str:
         """One line on what the spirit does."""
         return EFFECTS[self]

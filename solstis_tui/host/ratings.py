@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..ai.ladder import LADDER as RUNGS
 from .database import count_write, counted, open_database, refused
 from .glicko2 import RATING_PERIOD, Rating, rate
 
@@ -59,10 +60,10 @@ UPGRADES = {1: "ALTER TABLE results ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
                "score0, counted, before0, after0, before1, after1, rated FROM results_v2; "
                "DROP TABLE results_v2;"}
 #: Where each bot tier starts: random is the anchor, and each tier above it is worth the
-#: Elo its score against the tier below gives on docs/bots.md's ladder (0.25 s a
-#: decision, 200-400 games each). Their deviation starts at START_RD_BOT: games against
+#: Elo its score against the tier below gives on the ladder (solstis_tui.ai.ladder: 0.25 s
+#: a decision, 200-400 games each). Their deviation starts at START_RD_BOT: games against
 #: people move them from there.
-LADDER = (("greedy", 0.808), ("minimax", 0.650), ("mcts", 0.618), ("expert", 0.579))
+LADDER = tuple((rung.tier, rung.score) for rung in RUNGS)
 RANDOM_START = 1200.0
 START_RD_BOT = 100.0  # the ladder's 95% intervals are about ±60 Elo a step
 WHAT, EMPTY = "a ratings database", "no ratings"  # for the messages of a damaged file

@@ -20,6 +20,7 @@ from typing import Any
 
 from solstis_tui.ai.base import Chooser
 from solstis_tui.ai.clock import Budget
+from solstis_tui.ai.ladder import LADDER
 from solstis_tui.ai.registry import make_bot
 from solstis_tui.local.bot_process import BotProcess
 
@@ -45,15 +46,10 @@ STRONGEST = "expert"
 
 
 #: How strong each tier is, as the opponent list says it: its score against the tier below
-#: (docs/bots.md, "The ladder": 200–400 games a pair, each tier at a quarter of its
-#: default budget, the expert at four times the mcts's time, as the defaults are).
-STRENGTH = {
-    "random": "any legal move",
-    "greedy": "wins 81% vs Random",
-    "minimax": "wins 65% vs Greedy",
-    "mcts": "wins 62% vs Minimax",
-    "expert": "wins 58% vs MCTS",
-}
+#: on the ladder (solstis_tui.ai.ladder), e.g. "wins 62% vs Minimax".
+STRENGTH = {"random": "any legal move"} | {
+    rung.tier: f"wins {rung.percent}% vs {TIER_TITLES[rung.below].removesuffix(' bot')}"
+    for rung in LADDER}
 
 
 def opponent_label(tier: str) -> str:

@@ -24,11 +24,6 @@ class Zone(StrEnum):
     MINE = "mine"
     THEIRS = "theirs"
 
-    @property
-    def is_list(self) -> bool:
-        """Answered by picking one of numbered items (else: a panorama's cell or square)."""
-        return self in LIST_ZONES
-
 
 LIST_ZONES = frozenset({Zone.HAND, Zone.DISPLAY, Zone.SPIRITS, Zone.OPP_HAND})
 CELL_ZONES = frozenset({Zone.MINE, Zone.THEIRS})

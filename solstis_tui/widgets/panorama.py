@@ -73,6 +73,23 @@ def square_offset(square: int, geo: Geometry = SMALL) -> tuple[int, int]:
     return x + geo.width, y - 1
 
 
+class Sight(NamedTuple):
+    """What one drawing of a grid shows: the panorama's tiles as bit masks (``lit``: cells
+    whose fires are lit) and the pending decision's highlights on this grid."""
+
+    pano: PanoramaView
+    land: int
+    rain: int
+    lit: int
+    targets: frozenset[int]
+    marks: frozenset[int]
+    cursor: int | None
+    square_mode: bool
+    """The decision picks squares here (its targets are squares, not cells)."""
+    square_cells: frozenset[int]
+    """The four cells of the square under the cursor."""
+
+
 def grounded_cells(land: int, rain: int) -> int:
     """Cells whose section touches row 1 (their fires are lit)."""
     grounded = 0
@@ -111,24 +128,49 @@ class PanoramaGrid(BoardWidget):
         return view.me if self.side == "mine" else 1 - view.me
 
     def render_grid(self, view: BoardView) -> Text:
-        pal = palette_of(self)
-        g = glyphs_of(view)
+        """The title, the six rows of cells with the square lines between them, and the
+        column numbers."""
+        pal, g = palette_of(self), glyphs_of(view)
         p = self.player(view)
-        pano: PanoramaView = view.obs.panoramas[p]
+        sight = self._sight(view, view.obs.panoramas[p])
+        squares = self._spirit_codes(sight.pano, pal)
+        out = Text(no_wrap=True, overflow="crop")
+        out.append_text(self._title(view, p, sight.pano, pal, g))
+        out.append("\n")
+        for row in range(6, 0, -1):
+            for line in self._row_lines(row, sight, g, pal):
+                out.append_text(line)
+                out.append("\n")
+            if row > 1:
+                between = self._between(row - 1, squares, set(sight.pano.fireflies),
+                                        sight.targets, sight.cursor, sight.square_mode, g,
+                                        pal, self.geo)
+                self._tag_squares(between, row - 1)
+                out.append_text(between)
+                out.append("\n")
+        out.append(self._column_numbers(), style=pal.dim)
+        return out
+
+    def _sight(self, view: BoardView, pano: PanoramaView) -> Sight:
+        """What this grid shows of ``view``: the decision's targets, marks and cursor only
+        when the decision is answered on this grid."""
         land = sum(1 << t for t in pano.land)
         rain = sum(1 << t for t in pano.rainbows)
-        lit = grounded_cells(land, rain)
         active = view.zone == self.side
-        targets = view.targets if active else frozenset()
-        marks = view.mark_cells[0 if self.side == "mine" else 1]
         cursor = view.cursor if active else None
-        square_cells: set[int] = set()
-        if active and view.square_mode and cursor is not None:
-            square_cells = {cursor, cursor + 1, cursor + 10, cursor + 11}
+        square_mode = active and view.square_mode
+        return Sight(
+            pano=pano, land=land, rain=rain, lit=grounded_cells(land, rain),
+            targets=view.targets if active else frozenset(),
+            marks=view.mark_cells[0 if self.side == "mine" else 1], cursor=cursor,
+            square_mode=square_mode,
+            square_cells=frozenset({cursor, cursor + 1, cursor + 10, cursor + 11})
+            if square_mode and cursor is not None else frozenset())
 
-        out = Text(no_wrap=True, overflow="crop")
-        out.append_text(self._title(view, p, pano, pal, g))
-        out.append("\n")
+    def _spirit_codes(self, pano: PanoramaView, pal: Palette) -> dict[int, tuple[str, Style]]:
+        """Each occupied square's spirit code and style: short codes where side-by-side
+        squares would touch on a small grid, lower case for a covered spirit (not only
+        dimmed, for a screen without colour)."""
         squares: dict[int, tuple[str, Style]] = {}
         for spirit, sq in pano.spirits:
             covered = pano.covered is not None and pano.covered == spirit
@@ -141,59 +183,61 @@ class PanoramaGrid(BoardWidget):
             for sq in crowded:
                 code, style = squares[sq]
                 squares[sq] = (SHORT_CODES[code], style)
-        for spirit, sq in pano.spirits:  # covered: lower case, not only dimmed (no colour)
+        for spirit, sq in pano.spirits:
             if pano.covered is not None and pano.covered == spirit:
                 squares[sq] = (squares[sq][0].lower(), squares[sq][1])
-        fireflies = set(pano.fireflies)
+        return squares
+
+    def _row_lines(self, row: int, sight: Sight, g: Glyphs, pal: Palette) -> list[Text]:
+        """The lines of one row of cells (one on a small grid), each cell clickable."""
         geo = self.geo
-        for row in range(6, 0, -1):
-            lines = [Text(f"{row} ", style=pal.row_fg[row])]
-            lines += [Text("  ") for _ in range(geo.height - 1)]
-            for column in range(1, 11):
-                if column not in ROW_COLUMNS[row]:
-                    for line in lines:
-                        line.append(" " * geo.pitch)
-                    continue
-                cell = cell_index(row, column)
-                text, style = self._cell(cell, land, rain, lit, pano, g, pal)
-                if cell in targets:
-                    if active and view.square_mode:
-                        pass
-                    elif (land | rain) >> cell & 1:
-                        style = pal.target_bg
-                    else:
-                        text, style = g.target * 2, pal.target
-                if cell in marks:
-                    if not (land | rain) >> cell & 1:
-                        text = g.target * 2
-                    style = style + pal.mark
-                if cell == cursor or cell in square_cells:
-                    style = style + pal.cursor
-                for k, (line, part) in enumerate(zip(lines, self._cell_lines(text, geo),
-                                                     strict=True)):
-                    start = len(line)
-                    line.append(part, style=style)
-                    tag(line, start, ("cell", self.side, cell))
-                    gap = self._gap(row, column, land, lit, g, pal) if k == 0 else Text(" ")
-                    line.append_text(gap)
-                    if geo.pitch > geo.width + 1:
-                        line.append(" " * (geo.pitch - geo.width - 1))
-            for line in lines:
-                out.append_text(line)
-                out.append("\n")
-            if row > 1:
-                between = self._between(row - 1, squares, fireflies, targets, cursor,
-                                        view.square_mode and active, g, pal, geo)
-                self._tag_squares(between, row - 1)
-                out.append_text(between)
-                out.append("\n")
+        lines = [Text(f"{row} ", style=pal.row_fg[row])]
+        lines += [Text("  ") for _ in range(geo.height - 1)]
+        for column in range(1, 11):
+            if column not in ROW_COLUMNS[row]:
+                for line in lines:
+                    line.append(" " * geo.pitch)
+                continue
+            cell = cell_index(row, column)
+            text, style = self._cell_look(cell, sight, g, pal)
+            for k, (line, part) in enumerate(zip(lines, self._cell_lines(text, geo),
+                                                 strict=True)):
+                start = len(line)
+                line.append(part, style=style)
+                tag(line, start, ("cell", self.side, cell))
+                gap = self._gap(row, column, sight.land, sight.lit, g, pal) if k == 0 \
+                    else Text(" ")
+                line.append_text(gap)
+                if geo.pitch > geo.width + 1:
+                    line.append(" " * (geo.pitch - geo.width - 1))
+        return lines
+
+    def _cell_look(self, cell: int, sight: Sight, g: Glyphs, pal: Palette) -> tuple[str, Style]:
+        """A cell's mark and style: what is on it, then the decision's highlights (a
+        target cell, unless the decision picks squares; a lesson's mark; the cursor)."""
+        text, style = self._cell(cell, sight.land, sight.rain, sight.lit, sight.pano, g, pal)
+        filled = (sight.land | sight.rain) >> cell & 1
+        if cell in sight.targets and not sight.square_mode:
+            if filled:
+                style = pal.target_bg
+            else:
+                text, style = g.target * 2, pal.target
+        if cell in sight.marks:
+            if not filled:
+                text = g.target * 2
+            style = style + pal.mark
+        if cell == sight.cursor or cell in sight.square_cells:
+            style = style + pal.cursor
+        return text, style
+
+    def _column_numbers(self) -> str:
+        """The column numbers under the grid, each centred under its cells."""
+        geo = self.geo
         header = [" "] * geo.line_width
         for column in range(1, 11):
-            label = f"{column:>2}"
             x = cell_x(column, geo) + (geo.width - 2) // 2
-            header[x:x + 2] = list(label)
-        out.append("".join(header).rstrip(), style=pal.dim)
-        return out
+            header[x:x + 2] = list(f"{column:>2}")
+        return "".join(header).rstrip()
 
     @staticmethod
     def _cell_lines(text: str, geo: Geometry) -> list[str]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ..core import Spirit
 from .board_widget import BoardWidget
 from .clicks import tag
 from .view import BoardView, glyphs_of, palette_of
@@ -52,7 +51,3 @@ class SpiritPool(BoardWidget):
         if obs.options.firefly:
             out.append(f" {g.bullet} fireflies {obs.firefly_supply}", style=pal.firefly)
         return out
-
-
-def spirit_label(spirit: Spirit) -> str:
-    return spirit.title

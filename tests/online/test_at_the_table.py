@@ -14,9 +14,11 @@ from solstis_tui.client.app import OnlineApp
 from solstis_tui.client.confirm import ConfirmScreen
 from solstis_tui.client.game_screen import OnlineGameScreen
 from solstis_tui.client.lobby import LobbyScreen
+from solstis_tui.host.host import Host
 from solstis_tui.host.identity import key_line
 from solstis_tui.play.table_header import NO_CLOCK_YET
 
+from .helpers import screen_lines
 from .identities import STRANGER, a_key, hello
 from .test_host import game_at
 from .test_online_app import open_friend_table, opponent_moves, seated_with_bob, wait_for
@@ -26,7 +28,7 @@ LONG, OTHER = "Bartholomew Quinnsworthy", "Maximiliana Featherstone"  # 24 chara
 
 def shown(app: OnlineApp) -> list[str]:
     """The terminal's lines as the player sees them."""
-    return [strip.text for strip in app.screen._compositor.render_strips()]
+    return screen_lines(app)
 
 
 def words(app: OnlineApp) -> str:
@@ -45,6 +47,19 @@ def top_line(app: OnlineApp) -> str:
     return shown(app)[0]
 
 
+def host_clock_stands_still(host: Host) -> None:
+    """The host's move clock stops where it is: a decision keeps its full time until the
+    test moves the clock on (a loaded machine may take seconds to draw a state)."""
+    now = host.clock()
+    host.clock = lambda: now
+
+
+def screen_clock_stands_still(app: OnlineApp) -> None:
+    """The player's screen counts nothing down between the host's states."""
+    assert app.remote is not None
+    app.remote.clock, app.remote.received_at = (lambda: 0.0), 0.0
+
+
 class Elapsed:
     """The client's clock: seconds since the last state, as the test says."""
 
@@ -58,9 +73,9 @@ class Elapsed:
 async def test_the_move_clock_counts_down_on_screen_and_says_when_to_claim(host, connect):
     app = OnlineApp(socket=host.socket_path, name="Ann")
     async with app.run_test(size=(80, 24)) as pilot:
-        frozen = host.clock()  # the host's clock stands still until the test moves it
-        host.clock = lambda: frozen
+        host_clock_stands_still(host)
         bob, table = await seated_with_bob(app, pilot, connect)
+        screen_clock_stands_still(app)
         await wait_for(lambda: top_line(app).rstrip().endswith(NO_CLOCK_YET.text), pilot)
         while game_at(host, table).to_play == 0:  # Ann plays her turn out: Bob decides
             await pilot.press("enter")
@@ -98,7 +113,8 @@ async def test_f_leaves_for_good_only_after_a_yes_and_q_keeps_the_seat(host, con
     app = OnlineApp(socket=host.socket_path, name="Ann")
     async with app.run_test(size=(80, 24)) as pilot:
         _bob, table = await seated_with_bob(app, pilot, connect)
-        assert "f Leave" in shown(app)[-1] and "q Lobby" in shown(app)[-1]
+        await wait_for(lambda: "f Leave" in shown(app)[-1] and "q Lobby" in shown(app)[-1],
+                       pilot)  # the footer offers both once it is drawn
         await pilot.press("q")  # back to the lobby: the seat and the game stay
         await wait_for(lambda: isinstance(app.screen, LobbyScreen), pilot)
         await pilot.pause(0.2)
@@ -139,6 +155,7 @@ async def test_leaving_a_table_nobody_joined_gives_it_up_and_a_watcher_has_no_f(
         await wait_for(lambda: eve.lobby.rows, pilot)
         await pilot.press("w")
         await wait_for(lambda: isinstance(eve.screen, OnlineGameScreen), pilot)
+        await wait_for(lambda: "q Lobby" in shown(eve)[-1], pilot)  # the footer is drawn
         assert "f Leave" not in shown(eve)[-1]
         await pilot.press("f")  # it says why it does nothing
         await wait_for(lambda: "a watcher leaves with q" in words(eve), pilot)
@@ -151,6 +168,7 @@ async def test_a_rated_table_shows_both_ratings_with_the_longest_names(keyed):
     other = await hello(keyed, a_key(5))
     assert other["name"] == OTHER
     app = OnlineApp(socket=keyed.socket_path, ssh_key=STRANGER)
+    host_clock_stands_still(keyed)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(lambda: app.player_name == LONG, pilot)
         await other["client"].send({"type": "create", "variant": "firefly", "seat": 1,
@@ -160,7 +178,9 @@ async def test_a_rated_table_shows_both_ratings_with_the_longest_names(keyed):
         await wait_for(lambda: app.lobby.rows, pilot)
         await pilot.press("enter")  # its first row: the rated table open
         await wait_for(lambda: isinstance(app.screen, OnlineGameScreen), pilot)
-        await wait_for(lambda: f"{OTHER} 1500?" in top_line(app), pilot)
+        screen_clock_stands_still(app)
+        await wait_for(lambda: f"{OTHER} 1500?" in top_line(app)
+                       and top_line(app).rstrip().endswith("your clock 5:00"), pilot)
         line = top_line(app)
         assert "You 1500? vs" in line and line.rstrip().endswith(NO_CLOCK_YET.text)
         assert len(line) == 80 and table in keyed.tables
@@ -182,8 +202,11 @@ async def test_the_help_says_what_q_and_f_do_at_a_table(host):
 async def test_in_ascii_the_clock_and_the_table_keys_fit_80_columns(host, connect):
     app = OnlineApp(socket=host.socket_path, name="Ann", ascii_mode=True)
     async with app.run_test(size=(80, 24)) as pilot:
+        host_clock_stands_still(host)
         await seated_with_bob(app, pilot, connect)
+        screen_clock_stands_still(app)
         await wait_for(lambda: NO_CLOCK_YET.text in top_line(app), pilot)
+        await wait_for(lambda: "q Lobby" in shown(app)[-1], pilot)  # the footer is drawn
         footer = shown(app)[-1]
         assert "q Lobby" in footer and "x Resign" in footer and "f Leave" in footer
         assert all(line.isascii() for line in shown(app))

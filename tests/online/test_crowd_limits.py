@@ -9,13 +9,17 @@ import contextlib
 import logging
 import random
 import time
+from collections.abc import Awaitable
 
 import pytest
 
 from solstis_tui.client.client import HostClient, HostError
 from solstis_tui.core import Game, Options
+from solstis_tui.host.connection import Connection
+from solstis_tui.host.host import Host
 from solstis_tui.host.tables import Seat, new_table
 
+from .states import moves, next_turn, over, state_where, your_turn
 from .test_host import start_friend_game
 from .test_limits import named, running, until
 
@@ -58,9 +62,19 @@ async def test_one_connection_watches_a_few_tables_at_most(connect, host):
     assert (await watch(ann, tables[4]))["type"] == "watching"
 
 
-async def nothing_comes(client: HostClient) -> None:
-    """Nothing reaches ``client`` for a moment (its ping's pong comes first)."""
-    await asyncio.sleep(0.3)
+async def both_ends(host: Host,
+                    connecting: Awaitable[HostClient]) -> tuple[HostClient, Connection]:
+    """The client that ``connecting`` connects, and the host's side of its connection."""
+    before = set(host.conns)
+    client = await connecting
+    (there,) = set(host.conns) - before
+    return client, there
+
+
+async def nothing_comes_once_gone(client: HostClient, host: Host, gone: Connection) -> None:
+    """Once the host has let ``gone`` go (and told whoever it had to), nothing has come
+    to ``client``: its ping's pong comes first."""
+    await until(lambda: gone not in host.conns)
     await client.send({"type": "ping"})
     assert (await asyncio.wait_for(client.receive(), 5))["type"] == "pong"
 
@@ -68,15 +82,15 @@ async def nothing_comes(client: HostClient) -> None:
 async def test_a_watcher_or_a_second_window_hanging_up_costs_the_players_nothing(
         connect, host):
     ann, bob, table = await start_friend_game(connect)
-    eve = await connect("Eve")
+    eve, eve_there = await both_ends(host, connect("Eve"))
     assert (await watch(eve, table))["type"] == "watching"
-    bobs_window = await connect(code=bob.code)  # Bob's second window sits at the table too
-    await asyncio.sleep(0.2)
+    # Bob's second window sits at the table too (Ann is told before it is welcomed)
+    bobs_window, window_there = await both_ends(host, connect(code=bob.code))
     assert (await reply(ann, {"type": "ping"}))["type"] == "pong"  # what came so far is read
     eve.writer.close()
-    await nothing_comes(ann)
+    await nothing_comes_once_gone(ann, host, eve_there)
     bobs_window.writer.close()
-    await nothing_comes(ann)
+    await nothing_comes_once_gone(ann, host, window_there)
     bob.writer.close()  # a player leaving is shown to the other
     state = await asyncio.wait_for(ann.receive_until("state", table=table), 5)
     assert [seat["connected"] for seat in state["seats"]] == [True, False]
@@ -120,13 +134,13 @@ async def test_a_game_ending_makes_an_older_finished_table_go(tmp_path):
         await ann.send({"type": "create", "opponent": "random", "seat": 0})
         table = (await ann.receive_until("joined"))["table"]
         rand = random.Random(1)
-        while not host.tables[table].game.is_over:
-            state = await ann.receive_until("state", table=table)
-            legal = state["observation"]["legal_moves"]
-            if legal and not state["observation"]["is_over"]:
-                await ann.send({"type": "move", "table": table, "move": rand.choice(legal),
-                                "seq": len(state["observation"]["history"])})
-        await asyncio.sleep(0.1)
+        state = await your_turn(ann, table)
+        while not over(state):  # the bot's moves pass by
+            made = moves(state)
+            await ann.send({"type": "move", "table": table, "seq": made,
+                            "move": rand.choice(state["observation"]["legal_moves"])})
+            state = await state_where(ann, table, next_turn(made))
+        # she is told the game is over once the host has closed what it closes for it
         assert old.id not in host.tables and table in host.tables
         ann.writer.close()
 
@@ -179,11 +193,9 @@ async def test_a_player_coming_back_to_a_game_gets_in_when_strangers_fill_the_ho
         ann.writer.close()  # Ann steps away; strangers with no game fill the host
         await until(lambda: len(host.conns) == 1)
         strangers = [await named(host, f"Stranger {i}") for i in range(3)]
-        await asyncio.sleep(0.05)
         first = await named(host, "Sly")
         second = await HostClient.connect(host.socket_path)
         await second.hello(code=first.code)  # Sly's second window
-        await asyncio.sleep(0.05)
         assert (await reply(first, {"type": "ping"}))["type"] == "pong"
         players = len(host.players)
         for name, code in (("Newcomer", None), (None, ghost.code)):

@@ -19,7 +19,8 @@ from solstis_tui.wire.messages import PARSERS, parse
 from solstis_tui.wire.protocol import MAX_MESSAGE, VERSION, LineReader, ProtocolError
 
 from .conftest import quick_bot
-from .test_host import latest_state, start_friend_game
+from .states import seated, state_where
+from .test_host import start_friend_game
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
@@ -56,8 +57,8 @@ def random_message(rand: random.Random, table: str) -> bytes:
 
 async def test_thousands_of_malformed_messages_change_nothing(host, connect):
     ann, bob, table = await start_friend_game(connect)
-    await latest_state(ann, table)
-    await latest_state(bob, table)
+    await state_where(ann, table, seated)
+    await state_where(bob, table, seated)
     before = host.tables[table].game.to_json()
     hand_of = {seat: set(host.tables[table].game.hands[seat]) for seat in (0, 1)}
     rand = random.Random(7)

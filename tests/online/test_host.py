@@ -13,18 +13,7 @@ from solstis_tui.core.observation_json import observation_from_dict
 from solstis_tui.host.host import Host
 
 from .conftest import quick_bot
-
-
-async def latest_state(client: HostClient, table: str, timeout: float = 5.0) -> dict:
-    """The newest state message for ``table`` (waits for one, then drains the rest)."""
-    state = await asyncio.wait_for(client.receive_until("state", table=table), timeout)
-    while True:
-        try:
-            more = await asyncio.wait_for(client.receive(), 0.05)
-        except TimeoutError:
-            return state
-        if more.get("type") == "state" and more.get("table") == table:
-            state = more
+from .states import after, moves, next_turn, seated, state_where, your_turn
 
 
 async def start_friend_game(connect, variant: str = "base"):
@@ -42,12 +31,15 @@ async def play_to_end(host: Host, players: dict[int, HostClient], table: str,
                       rand: random.Random, max_moves: int = 400, stop_after: int | None = None,
                       until: Callable[[dict], bool] | None = None):
     """Both seats play random legal moves from what the host sends them (``stop_after``
-    moves at most; with ``until``, until it holds for the state seat 0 received)."""
-    states = {seat: await latest_state(c, table) for seat, c in players.items()}
-    moves = 0
+    moves at most; with ``until``, until it holds for the state seat 0 received); each
+    waits for the state that shows the move just made."""
+    made = len(host.tables[table].game.history)  # the test made no move it waits for
+    states = {seat: await state_where(c, table, lambda s: seated(s) and moves(s) >= made)
+              for seat, c in players.items()}
+    count = 0
     while True:
         obs = states[0]["observation"]
-        if obs["is_over"] or (stop_after is not None and moves >= stop_after) or (
+        if obs["is_over"] or (stop_after is not None and count >= stop_after) or (
                 until is not None and until(states[0])):
             return states
         seat = obs["to_play"]
@@ -55,14 +47,14 @@ async def play_to_end(host: Host, players: dict[int, HostClient], table: str,
         assert mine["legal_moves"], "the player to move got no legal moves"
         other = states[1 - seat]["observation"]
         assert other["legal_moves"] == [], "the waiting player was offered moves"
+        seq = len(mine["history"])
         await players[seat].send({"type": "move", "table": table,
-                                  "move": rand.choice(mine["legal_moves"]),
-                                  "seq": len(mine["history"])})
-        states = {s: await latest_state(c, table) for s, c in players.items()}
+                                  "move": rand.choice(mine["legal_moves"]), "seq": seq})
+        states = {s: await state_where(c, table, after(seq)) for s, c in players.items()}
         for s, state in states.items():
             check_fair(host, table, s, state)
-        moves += 1
-        assert moves < max_moves
+        count += 1
+        assert count < max_moves
 
 
 def game_at(host: Host, table: str) -> Game:
@@ -100,7 +92,7 @@ async def test_a_firefly_game_plays_to_the_end(host, connect):
 
 async def test_out_of_turn_illegal_and_foreign_moves_change_nothing(host, connect):
     ann, bob, table = await start_friend_game(connect)
-    await latest_state(bob, table)
+    await state_where(bob, table, seated)
     before = host.tables[table].game.to_json()
     await bob.send({"type": "move", "table": table, "move": "pass", "id": 1})
     assert (await bob.receive_until("error"))["code"] == "not_your_turn"
@@ -122,15 +114,15 @@ async def test_a_dropped_player_gets_their_seat_back(host, connect):
     code = ann.code
     position = host.tables[table].game.to_json()
     ann.writer.close()
-    waiting = await latest_state(bob, table)
+    waiting = await state_where(bob, table, lambda s: not s["seats"][0]["connected"])
     assert waiting["seats"][0] == {"name": "Ann", "bot": None, "connected": False,
                                    "in_lobby": False, "rating": None}
     again = await connect(None, code=code)
     assert again.name == "Ann"
-    back = await latest_state(again, table)
+    back = await state_where(again, table, seated)
     assert back["seat"] == 0
     assert host.tables[table].game.to_json() == position
-    assert (await latest_state(bob, table))["seats"][0]["connected"] is True
+    await state_where(bob, table, lambda s: s["seats"][0]["connected"])  # Bob is told
 
 
 async def test_the_other_player_hears_lobby_then_lost_connection(host, connect):
@@ -139,10 +131,11 @@ async def test_the_other_player_hears_lobby_then_lost_connection(host, connect):
     ann, bob, table = await start_friend_game(connect)
     await ann.send({"type": "leave", "table": table})
     await ann.receive_until("left")
-    seat = (await latest_state(bob, table))["seats"][0]
+    seat = (await state_where(bob, table, lambda s: s["seats"][0]["in_lobby"]))["seats"][0]
     assert (seat["connected"], seat["in_lobby"]) == (False, True)
     ann.writer.close()
-    seat = (await latest_state(bob, table))["seats"][0]
+    seat = (await state_where(bob, table,
+                              lambda s: not s["seats"][0]["in_lobby"]))["seats"][0]
     assert (seat["connected"], seat["in_lobby"]) == (False, False)
 
 
@@ -162,16 +155,15 @@ async def test_a_bot_seat_plays_its_own_turns(host, connect):
     await ann.send({"type": "create", "variant": "beginner", "opponent": "greedy", "seat": 1})
     table = (await ann.receive_until("joined"))["table"]
     rand = random.Random(5)
-    for _ in range(400):
-        state = await latest_state(ann, table)
+    state = await your_turn(ann, table)
+    for _ in range(400):  # Ann answers each of her decisions; the bot's turns pass by
         obs = state["observation"]
         if obs["is_over"]:
             break
-        if obs["to_play"] == 1 and obs["legal_moves"]:
-            await ann.send({"type": "move", "table": table,
-                            "move": rand.choice(obs["legal_moves"])})
-        else:
-            await asyncio.sleep(0.02)
+        assert obs["to_play"] == 1
+        await ann.send({"type": "move", "table": table, "seq": len(obs["history"]),
+                        "move": rand.choice(obs["legal_moves"])})
+        state = await state_where(ann, table, next_turn(len(obs["history"])))
     assert host.tables[table].game.is_over
     assert state["seats"][0]["bot"] == "greedy"
 
@@ -180,7 +172,7 @@ async def test_a_watcher_sees_no_hand(host, connect):
     _ann, _bob, table = await start_friend_game(connect)
     eve = await connect("Eve")
     await eve.send({"type": "watch", "table": table})
-    state = await latest_state(eve, table)
+    state = await state_where(eve, table, seated)
     obs = observation_from_dict(state["observation"])
     assert state["seat"] is None and obs.spectator
     assert obs.hand == () and obs.legal_moves == () and obs.hand_counts == (3, 3)
@@ -188,6 +180,9 @@ async def test_a_watcher_sees_no_hand(host, connect):
 
 async def test_lobby_lists_tables_and_expires_idle_ones(host, connect):
     ann, bob, table = await start_friend_game(connect)
+    eve = await connect("Eve")  # she watches, and so sees both players go
+    await eve.send({"type": "watch", "table": table})
+    await state_where(eve, table, seated)
     await ann.send({"type": "list", "id": "x"})
     listing = await ann.receive_until("tables")
     assert listing["id"] == "x"
@@ -197,7 +192,7 @@ async def test_lobby_lists_tables_and_expires_idle_ones(host, connect):
     assert host.housekeeping.expire(now=1e12) == []  # both players are connected
     ann.writer.close()
     bob.writer.close()
-    await asyncio.sleep(0.1)
+    await state_where(eve, table, lambda s: not any(p["connected"] for p in s["seats"]))
     assert host.housekeeping.expire(now=1e12) == [table]
     assert not host.store.path(table).exists()
 
@@ -219,7 +214,7 @@ async def test_twenty_clients_at_once(host, connect):
 
 async def test_observation_from_the_host_rebuilds_a_consistent_game(host, connect):
     ann, _bob, table = await start_friend_game(connect)
-    state = await latest_state(ann, table)
+    state = await state_where(ann, table, seated)
     obs = observation_from_dict(state["observation"])
     game = determinize(obs, random.Random(0))
     assert game.observation(0) == obs

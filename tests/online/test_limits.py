@@ -27,7 +27,8 @@ from solstis_tui.host.tables import Seat, new_table
 from solstis_tui.wire.protocol import MAX_NAME, VERSION
 
 from .conftest import quick_bot
-from .test_host import game_at, latest_state, play_to_end, start_friend_game
+from .states import after, seated, state_where
+from .test_host import game_at, play_to_end, start_friend_game
 from .test_online_app import wait_for
 
 Reader = asyncio.StreamReader
@@ -84,7 +85,8 @@ async def hear_to_the_end(reader: Reader, timeout: float = 5.0) -> list[dict]:
     return messages
 
 
-async def until(predicate: Callable[[], bool], timeout: float = 5.0) -> None:
+async def until(predicate: Callable[[], bool], timeout: float = 30.0) -> None:
+    """Poll until ``predicate()`` holds; ``timeout`` is only a guard against a hang."""
     for _ in range(int(timeout / 0.02)):
         if predicate():
             return
@@ -440,19 +442,20 @@ async def test_watchers_that_never_read_are_dropped_and_slow_nobody(tmp_path):
             if table in conn.watching:
                 conn.writer.get_extra_info("socket").setsockopt(
                     socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
-        # Every move reaches both players (5 s safety net each) while the lurkers sit there.
+        # Every move reaches both players while the lurkers sit there.
         await play_to_end(host, {0: ann, 1: bob}, table, random.Random(4), stop_after=30)
         await until(lambda: not any(table in c.watching for c in host.conns))
         assert {c.name for c in host.conns} == {"Ann", "Bob"}
         eve = await named(host, "Eve")  # a watcher who reads still watches
         await eve.send({"type": "watch", "table": table})
-        await latest_state(eve, table)
+        await state_where(eve, table, seated)
         game = host.tables[table].game
         if not game.is_over:
             seat = game.to_play
-            await (ann, bob)[seat].send({"type": "move", "table": table, "seq": len(
-                game.history), "move": str(game.observation(seat).legal_moves[0])})
-            state = await latest_state(eve, table)
+            made = len(game.history)
+            await (ann, bob)[seat].send({"type": "move", "table": table, "seq": made,
+                                         "move": str(game.observation(seat).legal_moves[0])})
+            state = await state_where(eve, table, after(made))  # the watcher sees it
             assert len(state["observation"]["history"]) == len(game_at(host, table).history) > 30
         for client in (ann, bob, eve):
             client.writer.close()

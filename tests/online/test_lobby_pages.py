@@ -19,6 +19,7 @@ from solstis_tui.core import Options
 from solstis_tui.host.host import Host
 from solstis_tui.host.tables import Seat, new_table
 
+from .helpers import screen_lines
 from .test_online_app import wait_for
 
 
@@ -93,10 +94,9 @@ async def test_page_keys_fit_the_footer_at_80_columns(host, connect):
         await shows(app, pilot, "Tables 101–150 of 301")
         await pilot.pause()
         footer = app.screen.query_one(Footer)
-        text = "\n".join(s.text for s in
-                         app.screen._compositor.render_strips()[footer.region.y:])
+        text = "\n".join(screen_lines(app)[footer.region.y:])
         assert "[ Prev page" in text and "] Next page" in text, text
-        lines = [s.text for s in app.screen._compositor.render_strips()]
+        lines = screen_lines(app)
         assert any("Tables 101–150 of 301 (yours first) · [ previous page · ] next page"
                    in line for line in lines)
 
@@ -206,7 +206,7 @@ async def test_one_page_of_tables_shows_no_page_keys(host, connect):
         await wait_for(lambda: len(app.lobby.rows) == 4, pilot)
         await pilot.pause()
         assert page_line(app) == ""
-        lines = [s.text for s in app.screen._compositor.render_strips()]
+        lines = screen_lines(app)
         assert not any("Next page" in line or "Prev page" in line for line in lines)
         await pilot.press("right_square_bracket", "r")
         await pilot.pause(0.2)

@@ -19,7 +19,8 @@ import pytest
 from solstis_tui.client.client import HostClient
 
 from .conftest import start_host
-from .test_host import latest_state, start_friend_game
+from .states import after, seated, state_where
+from .test_host import start_friend_game
 from .test_storage import first_legal, nothing_more, table_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,7 +39,7 @@ async def reply_to(client: HostClient, message_id: int) -> dict | None:
 async def test_a_message_of_a_type_the_host_does_not_know_is_refused_and_plays_nothing(
         host, connect):
     ann, bob, table = await start_friend_game(connect)
-    await latest_state(bob, table)
+    await state_where(bob, table, seated)
     move, seq = await first_legal(ann, table)
     before, on_disk = host.tables[table].to_dict(), table_file(host, table)
     # A misspelt type with a legal move in it: once, any type the host did not know
@@ -63,7 +64,7 @@ async def test_a_message_of_a_type_the_host_does_not_know_is_refused_and_plays_n
 async def test_a_move_with_a_wrong_field_is_refused_before_the_table_changes(
         host, connect, fields, says):
     ann, bob, table = await start_friend_game(connect)
-    await latest_state(bob, table)
+    await state_where(bob, table, seated)
     move, seq = await first_legal(ann, table)
     before, on_disk = host.tables[table].to_dict(), table_file(host, table)
     await ann.send({"type": "move", "table": table, "move": move, "seq": seq, **fields})
@@ -76,7 +77,7 @@ async def test_a_move_with_a_wrong_field_is_refused_before_the_table_changes(
 
 async def test_a_move_in_notation_the_host_cannot_read_is_refused_as_illegal(host, connect):
     ann, bob, table = await start_friend_game(connect)
-    await latest_state(bob, table)
+    await state_where(bob, table, seated)
     before = host.tables[table].to_dict()
     await ann.send({"type": "move", "table": table, "move": "h1"})
     error = await ann.receive_until("error")
@@ -116,7 +117,7 @@ async def test_a_stored_move_is_active_and_starts_the_next_decision_at_one_time(
         await bob.receive_until("joined")
         move, seq = await first_legal(ann, table)
         await ann.send({"type": "move", "table": table, "move": move, "seq": seq})
-        state = await latest_state(bob, table)
+        state = await state_where(bob, table, after(seq))
         assert len(state["observation"]["history"]) > seq
         stored = ticking.store.path(table).read_text()
         for seen in (ticking.tables[table].to_dict(), json.loads(stored)):
@@ -128,17 +129,18 @@ async def test_a_stored_move_is_active_and_starts_the_next_decision_at_one_time(
 
 async def test_the_lobby_shows_each_table_as_it_stands_after_its_moves(host, connect):
     ann, bob, table = await start_friend_game(connect)
-    await latest_state(bob, table)
-    state = await latest_state(ann, table)
+    await state_where(bob, table, seated)
+    state = await state_where(ann, table, seated)
     await ann.send({"type": "list"})
     [row] = [r for r in (await ann.receive_until("tables"))["tables"] if r["table"] == table]
     assert row["turn"] == host.tables[table].game.turn
     turn = row["turn"]
     while state["observation"]["to_play"] == 0:  # Ann plays her turn out: Bob's turn
         obs = state["observation"]
+        made = len(obs["history"])
         await ann.send({"type": "move", "table": table, "move": obs["legal_moves"][0],
-                        "seq": len(obs["history"])})
-        state = await latest_state(ann, table)
+                        "seq": made})
+        state = await state_where(ann, table, after(made))
     await ann.send({"type": "list"})  # no table came, went or changed status meanwhile
     [row] = [r for r in (await ann.receive_until("tables"))["tables"] if r["table"] == table]
     assert row["turn"] == host.tables[table].game.turn != turn

@@ -14,7 +14,8 @@ from solstis_tui.host.glicko2 import Rating
 
 from .conftest import start_host
 from .identities import ANN, BOB, hello
-from .test_host import game_at, latest_state, play_to_end
+from .states import after, deciding, over, seated, state_where
+from .test_host import game_at, play_to_end
 
 pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
 
@@ -68,9 +69,10 @@ async def play_turn(host, client, table: str, seat: int) -> dict | None:
     until the other is to decide; the last state they got (None: it was not their turn)."""
     state = None
     while (game := game_at(host, table)).to_play == seat and not game.is_over:
+        made = len(game.history)
         await client.send({"type": "move", "table": table,
                            "move": str(game.legal_moves()[0])})
-        state = await latest_state(client, table)
+        state = await state_where(client, table, after(made))
     return state
 
 
@@ -108,7 +110,7 @@ async def test_seat_stalling_fails_the_victim_leaves_or_claims_once_the_clocks_r
     await mallory.send({"type": "claim", "table": stalled[0]})  # not hers to claim
     assert (await mallory.receive_until("error"))["code"] == "not_your_claim"
     await ann.send({"type": "claim", "table": stalled[0]})
-    obs = (await latest_state(ann, stalled[0]))["observation"]
+    obs = (await state_where(ann, stalled[0], over))["observation"]
     assert (obs["is_over"], obs["winner"], obs["end_reason"]) == (True, 0, "time")
 
 
@@ -118,11 +120,11 @@ async def test_each_move_starts_the_clock_again_and_a_watcher_cannot_claim(
     table = (await create(ann, seat=0, clock=60))["table"]
     await bob.send({"type": "join", "table": table})
     await bob.receive_until("joined")
-    state = await latest_state(ann, table)
+    state = await state_where(ann, table, seated)
     assert (state["clock"], state["time_left"]) == (60, None)  # nobody has decided yet
     await play_turn(timed, ann, table, 0)
     timed.test_clock.now += 500  # Bob's first decision: no clock runs for it
-    assert (await latest_state(bob, table))["time_left"] is None
+    assert (await state_where(bob, table, deciding))["time_left"] is None
     await ann.send({"type": "claim", "table": table})
     assert (await ann.receive_until("error"))["code"] == "too_early"
     state = await play_turn(timed, bob, table, 1)
@@ -158,7 +160,7 @@ async def test_a_claim_against_a_player_who_never_decided_is_refused_and_rates_n
     await bob["client"].send({"type": "join", "table": table})
     await bob["client"].receive_until("joined")
     state = await play_turn(keyed, bob["client"], table, 1 - creator_seat) or \
-        await latest_state(bob["client"], table)  # at seat 0 he plays his turn first
+        await state_where(bob["client"], table, seated)  # at seat 0 he plays his turn first
     assert state["time_left"] is None
     clock.now += 31
     await bob["client"].send({"type": "claim", "table": table})
@@ -188,7 +190,7 @@ async def test_a_rated_game_claimed_on_time_counts_once_both_have_played(tmp_pat
                       until=lambda state: state["counts"] and state["observation"]["to_play"] == 0)
     clock.now += 31
     await ann["client"].send({"type": "claim", "table": table})
-    state = await latest_state(bob["client"], table)
+    state = await state_where(bob["client"], table, over)
     assert state["observation"]["end_reason"] == "time"
     assert keyed.ratings.rating("key:Ann").rating > 1500 > keyed.ratings.rating(
         "key:Bob").rating
@@ -222,7 +224,7 @@ async def test_downtime_is_nobodys_time_so_a_claim_right_after_a_restart_is_refu
     try:
         ann = await HostClient.connect(sock)
         await ann.hello(None, code)  # Ann comes back
-        state = await latest_state(ann, table)
+        state = await state_where(ann, table, seated)
         assert state["time_left"] >= 10
         assert state["bank_left"][1] >= 1200 - 20  # the bank too: at least what it held
         await ann.send({"type": "claim", "table": table})
@@ -230,7 +232,7 @@ async def test_downtime_is_nobodys_time_so_a_claim_right_after_a_restart_is_refu
         assert not again.tables[table].game.is_over
         clock.now += 31  # the clock runs on after the restart
         await ann.send({"type": "claim", "table": table})
-        obs = (await latest_state(ann, table))["observation"]
+        obs = (await state_where(ann, table, over))["observation"]
         assert (obs["is_over"], obs["end_reason"], obs["winner"]) == (True, "time", 0)
         await ann.close()
     finally:
@@ -250,16 +252,17 @@ async def test_slow_play_runs_out_of_bank_and_the_game_can_be_claimed(timed, con
     assert (state["bank"], state["bank_left"], state["time_left"]) == (300, [300, 300], 300)
     timed.test_clock.now += 290  # Ann plays a tile 10 s before the move clock's deadline
     game = timed.tables[table].game
+    made = len(game.history)
     await ann.send({"type": "move", "table": table, "move": str(game.legal_moves()[0])})
-    await latest_state(ann, table)  # Bob answers at once if it is his turn:
-    state = await play_turn(timed, bob, table, 1) or await latest_state(bob, table)
+    await state_where(ann, table, after(made))  # Bob answers at once if it is his turn:
+    state = await play_turn(timed, bob, table, 1) or await state_where(bob, table, after(made))
     assert state["bank_left"][0] == 300 - 290 + 5 and state["time_left"] == 300
     await bob.send({"type": "claim", "table": table})
     error = await bob.receive_until("error")
     assert error["code"] == "too_early" and "15 seconds" in error["message"]
     timed.test_clock.now += 16  # the move clock has 284 s left; the bank is empty
     await bob.send({"type": "claim", "table": table})
-    obs = (await latest_state(bob, table))["observation"]
+    obs = (await state_where(bob, table, over))["observation"]
     assert (obs["is_over"], obs["end_reason"], obs["winner"]) == (True, "time", 1)
 
 

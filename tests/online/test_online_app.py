@@ -8,10 +8,13 @@ from solstis_tui.client.app import OnlineApp
 from solstis_tui.client.game_screen import OnlineGameScreen
 from solstis_tui.client.lobby import LobbyScreen
 
+from .helpers import screen_lines
 from .test_host import game_at
 
 
-async def wait_for(predicate, pilot, timeout: float = 10.0) -> None:
+async def wait_for(predicate, pilot, timeout: float = 30.0) -> None:
+    """Let the app run until ``predicate()`` holds; ``timeout`` is only a guard against
+    a hang (a loaded machine takes long)."""
     for _ in range(int(timeout / 0.05)):
         if predicate():
             return
@@ -170,7 +173,7 @@ async def test_x_resigns_only_once_the_player_says_yes(host, connect):
         _bob, table = await seated_with_bob(ann_app, ann, connect)
         await ann.press("x")  # a stray x asks first; any other key plays on
         await wait_for(lambda: not isinstance(ann_app.screen, OnlineGameScreen), ann)
-        shown = "\n".join(s.text for s in ann_app.screen._compositor.render_strips())
+        shown = "\n".join(screen_lines(ann_app))
         assert "Resign this game?" in shown and "y resigns" in shown
         await ann.press("enter")
         await wait_for(lambda: isinstance(ann_app.screen, OnlineGameScreen), ann)
@@ -181,7 +184,7 @@ async def test_x_resigns_only_once_the_player_says_yes(host, connect):
         game = game_at(host, table)
         assert (game.is_over, game.winner, game.end_reason.value) == (True, 1, "resigned")
         await wait_for(lambda: "You resigned, so Bob wins" in " ".join(
-            s.text for s in ann_app.screen._compositor.render_strips()), ann)
+            screen_lines(ann_app)), ann)
 
 
 async def test_o_claims_a_game_whose_player_to_move_ran_out_of_time(host, connect):
@@ -224,11 +227,11 @@ async def test_the_creator_picks_the_move_clock_and_the_time_bank(host):
         await wait_for(lambda: app.player_name == "Ann", pilot)
         await pilot.press("c")
         await pilot.pause(0.1)
-        shown = "\n".join(s.text for s in app.screen._compositor.render_strips())
+        shown = "\n".join(screen_lines(app))
         assert "Clock:    5 min 00 s a decision" in shown
         await pilot.press("l", "l")
         await pilot.pause(0.1)
-        shown = "\n".join(s.text for s in app.screen._compositor.render_strips())
+        shown = "\n".join(screen_lines(app))
         assert "Clock:    1 min 00 s a decision" in shown
         assert "Bank:     game in 20 min + 5 s a tile" in shown
 

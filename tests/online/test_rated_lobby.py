@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 
 from solstis_tui.client.app import OnlineApp
+from solstis_tui.host.ratings import bot_starts
 
 from .helpers import assert_shown, lobby_text, screen_lines, until
 from .identities import ANN, BOB
+from .states import next_turn, state_where, your_turn
 
 pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
 
@@ -30,7 +32,8 @@ async def test_a_rated_table_against_a_bot_shows_both_ratings_in_the_lobby(keyed
         await bob.press("r")
         await until(lambda: bob_app.lobby.rows, bob)
         shown = lobby_text(bob_app)
-        assert "Ann 1500?" in shown and "Greedy 1450 (bot)" in shown
+        greedy = round(bot_starts()["bot:greedy"].rating)  # from the ladder
+        assert "Ann 1500?" in shown and f"Greedy {greedy} (bot)" in shown
         assert "· rated ·" in shown
 
 
@@ -38,7 +41,6 @@ async def test_a_watcher_reads_what_a_rated_game_did_to_both_ratings(keyed):
     from textual.widgets._toast import Toast
 
     from .identities import hello
-    from .test_host import latest_state
 
     ann = (await hello(keyed, ANN))["client"]
     await ann.send({"type": "create", "variant": "base", "opponent": "greedy", "seat": 0,
@@ -49,12 +51,12 @@ async def test_a_watcher_reads_what_a_rated_game_did_to_both_ratings(keyed):
         await until(lambda: bob_app.player_name == "Bob" and bob_app.lobby.rows, bob)
         await bob.press("w")
         await until(lambda: bob_app.remote is not None and bob_app.remote.obs, bob)
-        obs = (await latest_state(ann, table))["observation"]
+        obs = (await your_turn(ann, table))["observation"]
         while not obs["is_over"]:  # Ann answers her decisions; the bot plays its own
-            if obs["legal_moves"]:
-                await ann.send({"type": "move", "table": table, "move": obs["legal_moves"][0],
-                                "seq": len(obs["history"])})
-            obs = (await latest_state(ann, table, 30))["observation"]
+            await ann.send({"type": "move", "table": table, "move": obs["legal_moves"][0],
+                            "seq": len(obs["history"])})
+            obs = (await state_where(ann, table, next_turn(len(obs["history"]))))[
+                "observation"]
         await until(lambda: bob_app.screen.query(Toast), bob)
         ann_after = keyed.ratings.rating("key:Ann")
         assert_shown(bob_app, "Rated game: Ann ", f"→ {round(ann_after.rating)}?",
@@ -64,7 +66,7 @@ async def test_a_watcher_reads_what_a_rated_game_did_to_both_ratings(keyed):
 async def test_the_lobby_shows_the_players_new_rating_after_a_rated_game(keyed):
     """It kept "Your rating: 1500?" from the welcome, whatever the games since."""
     from .identities import hello
-    from .test_host import latest_state
+    from .states import next_turn, state_where, your_turn
 
     ann = (await hello(keyed, ANN))["client"]
     ann_app = OnlineApp(socket=keyed.socket_path, ssh_key=ANN)
@@ -74,12 +76,12 @@ async def test_the_lobby_shows_the_players_new_rating_after_a_rated_game(keyed):
         await ann.send({"type": "create", "variant": "base", "opponent": "greedy", "seat": 0,
                         "rated": True})
         table = (await ann.receive_until("joined"))["table"]
-        obs = (await latest_state(ann, table))["observation"]
+        obs = (await your_turn(ann, table))["observation"]
         while not obs["is_over"]:  # Ann answers her decisions; the bot plays its own
-            if obs["legal_moves"]:
-                await ann.send({"type": "move", "table": table, "move": obs["legal_moves"][0],
-                                "seq": len(obs["history"])})
-            obs = (await latest_state(ann, table, 30))["observation"]
+            made = len(obs["history"])
+            await ann.send({"type": "move", "table": table, "move": obs["legal_moves"][0],
+                            "seq": made})
+            obs = (await state_where(ann, table, next_turn(made)))["observation"]
         after = keyed.standings.rating_text("key:Ann")
         assert after is not None and after != "1500?"
         await pilot.press("r")  # the lobby's page again

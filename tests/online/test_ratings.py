@@ -20,7 +20,8 @@ from solstis_tui.host.tables import Seat, TableStore, new_table
 
 from .conftest import start_host
 from .identities import ANN, BOB, PLAYERS_UID, STRANGER, hello, seated_at_a_rated_table
-from .test_host import latest_state, play_to_end
+from .states import SAFETY, next_turn, over, state_where
+from .test_host import play_to_end
 
 pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
 
@@ -69,7 +70,8 @@ async def test_an_unrated_game_is_stored_with_its_result_and_moves_no_rating(key
     await bob["client"].send({"type": "join", "table": table})
     await bob["client"].receive_until("joined")
     await ann["client"].send({"type": "resign", "table": table})
-    assert (await latest_state(bob["client"], table))["observation"]["winner"] == 1
+    ended = await state_where(bob["client"], table, over)  # the resignation, as Bob sees it
+    assert ended["observation"]["winner"] == 1
     with sqlite3.connect(keyed.ratings.path) as db:
         rows = db.execute("SELECT table_id, player0, player1, score0, rated "
                           "FROM results").fetchall()
@@ -86,7 +88,7 @@ async def test_three_quick_resignations_between_friends_move_nobodys_rating(keye
     for _ in range(3):
         ann, bob, table = await seated_at_a_rated_table(keyed, ANN, BOB)
         await bob["client"].send({"type": "resign", "table": table})
-        state = await latest_state(ann["client"], table)
+        state = await state_where(ann["client"], table, over)
         assert state["observation"]["is_over"] and not state["counts"]
         assert [s["change"] for s in state["seats"]] == [ABANDONED] * 2
         assert "5 decisions" in ABANDONED
@@ -131,11 +133,11 @@ async def test_a_bot_is_rated_on_the_same_scale_from_its_ladder_figure(keyed):
         round(starts["bot:greedy"].rating))
     obs = state["observation"]
     while not obs["is_over"]:  # Ann answers her decisions; the bot's seat plays itself
+        made = len(obs["history"])
         if obs["legal_moves"]:
             await ann["client"].send({"type": "move", "table": table,
-                                      "move": obs["legal_moves"][0],
-                                      "seq": len(obs["history"])})
-        obs = (await latest_state(ann["client"], table, 30))["observation"]
+                                      "move": obs["legal_moves"][0], "seq": made})
+        obs = (await state_where(ann["client"], table, next_turn(made)))["observation"]
     ratings, results = stored(keyed)
     assert ratings == [("bot:greedy", 1), ("key:Ann", 1)] and results == [(table, 1)]
     assert keyed.ratings.rating("bot:greedy") != starts["bot:greedy"]
@@ -284,8 +286,9 @@ async def test_a_rated_game_nobody_came_back_to_is_lost_by_whoever_left_it(keyed
     stalled = keyed.tables[table].game.to_play  # whoever had to decide when both left
     for client in (ann["client"], bob["client"]):
         await client.close()
-    while keyed.conns:
-        await asyncio.sleep(0.01)
+    async with asyncio.timeout(SAFETY):  # the host noticed both go (the bound: a guard)
+        while keyed.conns:
+            await asyncio.sleep(0.01)
     soon = time.time() + 3600  # within the time to come back: nothing happens
     await keyed.housekeeping.forfeit_abandoned(soon)
     assert keyed.housekeeping.expire(soon) == [] and stored(keyed) == ([], [])

@@ -11,7 +11,8 @@ from solstis_tui.core import EndReason
 
 from .conftest import start_host
 from .identities import ANN, BOB, seated_at_a_rated_table
-from .test_host import latest_state, play_to_end, start_friend_game
+from .states import over, seated, state_where
+from .test_host import play_to_end, start_friend_game
 
 pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
 
@@ -21,7 +22,7 @@ async def test_a_resignation_ends_the_game_as_a_loss_for_whoever_resigned(host, 
     await play_to_end(host, {0: ann, 1: bob}, table, random.Random(1), stop_after=3)
     await bob.send({"type": "resign", "table": table})  # resigning while Ann decides
     for client in (ann, bob):
-        obs = (await latest_state(client, table))["observation"]
+        obs = (await state_where(client, table, over))["observation"]
         assert (obs["is_over"], obs["winner"], obs["end_reason"]) == (True, 0, "resigned")
         assert obs["legal_moves"] == []
     await ann.send({"type": "move", "table": table, "move": "pass", "id": 1})
@@ -42,11 +43,11 @@ async def test_a_resignation_ends_the_game_as_a_loss_for_whoever_resigned(host, 
 
 async def test_nobody_resigns_or_leaves_for_good_for_someone_else(host, connect):
     _ann, bob, table = await start_friend_game(connect)
-    await latest_state(bob, table)
+    await state_where(bob, table, seated)
     before = host.tables[table].game.to_json()
     eve = await connect("Eve")
     await eve.send({"type": "watch", "table": table})
-    await latest_state(eve, table)
+    await state_where(eve, table, seated)
     for message in ({"type": "resign", "table": table, "seat": 0},
                     {"type": "leave", "table": table, "for_good": True}):
         await eve.send({**message, "id": 5})
@@ -80,7 +81,7 @@ async def test_leaving_for_good_during_a_game_is_a_resignation(host, connect):
     ann, bob, table = await start_friend_game(connect)
     await ann.send({"type": "leave", "table": table, "for_good": True})
     assert (await ann.receive_until("left"))["for_good"] is True
-    obs = (await latest_state(bob, table))["observation"]
+    obs = (await state_where(bob, table, over))["observation"]
     assert (obs["is_over"], obs["winner"], obs["end_reason"]) == (True, 1, "resigned")
     ann2 = await connect(None, code=ann.code)  # she no longer holds an unfinished table
     assert ann2.name == "Ann"
@@ -95,7 +96,7 @@ async def test_a_rated_resignation_counts_in_the_ratings_once_both_have_played(k
     assert not states[0]["observation"]["is_over"]
     assert all(keyed.tables[table].decisions(seat) >= 5 for seat in (0, 1))
     await ann["client"].send({"type": "resign", "table": table})
-    state = await latest_state(bob["client"], table)
+    state = await state_where(bob["client"], table, over)
     assert state["observation"]["winner"] == 1
     assert keyed.ratings.rating("key:Bob").rating > 1500 > keyed.ratings.rating(
         "key:Ann").rating

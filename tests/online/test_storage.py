@@ -26,7 +26,8 @@ from solstis_tui.host.hostlock import StartRefused
 from solstis_tui.wire.protocol import VERSION
 
 from .conftest import quick_bot
-from .test_host import latest_state, start_friend_game
+from .states import after, seated, state_where, your_turn
+from .test_host import start_friend_game
 from .test_players import locked
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,14 +52,15 @@ def table_file(host: Host, table: str) -> str:
 
 
 async def first_legal(client: HostClient, table: str) -> tuple[str, int]:
-    obs = (await latest_state(client, table))["observation"]
+    """A move ``client`` may make once it is their decision, and the history's length."""
+    obs = (await your_turn(client, table))["observation"]
     return obs["legal_moves"][0], len(obs["history"])
 
 
 # ---------------------------------------------------------------------- refused changes
 async def test_a_move_the_disk_refuses_changes_nothing(host, connect, monkeypatch):
     ann, bob, table = await start_friend_game(connect)
-    await latest_state(bob, table)
+    await state_where(bob, table, seated)
     move, seq = await first_legal(ann, table)
     before_memory = host.tables[table].to_dict()  # the game, its seats and its times
     before_disk = table_file(host, table)
@@ -75,8 +77,7 @@ async def test_a_move_the_disk_refuses_changes_nothing(host, connect, monkeypatc
 
     monkeypatch.setattr(host.store, "write", real_write)  # room again: the same move is fine
     await ann.send({"type": "move", "table": table, "move": move, "seq": seq})
-    state = await latest_state(bob, table)
-    assert len(state["observation"]["history"]) > seq
+    await state_where(bob, table, after(seq))
     assert json.loads(table_file(host, table))["game"] == json.loads(
         host.tables[table].game.to_json())
 
@@ -85,7 +86,7 @@ async def test_a_tables_folder_that_vanished_refuses_moves(host, connect):
     """A real fault, not a simulated one (root is not stopped by chmod): the tables folder
     is replaced by a file, so every save fails in the operating system."""
     ann, bob, table = await start_friend_game(connect)
-    await latest_state(bob, table)
+    await state_where(bob, table, seated)
     move, seq = await first_legal(ann, table)
     before = host.tables[table].game.to_json()
     folder = host.store.directory
@@ -100,7 +101,7 @@ async def test_a_tables_folder_that_vanished_refuses_moves(host, connect):
         folder.unlink()
         folder.with_name("tables.away").rename(folder)
     await ann.send({"type": "move", "table": table, "move": move, "seq": seq})
-    assert len((await latest_state(bob, table))["observation"]["history"]) > seq
+    await state_where(bob, table, after(seq))  # the move, as Bob is told it
 
 
 async def test_a_new_table_the_disk_refuses_is_never_listed(host, connect, monkeypatch):
@@ -119,7 +120,7 @@ async def test_a_seat_the_disk_refuses_stays_open(host, connect, monkeypatch):
     ann = await connect("Ann")
     await ann.send({"type": "create", "variant": "base", "opponent": "friend", "seat": 0})
     table = (await ann.receive_until("joined"))["table"]
-    await latest_state(ann, table)
+    await state_where(ann, table, lambda s: True)  # her new table, one seat taken
     bob = await connect("Bob")
     real_write = host.store.write
     monkeypatch.setattr(host.store, "write", disk_full)
@@ -150,12 +151,13 @@ async def test_a_bot_move_the_disk_refuses_is_tried_again(host, connect, monkeyp
     monkeypatch.setattr(host.store, "write", refuse_the_bot_three_times)
     await ann.send({"type": "move", "table": table, "move": move, "seq": seq})
     while True:  # Ann's moves are stored at once, the bot's after three refusals
-        obs = (await latest_state(ann, table))["observation"]
+        obs = (await state_where(ann, table, after(seq)))["observation"]
         if any(player == 1 for player, _, _ in obs["history"]):
             break
         if obs["legal_moves"]:  # Ann's turn goes on
+            seq = len(obs["history"])
             await ann.send({"type": "move", "table": table, "move": obs["legal_moves"][0],
-                            "seq": len(obs["history"])})
+                            "seq": seq})
     assert len(failed) == 3
     assert sum("a bot's move" in e for e in host.storage_errors) == 3
     assert json.loads(table_file(host, table))["game"] == json.loads(

@@ -41,7 +41,7 @@ async def settle(pilot, app: SolstisApp) -> None:
     """Wait until no bot is thinking and no worker runs."""
     for _ in range(2000):
         gs = app.game_screen
-        busy = gs is None or gs.play.thinking_since is not None or gs.play.pacing.pending is not None \
+        busy = gs is None or gs.play.pacing.busy \
             or any(w.group == "bot" and not w.is_finished for w in app.workers)
         if not busy:
             return

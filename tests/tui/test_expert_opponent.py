@@ -10,6 +10,7 @@ from solstis_tui.ai import expert
 from solstis_tui.local.session import Session, Setup
 from solstis_tui.screens.newgame import NewGameScreen
 
+from ..online.helpers import screen_lines
 from .conftest import make_app, settle
 
 
@@ -21,15 +22,20 @@ async def test_the_opponent_list_names_the_experts_cores(monkeypatch):
         await pilot.press("n")
         await pilot.pause()
         assert isinstance(app.screen, NewGameScreen)
-        options = dict((value, str(label)) for label, value in
-                       app.screen.query_one("#opponent", Select)._options)
-        assert options["expert"] == "Expert bot (4 cores) · wins 58% vs MCTS"
-        assert options["mcts"] == "MCTS bot · wins 62% vs Minimax"
+        app.screen.query_one("#opponent", Select).focus()
+        await pilot.press("enter")  # the list opens
+        await pilot.pause()
+        items = {line.split("▊")[1].split("▎")[0].strip()  # what each line of it says
+                 for line in screen_lines(app) if "▊" in line and "▎" in line}
+        assert {"Expert bot (4 cores) · wins 58% vs MCTS",
+                "MCTS bot · wins 62% vs Minimax"} <= items, items
+        await pilot.press("escape")
+        await pilot.pause()
         # The field shows the chosen label whole at 80 columns.
         await pilot.resize_terminal(80, 24)
         app.screen.query_one("#opponent", Select).value = "expert"
         await pilot.pause()
-        shown = "\n".join(s.text for s in app.screen._compositor.render_strips())
+        shown = "\n".join(screen_lines(app))
         assert "Expert bot (4 cores) · wins 58% vs MCTS" in shown
 
 

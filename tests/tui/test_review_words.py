@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from textual.widgets import Static
+from textual.widgets import DataTable, Static
 
 from solstis_tui.core import Game, Options
 from solstis_tui.play.words import CLOSE_CALL, hint_reason, short_move
@@ -43,6 +43,7 @@ async def test_the_review_calls_a_close_difference_about_as_good():
         assert close and far
         assert all(review.rows[i]["close"] for i in close)
         assert not any(review.rows[i]["close"] for i in far)
-        review._show(close[0])
+        review.query_one(DataTable).move_cursor(row=close[0])  # the player picks that move
+        await pilot.pause()
         detail = str(review.query_one("#detail", Static).render())
         assert "about as good" in detail and "preferred" not in detail

@@ -12,6 +12,7 @@ from solstis_tui.core import Decision, Spirit, cell_name
 from solstis_tui.screens.help import rules_text
 from solstis_tui.screens.spiritinfo import spirit_rows
 
+from ..online.helpers import screen_lines
 from .positions import find_position
 
 NAMES = ("You", "Random bot")
@@ -75,7 +76,7 @@ async def test_the_table_on_screen_lists_every_spirit_and_rewraps_when_the_windo
     from .conftest import make_app, settle
 
     def shown(app) -> str:
-        return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        return "\n".join(screen_lines(app))
 
     app = make_app(seats=("human", "random"), seed=3)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -21,6 +21,7 @@ from solstis_tui.screens.welcome import WelcomeScreen
 from solstis_tui.tutorial.chapters import BASE, CHAPTERS, FIREFLY
 from solstis_tui.tutorial.session import TutorialSession
 
+from ..online.helpers import until
 from .conftest import keys_for_move, settle
 from .test_ascii_everywhere import screen_text
 
@@ -204,13 +205,12 @@ async def test_a_tutorial_left_part_way_resumes_where_it_was(data_dir):
         history = app.screen.tutorial.game.history
         await pilot.press("q")
     again = tutorial_app()
-    async with again.run_test(size=SIZE) as pilot:
+    async with again.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot, again)
         session = again.screen.tutorial
         assert session.step == 9 and session.game.history == history
         assert lesson(again) == BASE.steps[9].say
-        said = [n.message for n in again._notifications]
-        assert any("Resumed the tutorial at step 10" in m for m in said), said
+        await until(lambda: "Resumed the tutorial at step 10" in screen_text(again), pilot)
     fresh = tutorial_app(restart_tutorial=True)
     async with fresh.run_test(size=SIZE) as pilot:
         await settle(pilot, fresh)
