@@ -180,7 +180,7 @@ async def test_a_rated_table_shows_both_ratings_with_the_longest_names(keyed):
         await wait_for(lambda: isinstance(app.screen, OnlineGameScreen), pilot)
         screen_clock_stands_still(app)
         await wait_for(lambda: f"{OTHER} 1500?" in top_line(app)
-                       and top_line(app).rstrip().endswith("your clock 5:00"), pilot)
+                       and top_line(app).rstrip().endswith(NO_CLOCK_YET.text), pilot)
         line = top_line(app)
         assert "You 1500? vs" in line and line.rstrip().endswith(NO_CLOCK_YET.text)
         assert len(line) == 80 and table in keyed.tables
