@@ -7,7 +7,7 @@ import threading
 from abc import ABC, abstractmethod
 from typing import Protocol
 
-from solstis_tui.core import Move, Observation
+from solstis_tui.core import IllegalMove, Move, Observation
 
 from .clock import Budget, Cancelled, Stopwatch
 
@@ -87,3 +87,13 @@ class RandomBot(Bot):
         cancel: threading.Event | None = None,
     ) -> Move:
         return self.rand.choice(obs.legal_moves)
+
+
+def legal_choice(bot: Chooser, obs: Observation, cancel: threading.Event,
+                 budget: Budget | None = None) -> Move:
+    """Ask ``bot`` for a move on ``obs`` (run this away from the screen); IllegalMove if its
+    answer is not a legal move there."""
+    move = bot.choose(obs, budget, cancel)
+    if move not in obs.legal_moves:
+        raise IllegalMove(f"the bot answered {move!r}, which is not a legal move now")
+    return move

@@ -65,6 +65,8 @@ class SolstisApp(ShellApp):
         self.hint_seconds = hint_seconds
         #: The last finished local game: it stays reviewable after a rematch or a new game.
         self.last_finished: Session | None = None
+        self.session: Session | None = None
+        """The local game on the game screen (the screens hand it back as a SessionView)."""
         self.last_save_error = ""
         #: A finished game to open on the review screen (``solstis review``); the app
         #: closes with it.
@@ -186,20 +188,29 @@ class SolstisApp(ShellApp):
 
         if self.game_screen is not None:
             self.game_screen.play.stop_bot()
-            close = getattr(self.game_screen.session, "close_bots", None)
-            if close is not None:  # the expert's worker processes go with its game
-                close()
+        if self.session is not None:  # the expert's worker processes go with its game
+            self.session.close_bots()
+        self.session = session
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.game_screen = screen or GameScreen(session, pace=self.pace)
         self.push_screen(self.game_screen)
 
     # ------------------------------------------------------------------ saves
+    def local(self, session: SessionView) -> Session | None:
+        """The local game a screen hands back as ``session``: the one playing, or the one
+        just finished (None for anything else)."""
+        for known in (self.session, self.last_finished):
+            if known is not None and known is session:
+                return known
+        return None
+
     def autosave(self, session: SessionView) -> None:
-        if not self.autosave_enabled or not isinstance(session, Session):
+        local = self.local(session)
+        if not self.autosave_enabled or local is None:
             return
         try:
-            saves.save(session)
+            saves.save(local)
             self.last_save_error = ""
         except OSError as exc:  # warn once, not after every decision; keep playing
             warned, self.last_save_error = self.last_save_error, saves.failure_message(exc)
@@ -233,19 +244,20 @@ class SolstisApp(ShellApp):
         """The finished game ``obs``: scores, the winner, what next."""
         from .screens.end import EndScreen
 
-        if isinstance(session, Session):
-            self.last_finished = session
-            self.keep_record(session)
+        local = self.local(session)
+        if local is not None:
+            self.last_finished = local
+            self.keep_record(local)
         self.push_screen(EndScreen(session, obs, self.ascii_mode),
                          lambda choice: self._end_chosen(session, choice))
 
     def _end_chosen(self, session: SessionView, choice: str | None) -> None:
         if choice == "new":
             self.open_new_game()
-        elif choice in ("rematch", "same-deal"):
+        elif choice in ("rematch", "same-deal") and (local := self.local(session)):
             same = choice == "same-deal"
-            self.start_session(Session(session.setup.swapped() if same
-                                       else session.setup.rematch()))
+            self.start_session(Session(local.setup.swapped() if same
+                                       else local.setup.rematch()))
             said = ("The same deal, seats swapped: you know the other seat's opening hand."
                     if same else "Rematch on a new secret deal, seats swapped.")
             if self.last_finished is session:
@@ -262,15 +274,16 @@ class SolstisApp(ShellApp):
         """The post-game review of a local game (it replays the game from its seed)."""
         from .screens.review import ReviewScreen
 
-        if isinstance(session, Session):
-            self.push_screen(ReviewScreen(session, self.rank_moves))
+        local = self.local(session)
+        if local is not None:
+            self.push_screen(ReviewScreen(local, self.rank_moves))
 
     def new_game_facts(self) -> tuple[bool, str]:
         """What the new-game form opens with: whether a saved game can be continued, and
         the opponent of the game on screen."""
         opponent = "minimax"
-        if self.game_screen is not None:
-            bots = [s.bot for s in self.game_screen.session.setup.seats if s.bot is not None]
+        if self.session is not None:
+            bots = [s.bot for s in self.session.setup.seats if s.bot is not None]
             opponent = bots[0] if bots else opponent
         return saves.peek() is not None, opponent
 

@@ -122,7 +122,7 @@ class ShellApp(App[None]):
         rules in a thread, then build the screens a key opens (``prepare_screens``)."""
         from .screens.help import prepare
 
-        variant = self.game_screen.session.setup.variant if self.game_screen else "base"
+        variant = self.game_screen.session.variant if self.game_screen else "base"
 
         def prepare_and_keep() -> None:
             prepare(variant, self.more_keys)
@@ -135,7 +135,7 @@ class ShellApp(App[None]):
         """Build the help of the game on screen (and a subclass's ``more_screens``) off
         screen, composed and laid out at the terminal's size, so that the first '?' only
         shows it."""
-        variant = self.game_screen.session.setup.variant if self.game_screen else "base"
+        variant = self.game_screen.session.variant if self.game_screen else "base"
         self.help_screen_for(variant)
         for name, make in self.more_screens():
             if not self.is_screen_installed(name):
@@ -197,7 +197,7 @@ class ShellApp(App[None]):
     def show_rules(self) -> None:
         """The help of the game on screen (the base game's without one)."""
         screen = self.game_screen
-        self.show_help(variant=screen.session.setup.variant if screen else "base")
+        self.show_help(variant=screen.session.variant if screen else "base")
 
     def show_log(self, lines: list[str]) -> None:
         from .screens.logview import LogScreen

@@ -139,7 +139,7 @@ def outside_imports(path: Path) -> set[str]:
 def test_the_graph_sees_the_package():
     edges = graph()
     assert "solstis_tui.screens.game" in edges and "solstis_tui.ai.mcts" in edges
-    assert "solstis_tui.local.session" in edges["solstis_tui.screens.game"]
+    assert "solstis_tui.play.controller" in edges["solstis_tui.screens.game"]
 
 
 def test_the_cycle_finder_finds_a_circle():
@@ -194,3 +194,36 @@ def test_the_client_reaches_the_host_only_through_the_wire():
     reached = reachable(edges, client)
     assert "solstis_tui.wire.protocol" in reached
     assert sorted(m for m in reached if _in(HOST, m)) == []
+
+
+def test_the_play_controller_reaches_neither_a_local_nor_a_remote_session():
+    """The controller and the words of the screens work through ``SessionView`` alone: what
+    ``solstis_tui.play`` imports reaches no local game loop and no client (the tutorial's
+    controller aside: it drives the tutorial's own session)."""
+    edges = graph()
+    play = {name for name in edges if _in("solstis_tui.play", name)
+            and name != "solstis_tui.play.tutorial"}
+    reached = reachable(edges, play)
+    assert "solstis_tui.play.controller" in play and "solstis_tui.core.game" in reached
+    assert sorted(m for m in reached
+                  if _in("solstis_tui.local", m) or _in(CLIENT, m)) == []
+
+
+def test_no_screen_or_app_asks_which_kind_of_session_it_has():
+    """No ``isinstance`` on a session class in the apps, screens, controller or client: what
+    a screen needs of a game is on ``SessionView``."""
+    sessions = {"Session", "RemoteSession", "TutorialSession", "SessionView"}
+    found = []
+    for name, path in modules().items():
+        if not any(_in(p, name) for p in ("solstis_tui.screens", "solstis_tui.play",
+                                          "solstis_tui.client", "solstis_tui.app",
+                                          "solstis_tui.shell", "solstis_tui.tutorial")):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "isinstance":
+                kinds = node.args[1]
+                names = {getattr(k, "id", getattr(k, "attr", "")) for k in
+                         (kinds.elts if isinstance(kinds, ast.Tuple) else [kinds])}
+                if names & sessions:
+                    found.append(f"{name}:{node.lineno}")
+    assert found == []

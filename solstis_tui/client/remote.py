@@ -15,8 +15,6 @@ from solstis_tui.ai.base import Chooser
 from ..core import Event, IllegalMove, Move, Observation
 from ..core.explain import why_illegal
 from ..core.observation_json import observation_from_dict
-from ..local.seats import PERSON, Seat
-from ..local.session import Setup
 
 
 class RemoteSession:
@@ -45,7 +43,6 @@ class RemoteSession:
         self.version = 0
         """Moves on with every state from the host (see ``SessionView.version``)."""
         self.on_change: Callable[[RemoteSession], None] | None = None
-        self.setup = Setup(seats=(PERSON, PERSON))
 
     # -------------------------------------------------------------- host updates
     def update(self, state: dict[str, Any]) -> None:
@@ -64,10 +61,16 @@ class RemoteSession:
         self.received_at = self.clock()
         self.obs = observation_from_dict(state["observation"])
         self.version += 1
-        seats = [PERSON if s.get("bot") is None else Seat(str(s["bot"])) for s in self.seats]
-        names = [str(s.get("name") or "?") for s in self.seats]
-        self.setup = Setup(variant=self.obs.options.variant, seed=0,
-                           seats=(seats[0], seats[1]), names=(names[0], names[1]))
+
+    @property
+    def variant(self) -> str:
+        return self.obs.options.variant if self.obs is not None else "base"
+
+    def deal_label(self) -> str:
+        return "secret deal"  # the host deals every game from a secret seed
+
+    def can_take_back_play(self) -> bool:
+        return False  # a move sent to the host is played there
 
     @property
     def is_spectator(self) -> bool:

@@ -6,6 +6,7 @@ from .board import COL_OF, MATCH, NAMES, ROW_OF
 from .moves import Decision, Move, MoveKind
 from .observation import Observation
 from .spirits import Spirit
+from .state import State
 
 _EXPECTED = {
     Decision.PLAY: "play a tile from your hand",
@@ -76,3 +77,13 @@ def why_illegal(obs: Observation, mv: object) -> str:
     if mv.kind == MoveKind.RENARD:
         return f"{_name(arg)} is not in your opponent's hand"
     return f"{mv} is not legal now: {_EXPECTED[d]}"
+
+
+def drawn_for_second_chance(position: State | Observation) -> bool:
+    """The pending capture is for a tile drawn from the deck because the played one
+    captured nothing: that tile is face up, so there is no going back."""
+    if position.decision is not Decision.CAPTURE or not position.history \
+            or not position.context:
+        return False
+    _player, move, _auto = position.history[-1]
+    return move.kind is MoveKind.PLAY and move.arg != position.context[0]

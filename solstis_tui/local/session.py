@@ -3,7 +3,7 @@
 A ``Session`` wraps one ``Game`` and its two seats (``seats.Seat``: a person, or a bot
 named by its spec: ``"random"``, ``"minimax"``, ``"pkg.mod:Class"`` ...). The screen asks the
 session who decides next; for a person it waits for keys, for a bot it runs
-``Session.bot_choose`` in a thread worker with an ``Observation`` (never the live game).
+``ai.base.legal_choice`` in a thread worker with an ``Observation`` (never the live game).
 ``Session`` implements ``session_view.SessionView``, the screens' only way to the game.
 """
 
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import InitVar, dataclass, field, replace
@@ -19,7 +18,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from solstis_tui.ai.base import Chooser
-from solstis_tui.ai.clock import Budget
 from solstis_tui.ai.ladder import LADDER
 from solstis_tui.ai.registry import make_bot
 from solstis_tui.local.bot_process import BotProcess
@@ -35,6 +33,7 @@ from ..core import (
     Options,
 )
 from ..core.events import Event
+from ..core.explain import drawn_for_second_chance
 from ..core.rng import derive, new_secret
 from ..records import GameRecord, SeatRecord, record_of
 from .seats import PERSON, TIER_TITLES, Seat, seats_for
@@ -132,16 +131,6 @@ def random_setup(opponent: str = "minimax", variant: str = "base",
     return Setup(variant=variant, seed=seed, seats=seats)
 
 
-def drawn_for_second_chance(position: Game | Observation) -> bool:
-    """The pending capture is for a tile drawn from the deck because the played one
-    captured nothing: that tile is face up, so there is no going back."""
-    if position.decision is not Decision.CAPTURE or not position.history \
-            or not position.context:
-        return False
-    _player, move, _auto = position.history[-1]
-    return move.kind is MoveKind.PLAY and move.arg != position.context[0]
-
-
 @dataclass
 class Session:
     """One game in progress and its seats; no Textual in here."""
@@ -197,6 +186,14 @@ class Session:
     def name(self, player: int) -> str:
         """'You' against a bot; the bot's title; 'Player 1/2' in hot-seat and watch mode."""
         return self.setup.seat_name(player)
+
+    @property
+    def variant(self) -> str:
+        return self.setup.variant
+
+    def deal_label(self) -> str:
+        setup = self.setup
+        return "secret deal" if setup.secret else f"seed {setup.seed} (chosen, not secret)"
 
     # -------------------------------------------------------------- moves
     def apply(self, move: Move) -> None:
@@ -301,15 +298,6 @@ class Session:
     def forget_bot(self, player: int) -> None:
         """Drop ``player``'s bot: the next ``bot`` call makes it afresh."""
         self.bots.pop(player, None)
-
-    @staticmethod
-    def bot_choose(bot: Chooser, obs: Observation, cancel: threading.Event,
-                   budget: Budget | None = None) -> Move:
-        """Ask ``bot`` for a move (run this in a thread); checks the answer is legal."""
-        move = bot.choose(obs, budget, cancel)
-        if move not in obs.legal_moves:
-            raise IllegalMove(f"the bot answered {move!r}, which is not a legal move now")
-        return move
 
     def fallback_move(self) -> Move:
         """A legal move to continue with when a bot fails (random, from the game seed)."""

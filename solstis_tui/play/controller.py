@@ -21,8 +21,7 @@ from solstis_tui.ai.base import Chooser
 from ..core import Decision, IllegalMove, Move, Observation
 from ..core.board import MATCH
 from ..core.events import Event, Played, SecondChance, SpiritsDrawn
-from ..core.explain import why_illegal
-from ..local.session import Session, drawn_for_second_chance
+from ..core.explain import drawn_for_second_chance, why_illegal
 from .clicks import Choice, click_choice
 from .narrate import narrate, turn_summary
 from .pacing import BotPacing, Cancellable
@@ -238,8 +237,7 @@ class PlayController:
     def game_label(self) -> str:
         """What names this game in the top bar: a chosen seed (which replays the same deal,
         so it is no secret); a secret seed is never shown (it gives the deal away)."""
-        setup = self.session.setup
-        return "secret deal" if setup.secret else f"seed {setup.seed} (chosen, not secret)"
+        return self.session.deal_label()
 
     def top_bar(self) -> str:
         g, s = self.obs, self.session
@@ -284,8 +282,7 @@ class PlayController:
 
     def esc_takes_back(self) -> bool:
         """Esc would put the tile just played back in the hand (only a local game can)."""
-        s = self.session
-        return isinstance(s, Session) and s.can_take_back_play()
+        return self.session.can_take_back_play()
 
     def prompt(self) -> Prompt:
         """The prompt line now (a notice is shown in place of the keys: once while a person

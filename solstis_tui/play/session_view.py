@@ -18,16 +18,21 @@ from ..core.scoring import score_view
 if TYPE_CHECKING:
     from solstis_tui.ai.base import Chooser
 
-    from ..local.session import Setup
-
 
 @runtime_checkable
 class SessionView(Protocol):
     """One game and its two seats, as a screen sees and plays it."""
 
     @property
-    def setup(self) -> Setup:
-        """Variant, seats and names (a remote game's seed is not known here: 0)."""
+    def variant(self) -> str:
+        """The game's variant: base, beginner or firefly."""
+
+    def deal_label(self) -> str:
+        """What names the deal in the top bar: a chosen seed, which replays the same deal
+        (so it is no secret), or "secret deal" (a secret seed is never shown)."""
+
+    def can_take_back_play(self) -> bool:
+        """Esc would put the tile just played to capture back in the hand."""
 
     @property
     def is_hotseat(self) -> bool:

@@ -22,11 +22,10 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Static
 
-from solstis_tui.ai.base import Chooser
+from solstis_tui.ai.base import Chooser, legal_choice
 
 from ..core import Observation
 from ..local.bot_process import BotFailed
-from ..local.session import Session
 from ..play.controller import HINT_SECONDS, PlayController
 from ..play.pacing import Cancellable
 from ..play.session_view import SessionView
@@ -279,7 +278,7 @@ class GameScreen(Screen[None]):
     def _think(self, token: int, bot: Chooser, obs: Observation,
                cancel: threading.Event) -> None:
         try:
-            move = Session.bot_choose(bot, obs, cancel)
+            move = legal_choice(bot, obs, cancel)
         except Exception as exc:  # a bot's failure goes to the person, who chooses what next
             if not cancel.is_set():
                 self._from_thread(self.play.bot_failed, token, exc)
@@ -379,13 +378,13 @@ class GameScreen(Screen[None]):
     def action_legend(self) -> None:
         """The board's symbols on the prompt's second line, one line per press (the
         next other key brings the usual line back)."""
-        lines = legend_lines(self.sapp.ascii_mode, self.session.setup.variant)
+        lines = legend_lines(self.sapp.ascii_mode, self.session.variant)
         self.legend_page = (self.legend_page + 1) % len(lines)
         self.play.say_notice(lines[self.legend_page])
 
     def action_help(self) -> None:
         view = self.play.view
-        variant = self.session.setup.variant
+        variant = self.session.variant
         if view is None or view.obs.is_over:
             self.sapp.show_help(variant=variant)
             return
