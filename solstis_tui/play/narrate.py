@@ -67,10 +67,12 @@ ROUTINE = (TurnBegan, Drew, Flipped, Placed, GameEnded)
 @dataclass(frozen=True)
 class Context:
     """Who is who: ``name_of`` a player, and the seat the log is read from (None: nobody's
-    in particular, e.g. a shared hot-seat screen or a watcher)."""
+    in particular, e.g. a shared hot-seat screen or a watcher). ``brief``: the words of a
+    turn's summary, where the player is named once, in front, and a line is scarce."""
 
     name_of: NameOf
     viewer: int | None
+    brief: bool = False
 
 
 def _t(tile: int | None) -> str:
@@ -111,9 +113,16 @@ def _verb(name: str, third: str, plain: str) -> str:
 
 
 def _played(events: Sequence[Event], i: int, who: str, tile: int,
-            second: bool) -> tuple[str, int]:
+            second: bool, brief: bool = False) -> tuple[str, int]:
     """A played (or second-chance) tile, with the capture or discard that follows it."""
     nxt = events[i + 1] if i + 1 < len(events) else None
+    if brief:
+        what = f"second chance {_t(tile)}" if second else f"played {_t(tile)}"
+        if isinstance(nxt, Captured) and nxt.tile == tile:
+            return f"{what} captured {_t(nxt.target)}", 2
+        if isinstance(nxt, Discarded) and nxt.tile == tile:
+            return f"{what} (no capture)", 2
+        return what, 1
     if isinstance(nxt, Captured) and nxt.tile == tile:
         if second:
             return f"Second chance: {who} drew {_t(tile)} and captured {_t(nxt.target)} " \
@@ -128,8 +137,15 @@ def _played(events: Sequence[Event], i: int, who: str, tile: int,
 
 
 def _spirits_drawn(events: Sequence[Event], i: int, ev: SpiritsDrawn,
-                   who: str) -> tuple[str, int]:
+                   who: str, brief: bool = False) -> tuple[str, int]:
     spirits = ev.spirits
+    if brief:
+        drawn = "+".join(_s(s) for s in spirits)
+        for j in range(i + 1, min(i + 4, len(events))):  # the kept one, past the Evil Spirit
+            kept = events[j]
+            if isinstance(kept, Kept):
+                return f"drew {drawn}, kept the {_s(kept.spirit)}", 1
+        return f"drew {drawn}", 1
     if len(spirits) != 2:
         return f"{who} drew the last spirit: the {' and the '.join(_s(s) for s in spirits)}", 1
     if i + 2 < len(events):
@@ -177,13 +193,46 @@ def tell(events: Sequence[Event], i: int, ctx: Context) -> tuple[str | None, int
             tail = " (end phase: only captures)" if end_phase else ""
             return f"— turn {n}: {name(p)}{tail} —", 1
         case Played(player=p, tile=tile):
-            return _played(events, i, name(p), tile, second=False)
+            return _played(events, i, name(p), tile, second=False, brief=ctx.brief)
         case SecondChance(player=p, tile=tile):
-            return _played(events, i, name(p), tile, second=True)
+            return _played(events, i, name(p), tile, second=True, brief=ctx.brief)
         case SpiritsDrawn(player=p):
-            return _spirits_drawn(events, i, ev, name(p))
+            return _spirits_drawn(events, i, ev, name(p), brief=ctx.brief)
         case _:
+            if ctx.brief and (short := _brief(ev, ctx)) is not None:
+                return short or None, 1
             return _one(ev, ctx), 1
+
+
+def _brief(ev: Event, ctx: Context) -> str | None:
+    """A turn summary's shorter words for ``ev`` ('' to leave it out; None: the log's)."""
+    name = ctx.name_of
+    match ev:
+        case Kept() | ToLine():
+            return ""  # told with the spirits drawn
+        case RainbowPlaced(cell=cell):
+            return f"rainbow on {_t(cell)}"
+        case SpiritPlaced(spirit=spirit, square=square):
+            return f"{_s(spirit)} on square {_t(square)}"
+        case EvilKept():
+            return "holds the Evil Spirit"
+        case EvilGiven(player=p):
+            return f"gave the Evil Spirit to {_obj(name(1 - p))}"
+        case EagleDrew(tile=tile):
+            return f"Eagle: {_t(tile)}"
+        case DeerPlaced(tile=tile):
+            return f"Deer: {_t(tile)}"
+        case BeetleTook(tile=tile):
+            return f"Beetle: {_t(tile)}"
+        case ViperTook(tile=tile):
+            return f"Viper: {_t(tile)}"
+        case FlyTook(player=p, tile=tile):
+            return f"Fly: took {_t(tile)} from {_poss(name(1 - p))} hand"
+        case MarmotTurn():
+            return "Marmot: another turn"
+        case Covered(holder=holder, spirit=spirit):
+            return f"Evil Spirit covers {_poss(name(holder))} {_s(spirit)}"
+    return None
 
 
 def _one(ev: Event, ctx: Context) -> str | None:
@@ -292,26 +341,28 @@ def turns(events: Sequence[Event]) -> list[tuple[int, list[Event]]]:
 
 
 def _turn_sentences(events: Sequence[Event], ctx: Context, player: int) -> list[str]:
-    """The narrator's sentences for one turn's events, less the routine ones, with the
-    player's own name left out where a sentence starts with it."""
+    """The narrator's brief words for one turn's events, less the routine ones, with the
+    player's own name left out where a phrase starts with it."""
     told = [e for e in events if not isinstance(e, ROUTINE)]
     subject = ctx.name_of(player) + " "
     out = []
-    for line in narrate(told, ctx.name_of, ctx.viewer):
-        if line.startswith(subject):
-            line = line[len(subject):]
-        out.append(line)
+    i = 0
+    while i < len(told):
+        line, used = tell(told, i, ctx)
+        i += used
+        if line:
+            out.append(line[len(subject):] if line.startswith(subject) else line)
     return out
 
 
 def turn_summary(events: Sequence[Event], name_of: NameOf, other: int | None,
                  viewer: int | None = None) -> str:
     """The latest turn of ``other`` (None: of whoever played last) with anything to tell,
-    the turn in progress included, as the log tells it: "Expert's turn: played 1-10 and
-    captured 3-5; ..." ('' when there is none yet). Every event of the turn is in it, however
-    long: the screen wraps it. Turns in a row of the same player (a Marmot's extra turn)
-    are told together."""
-    ctx = Context(name_of, viewer)
+    the turn in progress included, in the narrator's brief words: "Expert's turn: played
+    1-10 captured 3-5; rainbow on 4-7; ..." ('' when there is none yet). Every event of the
+    turn is in it, however long: the screen wraps it. Turns in a row of the same player
+    (a Marmot's extra turn) are told together."""
+    ctx = Context(name_of, viewer, brief=True)
     cut = turns(events)
     k = len(cut) - 1
     while k >= 0 and not ((other is None or cut[k][0] == other)
