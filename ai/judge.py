@@ -34,12 +34,12 @@ from .mcts import Settings
 from .search import GuidedUCB, Node, Search, edge_key
 
 #: Iterations of the main search (the expert's parts); see docs/analysis.md for the choice.
-DEFAULT_ITERATIONS: Final = 1500
+DEFAULT_ITERATIONS: Final = 2000
 #: Results every legal move of the seat gets at least.
 DEFAULT_FLOOR: Final = 30
 #: Results the leading moves and the focus move get at least: the losses that labels
 #: read are differences between these.
-DEFAULT_CLOSE_FLOOR: Final = 150
+DEFAULT_CLOSE_FLOOR: Final = 400
 #: How many of the seat's best moves (after every move has ``floor`` results) get
 #: ``close_floor`` results.
 LEADERS: Final = 2

@@ -18,7 +18,14 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final
 
-from solstis_tui.ai.judge import MoveValue, Verdict, judge
+from solstis_tui.ai.judge import (
+    DEFAULT_CLOSE_FLOOR,
+    DEFAULT_FLOOR,
+    DEFAULT_ITERATIONS,
+    MoveValue,
+    Verdict,
+    judge,
+)
 from solstis_tui.core import Game, Move, Options
 from solstis_tui.core.board import NAMES
 from solstis_tui.core.events import (
@@ -47,9 +54,9 @@ CHANCE: Final = (Drew, SecondChance, SpiritsDrawn, Flipped, EagleDrew)
 class Effort:
     """How hard the judge looks: the decider's search; the other seat's is half."""
 
-    iterations: int = 1200
-    floor: int = 30
-    close_floor: int = 150
+    iterations: int = DEFAULT_ITERATIONS
+    floor: int = DEFAULT_FLOOR
+    close_floor: int = DEFAULT_CLOSE_FLOOR
 
     def other(self) -> Effort:
         return Effort(max(1, self.iterations // 2), self.floor, self.close_floor)
@@ -146,16 +153,17 @@ def _judge_task(task: Task) -> Verdict:
 
 def analyse(game: Game, names: Sequence[str] = ("Seat 1", "Seat 2"), seed: int = 0,
             effort: Effort | None = None, workers: int = 1,
-            progress: Callable[[int, int], None] | None = None) -> Analysis:
-    """Analyse the finished (or stopped) ``game``. ``progress(done, total)`` is called as
-    decisions are judged. Deterministic for ``seed`` and ``effort``, whatever ``workers``."""
+            progress: Callable[[int, int], None] | None = None, since: int = 0) -> Analysis:
+    """Analyse the finished (or stopped) ``game`` from its ``since``-th history entry on.
+    ``progress(done, total)`` is called as decisions are judged. Deterministic for
+    ``seed`` and ``effort``, whatever ``workers``."""
     effort = effort if effort is not None else Effort()
     replay = Game.new(seed=game.seed, options=game.options)
     points: list[_Point] = []
     tasks: list[Task] = []
-    for p, mv, auto in game.history:
+    for i, (p, mv, auto) in enumerate(game.history):
         if not auto:
-            if len(replay.legal) > 1:
+            if len(replay.legal) > 1 and i >= since:
                 k = len(points)
                 points.append(_Point(replay.turn, p, mv, len(replay.log)))
                 for seat in (0, 1):
@@ -301,7 +309,8 @@ def summary(analysis: Analysis) -> str:
         play, good = "played worse", False
     else:
         play, good = "played as well", True
-    line = f"{me.name} {play} ({me.error_rate:.1f}★ lost a decision against {other.error_rate:.1f}★)"
+    line = (f"{me.name} {play} ({me.error_rate:.1f}★ lost a decision against "
+            f"{other.error_rate:.1f}★)")
     if me.luck == 0:
         return f"{line} and drew evenly (luck 0.0★)"
     lucky = me.luck > 0

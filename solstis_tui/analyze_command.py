@@ -17,6 +17,9 @@ from solstis_tui import analysis
 from solstis_tui.core import Game, Options
 from solstis_tui.files import write_atomic
 
+EFFORT = analysis.Effort()
+"""The judge's effort for the command (tests make it tiny)."""
+
 
 class RecordProblem(ValueError):
     """A record this command cannot read; the message says why."""
@@ -102,7 +105,7 @@ def main(argv: list[str]) -> int:
     except RecordProblem as exc:
         print(f"solstis analyze: {path}: {exc}", file=sys.stderr)
         return 2
-    effort, seed = analysis.Effort(), 0
+    effort, seed = EFFORT, 0
     key = cache_key(text, effort, seed)
     cached = read_cache(path, key)
     if cached is not None:
