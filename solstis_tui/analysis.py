@@ -26,7 +26,7 @@ from solstis_tui.ai.judge import (
     Verdict,
     judge,
 )
-from solstis_tui.core import Game, Move, Options
+from solstis_tui.core import Game, IllegalMove, Move, Options
 from solstis_tui.core.board import NAMES
 from solstis_tui.core.events import (
     Drew,
@@ -158,7 +158,8 @@ def analyse(game: Game, names: Sequence[str] = ("Seat 1", "Seat 2"), seed: int =
     ``progress(done, total)`` is called as decisions are judged. Deterministic for
     ``seed`` and ``effort``, whatever ``workers``."""
     effort = effort if effort is not None else Effort()
-    replay = Game.new(seed=game.seed, options=game.options)
+    # The game is walked again from its deal (a legacy deal too) to see each decision.
+    replay = Game.new(seed=game.seed, options=game.options, legacy=not game._draws.keyed)
     points: list[_Point] = []
     tasks: list[Task] = []
     for i, (p, mv, auto) in enumerate(game.history):
@@ -169,7 +170,12 @@ def analyse(game: Game, names: Sequence[str] = ("Seat 1", "Seat 2"), seed: int =
                 for seat in (0, 1):
                     tasks.append((replay.observation(seat), seed * 1_000_003 + 2 * k + seat,
                                   mv, effort if seat == p else effort.other()))
-            replay.play(mv)
+            try:
+                replay.play(mv)
+            except IllegalMove:
+                raise ValueError("this game does not replay from its seed (a hand-made "
+                                 "position?): only games dealt from a seed can be analysed"
+                                 ) from None
     verdicts = _run(tasks, workers, progress)
     return _report(game, names, points, verdicts)
 

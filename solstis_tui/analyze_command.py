@@ -114,8 +114,12 @@ def main(argv: list[str]) -> int:
         from solstis_tui.ai.expert import usable_cores
 
         workers = args.workers if args.workers else usable_cores()
-        found = analysis.analyse(game, names, seed, effort, max(1, workers),
-                                 _progress if sys.stderr.isatty() else None)
+        try:
+            found = analysis.analyse(game, names, seed, effort, max(1, workers),
+                                     _progress if sys.stderr.isatty() else None)
+        except ValueError as exc:
+            print(f"solstis analyze: {path}: {exc}", file=sys.stderr)
+            return 2
         result = (analysis.to_json(found), analysis.summary(found))
         try:
             write_atomic(cache_path(path), json.dumps(

@@ -99,6 +99,25 @@ def test_the_error_rate_is_the_mean_loss_and_the_summary_names_both_seats() -> N
     assert line.startswith("Ann played") and "lost a decision" in line and "luck" in line
 
 
+def test_progress_counts_every_decision_judged() -> None:
+    seen: list[tuple[int, int]] = []
+    found = analysis.analyse(greedy_game(25), effort=TINY,
+                             progress=lambda done, total: seen.append((done, total)))
+    total = len(found.decisions())
+    assert seen == [(done, total) for done in range(total + 1)]
+
+
+def test_a_game_dealt_the_old_way_is_analysed_from_its_own_deal() -> None:
+    g = Game.new(seed=5, options=Options(), legacy=True)
+    bot = make_bot("greedy", 2)
+    while len(g.history) < 20:
+        g.play(bot.choose(g.observation(g.to_play)))
+    found = analysis.analyse(g, effort=TINY)
+    assert [n.played for n in found.decisions()] == \
+        [mv for _, mv, auto in g.history if not auto][:len(found.decisions())]
+    assert found.decisions()
+
+
 def record_file(tmp_path: Path, g: Game) -> Path:
     path = tmp_path / "game.json"
     path.write_text(json.dumps({"variant": "base", "seed": g.seed, "seats": ["Ann", "Bob"],
