@@ -12,7 +12,8 @@ move as the focus. Prints:
   labelled, and the share of played moves that get the same label both times (target at
   least 95%).
 
-Run: ``.venv/bin/python benchmarks/judge_noise.py [--decisions 40] [--iterations 1200]``.
+Run: ``.venv/bin/python benchmarks/judge_noise.py [--decisions 40] [--variant firefly]``
+(``--iterations``, ``--floor``, ``--close-floor`` try other efforts).
 Prints figures; asserts nothing.
 """
 
@@ -29,13 +30,13 @@ from solstis_tui.analysis import LABELS, Effort, label_of
 from solstis_tui.core import Game, Move, Observation, Options
 
 
-def decisions(count: int, seed: int) -> list[tuple[Observation, Move]]:
+def decisions(count: int, seed: int, variant: str = "base") -> list[tuple[Observation, Move]]:
     """``count`` decisions with a real choice, spread over seeded greedy-vs-random games."""
     rand = random.Random(seed)
     out: list[tuple[Observation, Move]] = []
     deal = 0
     while len(out) < count:
-        g = Game.new(seed=seed * 1000 + deal, options=Options())
+        g = Game.new(seed=seed * 1000 + deal, options=Options.for_variant(variant))
         deal += 1
         bots = [make_bot("greedy", deal), make_bot("random", deal)]
         while not g.is_over and len(out) < count:
@@ -51,6 +52,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--decisions", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--variant", default="base", choices=("base", "beginner", "firefly"))
     effort = Effort()
     parser.add_argument("--iterations", type=int, default=effort.iterations)
     parser.add_argument("--floor", type=int, default=effort.floor)
@@ -59,7 +61,7 @@ def main() -> None:
     noise: list[float] = []
     same = 0
     started = time.perf_counter()
-    found = decisions(args.decisions, args.seed)
+    found = decisions(args.decisions, args.seed, args.variant)
     for i, (obs, played) in enumerate(found):
         a = judge(obs, 2 * i + 1, args.iterations, args.floor, played, args.close_floor)
         b = judge(obs, 2 * i + 2, args.iterations, args.floor, played, args.close_floor)
@@ -69,7 +71,7 @@ def main() -> None:
     took = time.perf_counter() - started
     noise.sort()
     n = len(noise)
-    print(f"{len(found)} decisions judged twice, {args.iterations} iterations, floor "
+    print(f"{args.variant}: {len(found)} decisions judged twice, {args.iterations} iterations, floor "
           f"{args.floor}, close floor {args.close_floor}: {took:.1f} s "
           f"({took / (2 * len(found)):.2f} s a judgement)")
     for q in (0.90, 0.95, 0.98, 0.99):
