@@ -5,7 +5,7 @@ fixed iteration budget from a seed, so the same observation, budget and seed alw
 the same verdict. Every iteration deals the unseen tiles and spirits afresh from the
 observation (``core.Dealer``); the real game's hidden parts are never read.
 
-Two additions to the search, both outside it:
+Three additions to the search, all outside it:
 
 - every iteration's result is kept per root move, from the judged seat's side: the win
   (1, a draw 0.5, or the learned value's win chance where a playout is cut off) and the
@@ -13,9 +13,12 @@ Two additions to the search, both outside it:
   error;
 - after the search, moves with fewer than ``floor`` results get more iterations that start
   with that move (then go on down the same tree), so that a move the search neglects (a bad
-  one, usually the one a person played) is still judged on enough deals. A move of the
-  *other* seat (``focus``) that the seat's observation does not allow in a deal (a tile
-  they may not hold) is left out of that deal.
+  one, often the one a person played) is still judged on enough deals;
+- the ``LEADERS`` best moves and the ``focus`` move (the one played) are then judged
+  afresh, ``close_floor`` results each, *on the same deals* (``_paired``): the luck of the
+  draw cancels in the differences between them, which are the losses a review reads. A
+  move of the *other* seat that a deal does not allow (a tile it may not hold) is left out
+  of that deal.
 
 ``judge(obs, seed)`` is the whole interface; ``Verdict`` holds the result.
 """
@@ -37,15 +40,12 @@ from .search import GuidedUCB, Node, Search, edge_key
 DEFAULT_ITERATIONS: Final = 2000
 #: Results every legal move of the seat gets at least.
 DEFAULT_FLOOR: Final = 30
-#: Results the leading moves and the focus move get at least: the losses that labels
-#: read are differences between these.
+#: Results on shared deals for the leading moves and the focus move: the losses that
+#: labels read are differences between these.
 DEFAULT_CLOSE_FLOOR: Final = 400
-#: How many of the seat's best moves (after every move has ``floor`` results) get
-#: ``close_floor`` results.
+#: How many of the seat's best moves (after every move has ``floor`` results) are valued
+#: on the shared deals.
 LEADERS: Final = 2
-#: At most this many rounds of topping up the leaders (a move judged on few deals may
-#: overtake them, and is then topped up in turn).
-ROUNDS: Final = 3
 #: A focus move of the other seat gets at most this many tries per result it needs (deals
 #: where the move is not possible are tried and dropped).
 TRIES_PER_RESULT: Final = 20
@@ -141,6 +141,8 @@ class _Recorder:
         self.seat = seat
         self.root_move: Move | None = None
         self.tallies: dict[Move, _Tally] = {}
+        self.paired: dict[Move, _Tally] | None = None
+        """While set, results go here instead (``_paired``)."""
 
     def judge(self, search: Search, g: Game) -> tuple[float, float, float]:
         mv = self.root_move
@@ -151,9 +153,10 @@ class _Recorder:
         squashed = self.share / 2 * (1.0 + math.tanh(m0 / self.scale))
         win0 = (r0 - squashed) / (1.0 - self.share) if self.share < 1.0 else 0.5
         win0 = min(1.0, max(0.0, win0))
-        tally = self.tallies.get(mv)
+        tallies = self.paired if self.paired is not None else self.tallies
+        tally = tallies.get(mv)
         if tally is None:
-            tally = self.tallies[mv] = _Tally()
+            tally = tallies[mv] = _Tally()
         if self.seat == 0:
             tally.add(win0, m0)
         else:
@@ -210,6 +213,32 @@ def _top_up(search: Search, tree: _Tree, tallies: dict[Move, _Tally], moves: lis
         tree.forced = None
 
 
+def _paired(search: Search, tree: _Tree, recorder: _Recorder, moves: list[Move],
+            count: int) -> dict[Move, _Tally]:
+    """``count`` fresh results for each of ``moves``, all on the same deals: each round
+    draws one seed, and every move's iteration starts from a generator of that seed, so
+    they meet the same hidden tiles, spirits and draws. The luck of the draw, most of a
+    result's spread, then largely cancels in the differences between them (the losses).
+    A move a deal does not allow (the other seat's) has fewer results."""
+    recorder.paired = {}
+    master = search.rand
+    rounds = 0
+    try:
+        while moves and rounds < count * TRIES_PER_RESULT and min(
+                (recorder.paired[mv].n if mv in recorder.paired else 0) for mv in moves) < count:
+            rounds += 1
+            deal = master.getrandbits(64)
+            for mv in moves:
+                search.rand = random.Random(deal)
+                tree.forced = mv
+                search.iterate()
+    finally:
+        search.rand = master
+        tree.forced = None
+    paired, recorder.paired = recorder.paired, None
+    return paired
+
+
 def _leaders(tallies: dict[Move, _Tally], moves: tuple[Move, ...]) -> list[Move]:
     """The ``LEADERS`` moves with the highest mean margin so far."""
     def mean(mv: Move) -> float:
@@ -225,9 +254,9 @@ def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
     """Judge the decision pending in ``obs`` from ``obs.player``'s side.
 
     ``iterations`` of the search, then enough more that every legal move of the seat has
-    ``floor`` results, and its ``LEADERS`` best moves and ``focus`` (a move of whoever
-    decides, e.g. the one played) have ``close_floor``. Deterministic for
-    ``seed``. ValueError if the game is over or nobody is to decide.
+    ``floor`` results; then its ``LEADERS`` best moves and ``focus`` (a move of whoever
+    decides, e.g. the one played) are valued on ``close_floor`` shared deals. Deterministic
+    for ``seed``. ValueError if the game is over or nobody is to decide.
     """
     if iterations < 1:
         raise ValueError("the judge needs at least one iteration")
@@ -242,22 +271,24 @@ def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
     tallies = recorder.tallies
     mine = obs.to_play == seat and not obs.spectator
     predicted = max(tallies, key=lambda mv: (tallies[mv].n, str(mv)), default=None)
+    close: list[Move] = []
     if mine:
         _top_up(search, tree, tallies, list(obs.legal_moves), floor)
-        for _ in range(ROUNDS):  # until the leaders are the moves judged on more deals
-            close = _leaders(tallies, obs.legal_moves)
-            if all(tallies[mv].n >= close_floor for mv in close):
-                break
-            _top_up(search, tree, tallies, close, close_floor)
-    if focus is not None:
-        _top_up(search, tree, tallies, [focus], close_floor)
+        close = _leaders(tallies, obs.legal_moves)
+    if focus is not None and focus not in close:
+        close.append(focus)
+    paired = _paired(search, tree, recorder, close, close_floor)
+
+    def value(mv: Move) -> MoveValue:
+        return (paired.get(mv) or tallies.get(mv) or _Tally()).value(mv)
+
     if mine:
-        values = sorted((tallies.get(mv, _Tally()).value(mv) for mv in obs.legal_moves),
+        values = sorted((value(mv) for mv in obs.legal_moves),
                         key=lambda v: (-v.margin, -v.win, str(v.move)))
         expected = values[0]
     else:
-        values = sorted((t.value(mv) for mv, t in tallies.items()),
+        values = sorted((value(mv) for mv in tallies),
                         key=lambda v: (-v.results, str(v.move)))
         assert predicted is not None  # every iteration of the main search has a root move
-        expected = tallies[predicted].value(predicted)
+        expected = value(predicted)
     return Verdict(seat, obs.to_play, tuple(values), expected, search.iterations)

@@ -71,8 +71,8 @@ def main() -> None:
     took = time.perf_counter() - started
     noise.sort()
     n = len(noise)
-    print(f"{args.variant}: {len(found)} decisions judged twice, {args.iterations} iterations, floor "
-          f"{args.floor}, close floor {args.close_floor}: {took:.1f} s "
+    print(f"{args.variant}: {len(found)} decisions judged twice, {args.iterations} "
+          f"iterations, floor {args.floor}, close floor {args.close_floor}: {took:.1f} s "
           f"({took / (2 * len(found)):.2f} s a judgement)")
     for q in (0.90, 0.95, 0.98, 0.99):
         print(f"noise loss of an equally good move, {q:.0%} percentile: "
