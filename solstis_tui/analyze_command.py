@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import json
 import sys
 from pathlib import Path
@@ -74,10 +75,13 @@ def read_cache(record: Path, key: str) -> dict[str, Any] | None:
         data = json.loads(cache_path(record).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if isinstance(data, dict) and data.get("key") == key and isinstance(data.get("analysis"),
-                                                                         dict):
-        return data
-    return None
+    if not isinstance(data, dict) or data.get("key") != key:
+        return None
+    try:  # a damaged or hand-edited file is analysed afresh, never half printed
+        analysis.print_text(data["analysis"], str(data["summary"]), out=io.StringIO())
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return None
+    return data
 
 
 def _progress(done: int, total: int) -> None:

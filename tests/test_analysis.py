@@ -145,6 +145,23 @@ def test_analyze_prints_the_json_and_keeps_it_beside_the_record(
     assert "Ann played" in capsys.readouterr().out
 
 
+def test_a_damaged_cache_is_analysed_afresh(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(analyze_command, "EFFORT", TINY)
+    path = record_file(tmp_path, greedy_game(20))
+    assert analyze_command.main([str(path), "--json", "--workers", "1"]) == 0
+    first = capsys.readouterr().out
+    cache = tmp_path / "game.json.analysis.json"
+    kept = json.loads(cache.read_text())
+    kept["analysis"]["seats"] = [{"name": "Ann"}]  # same key, damaged body
+    cache.write_text(json.dumps(kept))
+    assert analyze_command.main([str(path), "--workers", "1"]) == 0
+    assert "Ann played" in capsys.readouterr().out
+    assert analyze_command.main([str(path), "--json", "--workers", "1"]) == 0
+    assert capsys.readouterr().out == first
+
+
 @pytest.mark.parametrize("text", ["", "\x00\x01binary", '{"seed": 1, "moves": ["fly away"]}',
                                   '{"seed": 1, "moves": ["play 1-1"], "seats": ["A", "B"]}'])
 def test_a_bad_record_is_refused_with_a_message(
