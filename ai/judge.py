@@ -42,7 +42,7 @@ DEFAULT_ITERATIONS: Final = 2000
 DEFAULT_FLOOR: Final = 30
 #: Results on shared deals for the leading moves and the focus move: the losses that
 #: labels read are differences between these.
-DEFAULT_CLOSE_FLOOR: Final = 400
+DEFAULT_CLOSE_FLOOR: Final = 1000
 #: How many of the seat's best moves (after every move has ``floor`` results) are valued
 #: on the shared deals.
 LEADERS: Final = 2

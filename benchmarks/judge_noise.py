@@ -67,7 +67,12 @@ def main() -> None:
         b = judge(obs, 2 * i + 2, args.iterations, args.floor, played, args.close_floor)
         noise.append(b.loss(a.best.move)[0])
         noise.append(a.loss(b.best.move)[0])
-        same += label_of(a.loss(played)[0]) == label_of(b.loss(played)[0])
+        la, lb = a.loss(played)[0], b.loss(played)[0]
+        if label_of(la) == label_of(lb):
+            same += 1
+        else:
+            print(f"labels differ: {played} loses {la:.2f}★ (best {a.best.move}) and "
+                  f"{lb:.2f}★ (best {b.best.move}) among {len(obs.legal_moves)} moves")
     took = time.perf_counter() - started
     noise.sort()
     n = len(noise)

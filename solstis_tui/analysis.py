@@ -52,14 +52,16 @@ CHANCE: Final = (Drew, SecondChance, SpiritsDrawn, Flipped, EagleDrew)
 
 @dataclass(frozen=True)
 class Effort:
-    """How hard the judge looks: the decider's search; the other seat's is half."""
+    """How hard the judge looks at a decision from the deciding seat's side. From the
+    other seat's (for luck only: no label reads it) it looks with half the iterations and
+    a third of the shared deals."""
 
     iterations: int = DEFAULT_ITERATIONS
     floor: int = DEFAULT_FLOOR
     close_floor: int = DEFAULT_CLOSE_FLOOR
 
     def other(self) -> Effort:
-        return Effort(max(1, self.iterations // 2), self.floor, self.close_floor)
+        return Effort(max(1, self.iterations // 2), self.floor, max(1, self.close_floor // 3))
 
 
 TINY: Final = Effort(40, 4, 8)
