@@ -15,6 +15,7 @@ import json
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -200,6 +201,15 @@ def _run(tasks: list[Task], workers: int,
     try:
         for verdict in results:
             out.append(verdict)
+            if progress and len(out) % 2 == 0:
+                progress(len(out) // 2, total)
+    except (BrokenProcessPool, OSError):
+        # No worker processes here (a script without a main guard, a process limit):
+        # judge the rest on this process; the verdicts are the same.
+        if pool is None:
+            raise
+        for task in tasks[len(out):]:
+            out.append(_judge_task(task))
             if progress and len(out) % 2 == 0:
                 progress(len(out) // 2, total)
     finally:
