@@ -254,8 +254,9 @@ def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
     """Judge the decision pending in ``obs`` from ``obs.player``'s side.
 
     ``iterations`` of the search, then enough more that every legal move of the seat has
-    ``floor`` results; then its ``LEADERS`` best moves and ``focus`` (a move of whoever
-    decides, e.g. the one played) are valued on ``close_floor`` shared deals. Deterministic
+    ``floor`` results; then its ``LEADERS`` best moves (the other seat's decision: the
+    move the search expects it to play) and ``focus`` (a move of whoever decides, e.g.
+    the one played) are valued on ``close_floor`` shared deals. Deterministic
     for ``seed``. ValueError if the game is over or nobody is to decide.
     """
     if iterations < 1:
@@ -275,6 +276,11 @@ def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
     if mine:
         _top_up(search, tree, tallies, list(obs.legal_moves), floor)
         close = _leaders(tallies, obs.legal_moves)
+    elif predicted is not None:
+        # The position's value and the focus move's are then measured alike (late, on the
+        # same deals): the main search's early iterations, made while the tree was young,
+        # would otherwise bias the difference between them.
+        close = [predicted]
     if focus is not None and focus not in close:
         close.append(focus)
     paired = _paired(search, tree, recorder, close, close_floor)
