@@ -3,7 +3,7 @@
 Games are seeded greedy-vs-random games, base variant unless ``--variant`` (their decisions
 with a real choice are what the analysis judges: each from both seats' observations).
 Prints, per game, the decisions, the seconds, and the seconds for 30 decisions (target:
-at most 30 s, compiled, 2 cores).
+at most 30 s, compiled, 2 cores); and each seat's error rate and luck.
 
 Run: ``.venv/bin/python benchmarks/analysis_speed.py [--games 2] [--workers 2]
 [--variant firefly]``.
@@ -39,11 +39,13 @@ def main() -> None:
     for seed in range(1, args.games + 1):
         g = game(seed, args.variant)
         started = time.perf_counter()
-        found = analyse(g, ("A", "B"), 0, effort, args.workers)
+        found = analyse(g, ("greedy", "random"), 0, effort, args.workers)
         took = time.perf_counter() - started
         n = len(found.decisions())
+        a, b = found.seats
         print(f"game {seed}: {n} decisions with a real choice, {took:.1f} s, "
-              f"{30 * took / n:.1f} s for 30 decisions")
+              f"{30 * took / n:.1f} s for 30 decisions; error rate greedy {a.error_rate:.2f}★ "
+              f"random {b.error_rate:.2f}★; luck greedy {a.luck:+.1f}★ random {b.luck:+.1f}★")
 
 
 if __name__ == "__main__":
