@@ -78,8 +78,9 @@ class Verdict:
     """The seat's own decision: every legal move, best (highest margin) first. The other
     seat's decision: the moves the search met, most searched first."""
     expected: MoveValue
-    """The position's value for ``seat``: the best move if ``seat`` decides, else the move
-    the search expects the other seat to play (its most searched)."""
+    """The position's value for ``seat``: the best move if ``seat`` decides, else what the
+    search expects of the other seat's choice, deal by deal (its ``move`` is the one it
+    expects most often)."""
     iterations: int
 
     @property
@@ -142,6 +143,8 @@ class _Recorder:
         self.root_move: Move | None = None
         self.tallies: dict[Move, _Tally] = {}
         self.paired: dict[Move, _Tally] | None = None
+        self.overall: _Tally | None = None
+        """While set, every result is added here too, whatever its move."""
         """While set, results go here instead (``_paired``)."""
 
     def judge(self, search: Search, g: Game) -> tuple[float, float, float]:
@@ -157,10 +160,10 @@ class _Recorder:
         tally = tallies.get(mv)
         if tally is None:
             tally = tallies[mv] = _Tally()
-        if self.seat == 0:
-            tally.add(win0, m0)
-        else:
-            tally.add(1.0 - win0, -m0)
+        win, margin = (win0, m0) if self.seat == 0 else (1.0 - win0, -m0)
+        tally.add(win, margin)
+        if self.overall is not None:
+            self.overall.add(win, margin)
         return r0, r1, m0
 
 
@@ -268,7 +271,10 @@ def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
     recorder = _Recorder(settings, seat)
     tree = _Tree(settings, recorder)
     search = Search(obs, random.Random(seed), tree, recorder)
-    search.run(Stopwatch(Budget(iterations=iterations), Budget(), None))
+    search.run(Stopwatch(Budget(iterations=(iterations + 1) // 2), Budget(), None))
+    recorder.overall = _Tally()  # the position's value: the older tree's half left out
+    search.run(Stopwatch(Budget(iterations=iterations // 2), Budget(), None))
+    overall, recorder.overall = recorder.overall, None
     tallies = recorder.tallies
     mine = obs.to_play == seat and not obs.spectator
     predicted = max(tallies, key=lambda mv: (tallies[mv].n, str(mv)), default=None)
@@ -276,11 +282,6 @@ def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
     if mine:
         _top_up(search, tree, tallies, list(obs.legal_moves), floor)
         close = _leaders(tallies, obs.legal_moves)
-    elif predicted is not None:
-        # The position's value and the focus move's are then measured alike (late, on the
-        # same deals): the main search's early iterations, made while the tree was young,
-        # would otherwise bias the difference between them.
-        close = [predicted]
     if focus is not None and focus not in close:
         close.append(focus)
     paired = _paired(search, tree, recorder, close, close_floor)
@@ -295,6 +296,9 @@ def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
     else:
         values = sorted((value(mv) for mv in tallies),
                         key=lambda v: (-v.results, str(v.move)))
+        # Whoever decides, in each deal, as the search expects: the mean of the results of
+        # the main search's second half. (One move's mean would count only the deals that
+        # allow it: the other seat holds the tile it plays in every one of them.)
         assert predicted is not None  # every iteration of the main search has a root move
-        expected = value(predicted)
+        expected = overall.value(predicted) if overall.n else value(predicted)
     return Verdict(seat, obs.to_play, tuple(values), expected, search.iterations)
