@@ -78,9 +78,9 @@ class Verdict:
     """The seat's own decision: every legal move, best (highest margin) first. The other
     seat's decision: the moves the search met, most searched first."""
     expected: MoveValue
-    """The position's value for ``seat``: the best move if ``seat`` decides, else what the
-    search expects of the other seat's choice, deal by deal (its ``move`` is the one it
-    expects most often)."""
+    """The position's value for ``seat``: the best move if ``seat`` decides, else the other
+    seat's choice deal by deal, each deal's being the move the search tree rates best for
+    it among those the deal allows (``move`` is then its most searched move)."""
     iterations: int
 
     @property
@@ -177,9 +177,14 @@ class _Tree:
         self.inner = tree
         self.recorder = recorder
         self.forced: Move | None = None
+        self.exploit = False
+        """While set, the root move is the one the tree rates best for whoever decides,
+        among those this deal allows (no exploration)."""
 
     def descend(self, search: Search, g: Game, path: list[Node]) -> None:
         forced = self.forced
+        if self.exploit:
+            forced = _exploited(search.root, g)
         if forced is None:
             self.inner.descend(search, g, path)
             self.recorder.root_move = path[0].move if path else None
@@ -199,6 +204,19 @@ class _Tree:
             below = Search(search.obs, search.rand, self.inner, self.recorder, root=child,
                            dealer=search.dealer)
             self.inner.descend(below, g, path)
+
+
+def _exploited(root: Node, g: Game) -> Move | None:
+    """The move ``g``'s decider rates best in ``root``'s children (mean reward, from its
+    side), among ``g``'s legal moves; None if none was tried."""
+    best: Move | None = None
+    best_mean = -1.0
+    p = g.to_play
+    for mv in g.legal:
+        child = root.children.get(edge_key(p, mv))
+        if child is not None and child.n and child.w / child.n > best_mean:
+            best, best_mean = mv, child.w / child.n
+    return best
 
 
 def _top_up(search: Search, tree: _Tree, tallies: dict[Move, _Tally], moves: list[Move],
@@ -271,10 +289,7 @@ def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
     recorder = _Recorder(settings, seat)
     tree = _Tree(settings, recorder)
     search = Search(obs, random.Random(seed), tree, recorder)
-    search.run(Stopwatch(Budget(iterations=(iterations + 1) // 2), Budget(), None))
-    recorder.overall = _Tally()  # the position's value: the older tree's half left out
-    search.run(Stopwatch(Budget(iterations=iterations // 2), Budget(), None))
-    overall, recorder.overall = recorder.overall, None
+    search.run(Stopwatch(Budget(iterations=iterations), Budget(), None))
     tallies = recorder.tallies
     mine = obs.to_play == seat and not obs.spectator
     predicted = max(tallies, key=lambda mv: (tallies[mv].n, str(mv)), default=None)
@@ -296,9 +311,16 @@ def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
     else:
         values = sorted((value(mv) for mv in tallies),
                         key=lambda v: (-v.results, str(v.move)))
-        # Whoever decides, in each deal, as the search expects: the mean of the results of
-        # the main search's second half. (One move's mean would count only the deals that
-        # allow it: the other seat holds the tile it plays in every one of them.)
+        # The position's value: in each deal, the other seat plays the move the tree
+        # rates best for it among those the deal allows. (One move's mean would count only
+        # the deals that allow it; the mean of every iteration would count the search's
+        # exploring of moves it would not play.)
         assert predicted is not None  # every iteration of the main search has a root move
+        recorder.overall = _Tally()
+        tree.exploit = True
+        for _ in range(close_floor):
+            search.iterate()
+        tree.exploit = False
+        overall, recorder.overall = recorder.overall, None
         expected = overall.value(predicted) if overall.n else value(predicted)
     return Verdict(seat, obs.to_play, tuple(values), expected, search.iterations)
