@@ -235,6 +235,10 @@ def main(argv: list[str] | None = None) -> int:
         print(engine_build.stale_message(engine_build.STATUS), file=sys.stderr)
     if argv and argv[0] == "arena":
         return run_arena(argv[1:])
+    if argv and argv[0] == "analyze":
+        from .analyze_command import main as analyze_main
+
+        return analyze_main(argv[1:])
     if argv and argv[0] == "learn":
         return run_learn(argv[1:])
     if argv and argv[0] == "games":

@@ -18,11 +18,14 @@ HOST_ENTRIES = (
     "solstis_tui.cli",  # `solstis host` starts here
 )
 
+ANALYSIS = ("solstis_tui.analysis", "solstis_tui.analyze_command")
+"""`solstis analyze`, which runs without a screen."""
+
 PROBE = f"""
 import importlib, json, pkgutil, sys
 import solstis_tui.ai, solstis_tui.core, solstis_tui.host, solstis_tui.play
 names = ["solstis_tui.core", "solstis_tui.ai", "solstis_tui.host", "solstis_tui.play",
-         *{list(HOST_ENTRIES)!r}]
+         *{list(HOST_ENTRIES)!r}, *{list(ANALYSIS)!r}]
 for package in (solstis_tui.core, solstis_tui.ai, solstis_tui.host, solstis_tui.play):
     names += [m.name for m in pkgutil.walk_packages(package.__path__, package.__name__ + ".")]
 for name in names:
@@ -46,7 +49,8 @@ def test_core_bots_host_and_play_controller_load_no_textual(tmp_path: Path) -> N
     # finds none).
     assert {"solstis_tui.ai.mcts", "solstis_tui.ai.arena", "solstis_tui.core.game",
             "solstis_tui.host.serve", "solstis_tui.host.botpool",
-            "solstis_tui.play.controller"} <= set(found["imported"])
+            "solstis_tui.play.controller", "solstis_tui.ai.judge",
+            "solstis_tui.analysis"} <= set(found["imported"])
     assert found["textual"] == []
     assert found["client"] == []
 

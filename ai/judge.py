@@ -1,0 +1,326 @@
+"""The judge: each move's expected result at a decision, from one seat's observation only.
+
+The judge is the expert's search (ISMCTS with mcts's parts, ``mcts.Settings``) run at a
+fixed iteration budget from a seed, so the same observation, budget and seed always give
+the same verdict. Every iteration deals the unseen tiles and spirits afresh from the
+observation (``core.Dealer``); the real game's hidden parts are never read.
+
+Three additions to the search, all outside it:
+
+- every iteration's result is kept per root move, from the judged seat's side: the win
+  (1, a draw 0.5, or the learned value's win chance where a playout is cut off) and the
+  star margin. Their means are the move's expected result and their standard errors its
+  error;
+- after the search, moves with fewer than ``floor`` results get more iterations that start
+  with that move (then go on down the same tree), so that a move the search neglects (a bad
+  one, often the one a person played) is still judged on enough deals;
+- the ``LEADERS`` best moves and the ``focus`` move (the one played) are then judged
+  afresh, ``close_floor`` results each, *on the same deals* (``_paired``): the luck of the
+  draw cancels in the differences between them, which are the losses a review reads. A
+  move of the *other* seat that a deal does not allow (a tile it may not hold) is left out
+  of that deal.
+
+``judge(obs, seed)`` is the whole interface; ``Verdict`` holds the result.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Final
+
+from solstis_tui.core import Game, Move, Observation
+
+from .base import Budget, Stopwatch
+from .mcts import Settings
+from .search import GuidedUCB, Node, Search, edge_key
+
+#: Iterations of the main search (the expert's parts); see docs/analysis.md for the choice.
+DEFAULT_ITERATIONS: Final = 2000
+#: Results every legal move of the seat gets at least.
+DEFAULT_FLOOR: Final = 30
+#: Results on shared deals for the leading moves and the focus move: the losses that
+#: labels read are differences between these.
+DEFAULT_CLOSE_FLOOR: Final = 1000
+#: How many of the seat's best moves (after every move has ``floor`` results) are valued
+#: on the shared deals.
+LEADERS: Final = 2
+#: A focus move of the other seat gets at most this many tries per result it needs (deals
+#: where the move is not possible are tried and dropped).
+TRIES_PER_RESULT: Final = 20
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """One move's expected result for the judged seat, with standard errors."""
+
+    move: Move
+    results: int
+    """Deals (iterations) the mean is over."""
+    win: float
+    """Expected win chance of the judged seat, 0 to 1 (a draw counts a half)."""
+    margin: float
+    """Expected final star margin of the judged seat (its stars minus the other's)."""
+    win_error: float
+    margin_error: float
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A judged decision: the moves' expected results from ``seat``'s observation."""
+
+    seat: int
+    """Whose observation, and whose side every value is from."""
+    to_play: int
+    """Who decides (``seat`` itself, or the other seat)."""
+    moves: tuple[MoveValue, ...]
+    """The seat's own decision: every legal move, best (highest margin) first. The other
+    seat's decision: the moves the search met, most searched first."""
+    expected: MoveValue
+    """The position's value for ``seat``: the best move if ``seat`` decides, else the other
+    seat's choice deal by deal, each deal's being the move the search tree rates best for
+    it among those the deal allows (``move`` is then its most searched move)."""
+    iterations: int
+
+    @property
+    def best(self) -> MoveValue:
+        return self.moves[0]
+
+    def value_of(self, mv: Move) -> MoveValue | None:
+        """``mv``'s value, or None if it was never judged."""
+        for value in self.moves:
+            if value.move == mv:
+                return value
+        return None
+
+    def loss(self, mv: Move) -> tuple[float, float]:
+        """(stars, win chance) that ``mv`` gives up against the best move. The stars are
+        never negative (the best has the highest margin); the win chance may be slightly
+        negative when the star-best move wins a little less often."""
+        value = self.value_of(mv)
+        if value is None:
+            raise ValueError(f"{mv} was not judged")
+        best = self.best
+        return max(0.0, best.margin - value.margin), best.win - value.win
+
+
+class _Tally:
+    __slots__ = ("m", "m2", "n", "w", "w2")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.w = self.w2 = self.m = self.m2 = 0.0
+
+    def add(self, win: float, margin: float) -> None:
+        self.n += 1
+        self.w += win
+        self.w2 += win * win
+        self.m += margin
+        self.m2 += margin * margin
+
+    def value(self, mv: Move) -> MoveValue:
+        n = self.n
+        if not n:
+            return MoveValue(mv, 0, 0.5, 0.0, 0.5, math.inf)
+        w, m = self.w / n, self.m / n
+        return MoveValue(mv, n, w, m, _error(self.w2 / n - w * w, n),
+                         _error(self.m2 / n - m * m, n))
+
+
+def _error(variance: float, n: int) -> float:
+    return math.sqrt(max(0.0, variance) / (n - 1)) if n > 1 else math.inf
+
+
+class _Recorder:
+    """The evaluator: mcts's, plus each result kept under the iteration's root move."""
+
+    def __init__(self, settings: Settings, seat: int) -> None:
+        _, self.inner = settings.parts()
+        self.share = settings.margin_share
+        self.scale = settings.margin_scale
+        self.seat = seat
+        self.root_move: Move | None = None
+        self.tallies: dict[Move, _Tally] = {}
+        self.paired: dict[Move, _Tally] | None = None
+        self.overall: _Tally | None = None
+        """While set, every result is added here too, whatever its move."""
+        """While set, results go here instead (``_paired``)."""
+
+    def judge(self, search: Search, g: Game) -> tuple[float, float, float]:
+        mv = self.root_move
+        if mv is None:  # a dropped deal: no path to credit, nothing to play out
+            return 0.5, 0.5, 0.0
+        r0, r1, m0 = self.inner.judge(search, g)
+        # The reward mixes the win and the squashed margin (search.mix): take the win back.
+        squashed = self.share / 2 * (1.0 + math.tanh(m0 / self.scale))
+        win0 = (r0 - squashed) / (1.0 - self.share) if self.share < 1.0 else 0.5
+        win0 = min(1.0, max(0.0, win0))
+        tallies = self.paired if self.paired is not None else self.tallies
+        tally = tallies.get(mv)
+        if tally is None:
+            tally = tallies[mv] = _Tally()
+        win, margin = (win0, m0) if self.seat == 0 else (1.0 - win0, -m0)
+        tally.add(win, margin)
+        if self.overall is not None:
+            self.overall.add(win, margin)
+        return r0, r1, m0
+
+
+class _Tree:
+    """The tree policy: mcts's, or with ``forced`` set, that move first and then mcts's
+    from its node. Tells the recorder each iteration's root move (None: deal dropped)."""
+
+    def __init__(self, settings: Settings, recorder: _Recorder) -> None:
+        tree, _ = settings.parts()
+        assert isinstance(tree, GuidedUCB)
+        self.inner = tree
+        self.recorder = recorder
+        self.forced: Move | None = None
+        self.exploit = False
+        """While set, the root move is the one the tree rates best for whoever decides,
+        among those this deal allows (no exploration)."""
+
+    def descend(self, search: Search, g: Game, path: list[Node]) -> None:
+        forced = self.forced
+        if self.exploit:
+            forced = _exploited(search.root, g)
+        if forced is None:
+            self.inner.descend(search, g, path)
+            self.recorder.root_move = path[0].move if path else None
+            return
+        if forced not in g.legal:
+            self.recorder.root_move = None
+            return
+        p = g.to_play
+        key = edge_key(p, forced)
+        child = search.root.children.get(key)
+        if child is None:
+            child = search.root.children[key] = Node(p, forced)
+        g.play(forced)
+        path.append(child)
+        self.recorder.root_move = forced
+        if not g.is_over:
+            below = Search(search.obs, search.rand, self.inner, self.recorder, root=child,
+                           dealer=search.dealer)
+            self.inner.descend(below, g, path)
+
+
+def _exploited(root: Node, g: Game) -> Move | None:
+    """The move ``g``'s decider rates best in ``root``'s children (mean reward, from its
+    side), among ``g``'s legal moves; None if none was tried."""
+    best: Move | None = None
+    best_mean = -1.0
+    p = g.to_play
+    for mv in g.legal:
+        child = root.children.get(edge_key(p, mv))
+        if child is not None and child.n and child.w / child.n > best_mean:
+            best, best_mean = mv, child.w / child.n
+    return best
+
+
+def _top_up(search: Search, tree: _Tree, tallies: dict[Move, _Tally], moves: list[Move],
+            floor: int) -> None:
+    """Iterate from each of ``moves`` until it has ``floor`` results (or, for a move that
+    few deals allow, until its tries run out)."""
+    for mv in moves:
+        tree.forced = mv
+        tries = 0
+        tally = tallies.get(mv)
+        while (tally is None or tally.n < floor) and tries < floor * TRIES_PER_RESULT:
+            search.iterate()
+            tries += 1
+            tally = tallies.get(mv)
+        tree.forced = None
+
+
+def _paired(search: Search, tree: _Tree, recorder: _Recorder, moves: list[Move],
+            count: int) -> dict[Move, _Tally]:
+    """``count`` fresh results for each of ``moves``, all on the same deals: each round
+    draws one seed, and every move's iteration starts from a generator of that seed, so
+    they meet the same hidden tiles, spirits and draws. The luck of the draw, most of a
+    result's spread, then largely cancels in the differences between them (the losses).
+    A move a deal does not allow (the other seat's) has fewer results."""
+    recorder.paired = {}
+    master = search.rand
+    rounds = 0
+    try:
+        while moves and rounds < count * TRIES_PER_RESULT and min(
+                (recorder.paired[mv].n if mv in recorder.paired else 0) for mv in moves) < count:
+            rounds += 1
+            deal = master.getrandbits(64)
+            for mv in moves:
+                search.rand = random.Random(deal)
+                tree.forced = mv
+                search.iterate()
+    finally:
+        search.rand = master
+        tree.forced = None
+    paired, recorder.paired = recorder.paired, None
+    return paired
+
+
+def _leaders(tallies: dict[Move, _Tally], moves: tuple[Move, ...]) -> list[Move]:
+    """The ``LEADERS`` moves with the highest mean margin so far."""
+    def mean(mv: Move) -> float:
+        tally = tallies.get(mv)
+        return tally.m / tally.n if tally is not None and tally.n else -math.inf
+    return sorted(moves, key=lambda mv: -mean(mv))[:LEADERS]
+
+
+def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
+          floor: int = DEFAULT_FLOOR, focus: Move | None = None,
+          close_floor: int = DEFAULT_CLOSE_FLOOR,
+          settings: Settings | None = None) -> Verdict:
+    """Judge the decision pending in ``obs`` from ``obs.player``'s side.
+
+    ``iterations`` of the search, then enough more that every legal move of the seat has
+    ``floor`` results; then its ``LEADERS`` best moves (the other seat's decision: the
+    move the search expects it to play) and ``focus`` (a move of whoever decides, e.g.
+    the one played) are valued on ``close_floor`` shared deals. Deterministic
+    for ``seed``. ValueError if the game is over or nobody is to decide.
+    """
+    if iterations < 1:
+        raise ValueError("the judge needs at least one iteration")
+    if obs.is_over or obs.decision is None:
+        raise ValueError("nothing to judge: the game is over or no decision is pending")
+    settings = settings if settings is not None else Settings()
+    seat = obs.player
+    recorder = _Recorder(settings, seat)
+    tree = _Tree(settings, recorder)
+    search = Search(obs, random.Random(seed), tree, recorder)
+    search.run(Stopwatch(Budget(iterations=iterations), Budget(), None))
+    tallies = recorder.tallies
+    mine = obs.to_play == seat and not obs.spectator
+    predicted = max(tallies, key=lambda mv: (tallies[mv].n, str(mv)), default=None)
+    close: list[Move] = []
+    if mine:
+        _top_up(search, tree, tallies, list(obs.legal_moves), floor)
+        close = _leaders(tallies, obs.legal_moves)
+    if focus is not None and focus not in close:
+        close.append(focus)
+    paired = _paired(search, tree, recorder, close, close_floor)
+
+    def value(mv: Move) -> MoveValue:
+        return (paired.get(mv) or tallies.get(mv) or _Tally()).value(mv)
+
+    if mine:
+        values = sorted((value(mv) for mv in obs.legal_moves),
+                        key=lambda v: (-v.margin, -v.win, str(v.move)))
+        expected = values[0]
+    else:
+        values = sorted((value(mv) for mv in tallies),
+                        key=lambda v: (-v.results, str(v.move)))
+        # The position's value: in each deal, the other seat plays the move the tree
+        # rates best for it among those the deal allows. (One move's mean would count only
+        # the deals that allow it; the mean of every iteration would count the search's
+        # exploring of moves it would not play.)
+        assert predicted is not None  # every iteration of the main search has a root move
+        recorder.overall = _Tally()
+        tree.exploit = True
+        for _ in range(close_floor):
+            search.iterate()
+        tree.exploit = False
+        overall, recorder.overall = recorder.overall, None
+        expected = overall.value(predicted) if overall.n else value(predicted)
+    return Verdict(seat, obs.to_play, tuple(values), expected, search.iterations)

@@ -1,0 +1,364 @@
+"""Analysis of a finished game: what each decision cost, and how much was the draw.
+
+Every decision with a real choice is judged (``ai/judge.py``) from the deciding seat's
+observation, and from the other seat's; the played move's loss against the judge's best
+gets a label. Each stretch of the game between two decisions that holds a chance event
+(a tile drawn, a second chance, spirits drawn, the display refilled) gets each seat's luck:
+its expected result when the next decision came, minus its expected result of the move
+just played, both from its own observation. docs/analysis.md documents the labels'
+thresholds and the JSON, a stable interface. No Textual here.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any, Final
+
+from solstis_tui.ai.judge import (
+    DEFAULT_CLOSE_FLOOR,
+    DEFAULT_FLOOR,
+    DEFAULT_ITERATIONS,
+    MoveValue,
+    Verdict,
+    judge,
+)
+from solstis_tui.core import Game, IllegalMove, Move, Options
+from solstis_tui.core.board import NAMES
+from solstis_tui.core.events import (
+    Drew,
+    EagleDrew,
+    Event,
+    Flipped,
+    SecondChance,
+    SpiritsDrawn,
+)
+
+VERSION: Final = 1
+"""The JSON's version: it changes only when a key changes meaning or goes."""
+
+#: Labels by the star loss of a move: (name, least loss), worst first. Chosen from the
+#: judge's noise (benchmarks/judge_noise.py; docs/analysis.md).
+LABELS: Final[tuple[tuple[str, float], ...]] = (("blunder", 6.0), ("mistake", 3.0),
+                                                ("inaccuracy", 1.5))
+LABEL_NAMES: Final = ("inaccuracy", "mistake", "blunder")
+
+CHANCE: Final = (Drew, SecondChance, SpiritsDrawn, Flipped, EagleDrew)
+"""The events the draw decides."""
+
+
+@dataclass(frozen=True)
+class Effort:
+    """How hard the judge looks at a decision from the deciding seat's side. From the
+    other seat's (for luck only: no label reads it) it looks with half the iterations and
+    a third of the shared deals."""
+
+    iterations: int = DEFAULT_ITERATIONS
+    floor: int = DEFAULT_FLOOR
+    close_floor: int = DEFAULT_CLOSE_FLOOR
+
+    def other(self) -> Effort:
+        return Effort(max(1, self.iterations // 2), self.floor, max(1, self.close_floor // 3))
+
+
+TINY: Final = Effort(40, 4, 8)
+"""For tests: fast, and noisy."""
+
+
+@dataclass(frozen=True)
+class DecisionNote:
+    turn: int
+    seat: int
+    played: Move
+    best: Move
+    loss_stars: float
+    loss_win: float
+    label: str | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class ChanceNote:
+    turn: int
+    event: str
+    luck: tuple[float, float]
+    """Each seat's luck in stars."""
+
+
+@dataclass(frozen=True)
+class SeatNote:
+    name: str
+    error_rate: float
+    """Mean star loss a decision with a real choice (0 with none)."""
+    luck: float
+    labels: dict[str, int]
+    decisions: int
+
+
+@dataclass(frozen=True)
+class Analysis:
+    seats: tuple[SeatNote, SeatNote]
+    notes: tuple[DecisionNote | ChanceNote, ...]
+    """Decisions and chance events in the order of the game."""
+
+    def decisions(self) -> list[DecisionNote]:
+        return [n for n in self.notes if isinstance(n, DecisionNote)]
+
+    def chances(self) -> list[ChanceNote]:
+        return [n for n in self.notes if isinstance(n, ChanceNote)]
+
+
+def label_of(loss_stars: float) -> str | None:
+    """The label a move losing ``loss_stars`` gets, or None."""
+    for name, least in LABELS:
+        if loss_stars >= least:
+            return name
+    return None
+
+
+def game_from_moves(options: Options, seed: int, moves: Iterable[str]) -> Game:
+    """Replay a game from its options, seed and moves in notation. Automatic moves may be
+    listed or left out. ValueError naming the move that does not fit."""
+    g = Game.new(seed=seed, options=options)
+    for i, text in enumerate(moves, 1):
+        mv = Move.parse(text)
+        if g.history and g.history[-1][2] and g.history[-1][1] == mv and mv not in g.legal:
+            continue  # an automatic move the list repeats
+        try:
+            g.play(mv)
+        except Exception as exc:
+            raise ValueError(f"move {i} ({text!r}) does not fit the game: {exc}") from None
+    return g
+
+
+@dataclass(frozen=True)
+class _Point:
+    """A decision with a real choice, as the analysis walks the game."""
+
+    turn: int
+    seat: int
+    played: Move
+    log_at: int
+    """Where in the game's log the events of this move begin."""
+
+
+Task = tuple[Any, int, Move, Effort]
+
+
+def _judge_task(task: Task) -> Verdict:
+    obs, seed, focus, effort = task
+    return judge(obs, seed, effort.iterations, effort.floor, focus, effort.close_floor)
+
+
+def analyse(game: Game, names: Sequence[str] = ("Seat 1", "Seat 2"), seed: int = 0,
+            effort: Effort | None = None, workers: int = 1,
+            progress: Callable[[int, int], None] | None = None, since: int = 0) -> Analysis:
+    """Analyse the finished (or stopped) ``game`` from its ``since``-th history entry on.
+    ``progress(done, total)`` is called as decisions are judged. Deterministic for
+    ``seed`` and ``effort``, whatever ``workers``."""
+    effort = effort if effort is not None else Effort()
+    # The game is walked again from its deal (a legacy deal too) to see each decision.
+    replay = Game.new(seed=game.seed, options=game.options, legacy=not game._draws.keyed)
+    points: list[_Point] = []
+    tasks: list[Task] = []
+    for i, (p, mv, auto) in enumerate(game.history):
+        if not auto:
+            if len(replay.legal) > 1 and i >= since:
+                k = len(points)
+                points.append(_Point(replay.turn, p, mv, len(replay.log)))
+                for seat in (0, 1):
+                    tasks.append((replay.observation(seat), seed * 1_000_003 + 2 * k + seat,
+                                  mv, effort if seat == p else effort.other()))
+            try:
+                replay.play(mv)
+            except IllegalMove:
+                raise ValueError("this game does not replay from its seed (a hand-made "
+                                 "position?): only games dealt from a seed can be analysed"
+                                 ) from None
+    verdicts = _run(tasks, workers, progress)
+    return _report(game, names, points, verdicts)
+
+
+def _run(tasks: list[Task], workers: int,
+         progress: Callable[[int, int], None] | None) -> list[Verdict]:
+    out: list[Verdict] = []
+    total = len(tasks) // 2
+    if progress:
+        progress(0, total)
+    results: Iterable[Verdict]
+    pool: ProcessPoolExecutor | None = None
+    if workers > 1 and len(tasks) > 2:
+        import multiprocessing
+
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        results = pool.map(_judge_task, tasks)
+    else:
+        results = map(_judge_task, tasks)
+    try:
+        for verdict in results:
+            out.append(verdict)
+            if progress and len(out) % 2 == 0:
+                progress(len(out) // 2, total)
+    except (BrokenProcessPool, OSError):
+        # No worker processes here (a script without a main guard, a process limit):
+        # judge the rest on this process; the verdicts are the same.
+        if pool is None:
+            raise
+        for task in tasks[len(out):]:
+            out.append(_judge_task(task))
+            if progress and len(out) % 2 == 0:
+                progress(len(out) // 2, total)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    return out
+
+
+def _final(game: Game, seat: int) -> float | None:
+    """The seat's final star margin, or None for a game that did not end."""
+    if not game.is_over:
+        return None
+    return float(game.score(seat).total - game.score(1 - seat).total)
+
+
+def _report(game: Game, names: Sequence[str], points: list[_Point],
+            verdicts: list[Verdict]) -> Analysis:
+    notes: list[DecisionNote | ChanceNote] = []
+    losses: list[list[float]] = [[], []]
+    labels = [dict.fromkeys(LABEL_NAMES, 0), dict.fromkeys(LABEL_NAMES, 0)]
+    luck = [0.0, 0.0]
+    for k, point in enumerate(points):
+        mine = verdicts[2 * k + point.seat]
+        played = mine.value_of(point.played)
+        assert played is not None
+        loss_stars, loss_win = mine.loss(point.played)
+        label = label_of(loss_stars)
+        notes.append(DecisionNote(point.turn, point.seat, point.played, mine.best.move,
+                                  round(loss_stars, 2), round(loss_win, 3), label,
+                                  reason(mine.best, played)))
+        losses[point.seat].append(loss_stars)
+        if label:
+            labels[point.seat][label] += 1
+        end = points[k + 1].log_at if k + 1 < len(points) else len(game.log)
+        chance = [ev for ev in game.log[point.log_at:end] if isinstance(ev, CHANCE)]
+        if not chance:
+            continue
+        after: list[float | None] = [None, None]
+        for seat in (0, 1):
+            if k + 1 < len(points):
+                after[seat] = verdicts[2 * (k + 1) + seat].expected.margin
+            else:
+                after[seat] = _final(game, seat)
+        if after[0] is None or after[1] is None:
+            continue
+        values = []
+        for seat in (0, 1):
+            judged = verdicts[2 * k + seat]
+            # No deal of the other seat's allowed the move (a tile it thought unlikely):
+            # its expectation before the move stands in.
+            before = judged.value_of(point.played) or judged.expected
+            value = float(after[seat] or 0.0) - before.margin
+            values.append(round(value, 2))
+            luck[seat] += value
+        notes.append(ChanceNote(point.turn, describe(chance, names), (values[0], values[1])))
+    seats = tuple(
+        SeatNote(names[s], round(sum(losses[s]) / len(losses[s]), 2) if losses[s] else 0.0,
+                 round(luck[s], 2), labels[s], len(losses[s]))
+        for s in (0, 1))
+    return Analysis((seats[0], seats[1]), tuple(notes))
+
+
+def reason(best: MoveValue, played: MoveValue) -> str:
+    """A short reason in the move notation's words."""
+    if best.move == played.move:
+        return f"{best.move} is the judge's best ({best.margin:+.1f}★ expected)"
+    return (f"{best.move} expects {best.margin:+.1f}★ and a {best.win:.0%} win chance; "
+            f"{played.move} expects {played.margin:+.1f}★ and {played.win:.0%}")
+
+
+def describe(events: Sequence[Event], names: Sequence[str]) -> str:
+    """The chance events in a few words (the game is over: every tile may be named)."""
+    parts = []
+    for ev in events:
+        if isinstance(ev, Drew):
+            tile = f" {NAMES[ev.tile]}" if ev.tile is not None else " a tile"
+            parts.append(f"{names[ev.player]} drew{tile}")
+        elif isinstance(ev, SecondChance):
+            parts.append(f"{names[ev.player]}'s second chance: {NAMES[ev.tile]}")
+        elif isinstance(ev, SpiritsDrawn):
+            spirits = " and ".join(s.name.lower() for s in ev.spirits)
+            parts.append(f"{names[ev.player]} drew {spirits}")
+        elif isinstance(ev, Flipped):
+            parts.append("the display turned up a tile")
+        else:
+            parts.append(f"{ev.kind.replace('_', ' ')}")
+    return "; ".join(parts)
+
+
+def to_json(analysis: Analysis) -> dict[str, Any]:
+    """The documented JSON (docs/analysis.md)."""
+    entries: list[dict[str, Any]] = []
+    for note in analysis.notes:
+        if isinstance(note, DecisionNote):
+            entries.append({"turn": note.turn, "seat": note.seat, "played": str(note.played),
+                            "best": str(note.best), "loss_stars": note.loss_stars,
+                            "loss_win": note.loss_win, "label": note.label,
+                            "reason": note.reason})
+        else:
+            entries.append({"turn": note.turn, "event": note.event, "luck": list(note.luck)})
+    return {
+        "version": VERSION,
+        "seats": [{"name": s.name, "error_rate": s.error_rate, "luck": s.luck,
+                   "labels": dict(s.labels)} for s in analysis.seats],
+        "decisions": entries,
+    }
+
+
+def summary(analysis: Analysis) -> str:
+    """One plain line about the first seat: did it play better, did it draw better."""
+    me, other = analysis.seats
+    if me.error_rate < other.error_rate:
+        play, good = "played better", True
+    elif me.error_rate > other.error_rate:
+        play, good = "played worse", False
+    else:
+        play, good = "played as well", True
+    line = (f"{me.name} {play} ({me.error_rate:.1f}★ lost a decision against "
+            f"{other.error_rate:.1f}★)")
+    if me.luck == 0:
+        return f"{line} and drew evenly (luck 0.0★)"
+    lucky = me.luck > 0
+    glue = "and" if lucky == good else "but"
+    sign = "+" if lucky else "−"
+    return f"{line} {glue} drew {'better' if lucky else 'worse'} (luck {sign}{abs(me.luck):.1f}★)"
+
+
+def print_text(data: dict[str, Any], line: str, out: Any = None) -> None:
+    """The analysis (its JSON, ``to_json``) as lines of text for a terminal, then the
+    summary ``line``."""
+    out = out if out is not None else sys.stdout
+    names = [s["name"] for s in data["seats"]]
+    for note in data["decisions"]:
+        if "event" in note:
+            luck = ", ".join(f"{n} {v:+.1f}★" for n, v in zip(names, note["luck"], strict=True))
+            print(f"turn {note['turn']:>2}  chance: {note['event']} (luck: {luck})", file=out)
+            continue
+        mark = f"  [{note['label']}]" if note["label"] else ""
+        text = f"turn {note['turn']:>2}  {names[note['seat']]}: {note['played']}"
+        if note["played"] != note["best"]:
+            text += (f"  best {note['best']}: −{note['loss_stars']:.1f}★, "
+                     f"{-note['loss_win']:+.0%} win")
+        print(text + mark, file=out)
+    for s in data["seats"]:
+        counts = ", ".join(f"{s['labels'][n]} {n}" for n in LABEL_NAMES)
+        print(f"{s['name']}: {s['error_rate']:.2f}★ lost a decision; {counts}; "
+              f"luck {s['luck']:+.1f}★", file=out)
+    print(line, file=out)
+
+
+def dumps(analysis: Analysis) -> str:
+    return json.dumps(to_json(analysis), indent=1, ensure_ascii=False)

@@ -1,0 +1,135 @@
+"""``solstis analyze RECORD [--json]``: load a game record, analyse it, cache the result.
+
+The result is kept beside the record as ``RECORD.analysis.json`` (docs/analysis.md), keyed
+by the record's text and the judge's effort: a second run prints it at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from solstis_tui import analysis, records
+from solstis_tui.core import Game, Options
+from solstis_tui.files import write_atomic
+
+EFFORT = analysis.Effort()
+"""The judge's effort for the command (tests make it tiny)."""
+
+
+class RecordProblem(ValueError):
+    """A record this command cannot read; the message says why."""
+
+
+def load(text: str) -> tuple[Game, list[str]]:
+    """The game a record holds, and its seats' names.
+
+    Reads a game record (``solstis_tui.records``, docs/records.md), or a small JSON form:
+    ``{"variant": "base", "seed": 7, "moves": ["play 3-5", ...], "seats": ["Ann", "Bob"]}``.
+    RecordProblem with the reason (a record's names its line) otherwise.
+    """
+    if not text.lstrip().startswith("{"):
+        try:
+            record = records.loads(text, check=False)
+            game = records.replay(record)  # checks every move and the stored scores
+        except ValueError as exc:  # RecordError names the line
+            raise RecordProblem(str(exc)) from None
+        return game, [seat.name for seat in record.seats]
+    try:
+        data: Any = json.loads(text)
+        options = Options.for_variant(str(data.get("variant", "base")))
+        seed = data["seed"]
+        moves = data["moves"]
+        names = data.get("seats", ["Seat 1", "Seat 2"])
+        if not isinstance(seed, int) or not isinstance(moves, list) or \
+                not all(isinstance(m, str) for m in moves) or len(names) != 2:
+            raise RecordProblem("a record needs an integer seed, a list of moves and two seats")
+        game = analysis.game_from_moves(options, seed, moves)
+    except RecordProblem:
+        raise
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise RecordProblem(f"not a game record: {exc}") from None
+    return game, [str(n) for n in names]
+
+
+def cache_key(text: str, effort: analysis.Effort, seed: int) -> str:
+    made = f"{analysis.VERSION}|{effort}|{seed}|{analysis.LABELS}|{text}"
+    return hashlib.sha256(made.encode()).hexdigest()
+
+
+def cache_path(record: Path) -> Path:
+    return record.with_name(record.name + ".analysis.json")
+
+
+def read_cache(record: Path, key: str) -> dict[str, Any] | None:
+    try:
+        data = json.loads(cache_path(record).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("key") != key:
+        return None
+    try:  # a damaged or hand-edited file is analysed afresh, never half printed
+        analysis.print_text(data["analysis"], str(data["summary"]), out=io.StringIO())
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return None
+    return data
+
+
+def _progress(done: int, total: int) -> None:
+    end = "\n" if done == total else ""
+    print(f"\ranalysing: decision {done} of {total}", end=end, file=sys.stderr, flush=True)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="solstis analyze",
+        description="Judge every decision of a finished game and measure each seat's luck.")
+    parser.add_argument("record", help="a game record file")
+    parser.add_argument("--json", action="store_true", help="print the JSON (docs/analysis.md)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="processes to judge with (default: every usable core)")
+    args = parser.parse_args(argv)
+    path = Path(args.record)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"solstis analyze: cannot read {path}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        game, names = load(text)
+    except RecordProblem as exc:
+        print(f"solstis analyze: {path}: {exc}", file=sys.stderr)
+        return 2
+    effort, seed = EFFORT, 0
+    key = cache_key(text, effort, seed)
+    cached = read_cache(path, key)
+    if cached is not None:
+        result = (cached["analysis"], str(cached.get("summary", "")))
+    else:
+        from solstis_tui.ai.expert import usable_cores
+
+        workers = args.workers if args.workers else usable_cores()
+        try:
+            found = analysis.analyse(game, names, seed, effort, max(1, workers),
+                                     _progress if sys.stderr.isatty() else None)
+        except ValueError as exc:
+            print(f"solstis analyze: {path}: {exc}", file=sys.stderr)
+            return 2
+        result = (analysis.to_json(found), analysis.summary(found))
+        try:
+            write_atomic(cache_path(path), json.dumps(
+                {"key": key, "summary": result[1], "analysis": result[0]},
+                ensure_ascii=False, indent=1))
+        except OSError as exc:
+            print(f"solstis analyze: could not keep the result ({exc})", file=sys.stderr)
+    data, line = result
+    if args.json:
+        print(json.dumps(data, indent=1, ensure_ascii=False))
+    else:
+        analysis.print_text(data, line)
+    return 0

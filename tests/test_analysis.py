@@ -1,0 +1,174 @@
+"""``solstis analyze``: bad moves are labelled, the JSON keeps its keys, luck adds up,
+the result is cached beside the record, and a bad record is refused."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from solstis_tui import analysis, analyze_command
+from solstis_tui.ai.registry import make_bot
+from solstis_tui.analysis import TINY, ChanceNote, DecisionNote, Effort
+from solstis_tui.core import Game, Move, Options
+
+BAD_AT = 48
+"""In the greedy game below, history entry 48 chooses among spirits: taking the bee
+instead of the squirrel gives up about ten stars."""
+
+
+def greedy_game(until: int, seed: int = 11) -> Game:
+    g = Game.new(seed=seed, options=Options())
+    bot = make_bot("greedy", 1)
+    while not g.is_over and len(g.history) < until:
+        g.play(bot.choose(g.observation(g.to_play)))
+    return g
+
+
+def test_an_obviously_bad_move_is_labelled() -> None:
+    g = greedy_game(BAD_AT)
+    assert Move.parse("take bee") in g.legal and Move.parse("take squirrel") in g.legal
+    g.play(Move.parse("take bee"))
+    found = analysis.analyse(g, ("Ann", "Bob"), seed=3, effort=Effort(300, 20, 120),
+                             since=BAD_AT)
+    note = found.decisions()[0]
+    assert str(note.played) == "take bee"
+    assert str(note.best) == "take squirrel"
+    assert note.label in ("mistake", "blunder")
+    assert found.seats[note.seat].labels[note.label] == 1
+
+
+def test_the_json_has_exactly_the_documented_keys() -> None:
+    g = greedy_game(30)
+    data = analysis.to_json(analysis.analyse(g, ("Ann", "Bob"), effort=TINY))
+    assert set(data) == {"version", "seats", "decisions"}
+    for seat in data["seats"]:
+        assert set(seat) == {"name", "error_rate", "luck", "labels"}
+        assert set(seat["labels"]) == {"inaccuracy", "mistake", "blunder"}
+    kinds = set()
+    for entry in data["decisions"]:
+        if "event" in entry:
+            assert set(entry) == {"turn", "event", "luck"}
+            assert len(entry["luck"]) == 2
+            kinds.add("chance")
+        else:
+            assert set(entry) == {"turn", "seat", "played", "best", "loss_stars", "loss_win",
+                                  "label", "reason"}
+            assert entry["label"] in (None, "inaccuracy", "mistake", "blunder")
+            Move.parse(entry["played"]), Move.parse(entry["best"])
+            kinds.add("decision")
+    assert kinds == {"chance", "decision"}
+    json.dumps(data)
+
+
+def test_luck_is_given_where_the_draw_decided_and_adds_up_per_seat() -> None:
+    g = greedy_game(400)
+    assert g.is_over
+    found = analysis.analyse(g, ("Ann", "Bob"), effort=TINY)
+    chances = found.chances()
+    assert chances
+    for note in chances:
+        assert note.event  # says what was drawn
+        assert all(math.isfinite(v) and abs(v) < 60 for v in note.luck)
+    for seat in (0, 1):
+        total = sum(n.luck[seat] for n in chances)
+        assert found.seats[seat].luck == pytest.approx(total, abs=0.05)
+    # Every stretch between two decisions (or after the last) where the draw acted, and
+    # only those, has its luck.
+    stretches = 0
+    log = g.log
+    starts = [i for i, n in enumerate(found.notes) if isinstance(n, DecisionNote)]
+    assert len(starts) == len(found.decisions())
+    for note_i, note in enumerate(found.notes):
+        if isinstance(note, ChanceNote):
+            assert isinstance(found.notes[note_i - 1], DecisionNote)
+            stretches += 1
+    assert stretches == len(chances)
+    assert any(isinstance(ev, analysis.CHANCE) for ev in log)
+
+
+def test_the_error_rate_is_the_mean_loss_and_the_summary_names_both_seats() -> None:
+    found = analysis.analyse(greedy_game(40), ("Ann", "Bob"), effort=TINY)
+    for seat in (0, 1):
+        losses = [n.loss_stars for n in found.decisions() if n.seat == seat]
+        assert found.seats[seat].error_rate == pytest.approx(sum(losses) / len(losses),
+                                                             abs=0.01)
+    line = analysis.summary(found)
+    assert line.startswith("Ann played") and "lost a decision" in line and "luck" in line
+
+
+def test_progress_counts_every_decision_judged() -> None:
+    seen: list[tuple[int, int]] = []
+    found = analysis.analyse(greedy_game(25), effort=TINY,
+                             progress=lambda done, total: seen.append((done, total)))
+    total = len(found.decisions())
+    assert seen == [(done, total) for done in range(total + 1)]
+
+
+def test_a_game_dealt_the_old_way_is_analysed_from_its_own_deal() -> None:
+    g = Game.new(seed=5, options=Options(), legacy=True)
+    bot = make_bot("greedy", 2)
+    while len(g.history) < 20:
+        g.play(bot.choose(g.observation(g.to_play)))
+    found = analysis.analyse(g, effort=TINY)
+    assert [n.played for n in found.decisions()] == \
+        [mv for _, mv, auto in g.history if not auto][:len(found.decisions())]
+    assert found.decisions()
+
+
+def record_file(tmp_path: Path, g: Game) -> Path:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"variant": "base", "seed": g.seed, "seats": ["Ann", "Bob"],
+                                "moves": [str(m) for _, m, auto in g.history if not auto]}))
+    return path
+
+
+def test_analyze_prints_the_json_and_keeps_it_beside_the_record(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(analyze_command, "EFFORT", TINY)
+    path = record_file(tmp_path, greedy_game(20))
+    assert analyze_command.main([str(path), "--json", "--workers", "1"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert set(first) == {"version", "seats", "decisions"}
+    assert (tmp_path / "game.json.analysis.json").exists()
+
+    def no_judging(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the cached result should be used")
+
+    monkeypatch.setattr(analysis, "analyse", no_judging)
+    assert analyze_command.main([str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == first
+    assert analyze_command.main([str(path)]) == 0
+    assert "Ann played" in capsys.readouterr().out
+
+
+def test_a_damaged_cache_is_analysed_afresh(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(analyze_command, "EFFORT", TINY)
+    path = record_file(tmp_path, greedy_game(20))
+    assert analyze_command.main([str(path), "--json", "--workers", "1"]) == 0
+    first = capsys.readouterr().out
+    cache = tmp_path / "game.json.analysis.json"
+    kept = json.loads(cache.read_text())
+    kept["analysis"]["seats"] = [{"name": "Ann"}]  # same key, damaged body
+    cache.write_text(json.dumps(kept))
+    assert analyze_command.main([str(path), "--workers", "1"]) == 0
+    assert "Ann played" in capsys.readouterr().out
+    assert analyze_command.main([str(path), "--json", "--workers", "1"]) == 0
+    assert capsys.readouterr().out == first
+
+
+@pytest.mark.parametrize("text", ["", "\x00\x01binary", '{"seed": 1, "moves": ["fly away"]}',
+                                  '{"seed": 1, "moves": ["play 1-1"], "seats": ["A", "B"]}'])
+def test_a_bad_record_is_refused_with_a_message(
+        tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    assert analyze_command.main([str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("solstis analyze:") and "Traceback" not in err
+    assert not (tmp_path / "bad.json.analysis.json").exists()
