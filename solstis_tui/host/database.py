@@ -17,7 +17,7 @@ import contextlib
 import os
 import sqlite3
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from ..files import keep_aside
@@ -177,6 +177,21 @@ def counted(conn: sqlite3.Connection, writes: int | None) -> None:
             os.pwrite(fd, f"{writes:020d}\n".encode(), 0)
         finally:
             os.close(fd)
+
+
+@contextlib.contextmanager
+def counted_transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction (``BEGIN IMMEDIATE``), counted (``count_write``) and committed
+    when the block ends, rolled back on any error; its count is then noted (``counted``)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        writes = count_write(conn)
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    counted(conn, writes)
 
 
 def create_private(path: Path) -> bool:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ..wire.names import lookalike_core, name_key
-from .database import count_write, counted
+from .database import counted_transaction
 
 SCHEMA_VERSION = 1
 #: what a player's expiry depends on (the ``kind`` column)
@@ -150,8 +150,7 @@ def put_all(conn: sqlite3.Connection, changes: Iterable[Change],
     """Make ``changes`` (and store ``meta`` rows) in one transaction; sqlite3.Error, and
     nothing changed, if it fails."""
     changes = list(changes)
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with counted_transaction(conn):
         conn.executemany("DELETE FROM names WHERE code = ?", [(c.code,) for c in changes])
         conn.executemany("DELETE FROM players WHERE code = ?",
                          [(c.code,) for c in changes if c.row is None])
@@ -161,12 +160,6 @@ def put_all(conn: sqlite3.Connection, changes: Iterable[Change],
                          [(key, c.code) for c in changes if c.row for key in c.keys])
         conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
                          list((meta or {}).items()))
-        writes = count_write(conn)
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
-    counted(conn, writes)
 
 
 #: Which way the ``names`` rows were worked out (the ``meta`` row ``clash_keys``): when

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..ai.ladder import LADDER as RUNGS
-from .database import count_write, counted, open_database, refused
+from .database import counted_transaction, open_database, refused
 from .glicko2 import RATING_PERIOD, Rating, rate
 
 SCHEMA_VERSION = 3
@@ -211,15 +211,8 @@ class Ratings:
         if conn is None:
             raise RuntimeError("the ratings database is not open")
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with counted_transaction(conn):
                 change = self._apply(conn, result)
-                writes = count_write(conn)
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
-            counted(conn, writes)
         except sqlite3.Error as exc:
             raise OSError(f"the ratings database could not be written ({exc})") from None
         return change
