@@ -162,7 +162,7 @@ def analyse(game: Game, names: Sequence[str] = ("Seat 1", "Seat 2"), seed: int =
     ``seed`` and ``effort``, whatever ``workers``."""
     effort = effort if effort is not None else Effort()
     # The game is walked again from its deal (a legacy deal too) to see each decision.
-    replay = Game.new(seed=game.seed, options=game.options, legacy=not game._draws.keyed)
+    replay = Game.new(seed=game.seed, options=game.options, legacy=game.legacy)
     points: list[_Point] = []
     tasks: list[Task] = []
     for i, (p, mv, auto) in enumerate(game.history):

@@ -317,6 +317,12 @@ class State:
         return sum(1 << t for t in bits(self.land[player]) if not NEIGHBOURS[t] & filled)
 
     @property
+    def legacy(self) -> bool:
+        """Dealt as games of format 1 were (SplitMix64), not by the keyed generator:
+        ``Game.new(seed, options, legacy=game.legacy)`` deals this game again."""
+        return not self._draws.keyed
+
+    @property
     def history(self) -> list[HistoryEntry]:
         """Every move so far as (player, move, automatic), automatic ones included."""
         return self._hist[: self._nhist]
@@ -327,7 +333,7 @@ class State:
 
     @property
     def log(self) -> list[Event]:
-        """What happened, as event tuples (see events.py), hidden details included."""
+        """What happened, as typed events (see events.py), hidden details included."""
         return self._log[: self._nlog]
 
     @log.setter
