@@ -455,14 +455,10 @@ class State:
     def _end_now(self, reason: EndReason, loser: int | None) -> None:
         """End the game at once, as people do (resign, time, abandoned: ``Game.end``),
         keeping the position it ended in: its JSON is that position and the ending."""
-        before = self._blank()
+        before = State()
         self._copy_into(before)
         self._before_end = before
         self._finish(reason, None if loser is None else 1 - loser)
-
-    def _blank(self) -> State:
-        """A new, empty object of this game's class (``_copy_into`` fills it)."""
-        return State()
 
     def _finish(self, reason: EndReason, winner: int | None) -> None:
         self.is_over, self.winner, self.end_reason = True, winner, reason

@@ -54,6 +54,8 @@ class Frame:
     (None when nobody here decides), its items and target cells, the other hand as shown,
     and whether a person at this screen decides."""
 
+    me: int
+    """The seat the frame is drawn for."""
     zone: Zone | None
     items: list[Item]
     targets: frozenset[int]
@@ -172,7 +174,7 @@ class PlayController:
         items = items_for(obs) if zone in LIST_ZONES else []
         targets = cell_targets(obs) if zone in (Zone.MINE, Zone.THEIRS, Zone.DISPLAY) else \
             frozenset()
-        return Frame(zone, items, targets, their_hand, decider_human)
+        return Frame(me, zone, items, targets, their_hand, decider_human)
 
     def shown_log(self) -> tuple[Event, ...]:
         """The log this screen narrates (``SessionView.shown_log``), once for each state."""
@@ -257,7 +259,7 @@ class PlayController:
                 0 <= self.selected < len(made.items):
             tile = made.items[self.selected].value
             capturable = frozenset(t for t, _ in obs.display if MATCH[tile] >> t & 1)
-        s, me = self.session, self.frame_viewer()
+        s, me = self.session, made.me
         return BoardView(
             obs=obs, me=me, names=(s.name(0), s.name(1)),
             scores=scores_of(obs), my_hand=obs.hand,
@@ -268,12 +270,6 @@ class PlayController:
             ascii=self.ascii_mode if ascii_mode is None else ascii_mode,
             to_play=obs.to_play, deciding_is_human=made.deciding_is_human,
         )
-
-    def frame_viewer(self) -> int:
-        """The seat the current frame is drawn for."""
-        self.frame()
-        assert self._frame is not None
-        return self._frame[0][1]
 
     # ------------------------------------------------------------------ the prompt
     def zone_keys(self, view: BoardView | None = None) -> str:

@@ -95,7 +95,7 @@ def _you(name: str) -> bool:
     return name == "You"
 
 
-def _poss(name: str, start: bool = False) -> str:
+def possessive(name: str, start: bool = False) -> str:
     """``name``'s possessive: "Ann's", or "your" ("Your" to start a sentence) for You."""
     if _you(name):
         return "Your" if start else "your"
@@ -227,11 +227,11 @@ def _brief(ev: Event, ctx: Context) -> str | None:
         case ViperTook(tile=tile):
             return f"Viper: {_t(tile)}"
         case FlyTook(player=p, tile=tile):
-            return f"Fly: took {_t(tile)} from {_poss(name(1 - p))} hand"
+            return f"Fly: took {_t(tile)} from {possessive(name(1 - p))} hand"
         case MarmotTurn():
             return "Marmot: another turn"
         case Covered(holder=holder, spirit=spirit):
-            return f"Evil Spirit covers {_poss(name(holder))} {_s(spirit)}"
+            return f"Evil Spirit covers {possessive(name(holder))} {_s(spirit)}"
     return None
 
 
@@ -254,9 +254,9 @@ def _one(ev: Event, ctx: Context) -> str | None:
         case RainbowLost(player=p):
             return f"{name(p)} would get a rainbow, but none can be placed"
         case RainbowShifted(player=p, tile=tile, cell=cell):
-            return f"{_poss(name(p), start=True)} rainbow moved from {_t(tile)} to {_t(cell)}"
+            return f"{possessive(name(p), start=True)} rainbow moved from {_t(tile)} to {_t(cell)}"
         case RainbowOut(player=p, tile=tile):
-            return f"{_poss(name(p), start=True)} rainbow on {_t(tile)} had nowhere to go: " \
+            return f"{possessive(name(p), start=True)} rainbow on {_t(tile)} had nowhere to go: " \
                    "back to the box"
         case Removed(tile=tile, why=why):
             reason = ("a blocked rainbow sits there" if why == "blocked"
@@ -271,15 +271,15 @@ def _one(ev: Event, ctx: Context) -> str | None:
         case Took(player=p, spirit=spirit):
             return f"{name(p)} took the {_s(spirit)} from the spirit line"
         case SpiritPlaced(player=p, spirit=spirit, square=square):
-            return f"The {_s(spirit)} sits on {_poss(name(p))} square at {_t(square)}"
+            return f"The {_s(spirit)} sits on {possessive(name(p))} square at {_t(square)}"
         case NoSpirit(player=p):
             return f"{name(p)} formed a square, but no spirit is left"
         case FireflyPlaced(player=p, square=square):
-            return f"A firefly lands on {_poss(name(p))} square at {_t(square)}"
+            return f"A firefly lands on {possessive(name(p))} square at {_t(square)}"
         case EffectLost(spirit=spirit):
             return f"The {_s(spirit)}'s effect is lost: it cannot happen now"
         case EagleDrew(player=p, tile=tile):
-            return f"Eagle: {_t(tile)} came from the land pile into {_poss(name(p))} panorama"
+            return f"Eagle: {_t(tile)} came from the land pile into {possessive(name(p))} panorama"
         case FlyTook(player=p, tile=tile):
             return f"Fly: {name(p)} took {_t(tile)} from the opponent's hand"
         case DeerPlaced(player=p, tile=tile):
@@ -300,12 +300,12 @@ def _one(ev: Event, ctx: Context) -> str | None:
             return f"{name(p)} {_verb(name(p), 'gives', 'give')} the Evil Spirit to " \
                    f"{_obj(name(1 - p))}"
         case EvilPlaced(player=p, cell=cell):
-            return f"{name(p)} put the Evil Spirit on {_poss(name(1 - p))} cell {_t(cell)}: " \
+            return f"{name(p)} put the Evil Spirit on {possessive(name(1 - p))} cell {_t(cell)}: " \
                    "it is forbidden"
         case EvilOut():
             return "The Evil Spirit has no cell to go to and leaves play"
         case Covered(chooser=chooser, holder=holder, spirit=spirit):
-            return f"{name(chooser)} made the Evil Spirit cover {_poss(name(holder))} " \
+            return f"{name(chooser)} made the Evil Spirit cover {possessive(name(holder))} " \
                    f"{_s(spirit)}"
         case SquirrelPlaced(player=p, tiles=tiles):
             return f"Squirrel: {name(p)} {_verb(name(p), 'puts', 'put')} {_tiles(tiles)} " \
@@ -377,4 +377,4 @@ def turn_summary(events: Sequence[Event], name_of: NameOf, other: int | None,
     sentences: list[str] = []
     for _, evs in cut[first:k + 1]:
         sentences.extend(_turn_sentences(evs, ctx, player))
-    return f"{_poss(name_of(player), start=True)} turn: " + "; ".join(sentences)
+    return f"{possessive(name_of(player), start=True)} turn: " + "; ".join(sentences)

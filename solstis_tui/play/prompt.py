@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ..core import Decision, EndReason, MoveKind, Observation
 from ..core.board import NAMES
 from ..core.events import SquirrelPlaced
-from .narrate import outcome
+from .narrate import outcome, possessive
 from .session_view import SessionView
 from .view import BoardView
 from .words import asked, passes_note
@@ -117,11 +117,6 @@ def left_in_hand(session: SessionView, game: Observation) -> str:
         said += [f"tiles left in {possessive(session.name(p))} hand score nothing"
                  for p in holders]
     return f"Neither player could capture: {'; '.join(said)}." if said else ""
-
-
-def possessive(name: str) -> str:
-    """'your' for You, else "Ben's"."""
-    return "your" if name == "You" else f"{name}'s"
 
 
 def waiting_lines(session: SessionView, game: Observation, paused: bool) -> tuple[str, str]:
