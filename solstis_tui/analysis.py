@@ -47,6 +47,9 @@ LABELS: Final[tuple[tuple[str, float], ...]] = (("blunder", 6.0), ("mistake", 3.
                                                 ("inaccuracy", 1.5))
 LABEL_NAMES: Final = ("inaccuracy", "mistake", "blunder")
 
+TOP: Final = 3
+"""How many of the judge's best moves a decision note keeps."""
+
 CHANCE: Final = (Drew, SecondChance, SpiritsDrawn, Flipped, EagleDrew)
 """The events the draw decides."""
 
@@ -70,6 +73,17 @@ TINY: Final = Effort(40, 4, 8)
 
 
 @dataclass(frozen=True)
+class TopMove:
+    """One of the judge's best moves at a decision, from the deciding seat's side."""
+
+    move: Move
+    margin: float
+    """Expected final star margin (the seat's stars minus the other's)."""
+    win: float
+    """Expected win chance, 0 to 1."""
+
+
+@dataclass(frozen=True)
 class DecisionNote:
     turn: int
     seat: int
@@ -79,6 +93,10 @@ class DecisionNote:
     loss_win: float
     label: str | None
     reason: str
+    top: tuple[TopMove, ...] = ()
+    """The judge's best moves (up to ``TOP``), best first."""
+    expected: tuple[float, float] = (0.0, 0.0)
+    """Each seat's expected star margin at this decision, from its own observation."""
 
 
 @dataclass(frozen=True)
@@ -237,9 +255,13 @@ def _report(game: Game, names: Sequence[str], points: list[_Point],
         assert played is not None
         loss_stars, loss_win = mine.loss(point.played)
         label = label_of(loss_stars)
+        top = tuple(TopMove(v.move, round(v.margin, 2), round(v.win, 3))
+                    for v in mine.moves[:TOP])
+        expected = (round(verdicts[2 * k].expected.margin, 2),
+                    round(verdicts[2 * k + 1].expected.margin, 2))
         notes.append(DecisionNote(point.turn, point.seat, point.played, mine.best.move,
                                   round(loss_stars, 2), round(loss_win, 3), label,
-                                  reason(mine.best, played)))
+                                  reason(mine.best, played), top, expected))
         losses[point.seat].append(loss_stars)
         if label:
             labels[point.seat][label] += 1
@@ -307,7 +329,10 @@ def to_json(analysis: Analysis) -> dict[str, Any]:
             entries.append({"turn": note.turn, "seat": note.seat, "played": str(note.played),
                             "best": str(note.best), "loss_stars": note.loss_stars,
                             "loss_win": note.loss_win, "label": note.label,
-                            "reason": note.reason})
+                            "reason": note.reason,
+                            "top": [{"move": str(t.move), "margin": t.margin, "win": t.win}
+                                    for t in note.top],
+                            "expected": list(note.expected)})
         else:
             entries.append({"turn": note.turn, "event": note.event, "luck": list(note.luck)})
     return {
@@ -316,6 +341,39 @@ def to_json(analysis: Analysis) -> dict[str, Any]:
                    "labels": dict(s.labels)} for s in analysis.seats],
         "decisions": entries,
     }
+
+
+def from_json(data: dict[str, Any]) -> Analysis:
+    """The analysis that ``to_json`` gave ``data``; KeyError, TypeError or ValueError if
+    ``data`` is not such a JSON (an older one without ``top`` and ``expected`` too)."""
+    if data.get("version") != VERSION:
+        raise ValueError(f"analysis version {data.get('version')!r}, not {VERSION}")
+    notes: list[DecisionNote | ChanceNote] = []
+    counts = [0, 0]
+    for entry in data["decisions"]:
+        if "event" in entry:
+            luck = [float(v) for v in entry["luck"]]
+            notes.append(ChanceNote(int(entry["turn"]), str(entry["event"]),
+                                    (luck[0], luck[1])))
+            continue
+        seat = int(entry["seat"])
+        if seat not in (0, 1) or entry["label"] not in (None, *LABEL_NAMES):
+            raise ValueError(f"not a decision: {entry!r}")
+        counts[seat] += 1
+        top = tuple(TopMove(Move.parse(str(t["move"])), float(t["margin"]), float(t["win"]))
+                    for t in entry["top"])
+        expected = [float(v) for v in entry["expected"]]
+        notes.append(DecisionNote(
+            int(entry["turn"]), seat, Move.parse(str(entry["played"])),
+            Move.parse(str(entry["best"])), float(entry["loss_stars"]),
+            float(entry["loss_win"]), entry["label"], str(entry["reason"]), top,
+            (expected[0], expected[1])))
+    seats = [SeatNote(str(s["name"]), float(s["error_rate"]), float(s["luck"]),
+                      {n: int(s["labels"][n]) for n in LABEL_NAMES}, counts[i])
+             for i, s in enumerate(data["seats"][:2])]
+    if len(seats) != 2:
+        raise ValueError("an analysis has two seats")
+    return Analysis((seats[0], seats[1]), tuple(notes))
 
 
 def summary(analysis: Analysis) -> str:

@@ -80,6 +80,28 @@ def read_cache(record: Path, key: str) -> dict[str, Any] | None:
     return data
 
 
+def cached(record: Path, key: str) -> analysis.Analysis | None:
+    """The analysis kept beside ``record`` under ``key``, or None (none kept, another
+    key, a damaged file, or one written before decisions kept their top moves)."""
+    data = read_cache(record, key)
+    if data is None:
+        return None
+    try:
+        return analysis.from_json(data["analysis"])
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return None
+
+
+def write_cache(record: Path, key: str, found: analysis.Analysis) -> tuple[dict[str, Any], str]:
+    """Keep ``found`` beside ``record`` under ``key``; its JSON and summary. OSError if
+    it cannot be written."""
+    result = (analysis.to_json(found), analysis.summary(found))
+    write_atomic(cache_path(record), json.dumps(
+        {"key": key, "summary": result[1], "analysis": result[0]},
+        ensure_ascii=False, indent=1))
+    return result
+
+
 def _progress(done: int, total: int) -> None:
     end = "\n" if done == total else ""
     print(f"\ranalysing: decision {done} of {total}", end=end, file=sys.stderr, flush=True)
@@ -122,9 +144,7 @@ def main(argv: list[str]) -> int:
             return 2
         result = (analysis.to_json(found), analysis.summary(found))
         try:
-            write_atomic(cache_path(path), json.dumps(
-                {"key": key, "summary": result[1], "analysis": result[0]},
-                ensure_ascii=False, indent=1))
+            write_cache(path, key, found)
         except OSError as exc:
             print(f"solstis analyze: could not keep the result ({exc})", file=sys.stderr)
     data, line = result

@@ -55,12 +55,22 @@ def test_the_json_has_exactly_the_documented_keys() -> None:
             kinds.add("chance")
         else:
             assert set(entry) == {"turn", "seat", "played", "best", "loss_stars", "loss_win",
-                                  "label", "reason"}
+                                  "label", "reason", "top", "expected"}
             assert entry["label"] in (None, "inaccuracy", "mistake", "blunder")
+            assert 1 <= len(entry["top"]) <= 3 and entry["top"][0]["move"] == entry["best"]
+            assert all(set(t) == {"move", "margin", "win"} for t in entry["top"])
+            assert len(entry["expected"]) == 2
             Move.parse(entry["played"]), Move.parse(entry["best"])
             kinds.add("decision")
     assert kinds == {"chance", "decision"}
     json.dumps(data)
+
+
+def test_an_analysis_read_back_from_its_json_is_the_same_analysis() -> None:
+    """The analysis board reopens a kept analysis from its JSON: nothing is lost."""
+    found = analysis.analyse(greedy_game(30), ("Ann", "Bob"), effort=TINY)
+    again = analysis.from_json(json.loads(analysis.dumps(found)))
+    assert again == found
 
 
 def test_luck_is_given_where_the_draw_decided_and_adds_up_per_seat() -> None:
