@@ -8,6 +8,7 @@ import contextlib
 import threading
 from collections.abc import Callable, Iterable
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual.app import SystemCommand
@@ -21,7 +22,10 @@ from .play.session_view import SessionView
 from .shell import ShellApp
 
 if TYPE_CHECKING:
+    from .analysis import Effort
+    from .records import GameRecord
     from .screens.game import GameScreen
+    from .screens.review import ReviewScreen
     from .screens.services import AppServices
 
 class SolstisApp(ShellApp):
@@ -48,8 +52,11 @@ class SolstisApp(ShellApp):
         autosave: bool = True,
         hint_spec: str = STRONGEST,
         hint_seconds: float = 1.5,
-        review: Session | None = None,
+        review: GameRecord | None = None,
+        review_path: Path | None = None,
         keep_records: bool | None = None,
+        review_effort: Effort | None = None,
+        review_workers: int | None = None,
     ) -> None:
         super().__init__(theme_name=theme_name, ascii_mode=ascii_mode)
         self.setup = setup or random_setup()
@@ -68,9 +75,16 @@ class SolstisApp(ShellApp):
         self.session: Session | None = None
         """The local game on the game screen (the screens hand it back as a SessionView)."""
         self.last_save_error = ""
-        #: A finished game to open on the review screen (``solstis review``); the app
-        #: closes with it.
+        #: A finished game's record to open on the analysis board (``solstis review``),
+        #: and its file (the analysis is kept beside it); the app closes with it.
         self.review = review
+        self.review_path = review_path
+        #: The judge's effort and processes on the analysis board (None: the shipped
+        #: effort, every usable core); tests make them tiny.
+        self.review_effort = review_effort
+        self.review_workers = review_workers
+        self.kept: tuple[Session, GameRecord, Path | None] | None = None
+        """The last game kept as a record, the record, and its file (None: not written)."""
         #: Keep a record of every finished game (default: when autosave is on).
         self.keep_records = autosave if keep_records is None else keep_records
         self.last_record_error = ""
@@ -81,9 +95,7 @@ class SolstisApp(ShellApp):
         the first run's welcome (``offer_continue``), else a new game of ``setup``; with
         ``review``, that game's review."""
         if self.review is not None:
-            from .screens.review import ReviewScreen
-
-            self.push_screen(ReviewScreen(self.review, self.rank_moves),
+            self.push_screen(self.review_screen(self.review, path=self.review_path),
                              lambda _closed: self.exit())
             return
         if self.resume:
@@ -226,10 +238,13 @@ class SolstisApp(ShellApp):
         from . import record_files
 
         try:
-            record_files.keep(session.record())
-            self.last_record_error = ""
+            record = session.record()
         except ValueError:  # a game rebuilt from a snapshot: its moves do not replay
             return
+        self.kept = (session, record, None)
+        try:
+            self.kept = (session, record, record_files.keep(record))
+            self.last_record_error = ""
         except OSError as exc:
             warned = self.last_record_error
             self.last_record_error = (
@@ -271,12 +286,31 @@ class SolstisApp(ShellApp):
             self.exit()
 
     def show_review(self, session: SessionView) -> None:
-        """The post-game review of a local game (it replays the game from its seed)."""
+        """The analysis board of a finished local game: its record (the one kept, whose
+        file keeps the analysis too), the people's decisions (both seats' if bots played)."""
+        local = self.local(session)
+        if local is None:
+            return
+        if self.kept is not None and self.kept[0] is local:
+            record, path = self.kept[1], self.kept[2]
+        else:
+            try:
+                record, path = local.record(), None
+            except ValueError:
+                self.notify("This game cannot be reviewed: its moves do not replay from its "
+                            "deal (it was rebuilt from a damaged save).", severity="warning",
+                            markup=False)
+                return
+        self.push_screen(self.review_screen(record, path=path))
+
+    def review_screen(self, record: GameRecord, seats: tuple[int, ...] | None = None,
+                      path: Path | None = None) -> ReviewScreen:
+        """The analysis board of ``record`` (``screens.review``), judged with this app's
+        review effort."""
         from .screens.review import ReviewScreen
 
-        local = self.local(session)
-        if local is not None:
-            self.push_screen(ReviewScreen(local, self.rank_moves))
+        return ReviewScreen(record, seats, path=path, effort=self.review_effort,
+                            workers=self.review_workers)
 
     def new_game_facts(self) -> tuple[bool, str]:
         """What the new-game form opens with: whether a saved game can be continued, and
@@ -341,7 +375,7 @@ class SolstisApp(ShellApp):
             if gs.play.undo_offered():
                 yield SystemCommand("Undo", "Back to your previous decision", gs.action_undo)
             yield SystemCommand("Hint", "Ask the strongest bot", gs.action_hint)
-            yield SystemCommand("Review game", "Your decisions against the strongest bot's",
+            yield SystemCommand("Review game", "The finished game on the analysis board",
                                 gs.action_review)
         last = self.last_finished
         if last is not None and last.game.is_over and (gs is None or last is not gs.session):

@@ -197,7 +197,7 @@ def run_arena(argv: list[str]) -> int:
 def review_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="solstis review",
-        description="Open a finished game on the review screen: a kept record by its id "
+        description="Open a finished game on the analysis board: a kept record by its id "
                     "(see 'solstis games'), or a record file someone sent you. Without "
                     "one: the newest kept game.")
     parser.add_argument("record", nargs="?", metavar="ID|FILE",
@@ -213,17 +213,17 @@ def review_parser() -> argparse.ArgumentParser:
 def run_review(argv: list[str]) -> int:
     """``solstis review [ID|FILE]``: a record that does not load is refused, naming its
     line, before any screen opens."""
-    from .records_cli import load_for_review, session_of
+    from .records_cli import load_for_review
 
     args = review_parser().parse_args(argv)
-    record = load_for_review(args.record, sys.stderr)
-    if record is None:
+    found = load_for_review(args.record, sys.stderr)
+    if found is None:
         return 2
     if refuse_without_a_terminal():
         return 2
     from .app import SolstisApp
 
-    app = SolstisApp(review=session_of(record), theme_name=args.theme,
+    app = SolstisApp(review=found[0], review_path=found[1], theme_name=args.theme,
                      ascii_mode=args.ascii or not locale_shows_unicode(os.environ))
     app.run(mouse=not args.no_mouse)
     return 0

@@ -7,14 +7,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 from . import record_files
 from .core import EndReason
 from .records import GameRecord, RecordError, read
-
-if TYPE_CHECKING:
-    from .local.session import Session
 
 #: How each end reason reads in the list.
 ENDED = {
@@ -127,31 +124,18 @@ def _where(key: str, exc: Exception) -> str:
     return str(exc)
 
 
-def load_for_review(key: str | None, err: TextIO) -> GameRecord | None:
-    """The record to review (None after saying why on ``err``)."""
+def load_for_review(key: str | None, err: TextIO) -> tuple[GameRecord, Path] | None:
+    """The record to review and its file (None after saying why on ``err``)."""
     try:
         if key is None:
             newest = next((e for e in record_files.entries() if e.record is not None), None)
-            if newest is None:
+            if newest is None or newest.record is None:
                 print("solstis review: no games are kept yet; give a record file",
                       file=err)
                 return None
-            return newest.record
-        return read(record_files.find(key))
+            return newest.record, newest.path
+        path = record_files.find(key)
+        return read(path), path
     except (LookupError, OSError, RecordError) as exc:
         print(f"solstis review: {_where(key or '', exc)}", file=err)
         return None
-
-
-def session_of(record: GameRecord) -> Session:
-    """A local session holding the record's game, for the review screen."""
-    from .local.seats import Seat
-    from .local.session import Session, Setup
-    from .records import replay
-
-    setup = Setup(variant=record.variant, seed=record.seed,
-                  seats=(Seat.parse(record.seats[0].kind), Seat.parse(record.seats[1].kind)),
-                  names=(record.seats[0].name, record.seats[1].name), legacy=record.legacy)
-    session = Session(setup)
-    session.game = replay(record)
-    return session

@@ -8,6 +8,21 @@ from ..core import Observation, Score
 from .zones import Item, Zone
 
 
+@dataclass(frozen=True)
+class MoveMarks:
+    """Where one move shows on the board (the review's played and best moves): tiles in
+    the hands and the display, cells and squares of each panorama (mine, theirs, relative
+    to the view), and spirits in the line."""
+
+    tiles: frozenset[int] = frozenset()
+    cells: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
+    squares: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
+    spirits: frozenset[int] = frozenset()
+
+
+NO_MARKS = MoveMarks()
+
+
 @dataclass
 class BoardView:
     """Everything the board widgets show at one moment, from one player's side."""
@@ -36,3 +51,7 @@ class BoardView:
     """Tiles a lesson points at in the hand and the display."""
     mark_cells: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
     """Cells a lesson points at in my panorama and in the opponent's."""
+    played: MoveMarks = NO_MARKS
+    """The review: where the move played shows."""
+    best: MoveMarks = NO_MARKS
+    """The review: where the judge's best move shows."""

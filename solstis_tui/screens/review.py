@@ -1,188 +1,304 @@
-"""Post-game review: step through a person's decisions beside the strongest bot's ranking.
+"""The analysis board: a finished game stepped through on the board, with the judge's view.
 
-The review replays the local game from its seed (``Session.replay``) to get, for each of a
-person's decisions, the observation that person had then: the bot ranks from that
-observation alone and the table shows only the moves, so nothing hidden is shown. Online
-games have no review (their game lives at the host).
+``ReviewScreen(record, seats, path=...)`` is the API every entry point uses (the end
+dialog's ``r``, Ctrl+P "Review last game", ``solstis review``, and online records): a
+finished game's ``GameRecord`` and the seats whose decisions are reviewed (default: the
+people's; both seats for a game of bots). Each decision is drawn with the game screen's
+own board widgets from what the deciding seat saw then (``play.review_board``), the move
+played reversed and the judge's best underlined. The analysis (``analysis.analyse``) runs
+in a thread worker whose judge works in processes, with its progress in the top bar; with
+``path`` (the record's file) it is kept beside it and read back the next time, as
+``solstis analyze`` keeps it. ``f`` posts ``PlayFromHere`` where the app offers it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
-from ..core import Move, Observation
-from ..local.bot_process import BotFailed
-from ..local.session import Session
-from ..play.words import asked, asked_short, close_call, describe_move, short_move
+from .. import analysis, analyze_command
+from ..play.review_board import ReviewBoard
+from ..play.review_graph import GraphCell
+from ..records import GameRecord
+from ..widgets.display import DisplayPiles
 from ..widgets.footer import Footer
+from ..widgets.hand import HandBar
+from ..widgets.panorama import LARGE, SMALL, PanoramaGrid
+from ..widgets.pool import SpiritPool
+from ..widgets.topbar import TopBar
+from ..widgets.view import Palette, asciify, palette_of
 
-#: The strongest bot's ranking of an observation's moves: (obs, seconds, cancel).
-RankMoves = Callable[[Observation, float, threading.Event | None], list[tuple[Move, float]]]
+#: The judge's seed for a review (the same as ``solstis analyze``'s: they share the cache).
+SEED = 0
+LARGE_WIDTH, LARGE_HEIGHT = 150, 36
+"""From this size on, the panoramas are drawn with tiles twice as big."""
+_NAME_WIDTH = 9
 
-#: Thinking time per decision in the review (seconds).
-REVIEW_SECONDS = 0.4
+
+class PlayFromHere(Message):
+    """``f`` on the board: start a practice game at this decision (the app implements it;
+    the key shows only where ``app.play_from_here`` exists). ``decision_index`` is the
+    decision's index in ``record.moves``; ``seat`` the seat that made it."""
+
+    def __init__(self, record: GameRecord, decision_index: int, seat: int) -> None:
+        super().__init__()
+        self.record = record
+        self.decision_index = decision_index
+        self.seat = seat
+
+
+class _Stopped(Exception):
+    """The screen closed while the analysis ran."""
 
 
 class ReviewScreen(Screen[None]):
-    """A table of your decisions; the bot's view fills in as it thinks (Esc: back)."""
+    """The analysis board of ``record`` (see the module docstring). ``effort`` and
+    ``workers`` size the judge (tests make it tiny, on one process)."""
 
-    BINDINGS = [Binding("escape,q", "close", "Back")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "step(-1)", "Back"),
+        Binding("right", "step(1)", "Next"),
+        Binding("home", "home", "First", show=False),
+        Binding("end", "end", "Last", show=False),
+        Binding("n", "mistake(1)", "Next mistake"),
+        Binding("p", "mistake(-1)", "Prev. mistake"),
+        Binding("f", "play_from_here", "Play from here"),
+        Binding("escape,q", "close", "Close"),
+    ]
     DEFAULT_CSS = """
-    ReviewScreen Static#head { height: 1; background: $primary; padding: 0 1;
-        text-style: bold; }
-    ReviewScreen DataTable { height: 1fr; }
-    ReviewScreen Static#detail { height: 3; padding: 0 1; background: $boost; }
+    ReviewScreen { layout: vertical; background: $background; }
+    ReviewScreen #main { height: 1fr; }
+    ReviewScreen #left { width: 1fr; }
+    ReviewScreen #board { height: 13; }
+    ReviewScreen #mine { background: $surface; }
+    ReviewScreen #theirs { background: $panel; }
+    ReviewScreen #display, ReviewScreen #hand, ReviewScreen #pool { background: $surface; }
+    ReviewScreen #graph { height: 3; padding: 0 1; }
+    ReviewScreen #info { height: 1fr; min-height: 0; padding: 0 1; background: $boost; }
+    ReviewScreen #list { display: none; width: 1fr; padding: 0 1; border-left: tall $panel; }
+    ReviewScreen.-narrow #pool { display: none; }
+    ReviewScreen.-narrow.-spirits #pool { display: block; }
+    ReviewScreen.-wide #left { width: 68; }
+    ReviewScreen.-wide #list { display: block; }
+    ReviewScreen.-large #left { width: 110; }
+    ReviewScreen.-large #board { height: 19; }
+    ReviewScreen.-large PanoramaGrid { width: 54; max-width: 54; height: 19; }
+    ReviewScreen.-ascii #list { border-left: ascii $panel; }
     """
 
-    def __init__(self, session: Session, rank_moves: RankMoves,
-                 seconds: float = REVIEW_SECONDS) -> None:
+    def __init__(self, record: GameRecord, seats: Sequence[int] | None = None, *,
+                 path: Path | None = None, effort: analysis.Effort | None = None,
+                 workers: int | None = None) -> None:
         super().__init__()
-        self.session = session
-        self.rank_moves = rank_moves
-        self.seconds = seconds
+        self.board = ReviewBoard(record, seats)
+        self.path = path
+        self.effort = effort or analysis.Effort()
+        if workers is None:
+            from solstis_tui.ai.expert import usable_cores
+
+            # Two processes at least: a judge on this process would hold the screen's keys.
+            workers = max(2, usable_cores())
+        self.judges = workers
+        """Processes the judge works on."""
         self.cancel = threading.Event()
-        self.rows: list[dict[str, Any]] = []
-        self.done = 0
 
+    @property
+    def ascii_mode(self) -> bool:
+        return bool(getattr(self.app, "ascii_mode", False))
+
+    # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
-        # Names are people's text: every widget here shows text as written, never markup.
-        yield Static(self.heading(), id="head", markup=False)
-        yield DataTable(cursor_type="row", zebra_stripes=True, id="table")
-        yield Static("", id="detail", markup=False)
-        yield Footer()
-
-    @property
-    def reviewed(self) -> list[int]:
-        """Whose decisions are listed: the people's; in a watched game, both bots'."""
-        return self.session.humans or [0, 1]
-
-    @property
-    def several(self) -> bool:
-        """Whether the decisions of two players are listed (hot-seat, watched games)."""
-        return len(self.reviewed) > 1
-
-    def heading(self) -> str:
-        s = self.session
-        names = [s.name(p) for p in self.reviewed]
-        if names == ["You"]:
-            return "Review: your decisions and the strongest bot's view"
-        return f"Review: decisions of {' and '.join(names)}, and the strongest bot's view"
+        yield TopBar(id="topbar")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                with Horizontal(id="board"):
+                    yield PanoramaGrid("mine", id="mine")
+                    yield PanoramaGrid("theirs", id="theirs")
+                yield DisplayPiles(id="display")
+                yield HandBar(id="hand")
+                yield SpiritPool(id="pool")
+                yield Static(id="graph", markup=False)
+                yield Static(id="info", markup=False)
+            yield Static(id="list", markup=False)
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        # Below 110 columns the text columns get fixed widths (cut with an ellipsis; the
-        # line under the table says it all for the highlighted row), so that every
-        # column, the cost too, is on screen at 80 columns.
-        narrow = self.app.size.width < 110
-        width = {"who": 9, "decision": 16, "chosen": 15,
-                 "best": 15} if narrow else {}
-        table.add_columns("#", "turn")
-        if self.several:
-            table.add_column("who", key="who", width=width.get("who"))
-        table.add_column("decision", width=width.get("decision"))
-        table.add_column("chosen" if self.several else "you chose", width=width.get("chosen"))
-        table.add_column("bot prefers", key="best", width=width.get("best"))
-        table.add_column("cost", key="cost")
-        self.rows = self.decisions()
-        for i, row in enumerate(self.rows):
-            who = [self.session.name(row["player"])] if self.several else []
-            cells = [str(i + 1), str(row["turn"]), *who, row["asked"], row["short"], "...", ""]
-            table.add_row(*(Text(c, no_wrap=True, overflow="ellipsis") for c in cells),
-                          key=str(i))
-        if not self.rows:
-            self.query_one("#detail", Static).update(
-                "No decisions to review: every move of this game was forced.")
-        table.focus()
-        self.run_worker(partial(self._work, self.cancel), thread=True, exclusive=True,
-                        group="review", exit_on_error=False, name="review")
+        self.set_class(self.ascii_mode, "-ascii")
+        self.check_size()
+        self.redraw()
+        if self.board.steps:
+            self.run_worker(partial(self._analyse, self.cancel), thread=True, exclusive=True,
+                            group="review", exit_on_error=False, name="analysis")
 
-    def decisions(self) -> list[dict[str, Any]]:
-        """Every non-automatic decision made by a person, with the game just before it."""
-        s = self.session
-        out = []
-        game = s.origin.copy()
-        reviewed = self.reviewed
-        for i, (player, mv) in enumerate(s.made_since_origin()):
-            if player in reviewed:
-                out.append({"player": player, "turn": game.turn,
-                            "prompt": asked(game.decision),
-                            "asked": asked_short(game.decision),
-                            "yours": describe_move(mv), "short": short_move(mv),
-                            "move": mv,
-                            "obs": game.observation(player), "index": i})
-            game.play(mv)
+    def on_resize(self) -> None:
+        self.check_size()
+        self.redraw()
+
+    def check_size(self) -> None:
+        width, height = self.app.size
+        large = width >= LARGE_WIDTH and height >= LARGE_HEIGHT
+        self.set_class(large, "-large")
+        for grid in self.query(PanoramaGrid):
+            grid.set_geometry(LARGE if large else SMALL)
+
+    # ------------------------------------------------------------------ painting
+    def text(self, line: str) -> str:
+        return asciify(line) if self.ascii_mode else line
+
+    def redraw(self) -> None:
+        """Paint the board, the graph, the lines under them and the list from ``board``."""
+        if not self.is_mounted:
+            return
+        b = self.board
+        self.query_one(TopBar).say(self.text(b.heading()))
+        step = b.current
+        if step is not None:
+            view = b.board(self.ascii_mode)
+            for grid in self.query(PanoramaGrid):
+                grid.show(view)
+            self.query_one(DisplayPiles).show(view)
+            self.query_one(HandBar).show(view)
+            self.query_one(SpiritPool).show(view)
+            self.set_class(view.obs.decision is not None and
+                           view.obs.decision.value in ("encounter", "keep", "cover"),
+                           "-spirits")
+        self.query_one("#graph", Static).update(self.graph_text())
+        self.query_one("#info", Static).update(
+            Text("\n".join(self.text(line) for line in b.info())))
+        self.query_one("#list", Static).update(self.list_text())
+
+    def graph_text(self) -> Text:
+        b = self.board
+        width = max(10, self.query_one("#graph").size.width - 2 - _NAME_WIDTH) \
+            if self.query_one("#graph").size.width else 60
+        rows = b.graph(width, self.ascii_mode)
+        if not rows:
+            return Text(self.text(f"The graph of each side's expected result comes with the "
+                                  f"analysis{b.status()}."), style="dim")
+        pal = palette_of(self)
+        names = [*b.names, "marks"]
+        out = Text(no_wrap=True, overflow="crop")
+        for i, row in enumerate(rows):
+            name = names[i][:_NAME_WIDTH - 1]
+            out.append(f"{name:<{_NAME_WIDTH}}", style=pal.bold if i < 2 else pal.dim)
+            for cell in row:
+                out.append(cell.text, style=self._cell_style(cell, pal))
+            if i < 2:
+                out.append("\n")
         return out
 
-    def _work(self, cancel: threading.Event) -> None:
-        for i, row in enumerate(self.rows):
+    @staticmethod
+    def _cell_style(cell: GraphCell, pal: Palette) -> Any:
+        style = {"strip": pal.rainbow, "label": pal.evil, "luck": pal.fire_lit}.get(
+            cell.kind, pal.dim)
+        return style + pal.played if cell.cursor else style
+
+    def list_text(self) -> Text:
+        height = max(1, self.query_one("#list").size.height or 20)
+        lines, at = self.board.decision_lines(height)
+        pal = palette_of(self)
+        out = Text(no_wrap=True, overflow="ellipsis")
+        for i, line in enumerate(lines):
+            out.append(self.text(line), style=pal.played if i == at else None)
+            if i < len(lines) - 1:
+                out.append("\n")
+        return out
+
+    # ------------------------------------------------------------------ the analysis
+    def _analyse(self, cancel: threading.Event) -> None:
+        b = self.board
+        key = None
+        if self.path is not None:
+            with contextlib.suppress(OSError, UnicodeDecodeError):
+                key = analyze_command.cache_key(self.path.read_text(encoding="utf-8"),
+                                                self.effort, SEED)
+            found = analyze_command.cached(self.path, key) if key else None
+            if found is not None:
+                self._from_thread(self._analysed, found)
+                return
+
+        def progress(done: int, total: int) -> None:
             if cancel.is_set():
-                return
-            try:
-                ranked = self.rank_moves(row["obs"], self.seconds, cancel)
-            except BotFailed as exc:
-                with contextlib.suppress(RuntimeError):  # the app may be closing
-                    self.app.call_from_thread(self._failed, str(exc))
-                return
-            try:
-                self.app.call_from_thread(self._fill, i, ranked)
-            except RuntimeError:
-                return
+                raise _Stopped
+            self._from_thread(self._progress, done, total)
+
+        try:
+            found = analysis.analyse(b.game, b.names, SEED, self.effort, self.judges,
+                                     progress)
+        except _Stopped:
+            return
+        except Exception as exc:  # the review stays, without the judge's view
+            self._from_thread(self._failed, str(exc) or type(exc).__name__)
+            return
+        if key is not None and self.path is not None:
+            with contextlib.suppress(OSError):  # a folder we cannot write: not kept
+                analyze_command.write_cache(self.path, key, found)
+        self._from_thread(self._analysed, found)
+
+    def _from_thread(self, callback: Callable[..., None], *args: Any) -> None:
+        with contextlib.suppress(RuntimeError):  # the app may be closing
+            self.app.call_from_thread(callback, *args)
+
+    def _progress(self, done: int, total: int) -> None:
+        self.board.set_progress(done, total)
+        self.query_one(TopBar).say(self.text(self.board.heading()))
+
+    def _analysed(self, found: analysis.Analysis) -> None:
+        try:
+            self.board.set_analysis(found)
+        except ValueError as exc:
+            self._failed(str(exc))
+            return
+        self.redraw()
 
     def _failed(self, reason: str) -> None:
-        self.notify(f"The review stopped: its bot failed ({reason}). The moves judged so far "
-                    "stay.", severity="error", markup=False, timeout=15)
+        self.board.analysis_failed(reason)
+        self.redraw()
 
-    def _fill(self, i: int, ranked: list[tuple[Move, float]]) -> None:
-        row = self.rows[i]
-        best, best_value = ranked[0]
-        values = dict(ranked)
-        mine = values.get(row["move"], best_value)
-        cost = best_value - mine
-        row["best"] = describe_move(best)
-        row["cost"] = cost
-        row["agree"] = best == row["move"] or cost <= 0
-        row["close"] = not row["agree"] and close_call(cost)
-        shown = "same" if row["agree"] else short_move(best)
-        table = self.query_one(DataTable)
-        table.update_cell(str(i), "best", Text(shown, no_wrap=True, overflow="ellipsis"))
-        table.update_cell(str(i), "cost", Text(
-            "" if row["agree"] else f"≈{cost:.1f}★" if row["close"] else f"{cost:.1f}★"))
-        self.done += 1
-        if i == table.cursor_row:
-            self._show(i)
+    # ------------------------------------------------------------------ keys
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``f`` only where the app can play from here (and there is a decision)."""
+        if action == "play_from_here":
+            return getattr(self.app, "play_from_here", None) is not None and \
+                self.board.current is not None
+        return True
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self._show(event.cursor_row)
+    def action_step(self, delta: int) -> None:
+        self.board.step(delta)
+        self.redraw()
 
-    def _show(self, i: int) -> None:
-        if not 0 <= i < len(self.rows):
-            return
-        row = self.rows[i]
-        who = self.session.name(row["player"]) if self.several else "You"
-        if "best" not in row:
-            text = f"Turn {row['turn']}: {row['prompt']}. {who}: {row['yours']}. (bot thinking...)"
-        elif row["agree"]:
-            text = (f"Turn {row['turn']}: {row['prompt']}. {who}: {row['yours']}. "
-                    "The bot agrees.")
-        elif row["close"]:
-            text = (f"Turn {row['turn']}: {row['prompt']}. {who}: {row['yours']}. The bot "
-                    f"leaned to {row['best']}, by {row['cost']:.1f} stars: within what its "
-                    "estimate can tell apart, so about as good.")
+    def action_home(self) -> None:
+        self.board.home()
+        self.redraw()
+
+    def action_end(self) -> None:
+        self.board.end()
+        self.redraw()
+
+    def action_mistake(self, direction: int) -> None:
+        if direction > 0:
+            self.board.next_mistake()
         else:
-            text = (f"Turn {row['turn']}: {row['prompt']}. {who}: {row['yours']}. The bot "
-                    f"preferred {row['best']}: about {row['cost']:.1f} stars better by its "
-                    "estimate.")
-        self.query_one("#detail", Static).update(text)
+            self.board.previous_mistake()
+        self.redraw()
+
+    def action_play_from_here(self) -> None:
+        step = self.board.current
+        if step is not None:
+            self.post_message(PlayFromHere(self.board.record, step.move_index, step.seat))
 
     def on_unmount(self) -> None:
         self.cancel.set()

@@ -6,7 +6,7 @@ from rich.text import Text
 
 from .board_widget import BoardWidget
 from .clicks import tag
-from .tiles import tile_chip
+from .tiles import review_marks, tile_chip
 from .view import BoardView, glyphs_of, palette_of
 
 PILE_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -35,6 +35,7 @@ class DisplayPiles(BoardWidget):
                 chip.stylize(pal.target_bg)
             if tile in view.marks:
                 chip.stylize(pal.mark)
+            review_marks(chip, tile, view, pal)
             out.append_text(chip)
             out.append(g.face_down if down else " ", style=pal.dim)
             tag(out, start, ("item", "display", i))

@@ -7,7 +7,7 @@ from rich.text import Text
 from ..core import Decision, MoveKind
 from .board_widget import BoardWidget
 from .clicks import tag
-from .tiles import tile_chip
+from .tiles import review_marks, tile_chip
 from .view import BoardView, palette_of
 
 
@@ -40,6 +40,7 @@ class HandBar(BoardWidget):
                 chip.stylize(pal.illegal)
             elif tile in view.marks:
                 chip.stylize(pal.mark)
+            review_marks(chip, tile, view, pal)
             out.append_text(chip)
             forced = view.obs.must_play[me]
             if forced == tile:
@@ -68,7 +69,9 @@ class HandBar(BoardWidget):
                 start = len(out)
                 if theirs_active:
                     out.append(f"{i + 1}:", style=pal.target)
-                out.append_text(tile_chip(tile, pal, pal.cursor if picked else None))
+                chip = tile_chip(tile, pal, pal.cursor if picked else None)
+                review_marks(chip, tile, view, pal)
+                out.append_text(chip)
                 if theirs_active:
                     tag(out, start, ("item", "opp_hand", i))
                 out.append(" ")

@@ -88,6 +88,12 @@ class Sight(NamedTuple):
     """The decision picks squares here (its targets are squares, not cells)."""
     square_cells: frozenset[int]
     """The four cells of the square under the cursor."""
+    played: frozenset[int] = frozenset()
+    """The review: cells the move played picks on this grid."""
+    best: frozenset[int] = frozenset()
+    """The review: cells the judge's best move picks on this grid."""
+    played_squares: frozenset[int] = frozenset()
+    best_squares: frozenset[int] = frozenset()
 
 
 def grounded_cells(land: int, rain: int) -> int:
@@ -145,6 +151,7 @@ class PanoramaGrid(BoardWidget):
                 between = self._between(row - 1, squares, set(sight.pano.fireflies),
                                         sight.targets, sight.cursor, sight.square_mode, g,
                                         pal, self.geo)
+                between = self._mark_squares(between, row - 1, sight, pal)
                 self._tag_squares(between, row - 1)
                 out.append_text(between)
                 out.append("\n")
@@ -159,13 +166,16 @@ class PanoramaGrid(BoardWidget):
         active = view.zone == self.side
         cursor = view.cursor if active else None
         square_mode = active and view.square_mode
+        side = 0 if self.side == "mine" else 1
         return Sight(
             pano=pano, land=land, rain=rain, lit=grounded_cells(land, rain),
             targets=view.targets if active else frozenset(),
             marks=view.mark_cells[0 if self.side == "mine" else 1], cursor=cursor,
             square_mode=square_mode,
             square_cells=frozenset({cursor, cursor + 1, cursor + 10, cursor + 11})
-            if square_mode and cursor is not None else frozenset())
+            if square_mode and cursor is not None else frozenset(),
+            played=view.played.cells[side], best=view.best.cells[side],
+            played_squares=view.played.squares[side], best_squares=view.best.squares[side])
 
     def _spirit_codes(self, pano: PanoramaView, pal: Palette) -> dict[int, tuple[str, Style]]:
         """Each occupied square's spirit code and style: short codes where side-by-side
@@ -228,6 +238,14 @@ class PanoramaGrid(BoardWidget):
             style = style + pal.mark
         if cell == sight.cursor or cell in sight.square_cells:
             style = style + pal.cursor
+        if cell in sight.best:
+            if not filled:
+                text = g.target * 2
+            style = style + pal.best
+        if cell in sight.played:
+            if not filled:
+                text = g.played * 2
+            style = style + pal.played
         return text, style
 
     def _column_numbers(self) -> str:
@@ -307,6 +325,30 @@ class PanoramaGrid(BoardWidget):
                 return Text(mark, style=pal.fire_lit if lit & SHARED_FIRE else pal.fire_unlit)
             return Text(g.fire_unlit, style=pal.empty)
         return Text(" ")
+
+    def _mark_squares(self, line: Text, row: int, sight: Sight, pal: Palette) -> Text:
+        """The review's squares on the line between rows. An empty square gets brackets
+        round its centre, ``[+]`` for the judge's best, ``<+>`` for the move played,
+        ``{+}`` for both (a cue without colour); a spirit's code (the Evil Spirit's
+        cover) gets their styles."""
+        for column in range(1, 10):
+            sq = cell_index(row, column)
+            played, best = sq in sight.played_squares, sq in sight.best_squares
+            if not (played or best):
+                continue
+            x = cell_x(column, self.geo) + self.geo.width
+            if len(line) < x + 2:
+                line.append(" " * (x + 2 - len(line)))
+            style = (pal.played if played else Style()) + (pal.best if best else Style())
+            if line.plain[x - 1:x + 2].strip() and line.plain[x] != " ":
+                line.stylize(style, x - 1, x + 2)
+                continue
+            left, right = "{}" if played and best else "<>" if played else "[]"
+            rebuilt = line[:x - 1]
+            rebuilt.append(left + "+" + right, style=style)
+            rebuilt.append_text(line[x + 2:])
+            line = rebuilt
+        return line
 
     def _tag_squares(self, line: Text, row: int) -> None:
         """Let the three characters at each square's centre answer clicks."""

@@ -39,6 +39,10 @@ class SpiritPool(BoardWidget):
         if obs.spirit_line:
             for spirit in obs.spirit_line:
                 style = pal.spirit if spirit.is_plain else pal.blue_spirit
+                if spirit in view.best.spirits:  # the review's marks, as on tiles
+                    style = style + pal.best
+                if spirit in view.played.spirits:
+                    style = style + pal.played
                 out.append(spirit.title, style=style)
                 if self.show_effects:
                     out.append(f" ({spirit.effect})", style=pal.dim)

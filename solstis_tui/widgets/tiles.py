@@ -6,7 +6,7 @@ from rich.style import Style
 from rich.text import Text
 
 from ..core.board import NAMES, ROW_OF
-from .view import Palette
+from .view import BoardView, Palette
 
 
 def tile_chip(tile: int, pal: Palette, extra: Style | None = None) -> Text:
@@ -15,3 +15,12 @@ def tile_chip(tile: int, pal: Palette, extra: Style | None = None) -> Text:
     if extra is not None:
         style = style + extra
     return Text(NAMES[tile], style=style)
+
+
+def review_marks(chip: Text, tile: int, view: BoardView, pal: Palette) -> None:
+    """The review's marks on a tile's chip: reversed where the move played picks it,
+    underlined where the judge's best does."""
+    if tile in view.best.tiles:
+        chip.stylize(pal.best)
+    if tile in view.played.tiles:
+        chip.stylize(pal.played)

@@ -49,12 +49,15 @@ class Glyphs:
     target: str
     bullet: str
     arrow: str
+    played: str = "◆"
+    """The review: an empty cell the move played picks (the judge's best: ``target``)."""
 
 
 UNICODE = Glyphs(empty="·", fire_lit="▲", fire_unlit="△", rainbow="≈≈", firefly="✦",
                  forbidden="✕✕", face_down="▪", star="★", target="◇", bullet="·", arrow="→")
 ASCII = Glyphs(empty=".", fire_lit="!", fire_unlit="^", rainbow="~~", firefly="f",
-               forbidden="XX", face_down="#", star="*", target="+", bullet="-", arrow="->")
+               forbidden="XX", face_down="#", star="*", target="+", bullet="-", arrow="->",
+               played="@")
 
 
 class Palette:
@@ -84,6 +87,10 @@ class Palette:
         self.empty = Style(color=v["empty"])
         self.cursor = Style(reverse=True, bold=True, underline=True)
         self.mark = Style(bgcolor=v["target"], color=text, bold=True, underline=True)
+        #: The review's marks, told apart without colour too: the move played reversed,
+        #: the judge's best underlined (on the target colour, as a lesson's mark).
+        self.played = Style(reverse=True, bold=True)
+        self.best = self.mark
         self.dim = Style(dim=True)
         self.bold = Style(bold=True)
         self.illegal = Style(dim=True, strike=True)
@@ -109,7 +116,7 @@ def glyphs_of(view: BoardView | None) -> Glyphs:
 _ASCII_MAP = str.maketrans({
     "·": "-", "←": "<", "→": ">", "—": "--", "★": "*", "◀": "<", "…": "...", "│": "|",
     "×": "x", "✗": "x", "▲": "!", "△": "^", "≈": "~", "✦": "f", "✕": "X", "◇": "+", "▪": "#",
-    "–": "-", "§": "S", "»": ">",
+    "–": "-", "§": "S", "»": ">", "◆": "@",
 })
 
 
