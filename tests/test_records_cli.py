@@ -119,6 +119,6 @@ def test_review_opens_a_record_someone_sent(tmp_path, monkeypatch):
     monkeypatch.setattr("solstis_tui.app.SolstisApp.run",
                         lambda app, **k: opened.append(app.review))
     assert cli.main(["review", str(path)]) == 0
-    (session,) = opened
-    assert session.game.is_over and session.name(0) == "Ann"
-    assert [str(mv) for mv in session.moves()] == list(read(path).moves)
+    (record,) = opened
+    assert record.seats[0].name == "Ann"
+    assert record == read(path)

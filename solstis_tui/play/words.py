@@ -48,29 +48,6 @@ DECISIONS: dict[Decision, Ask] = {
 }
 
 
-#: Each decision in at most 16 characters: a column of the review at 80 columns.
-SHORT_ASKS: dict[Decision, str] = {
-    Decision.PLAY: "play a tile",
-    Decision.CAPTURE: "capture",
-    Decision.PLACE_RAINBOW: "place a rainbow",
-    Decision.MOVE_RAINBOW: "move a rainbow",
-    Decision.ENCOUNTER: "draw or take",
-    Decision.KEEP: "keep a spirit",
-    Decision.SQUARE: "spirit's square",
-    Decision.DEER: "Deer: hand tile",
-    Decision.BEETLE: "Beetle: a tile",
-    Decision.VIPER: "Viper: a tile",
-    Decision.RENARD: "Renard: a tile",
-    Decision.EVIL: "Evil Spirit cell",
-    Decision.COVER: "cover a spirit",
-}
-
-
-def asked_short(decision: Decision | None) -> str:
-    """The pending decision in a few words ('' when none is pending)."""
-    return SHORT_ASKS[decision] if decision is not None else ""
-
-
 def asked(decision: Decision | None, of_you: bool = True) -> str:
     """The pending decision in words ('' when none is pending)."""
     if decision is None:
@@ -106,8 +83,8 @@ def describe_move(move: Move) -> str:
 
 
 def short_move(move: Move) -> str:
-    """``move`` in at most 15 characters, for the review's table: 'square 2-3', 'take
-    Butterfly' (``describe_move`` says it in full)."""
+    """``move`` in at most 15 characters, for the analysis board's lists: 'square 2-3',
+    'take Butterfly' (``describe_move`` says it in full)."""
     k, a = move.kind, move.arg
     name = NAMES.get(a, "")
     if k in (MoveKind.TAKE, MoveKind.KEEP, MoveKind.COVER):
@@ -126,7 +103,7 @@ def short_move(move: Move) -> str:
 
 
 #: Star differences the strongest bot's short searches cannot tell apart: a hint calls two
-#: moves this close about equally good, and the review does not call such a choice worse.
+#: moves this close about equally good.
 CLOSE_CALL = 0.5
 
 

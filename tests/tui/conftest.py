@@ -8,6 +8,7 @@ import random
 import pytest
 from textual.worker import WorkerCancelled
 
+from solstis_tui.analysis import TINY
 from solstis_tui.app import SolstisApp
 from solstis_tui.local.session import Setup
 from solstis_tui.play import zones as choices
@@ -34,6 +35,9 @@ def a_terminal(monkeypatch):
 def make_app(seats=("human", "random"), seed=3, variant="base", **kwargs) -> SolstisApp:
     kwargs.setdefault("pace", 0.0)
     kwargs.setdefault("hint_spec", "random")
+    # The analysis board's judge: tiny, on this process (tests never wait for the real one).
+    kwargs.setdefault("review_effort", TINY)
+    kwargs.setdefault("review_workers", 1)
     return SolstisApp(Setup(variant=variant, seed=seed, seats=seats), **kwargs)
 
 
@@ -112,17 +116,25 @@ async def play_by_keys(pilot, app: SolstisApp, rng: random.Random, limit: int = 
 
 
 async def open_review(pilot, app: SolstisApp):
-    """Press ``r`` on the finished game and wait until the bot has filled in every row of
-    the review; returns the review screen."""
+    """Press ``r`` on the finished game and wait until the analysis board has its analysis;
+    returns the board's screen."""
     from solstis_tui.screens.review import ReviewScreen
 
     await pilot.press("r")
     await pilot.pause()
     assert isinstance(app.screen, ReviewScreen)
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-    review = app.screen
-    assert review.rows and review.done == len(review.rows)
+    return await analysed(pilot, app.screen)
+
+
+async def analysed(pilot, review):
+    """Wait until the analysis board ``review`` has its analysis (or says it stopped)."""
+    for _ in range(200):
+        with contextlib.suppress(WorkerCancelled):
+            await review.app.workers.wait_for_complete()
+        await pilot.pause()
+        if review.board.notes or review.board.failed:
+            break
+    assert review.board.notes and not review.board.failed, review.board.failed
     return review
 
 

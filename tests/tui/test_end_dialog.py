@@ -13,7 +13,7 @@ from solstis_tui.screens.end import EndScreen
 from solstis_tui.screens.game import GameScreen
 from solstis_tui.screens.review import ReviewScreen
 
-from .conftest import make_app, play_by_keys, settle
+from .conftest import analysed, make_app, play_by_keys, settle
 
 
 async def _finish(pilot, app) -> EndScreen:
@@ -74,7 +74,7 @@ async def test_r_opens_the_review_of_the_finished_game():
         await pilot.press("r")
         await pilot.pause()
         assert isinstance(app.screen, ReviewScreen)
-        assert app.screen.session is finished
+        assert _moves(app.screen) == _made(finished)
 
 
 async def test_each_buttons_key_does_what_the_button_says():
@@ -144,10 +144,16 @@ async def test_the_finished_game_stays_reviewable_after_a_rematch():
         await pilot.pause()
         await pilot.pause()
         assert isinstance(app.screen, ReviewScreen)
-        assert app.screen.session is finished
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert app.screen.rows and app.screen.done == len(app.screen.rows)
+        assert _moves(app.screen) == _made(finished)
+        await analysed(pilot, app.screen)
+
+
+def _moves(review: ReviewScreen) -> list[str]:
+    return list(review.board.record.moves)
+
+
+def _made(session) -> list[str]:
+    return [str(mv) for _, mv, auto in session.game.history if not auto]
 
 
 async def test_enter_and_esc_close_the_score_sheet_and_start_nothing():

@@ -1,5 +1,5 @@
 """A local game that ends is kept as a record in the data directory (a tutorial's is not),
-and ``solstis review`` opens a record on the review screen."""
+and ``solstis review`` opens a record on the analysis board."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import random
 from solstis_tui.app import SolstisApp
 from solstis_tui.core import Game
 from solstis_tui.records import read
-from solstis_tui.records_cli import session_of
+from solstis_tui.analysis import TINY
 from solstis_tui.screens.end import EndScreen
 from solstis_tui.screens.review import ReviewScreen
 from solstis_tui.tutorial.chapters import CHAPTERS
 from solstis_tui.tutorial.session import TutorialSession
 
-from .conftest import make_app, play_by_keys, settle
+from .conftest import analysed, make_app, play_by_keys, settle
 
 
 async def test_a_finished_game_is_kept_as_a_record_that_replays_it(data_dir):
@@ -43,20 +43,37 @@ async def test_a_tutorial_game_is_not_kept(data_dir):
     assert not (data_dir / "records").exists()
 
 
-async def test_review_opens_a_record_on_the_review_screen_and_closes_with_it(data_dir):
+async def test_review_opens_a_record_on_the_board_keeps_its_analysis_and_closes(
+        data_dir, monkeypatch):
     app = make_app(seats=("human", "random"), seed=3)
     async with app.run_test(size=(100, 30)) as pilot:
         await play_by_keys(pilot, app, random.Random(1))
         await settle(pilot, app)
     (path,) = (data_dir / "records").iterdir()
-    review = SolstisApp(review=session_of(read(path)), hint_spec="random")
+    review = SolstisApp(review=read(path), review_path=path, hint_spec="random",
+                        review_effort=TINY, review_workers=1)
     async with review.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         screen = review.screen
         assert isinstance(screen, ReviewScreen)
-        assert screen.heading() == "Review: your decisions and the strongest bot's view"
-        assert len(screen.rows) == sum(1 for p, _ in screen.session.made_since_origin()
-                                       if p == 0) > 0
+        assert screen.board.seats == (0,)  # the person's decisions
+        assert screen.board.steps and all(s.seat == 0 for s in screen.board.steps)
+        await analysed(pilot, screen)
+        kept = path.with_name(path.name + ".analysis.json")
+        assert kept.is_file(), "the analysis is kept beside the record"
+        first = list(screen.board.notes)
         await pilot.press("escape")
         await pilot.pause()
     assert review.return_code == 0
+
+    def no_judge(*args, **kwargs):
+        raise AssertionError("the judge ran again: the kept analysis was not read")
+
+    monkeypatch.setattr("solstis_tui.analysis.analyse", no_judge)
+    again = SolstisApp(review=read(path), review_path=path, review_effort=TINY,
+                       review_workers=1)
+    async with again.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = again.screen
+        await analysed(pilot, screen)
+        assert screen.board.notes == first

@@ -1,4 +1,4 @@
-"""A watched game between bots can be reviewed: both bots' decisions are listed."""
+"""A watched game between bots can be reviewed: both bots' decisions are on the board."""
 
 from __future__ import annotations
 
@@ -16,8 +16,7 @@ async def test_a_watched_game_reviews_both_bots_decisions():
                 break
         assert isinstance(app.screen, EndScreen)
         review = await open_review(pilot, app)
-        head = str(review.query_one("#head").render())
-        assert head == ("Review: decisions of Random bot and Greedy bot, and the strongest "
-                        "bot's view")
-        assert {row["player"] for row in review.rows} == {0, 1}
-        assert review.done == len(review.rows) > 10
+        assert review.board.seats == (0, 1)
+        assert {step.seat for step in review.board.steps} == {0, 1}
+        assert len(review.board.steps) == review.board.points > 10
+        assert "Random bot vs Greedy bot" in review.board.heading()

@@ -1,20 +1,15 @@
-"""Hint and review judge alike: moves closer than CLOSE_CALL stars are 'about equally good'
-in the hint and 'about as good' in the review (not a cost to worry about); the review's
-move columns fit 15 characters ('square 2-3', not 'the square at …')."""
+"""A hint calls moves closer than CLOSE_CALL stars 'about equally good'; the analysis
+board's short move names fit 15 characters ('square 2-3', not 'the square at …')."""
 
 from __future__ import annotations
 
 import random
 
-from textual.widgets import DataTable, Static
-
 from solstis_tui.core import Game, Options
 from solstis_tui.play.words import CLOSE_CALL, hint_reason, short_move
 
-from .conftest import make_app, review_after_a_game
 
-
-def test_every_move_fits_the_reviews_15_character_columns():
+def test_every_move_fits_the_boards_15_character_lists():
     rng = random.Random(1)
     for variant in ("base", "firefly"):
         game = Game.new(seed=4, options=Options.for_variant(variant))
@@ -32,18 +27,3 @@ def test_a_hint_between_close_moves_says_they_look_equally_good():
     a, b = obs.legal_moves[:2]
     assert "equally good" in hint_reason(obs, [(a, 1.0), (b, 1.0 - CLOSE_CALL / 2)])
     assert "equally good" not in hint_reason(obs, [(a, 1.0), (b, 1.0 - 2 * CLOSE_CALL)])
-
-
-async def test_the_review_calls_a_close_difference_about_as_good():
-    app = make_app(seats=("human", "greedy"), seed=3, hint_spec="tests.tui.bots:NarrowRanker")
-    async with app.run_test(size=(80, 24)) as pilot:
-        review = await review_after_a_game(pilot, app, random.Random(4))
-        close = [i for i, row in enumerate(review.rows) if 0 < row["cost"] < CLOSE_CALL]
-        far = [i for i, row in enumerate(review.rows) if row["cost"] >= CLOSE_CALL]
-        assert close and far
-        assert all(review.rows[i]["close"] for i in close)
-        assert not any(review.rows[i]["close"] for i in far)
-        review.query_one(DataTable).move_cursor(row=close[0])  # the player picks that move
-        await pilot.pause()
-        detail = str(review.query_one("#detail", Static).render())
-        assert "about as good" in detail and "preferred" not in detail
