@@ -17,6 +17,7 @@ from textual.app import App
 from textual.geometry import Size
 from textual.widgets._toast import Toast
 
+from solstis_tui.analysis import TINY
 from solstis_tui.app import SolstisApp
 from solstis_tui.client.app import OnlineApp
 from solstis_tui.client.game_screen import OnlineGameScreen
@@ -243,7 +244,8 @@ async def test_people_text_is_literal_offline(tmp_path, monkeypatch, hostile, si
     monkeypatch.setenv("SOLSTIS_DATA_DIR", str(tmp_path / "data"))
     names = (hostile, "O" + hostile)
     saves.save(near_the_end(names))
-    app = SolstisApp(resume=True, pace=0.0, hint_spec="random")
+    app = SolstisApp(resume=True, pace=0.0, hint_spec="random", review_effort=TINY,
+                     review_workers=1)
     spy = Spy(app)
     rng = random.Random(1)
     async with app.run_test(size=size) as pilot:

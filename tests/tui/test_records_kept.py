@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import random
 
+from solstis_tui.analysis import TINY
 from solstis_tui.app import SolstisApp
 from solstis_tui.core import Game
 from solstis_tui.records import read
-from solstis_tui.analysis import TINY
 from solstis_tui.screens.end import EndScreen
 from solstis_tui.screens.review import ReviewScreen
 from solstis_tui.tutorial.chapters import CHAPTERS

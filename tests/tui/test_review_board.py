@@ -1,0 +1,151 @@
+"""The analysis board on screen: its keys, the marks told apart without colour, nothing of
+the other seat's hand shown, ASCII only in ASCII mode, and the "play from here" hook."""
+
+from __future__ import annotations
+
+import re
+
+from rich.segment import Segment
+from textual.color import Color
+from textual.filter import NoColor
+
+from solstis_tui.analysis import TINY
+from solstis_tui.app import SolstisApp
+from solstis_tui.core import Game, Move
+from solstis_tui.core.board import NAMES
+from solstis_tui.screens.review import PlayFromHere, ReviewScreen
+from tests.online.helpers import screen_lines, widget_text
+from tests.review_game import finished_record
+
+from .conftest import analysed
+
+
+def board_app(record=None, **kwargs) -> SolstisApp:
+    return SolstisApp(review=record or finished_record(), review_effort=TINY,
+                      review_workers=1, autosave=False, **kwargs)
+
+
+async def test_the_keys_step_jump_and_find_the_mistakes():
+    app = board_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await analysed(pilot, app.screen)
+        board = screen.board
+        total = len(board.steps)
+        await pilot.press("right", "right")
+        assert board.cursor == 2
+        assert f"decision 3 of {total}" in widget_text(app, "#topbar")
+        await pilot.press("left")
+        assert board.cursor == 1
+        await pilot.press("end")
+        assert board.cursor == total - 1
+        await pilot.press("home")
+        assert board.cursor == 0
+        labelled = [i for i, s in enumerate(board.steps) if board.note(s).label]
+        await pilot.press("n")
+        assert board.cursor == labelled[0]
+        assert board.note().label in widget_text(app, "#info")
+        await pilot.press("n", "p")
+        assert board.cursor == labelled[0]
+        assert "Judge: 1 " in widget_text(app, "#info")
+
+
+async def test_the_other_seats_hand_never_appears_on_the_board():
+    record = finished_record(kinds=("greedy", "random"))  # both seats reviewed
+    app = board_app(record)
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await analysed(pilot, app.screen)
+        for step in screen.board.steps:
+            assert screen.board.current is step
+            game = Game.new(record.seed, record.options)
+            for mv in record.moves[:step.move_index]:
+                game.play(Move.parse(mv))
+            hidden = set(game.observation(1 - step.seat).hand) - \
+                set(step.obs.opponent_known)
+            shown = "\n".join(widget_text(app, f"#{part}")
+                              for part in ("hand", "display", "mine", "theirs", "pool"))
+            named = set(re.findall(r"(?<![\d-])([1-6]-\d{1,2})(?!\d)", shown))
+            assert hidden and named and not {NAMES[t] for t in hidden} & named, \
+                "a tile of the other hand was shown"
+            assert f"{screen.board.names[1 - step.seat]}: " \
+                f"{step.obs.opponent_hand_count} tile" in widget_text(app, "#hand")
+            await pilot.press("right")
+
+
+def _styles_of(app: SolstisApp, selector: str, text: str) -> list:
+    """The styles (colours taken away, as NO_COLOR does) of the segments that draw ``text``
+    in the widget ``selector``."""
+    widget = app.screen.query_one(selector)
+    segments = list(app.console.render(widget.render(), app.console.options))
+    plain = NoColor().apply(segments, Color(0, 0, 0))
+    return [s.style for s in Segment.simplify(plain) if text in s.text and s.style]
+
+
+async def test_the_move_played_and_the_best_are_told_apart_without_colour():
+    app = board_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await analysed(pilot, app.screen)
+        board = screen.board
+        i = next(i for i, s in enumerate(board.steps)
+                 if board.note(s).best != s.played and s.played.kind.name == "CAPTURE"
+                 and board.note(s).best.kind.name == "CAPTURE")
+        board.go(i)
+        screen.redraw()
+        await pilot.pause()
+        played, best = NAMES[board.current.played.arg], NAMES[board.note().best.arg]
+        (p_style,) = _styles_of(app, "#display", played)
+        (b_style,) = _styles_of(app, "#display", best)
+        assert p_style.reverse and not p_style.underline
+        assert b_style.underline and not b_style.reverse
+
+
+def _drawn(app: SolstisApp, selector: str) -> str:
+    """What the widget ``selector`` draws itself (before ASCII mode's last filter)."""
+    widget = app.screen.query_one(selector)
+    return "".join(s.text for s in app.console.render(widget.render(), app.console.options))
+
+
+async def test_every_decision_on_the_board_is_drawn_in_ascii_in_ascii_mode():
+    app = board_app(finished_record(kinds=("greedy", "random")), ascii_mode=True)
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await analysed(pilot, app.screen)
+        for _ in screen.board.steps:
+            for part in ("topbar", "mine", "theirs", "display", "hand", "pool", "graph",
+                         "info", "list"):
+                text = _drawn(app, f"#{part}")
+                assert text.isascii(), (part, {ch for ch in text if not ch.isascii()})
+            assert "\n".join(screen_lines(app)).isascii()
+            await pilot.press("right")
+
+
+class PracticeApp(SolstisApp):
+    """An app that can play from a decision (another part of the program builds it)."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.asked: list[tuple] = []
+
+    def play_from_here(self) -> None: ...
+
+    def on_play_from_here(self, message: PlayFromHere) -> None:
+        self.asked.append((message.record, message.decision_index, message.seat))
+
+
+async def test_f_asks_to_play_from_the_decision_shown_where_the_app_can():
+    record = finished_record()
+    app = PracticeApp(review=record, review_effort=TINY, review_workers=1, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("end", "f")
+        await pilot.pause()
+        step = app.screen.board.current
+        assert app.asked == [(record, step.move_index, step.seat)]
+        assert record.moves[step.move_index] == str(step.played)
+        assert "Play from here" in "\n".join(screen_lines(app))
+
+
+async def test_f_is_not_offered_where_the_app_cannot_play_from_here():
+    app = board_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen)
+        assert "Play from here" not in "\n".join(screen_lines(app))
+        assert app.screen.check_action("play_from_here", ()) is False
