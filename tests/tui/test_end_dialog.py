@@ -66,7 +66,7 @@ async def _run_command(pilot, app, title: str) -> None:
     await pilot.pause()
 
 
-async def test_r_opens_the_review_of_the_finished_game():
+async def test_r_opens_the_review_of_the_finished_game_and_keeps_its_analysis(data_dir):
     app = make_app(seats=("human", "random"), seed=3)
     async with app.run_test(size=(100, 30)) as pilot:
         await _finish(pilot, app)
@@ -75,6 +75,9 @@ async def test_r_opens_the_review_of_the_finished_game():
         await pilot.pause()
         assert isinstance(app.screen, ReviewScreen)
         assert _moves(app.screen) == _made(finished)
+        await analysed(pilot, app.screen)
+        (record,) = (data_dir / "records").glob("*.solstis")
+        assert record.with_name(record.name + ".analysis.json").is_file()
 
 
 async def test_each_buttons_key_does_what_the_button_says():
