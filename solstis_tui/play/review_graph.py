@@ -1,7 +1,8 @@
 """The analysis board's graph: each seat's expected result through the game, as text.
 
-One strip a seat, one character a decision with a real choice (several a character when
-the game is longer than the strip is wide): the character's height is the seat's
+One strip a seat, one character a decision with a real choice (several decisions a
+character when the game is longer than the strip is wide; up to ``MAX_STRETCH`` characters
+a decision when it is much shorter): the character's height is the seat's
 expected star margin then, on one scale for both seats, from its own observation. A line
 under the strips marks where the mistakes fell (``i`` inaccuracy, ``m`` mistake, ``b``
 blunder, the worst in a character) and, elsewhere, the draw's big swings for the reviewing
@@ -22,6 +23,7 @@ UNICODE_LEVELS: Final = "▁▂▃▄▅▆▇█"
 ASCII_LEVELS: Final = "_.-~^"
 LABEL_MARKS: Final = {"inaccuracy": "i", "mistake": "m", "blunder": "b"}
 _WORST: Final = ("blunder", "mistake", "inaccuracy")
+MAX_STRETCH: Final = 3
 LUCK_SHOWN: Final = 2.0
 """Luck (stars) a stretch of the draw must reach to be marked."""
 
@@ -47,22 +49,25 @@ def graph(found: Analysis, seat: int, cursor: int | None, width: int,
           ascii_mode: bool = False) -> list[list[GraphCell]]:
     """Three rows of ``width`` cells at most: seat 0's strip, seat 1's, and the marks
     (mistakes, and ``seat``'s luck). ``cursor`` is the index of a decision among
-    ``found.decisions()`` (None: no cursor)."""
+    ``found.decisions()`` (None: no cursor). A mark stands in the first character of a
+    stretched decision."""
     notes = found.decisions()
     luck = _luck_after(found)
     spans = columns(len(notes), width)
     levels = ASCII_LEVELS if ascii_mode else UNICODE_LEVELS
     values = [v for note in notes for v in note.expected]
     low, high = min([0.0, *values]), max([0.0, *values])
+    stretch = max(1, min(MAX_STRETCH, width // len(spans))) if spans else 1
     rows: list[list[GraphCell]] = [[], [], []]
     for span in spans:
         here = cursor is not None and cursor in span
         last = notes[span[-1]]
         for s in (0, 1):
-            rows[s].append(GraphCell(_level(last.expected[s], low, high, levels), "strip",
-                                     here))
+            level = _level(last.expected[s], low, high, levels)
+            rows[s] += [GraphCell(level, "strip", here)] * stretch
         rows[2].append(_mark([notes[k] for k in span], [luck[k][seat] for k in span],
                              here))
+        rows[2] += [GraphCell(" ", "blank", here)] * (stretch - 1)
     return rows
 
 

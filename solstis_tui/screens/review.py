@@ -38,13 +38,23 @@ from ..widgets.hand import HandBar
 from ..widgets.panorama import LARGE, SMALL, PanoramaGrid
 from ..widgets.pool import SpiritPool
 from ..widgets.topbar import TopBar
-from ..widgets.view import Palette, asciify, palette_of
+from ..widgets.view import ASCII, UNICODE, Palette, asciify, palette_of
 
 #: The judge's seed for a review (the same as ``solstis analyze``'s: they share the cache).
 SEED = 0
 LARGE_WIDTH, LARGE_HEIGHT = 150, 36
 """From this size on, the panoramas are drawn with tiles twice as big."""
 _NAME_WIDTH = 9
+
+
+def legend(ascii_mode: bool, lucky: str) -> str:
+    """What the board's review marks and the graph's characters mean (the luck marked
+    being ``lucky``'s)."""
+    g = ASCII if ascii_mode else UNICODE
+    return (f"Reversed: the move played ({g.played * 2} a cell, <+> a square). "
+            f"Underlined: the judge's best ({g.target * 2} a cell, [+] a square). "
+            "Graph: each side's expected star margin; i, m, b: inaccuracy, mistake, "
+            f"blunder; + and -: the draw's big swings for {lucky}.")
 
 
 class PlayFromHere(Message):
@@ -88,15 +98,17 @@ class ReviewScreen(Screen[None]):
     ReviewScreen #display, ReviewScreen #hand, ReviewScreen #pool { background: $surface; }
     ReviewScreen #graph { height: 3; padding: 0 1; }
     ReviewScreen #info { height: 1fr; min-height: 0; padding: 0 1; background: $boost; }
-    ReviewScreen #list { display: none; width: 1fr; padding: 0 1; border-left: tall $panel; }
+    ReviewScreen #side { display: none; width: 1fr; border-left: tall $panel; }
+    ReviewScreen #list { height: 1fr; padding: 0 1; }
+    ReviewScreen #legend { height: auto; padding: 1 1 0 1; color: $text-muted; }
     ReviewScreen.-narrow #pool { display: none; }
     ReviewScreen.-narrow.-spirits #pool { display: block; }
     ReviewScreen.-wide #left { width: 68; }
-    ReviewScreen.-wide #list { display: block; }
+    ReviewScreen.-wide #side { display: block; }
     ReviewScreen.-large #left { width: 110; }
     ReviewScreen.-large #board { height: 19; }
     ReviewScreen.-large PanoramaGrid { width: 54; max-width: 54; height: 19; }
-    ReviewScreen.-ascii #list { border-left: ascii $panel; }
+    ReviewScreen.-ascii #side { border-left: ascii $panel; }
     """
 
     def __init__(self, record: GameRecord, seats: Sequence[int] | None = None, *,
@@ -132,7 +144,9 @@ class ReviewScreen(Screen[None]):
                 yield SpiritPool(id="pool")
                 yield Static(id="graph", markup=False)
                 yield Static(id="info", markup=False)
-            yield Static(id="list", markup=False)
+            with Vertical(id="side"):
+                yield Static(id="list", markup=False)
+                yield Static(id="legend", markup=False)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -179,6 +193,9 @@ class ReviewScreen(Screen[None]):
         self.query_one("#info", Static).update(
             Text("\n".join(self.text(line) for line in b.info())))
         self.query_one("#list", Static).update(self.list_text())
+        lucky = b.names[b.seats[0]]
+        self.query_one("#legend", Static).update(
+            Text(self.text(legend(self.ascii_mode, lucky))))
 
     def graph_text(self) -> Text:
         b = self.board
@@ -195,15 +212,19 @@ class ReviewScreen(Screen[None]):
             name = names[i][:_NAME_WIDTH - 1]
             out.append(f"{name:<{_NAME_WIDTH}}", style=pal.bold if i < 2 else pal.dim)
             for cell in row:
-                out.append(cell.text, style=self._cell_style(cell, pal))
+                out.append(cell.text, style=self._cell_style(cell, i, pal))
             if i < 2:
                 out.append("\n")
         return out
 
     @staticmethod
-    def _cell_style(cell: GraphCell, pal: Palette) -> Any:
-        style = {"strip": pal.rainbow, "label": pal.evil, "luck": pal.fire_lit}.get(
-            cell.kind, pal.dim)
+    def _cell_style(cell: GraphCell, row: int, pal: Palette) -> Any:
+        """Each seat's strip in a colour of its own, mistakes in the Evil Spirit's, luck
+        in the rainbow's; the cursor's column reversed (seen without colour too)."""
+        if cell.kind == "strip":
+            style = pal.fire_lit if row == 0 else pal.blue_spirit
+        else:
+            style = {"label": pal.evil, "luck": pal.rainbow}.get(cell.kind, pal.dim)
         return style + pal.played if cell.cursor else style
 
     def list_text(self) -> Text:

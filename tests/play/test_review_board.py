@@ -143,7 +143,7 @@ def test_the_lines_under_the_board_give_the_top_three_with_values_and_the_reason
 def test_the_graph_marks_the_cursor_and_the_labelled_decisions():
     board = analysed_board()
     board.next_mistake()
-    rows = board.graph(200)
+    rows = board.graph(board.points)
     assert len(rows) == 3 and all(len(r) == board.points for r in rows)
     cursor = [i for i, cell in enumerate(rows[0]) if cell.cursor]
     assert cursor == [board.current.point]
@@ -151,6 +151,10 @@ def test_the_graph_marks_the_cursor_and_the_labelled_decisions():
     labelled = {k for k, n in enumerate(notes) if n.label}
     assert {i for i, c in enumerate(rows[2]) if c.kind == "label"} == labelled
     assert rows[2][board.current.point].text == board.note().label[0]
+    wide = board.graph(3 * board.points + 2)  # room to spare: three characters a decision
+    assert all(len(r) == 3 * board.points for r in wide)
+    assert [i for i, c in enumerate(wide[0]) if c.cursor] == \
+        [3 * board.current.point + k for k in range(3)]
 
 
 def test_a_long_game_folds_into_a_narrow_graph_and_ascii_draws_ascii():

@@ -65,3 +65,34 @@ def test_tutorial_rainbow_step_80x24(snap_compare):
 
     app = SolstisApp(tutorial="base", pace=0.0)
     assert snap_compare(app, terminal_size=(80, 24), run_before=to_the_rainbow)
+
+
+def _board_app(**kwargs):
+    from solstis_tui.analysis import TINY
+    from solstis_tui.app import SolstisApp
+    from tests.review_game import finished_record
+
+    return SolstisApp(review=finished_record(), review_effort=TINY, review_workers=1,
+                      autosave=False, **kwargs)
+
+
+async def _to_a_mistake(pilot) -> None:
+    """The analysis done, the board at the first labelled decision."""
+    from .conftest import analysed
+
+    await analysed(pilot, pilot.app.screen)
+    await pilot.press("n")
+    await pilot.pause()
+
+
+def test_review_board_80x24(snap_compare):
+    assert snap_compare(_board_app(), terminal_size=(80, 24), run_before=_to_a_mistake)
+
+
+def test_review_board_160x48_large_tiles_and_the_decision_list(snap_compare):
+    assert snap_compare(_board_app(), terminal_size=(160, 48), run_before=_to_a_mistake)
+
+
+def test_review_board_ascii_ansi16(snap_compare):
+    app = _board_app(ascii_mode=True, theme_name="ansi-16")
+    assert snap_compare(app, terminal_size=(80, 24), run_before=_to_a_mistake)
