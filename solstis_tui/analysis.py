@@ -11,7 +11,9 @@ thresholds and the JSON, a stable interface. No Textual here.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -174,10 +176,12 @@ def _judge_task(task: Task) -> Verdict:
 
 def analyse(game: Game, names: Sequence[str] = ("Seat 1", "Seat 2"), seed: int = 0,
             effort: Effort | None = None, workers: int = 1,
-            progress: Callable[[int, int], None] | None = None, since: int = 0) -> Analysis:
+            progress: Callable[[int, int], None] | None = None, since: int = 0,
+            nice: int = 0) -> Analysis:
     """Analyse the finished (or stopped) ``game`` from its ``since``-th history entry on.
     ``progress(done, total)`` is called as decisions are judged. Deterministic for
-    ``seed`` and ``effort``, whatever ``workers``."""
+    ``seed`` and ``effort``, whatever ``workers``. ``nice``: how much lower the worker
+    processes' priority is (the analysis board keeps its keys quick with it)."""
     effort = effort if effort is not None else Effort()
     # The game is walked again from its deal (a legacy deal too) to see each decision.
     replay = Game.new(seed=game.seed, options=game.options, legacy=game.legacy)
@@ -197,12 +201,19 @@ def analyse(game: Game, names: Sequence[str] = ("Seat 1", "Seat 2"), seed: int =
                 raise ValueError("this game does not replay from its seed (a hand-made "
                                  "position?): only games dealt from a seed can be analysed"
                                  ) from None
-    verdicts = _run(tasks, workers, progress)
+    verdicts = _run(tasks, workers, progress, nice)
     return _report(game, names, points, verdicts)
 
 
+def _lower_priority(nice: int) -> None:
+    """A worker process's start: ``nice`` steps below its parent (where the OS can)."""
+    if nice and hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+
+
 def _run(tasks: list[Task], workers: int,
-         progress: Callable[[int, int], None] | None) -> list[Verdict]:
+         progress: Callable[[int, int], None] | None, nice: int = 0) -> list[Verdict]:
     out: list[Verdict] = []
     total = len(tasks) // 2
     if progress:
@@ -212,7 +223,8 @@ def _run(tasks: list[Task], workers: int,
     if workers > 1 and len(tasks) > 2:
         import multiprocessing
 
-        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_lower_priority, initargs=(nice,))
         results = pool.map(_judge_task, tasks)
     else:
         results = map(_judge_task, tasks)

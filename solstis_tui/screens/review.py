@@ -42,6 +42,8 @@ from ..widgets.view import ASCII, UNICODE, Palette, asciify, palette_of
 
 #: The judge's seed for a review (the same as ``solstis analyze``'s: they share the cache).
 SEED = 0
+JUDGE_NICE = 10
+"""How much lower the judge's processes run than the screen: its keys come first."""
 LARGE_WIDTH, LARGE_HEIGHT = 150, 36
 """From this size on, the panoramas are drawn with tiles twice as big."""
 _NAME_WIDTH = 9
@@ -154,6 +156,10 @@ class ReviewScreen(Screen[None]):
         self.check_size()
         self.redraw()
         if self.board.steps:
+            if self.judges > 1:  # the judge's processes, started inside a Textual app
+                from solstis_tui.ai.expert import start_resource_tracker
+
+                start_resource_tracker()
             self.run_worker(partial(self._analyse, self.cancel), thread=True, exclusive=True,
                             group="review", exit_on_error=False, name="analysis")
 
@@ -258,7 +264,7 @@ class ReviewScreen(Screen[None]):
 
         try:
             found = analysis.analyse(b.game, b.names, SEED, self.effort, self.judges,
-                                     progress)
+                                     progress, nice=JUDGE_NICE)
         except _Stopped:
             return
         except Exception as exc:  # the review stays, without the judge's view
