@@ -149,3 +149,12 @@ async def test_f_is_not_offered_where_the_app_cannot_play_from_here():
         assert isinstance(app.screen, ReviewScreen)
         assert "Play from here" not in "\n".join(screen_lines(app))
         assert app.screen.check_action("play_from_here", ()) is False
+
+
+async def test_the_judge_works_in_processes_from_inside_the_app():
+    """Inside Textual, stderr is a capture without a descriptor: the pool must still start."""
+    app = SolstisApp(review=finished_record(), review_effort=TINY, review_workers=2,
+                     autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await analysed(pilot, app.screen)
+        assert screen.board.failed == "" and screen.board.notes
