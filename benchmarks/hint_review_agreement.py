@@ -5,8 +5,9 @@ one star, would a hint at the same decision have recommended that move?
 
 Heuristic games (greedy against greedy) supply the decisions: every decision with more than
 one legal move, of both players, until ``--decisions`` are reviewed. Each is ranked as the
-app's review ranks it (the strongest bot, ``REVIEW_SECONDS``, a fresh bot seeded as the app
-seeds it); a move whose cost is more than ``--threshold`` stars is a mistake. Each mistake's
+app's review ranked it before the analysis board (the strongest bot, ``REVIEW_SECONDS``, a
+fresh bot seeded as the app seeds it; the board now reads the judge, docs/analysis.md); a
+move whose cost is more than ``--threshold`` stars is a mistake. Each mistake's
 position is then ranked as a hint ranks it (``HINT_SECONDS``, another fresh bot) and counts
 as agreeing when the hint's first move is not the mistaken one. Prints the rate with its
 Wilson 95% interval (issue 39 asks ≥ 95%).
@@ -22,9 +23,9 @@ from solstis_tui.ai.registry import make_bot, make_solo_bot
 from solstis_tui.core import Game, Move, Observation
 from solstis_tui.local.session import STRONGEST
 from solstis_tui.play.controller import HINT_SECONDS
-from solstis_tui.screens.review import REVIEW_SECONDS
 
 HINT_SEED = 12345  # the app's hint bot is seeded alike for every position
+REVIEW_SECONDS = 0.4  # the former review's thinking time a decision
 
 
 def ranking(obs: Observation, seconds: float) -> list[tuple[Move, float]]:
