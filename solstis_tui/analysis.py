@@ -177,11 +177,14 @@ def _judge_task(task: Task) -> Verdict:
 def analyse(game: Game, names: Sequence[str] = ("Seat 1", "Seat 2"), seed: int = 0,
             effort: Effort | None = None, workers: int = 1,
             progress: Callable[[int, int], None] | None = None, since: int = 0,
-            nice: int = 0) -> Analysis:
+            nice: int = 0,
+            judged: Callable[[int, DecisionNote], None] | None = None) -> Analysis:
     """Analyse the finished (or stopped) ``game`` from its ``since``-th history entry on.
-    ``progress(done, total)`` is called as decisions are judged. Deterministic for
-    ``seed`` and ``effort``, whatever ``workers``. ``nice``: how much lower the worker
-    processes' priority is (the analysis board keeps its keys quick with it)."""
+    ``progress(done, total)`` is called as decisions are judged, and ``judged(k, note)``
+    with each decision's note as soon as it is judged (``k``: its index among the
+    analysis's decisions; the luck comes at the end). Deterministic for ``seed`` and
+    ``effort``, whatever ``workers``. ``nice``: how much lower the worker processes'
+    priority is (the analysis board keeps its keys quick with it)."""
     effort = effort if effort is not None else Effort()
     # The game is walked again from its deal (a legacy deal too) to see each decision.
     replay = Game.new(seed=game.seed, options=game.options, legacy=game.legacy)
@@ -201,7 +204,11 @@ def analyse(game: Game, names: Sequence[str] = ("Seat 1", "Seat 2"), seed: int =
                 raise ValueError("this game does not replay from its seed (a hand-made "
                                  "position?): only games dealt from a seed can be analysed"
                                  ) from None
-    verdicts = _run(tasks, workers, progress, nice)
+    def pair(k: int, first: Verdict, second: Verdict) -> None:
+        if judged is not None:
+            judged(k, _decision(points[k], (first, second)))
+
+    verdicts = _run(tasks, workers, progress, nice, pair)
     return _report(game, names, points, verdicts)
 
 
@@ -212,12 +219,25 @@ def _lower_priority(nice: int) -> None:
             os.nice(nice)
 
 
-def _run(tasks: list[Task], workers: int,
-         progress: Callable[[int, int], None] | None, nice: int = 0) -> list[Verdict]:
+def _run(tasks: list[Task], workers: int, progress: Callable[[int, int], None] | None,
+         nice: int = 0,
+         pair: Callable[[int, Verdict, Verdict], None] | None = None) -> list[Verdict]:
+    """The tasks' verdicts, in order; ``pair(k, first, second)`` as each decision's two
+    are in, then ``progress``."""
     out: list[Verdict] = []
     total = len(tasks) // 2
     if progress:
         progress(0, total)
+
+    def one_more(verdict: Verdict) -> None:
+        out.append(verdict)
+        if len(out) % 2:
+            return
+        if pair is not None:
+            pair(len(out) // 2 - 1, out[-2], out[-1])
+        if progress:
+            progress(len(out) // 2, total)
+
     results: Iterable[Verdict]
     pool: ProcessPoolExecutor | None = None
     if workers > 1 and len(tasks) > 2:
@@ -230,18 +250,14 @@ def _run(tasks: list[Task], workers: int,
         results = map(_judge_task, tasks)
     try:
         for verdict in results:
-            out.append(verdict)
-            if progress and len(out) % 2 == 0:
-                progress(len(out) // 2, total)
+            one_more(verdict)
     except (BrokenProcessPool, OSError):
         # No worker processes here (a script without a main guard, a process limit):
         # judge the rest on this process; the verdicts are the same.
         if pool is None:
             raise
         for task in tasks[len(out):]:
-            out.append(_judge_task(task))
-            if progress and len(out) % 2 == 0:
-                progress(len(out) // 2, total)
+            one_more(_judge_task(task))
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
@@ -255,6 +271,20 @@ def _final(game: Game, seat: int) -> float | None:
     return float(game.score(seat).total - game.score(1 - seat).total)
 
 
+def _decision(point: _Point, verdicts: tuple[Verdict, Verdict]) -> DecisionNote:
+    """A decision's note from its two verdicts (each seat's, in seat order)."""
+    mine = verdicts[point.seat]
+    played = mine.value_of(point.played)
+    assert played is not None
+    loss_stars, loss_win = mine.loss(point.played)
+    top = tuple(TopMove(v.move, round(v.margin, 2), round(v.win, 3))
+                for v in mine.moves[:TOP])
+    expected = (round(verdicts[0].expected.margin, 2), round(verdicts[1].expected.margin, 2))
+    return DecisionNote(point.turn, point.seat, point.played, mine.best.move,
+                        round(loss_stars, 2), round(loss_win, 3), label_of(loss_stars),
+                        reason(mine.best, played), top, expected)
+
+
 def _report(game: Game, names: Sequence[str], points: list[_Point],
             verdicts: list[Verdict]) -> Analysis:
     notes: list[DecisionNote | ChanceNote] = []
@@ -262,18 +292,10 @@ def _report(game: Game, names: Sequence[str], points: list[_Point],
     labels = [dict.fromkeys(LABEL_NAMES, 0), dict.fromkeys(LABEL_NAMES, 0)]
     luck = [0.0, 0.0]
     for k, point in enumerate(points):
-        mine = verdicts[2 * k + point.seat]
-        played = mine.value_of(point.played)
-        assert played is not None
-        loss_stars, loss_win = mine.loss(point.played)
-        label = label_of(loss_stars)
-        top = tuple(TopMove(v.move, round(v.margin, 2), round(v.win, 3))
-                    for v in mine.moves[:TOP])
-        expected = (round(verdicts[2 * k].expected.margin, 2),
-                    round(verdicts[2 * k + 1].expected.margin, 2))
-        notes.append(DecisionNote(point.turn, point.seat, point.played, mine.best.move,
-                                  round(loss_stars, 2), round(loss_win, 3), label,
-                                  reason(mine.best, played), top, expected))
+        note = _decision(point, (verdicts[2 * k], verdicts[2 * k + 1]))
+        notes.append(note)
+        loss_stars, _ = verdicts[2 * k + point.seat].loss(point.played)
+        label = note.label
         losses[point.seat].append(loss_stars)
         if label:
             labels[point.seat][label] += 1

@@ -73,6 +73,17 @@ def test_an_analysis_read_back_from_its_json_is_the_same_analysis() -> None:
     assert again == found
 
 
+def test_each_decision_is_handed_over_as_soon_as_it_is_judged() -> None:
+    """The analysis board shows each decision as it is judged: the same note as at the end."""
+    seen: list[tuple[int, analysis.DecisionNote]] = []
+    done: list[int] = []
+    found = analysis.analyse(greedy_game(30), ("Ann", "Bob"), effort=TINY,
+                             judged=lambda k, note: seen.append((k, note)),
+                             progress=lambda d, t: done.append(d))
+    assert seen == list(enumerate(found.decisions()))
+    assert done == list(range(len(seen) + 1))
+
+
 def test_luck_is_given_where_the_draw_decided_and_adds_up_per_seat() -> None:
     g = greedy_game(400)
     assert g.is_over

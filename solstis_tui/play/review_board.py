@@ -89,6 +89,8 @@ class ReviewBoard:
         self.cursor = 0
         self.analysis: Analysis | None = None
         self.notes: list[DecisionNote] = []
+        self.judged: dict[int, DecisionNote] = {}
+        """Notes of decisions judged so far (by ``point``), while the analysis runs."""
         self.progress: tuple[int, int] | None = None
         """(decisions judged, of how many) while the analysis runs."""
         self.failed = ""
@@ -121,6 +123,12 @@ class ReviewBoard:
     def set_progress(self, done: int, total: int) -> None:
         self.progress = (done, total)
 
+    def add_note(self, point: int, note: DecisionNote) -> None:
+        """One decision judged (``point``: its index among the game's decisions with a
+        real choice): it shows at once, before the analysis is done."""
+        if 0 <= point < self.points:
+            self.judged[point] = note
+
     def set_analysis(self, found: Analysis) -> None:
         """The analysis is done: its notes show from now on. ValueError if it is not this
         game's (another count of decisions)."""
@@ -129,16 +137,19 @@ class ReviewBoard:
             raise ValueError(f"the analysis has {len(notes)} decisions, the game "
                              f"{self.points}")
         self.analysis, self.notes, self.progress = found, notes, None
+        self.judged.clear()
 
     def analysis_failed(self, reason: str) -> None:
         self.failed, self.progress = reason, None
 
     def note(self, step: Step | None = None) -> DecisionNote | None:
-        """The judge's note on ``step`` (default: the cursor's), once the analysis is done."""
+        """The judge's note on ``step`` (default: the cursor's), once it is judged."""
         step = step or self.current
-        if step is None or not self.notes:
+        if step is None:
             return None
-        return self.notes[step.point]
+        if self.notes:
+            return self.notes[step.point]
+        return self.judged.get(step.point)
 
     # ------------------------------------------------------------------ intents
     @property
@@ -170,15 +181,16 @@ class ReviewBoard:
         self._mistake(range(self.cursor - 1, -1, -1), "before this one")
 
     def _mistake(self, order: range, where: str) -> None:
-        if not self.notes:
-            self.message = "The mistakes are marked once the analysis is done."
+        if not self.notes and not self.judged:
+            self.message = "The mistakes are marked as the judge gets to them."
             return
         for i in order:
             note = self.note(self.steps[i])
             if note is not None and note.label:
                 self.go(i)
                 return
-        self.message = f"No inaccuracy, mistake or blunder {where}."
+        so_far = "" if self.notes else " so far (the judge is still at work)"
+        self.message = f"No inaccuracy, mistake or blunder {where}{so_far}."
 
     # ------------------------------------------------------------------ drawing
     def board(self, ascii_mode: bool = False) -> BoardView:

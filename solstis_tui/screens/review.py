@@ -262,9 +262,12 @@ class ReviewScreen(Screen[None]):
                 raise _Stopped
             self._from_thread(self._progress, done, total)
 
+        def judged(k: int, note: analysis.DecisionNote) -> None:
+            self._from_thread(self._judged, k, note)
+
         try:
             found = analysis.analyse(b.game, b.names, SEED, self.effort, self.judges,
-                                     progress, nice=JUDGE_NICE)
+                                     progress, nice=JUDGE_NICE, judged=judged)
         except _Stopped:
             return
         except Exception as exc:  # the review stays, without the judge's view
@@ -282,6 +285,13 @@ class ReviewScreen(Screen[None]):
     def _progress(self, done: int, total: int) -> None:
         self.board.set_progress(done, total)
         self.query_one(TopBar).say(self.text(self.board.heading()))
+
+    def _judged(self, k: int, note: analysis.DecisionNote) -> None:
+        """One decision judged: the board shows it if it is on screen (or listed)."""
+        self.board.add_note(k, note)
+        step = self.board.current
+        if (step is not None and step.point == k) or self.has_class("-wide"):
+            self.redraw()
 
     def _analysed(self, found: analysis.Analysis) -> None:
         try:

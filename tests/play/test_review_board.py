@@ -73,8 +73,29 @@ def test_n_before_the_analysis_is_done_says_so_and_stays():
     board.set_progress(3, 35)
     board.next_mistake()
     assert board.cursor == 0
-    assert "once the analysis is done" in board.info()[0]
+    assert "as the judge gets to them" in board.info()[0]
     assert "judging 3 of 35" in board.heading()
+
+
+def test_a_decision_shows_as_soon_as_it_is_judged():
+    record = finished_record()
+    board = ReviewBoard(record)
+    notes = tiny_analysis(record).decisions()
+    labelled = [i for i, s in enumerate(board.steps) if notes[s.point].label]
+    board.end()
+    assert board.note() is None and "still at work" in board.info()[0]
+    for k in range(board.steps[labelled[1]].point + 1):  # judged up to the 2nd mistake
+        board.add_note(k, notes[k])
+    board.home()
+    assert board.note() == notes[board.steps[0].point]
+    assert board.info()[1].startswith("Judge: 1 ")
+    board.next_mistake()
+    assert board.cursor == labelled[0]
+    board.next_mistake()
+    assert board.cursor == labelled[1]
+    board.next_mistake()
+    assert board.cursor == labelled[1] and "so far" in board.info()[0]
+    assert board.graph(80) == []  # the graph waits for the whole analysis
 
 
 def test_the_move_played_and_the_judges_best_are_marked_where_they_are_on_the_board():

@@ -4,6 +4,7 @@ the other seat's hand shown, ASCII only in ASCII mode, and the "play from here" 
 from __future__ import annotations
 
 import re
+import threading
 
 from rich.segment import Segment
 from textual.color import Color
@@ -158,3 +159,35 @@ async def test_the_judge_works_in_processes_from_inside_the_app():
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await analysed(pilot, app.screen)
         assert screen.board.failed == "" and screen.board.notes
+
+
+async def test_a_decision_shows_on_the_board_while_the_rest_is_still_judged(monkeypatch):
+    from solstis_tui import analysis
+
+    gate = threading.Event()
+    real = analysis.analyse
+
+    def held_after_the_first(*args, judged=None, **kwargs):
+        def hold(k, note):
+            judged(k, note)
+            if k == 0:
+                gate.wait(30)
+
+        return real(*args, judged=hold, **kwargs)
+
+    monkeypatch.setattr(analysis, "analyse", held_after_the_first)
+    app = board_app()
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            board = app.screen.board
+            for _ in range(500):  # a guard: the first decision is judged in a moment
+                await pilot.pause(0.01)
+                if board.judged:
+                    break
+            assert board.current.point == 0 and not board.notes
+            assert "Judge: 1 " in widget_text(app, "#info")
+            assert "judging" in widget_text(app, "#topbar")
+            gate.set()
+            await analysed(pilot, app.screen)
+    finally:
+        gate.set()
