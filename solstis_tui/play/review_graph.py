@@ -8,7 +8,8 @@ under the strips marks where the mistakes fell (``i`` inaccuracy, ``m`` mistake,
 blunder, the worst in a character) and, elsewhere, the draw's big swings for the reviewing
 seat (``+`` good luck, ``-`` bad, at least ``LUCK_SHOWN`` stars). The cursor's column is a
 cell of its own kind, which the widget reverses. ASCII characters with ``ascii``. No
-Textual here.
+Textual here. (Textual's ``Sparkline`` draws Unicode bars only, each strip on a scale of
+its own, with no cursor and no marks: hence this.)
 """
 
 from __future__ import annotations
