@@ -191,3 +191,20 @@ async def test_a_decision_shows_on_the_board_while_the_rest_is_still_judged(monk
             await analysed(pilot, app.screen)
     finally:
         gate.set()
+
+
+async def test_a_rainbow_played_and_the_best_one_are_marked_on_their_cells():
+    app = board_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await analysed(pilot, app.screen)
+        board = screen.board
+        i = next(i for i, s in enumerate(board.steps) if s.played.kind.name == "RAINBOW")
+        for _ in range(i):
+            await pilot.press("right")
+        played, best = board.current.played.arg, board.note().best.arg
+        assert played != best
+        rows = {line[:3].strip(): line for line in widget_text(app, "#mine").splitlines()}
+        for cell, glyph in ((played, "◆◆"), (best, "◇◇")):
+            row, column = cell // 10 + 1, cell % 10 + 1
+            x = 3 + (column - 1) * 3
+            assert rows[str(row)][x:x + 2] == glyph, (cell, rows[str(row)])
