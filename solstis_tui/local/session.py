@@ -152,7 +152,7 @@ class Session:
     """A finished game of this session is kept as a record (not a tutorial's)."""
     origin: Game = field(init=False)
     """The game this session's moves start from: the deal, or the position a save was
-    rebuilt from when its moves did not replay (the review replays from here)."""
+    rebuilt from when its moves did not replay (such a game has no record, and no review)."""
 
     def __post_init__(self, position: Game | None) -> None:
         self.game = position if position is not None else self.new_game()
@@ -224,11 +224,6 @@ class Session:
         for mv in moves:
             game.play(mv)
         return game
-
-    def made_since_origin(self) -> list[tuple[int, Move]]:
-        """The decisions made since ``origin`` (automatic ones left out): (player, move)."""
-        start = len(self.origin.history)
-        return [(p, mv) for p, mv, auto in self.game.history[start:] if not auto]
 
     def can_undo(self) -> bool:
         """A person can take back their last decision: against bots (not in hot-seat, where
