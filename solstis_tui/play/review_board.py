@@ -212,12 +212,13 @@ class ReviewBoard:
             best=marks_of(note.best if note else None, obs))
 
     def heading(self) -> str:
-        """The top bar: the game, the decision shown, and the analysis's progress."""
+        """The top bar: the analysis's progress, the decision shown, and the game."""
         names = f"{self.names[0]} vs {self.names[1]}"
         step = self.current
         where = (f"turn {step.turn} · decision {self.cursor + 1} of {len(self.steps)}"
                  if step else "no decisions to review")
-        return f"Review · {self.record.variant} · {names} · {where}{self.status()}"
+        # The progress and the place first: long names are what a narrow bar cuts.
+        return f"Review{self.status()} · {where} · {names} · {self.record.variant}"
 
     def status(self) -> str:
         """' · judging 3 of 30' while the analysis runs; '' once it is done."""
