@@ -359,7 +359,7 @@ class SolstisApp(ShellApp):
                                                 fresh=True)))
 
     def hint_bot(self) -> BotProcess:
-        """The strongest bot, searching for hints and reviews in a worker process of its own
+        """The strongest bot, searching for hints in a worker process of its own
         (on one core: no pool per hint); a fresh bot, seeded alike, for every position."""
         if self._hint_bot is None:
             self._hint_bot = BotProcess(self.hint_spec, 12345, solo=True)

@@ -40,7 +40,7 @@ from .seats import PERSON, TIER_TITLES, Seat, seats_for
 
 #: The tiers whose search keeps a core busy: they think in a worker process.
 THINKING_TIERS = frozenset({"minimax", "mcts", "expert"})
-#: The tier asked for hints and the post-game review.
+#: The tier asked for hints.
 STRONGEST = "expert"
 
 
