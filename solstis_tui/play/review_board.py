@@ -229,9 +229,10 @@ class ReviewBoard:
         done, total = self.progress or (0, self.points)
         return f" · judging {done} of {total}"
 
-    def info(self) -> list[str]:
+    def info(self, top_beside: bool = False) -> list[str]:
         """The lines under the board: the decision and the move played (with its label
-        and loss), the judge's top three with their values, and the reason."""
+        and loss), the judge's top three with their values (unless ``top_beside``: the
+        screen shows ``top_entries`` beside the graph), and the reason."""
         step = self.current
         if step is None:
             return ["Every move of this game was forced or automatic: nothing to review."]
@@ -251,7 +252,8 @@ class ReviewBoard:
                 first += " · the judge's best"
             else:
                 first += f" · about as good ({note.loss_stars:.1f}★ below the best)"
-            lines = [first, self.top_line(note), note.reason]
+            lines = [first, note.reason] if top_beside else \
+                [first, self.top_line(note), note.reason]
         if self.message:
             lines.insert(0, self.message)
         return lines
@@ -267,6 +269,15 @@ class ReviewBoard:
                              best.win - note.loss_win)
             parts.append(f"played {_value(played)}")
         return "Judge: " + " · ".join(parts)
+
+    def top_entries(self) -> list[str]:
+        """The judge's top three at the cursor's decision, one a line ('1 take Marmot
+        +1.2★ 55%', the move played flagged '<'); none before it is judged."""
+        note = self.note()
+        if note is None:
+            return []
+        return [f"{i} {_value(t)}" + (" <" if t.move == note.played else "")
+                for i, t in enumerate(note.top, 1)]
 
     def graph(self, width: int, ascii_mode: bool = False) -> list[list[GraphCell]]:
         """The graph of each seat's expected result (``review_graph``), the cursor's

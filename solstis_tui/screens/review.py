@@ -55,6 +55,7 @@ def legend(ascii_mode: bool, lucky: str) -> str:
     g = ASCII if ascii_mode else UNICODE
     return (f"Reversed: the move played ({g.played * 2} a cell, <+> a square). "
             f"Underlined: the judge's best ({g.target * 2} a cell, [+] a square). "
+            "Beside the graph, the judge's top three, < the move played. "
             "Graph: each side's expected star margin; i, m, b: inaccuracy, mistake, "
             f"blunder; + and -: the draw's big swings for {lucky}.")
 
@@ -195,33 +196,47 @@ class ReviewScreen(Screen[None]):
             self.set_class(view.obs.decision is not None and
                            view.obs.decision.value in ("encounter", "keep", "cover"),
                            "-spirits")
-        self.query_one("#graph", Static).update(self.graph_text())
+        graph, beside = self.graph_text()
+        self.query_one("#graph", Static).update(graph)
         self.query_one("#info", Static).update(
-            Text("\n".join(self.text(line) for line in b.info())))
+            Text("\n".join(self.text(line) for line in b.info(top_beside=beside))))
         self.query_one("#list", Static).update(self.list_text())
         lucky = b.names[b.seats[0]]
         self.query_one("#legend", Static).update(
             Text(self.text(legend(self.ascii_mode, lucky))))
 
-    def graph_text(self) -> Text:
+    def graph_text(self) -> tuple[Text, bool]:
+        """The graph, and beside it the judge's top three where they fit (then True)."""
         b = self.board
-        width = max(10, self.query_one("#graph").size.width - 2 - _NAME_WIDTH) \
-            if self.query_one("#graph").size.width else 60
+        room = self.query_one("#graph").size.width - 2 - _NAME_WIDTH
+        top = [self.text(line) for line in b.top_entries()]
+        side = max((len(line) for line in top), default=0) + 2
+        beside = bool(top) and room - side >= min(b.points, 30)
+        width = max(10, room - side if beside else room)
         rows = b.graph(width, self.ascii_mode)
-        if not rows:
-            return Text(self.text(f"The graph of each side's expected result comes with the "
-                                  f"analysis{b.status()}."), style="dim")
         pal = palette_of(self)
-        names = [*b.names, "marks"]
         out = Text(no_wrap=True, overflow="crop")
-        for i, row in enumerate(rows):
-            name = names[i][:_NAME_WIDTH - 1]
-            out.append(f"{name:<{_NAME_WIDTH}}", style=pal.bold if i < 2 else pal.dim)
-            for cell in row:
-                out.append(cell.text, style=self._cell_style(cell, i, pal))
-            if i < 2:
-                out.append("\n")
-        return out
+        if not rows:
+            note = f"The graph of each side's expected result comes with the analysis" \
+                f"{b.status()}."
+            out.append(self.text(note), style=pal.dim)
+            lines = [out, Text(), Text()]
+        else:
+            names = [*b.names, "marks"]
+            lines = []
+            for i, row in enumerate(rows):
+                line = Text(no_wrap=True, overflow="crop")
+                line.append(f"{names[i][:_NAME_WIDTH - 1]:<{_NAME_WIDTH}}",
+                            style=pal.bold if i < 2 else pal.dim)
+                for cell in row:
+                    line.append(cell.text, style=self._cell_style(cell, i, pal))
+                lines.append(line)
+        if beside:
+            left = max(line.cell_len for line in lines)
+            for line, entry in zip(lines, top, strict=False):
+                line.append(" " * (left - line.cell_len + 2))
+                line.append(entry, style=pal.played if entry.endswith(" <") else None)
+        return Text("\n", no_wrap=True, overflow="crop").join(lines), beside
 
     @staticmethod
     def _cell_style(cell: GraphCell, row: int, pal: Palette) -> Any:

@@ -161,6 +161,18 @@ def test_the_lines_under_the_board_give_the_top_three_with_values_and_the_reason
     assert reason == note.reason
 
 
+def test_the_top_three_for_beside_the_graph_flag_the_move_played():
+    board = analysed_board()
+    board.next_mistake()
+    note = board.note()
+    entries = board.top_entries()
+    assert len(entries) == len(note.top) and entries[0].startswith("1 ")
+    flagged = [e for e in entries if e.endswith(" <")]
+    assert len(flagged) == (note.played in [t.move for t in note.top])
+    first, reason = board.info(top_beside=True)
+    assert reason == note.reason and "Judge:" not in first
+
+
 def test_the_graph_marks_the_cursor_and_the_labelled_decisions():
     board = analysed_board()
     board.next_mistake()

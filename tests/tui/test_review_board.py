@@ -14,6 +14,7 @@ from solstis_tui.analysis import TINY
 from solstis_tui.app import SolstisApp
 from solstis_tui.core import Game, Move
 from solstis_tui.core.board import NAMES
+from solstis_tui.play.words import short_move
 from solstis_tui.screens.review import PlayFromHere, ReviewScreen
 from tests.online.helpers import screen_lines, widget_text
 from tests.review_game import finished_record
@@ -47,7 +48,10 @@ async def test_the_keys_step_jump_and_find_the_mistakes():
         assert board.note().label in widget_text(app, "#info")
         await pilot.press("n", "p")
         assert board.cursor == labelled[0]
-        assert "Judge: 1 " in widget_text(app, "#info")
+        top = widget_text(app, "#graph")  # at 80 columns the top three are beside the graph
+        assert f"1 {short_move(board.note().best)} " in top
+        assert "Judge: " not in widget_text(app, "#info")
+        assert board.note().reason[:40] in widget_text(app, "#info").replace("\n", " ")
 
 
 async def test_the_other_seats_hand_never_appears_on_the_board():
@@ -185,7 +189,8 @@ async def test_a_decision_shows_on_the_board_while_the_rest_is_still_judged(monk
                 if board.judged:
                     break
             assert board.current.point == 0 and not board.notes
-            assert "Judge: 1 " in widget_text(app, "#info")
+            assert board.note() is not None
+            assert f"1 {short_move(board.note().best)} " in widget_text(app, "#graph")
             assert "judging" in widget_text(app, "#topbar")
             gate.set()
             await analysed(pilot, app.screen)
