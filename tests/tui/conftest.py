@@ -136,10 +136,3 @@ async def analysed(pilot, review):
             break
     assert review.board.notes and not review.board.failed, review.board.failed
     return review
-
-
-async def review_after_a_game(pilot, app: SolstisApp, rng: random.Random):
-    """Play the person's side to the end by keys, then ``open_review``."""
-    await play_by_keys(pilot, app, rng)
-    await settle(pilot, app)
-    return await open_review(pilot, app)
