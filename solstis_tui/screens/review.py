@@ -29,6 +29,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from .. import analysis, analyze_command
+from ..core import Decision
 from ..play.review_board import ReviewBoard
 from ..play.review_graph import GraphCell
 from ..records import GameRecord
@@ -42,6 +43,7 @@ from ..widgets.view import ASCII, UNICODE, Palette, asciify, palette_of
 
 #: The judge's seed for a review (the same as ``solstis analyze``'s: they share the cache).
 SEED = 0
+SPIRIT_DECISIONS = frozenset({Decision.ENCOUNTER, Decision.KEEP, Decision.COVER})
 JUDGE_NICE = 10
 """How much lower the judge's processes run than the screen: its keys come first."""
 LARGE_WIDTH, LARGE_HEIGHT = 150, 36
@@ -193,9 +195,8 @@ class ReviewScreen(Screen[None]):
             self.query_one(DisplayPiles).show(view)
             self.query_one(HandBar).show(view)
             self.query_one(SpiritPool).show(view)
-            self.set_class(view.obs.decision is not None and
-                           view.obs.decision.value in ("encounter", "keep", "cover"),
-                           "-spirits")
+            # Narrow screens show the spirit line only where a spirit is chosen.
+            self.set_class(view.obs.decision in SPIRIT_DECISIONS, "-spirits")
         graph, beside = self.graph_text()
         self.query_one("#graph", Static).update(graph)
         self.query_one("#info", Static).update(
