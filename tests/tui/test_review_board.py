@@ -12,7 +12,7 @@ from textual.filter import NoColor
 
 from solstis_tui.analysis import TINY
 from solstis_tui.app import SolstisApp
-from solstis_tui.core import Game, Move
+from solstis_tui.core import Game, Move, Spirit
 from solstis_tui.core.board import NAMES
 from solstis_tui.play.words import short_move
 from solstis_tui.screens.review import PlayFromHere, ReviewScreen
@@ -213,3 +213,20 @@ async def test_a_rainbow_played_and_the_best_one_are_marked_on_their_cells():
             row, column = cell // 10 + 1, cell % 10 + 1
             x = 3 + (column - 1) * 3
             assert rows[str(row)][x:x + 2] == glyph, (cell, rows[str(row)])
+
+
+async def test_at_80_columns_the_spirit_line_shows_where_a_spirit_is_chosen():
+    app = board_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await analysed(pilot, app.screen)
+        board = screen.board
+        pool = screen.query_one("#pool")
+        assert board.current.played.kind.name == "PLAY" and not pool.display
+        i = next(i for i, s in enumerate(board.steps) if s.played.kind.name == "TAKE")
+        for _ in range(i):
+            await pilot.press("right")
+        assert pool.display
+        taken = Spirit(board.current.played.arg).title
+        assert taken in widget_text(app, "#pool")
+        (style,) = [s for s in _styles_of(app, "#pool", taken)]
+        assert style.reverse
