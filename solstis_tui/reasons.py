@@ -39,7 +39,6 @@ from .core.events import (
     TurnBegan,
 )
 from .core.scoring import score_panorama
-from .core.spirits import PLAIN
 from .play.narrate import possessive
 from .play.words import describe_move
 
@@ -388,8 +387,7 @@ def say(fact: Fact, me: int, names: Sequence[str]) -> str:
             lit = "a fire" if after - before == 1 else f"{after - before} fires"
             return f"lights {lit} ({before} → {after} lit)"
         case SpiritGain(spirit=spirit, stars=stars):
-            extra = f", plus {_effect(spirit)}" if spirit in PLAIN else ""
-            return f"is worth {stars}★ now{extra}"
+            return f"is worth {stars}★ now{_EFFECTS.get(spirit, '')}"
         case ToLine(seat=seat, spirit=spirit, stars=stars):
             return f"puts the {spirit.title} on the line, worth {stars}★ to {to(seat)}"
         case DrawUnseen(pile=pile):
@@ -412,21 +410,25 @@ def say(fact: Fact, me: int, names: Sequence[str]) -> str:
     raise AssertionError(f"no words for {fact!r}")
 
 
+#: What a spirit adds besides its stars now: a plain one's effect, a blue one's rule.
 _EFFECTS: Final = {
-    Spirit.FISH: "a rainbow", Spirit.DEER: "a hand tile placed", Spirit.EAGLE: "a tile from "
-    "the pile", Spirit.BEAR: "a 4th hand tile", Spirit.FLY: "a tile from the other hand",
-    Spirit.BEETLE: "a display tile", Spirit.MARMOT: "another turn",
-    Spirit.VIPER: "an isolated tile taken", Spirit.RENARD: "the other's next tile chosen",
+    Spirit.FISH: ", plus a rainbow", Spirit.DEER: ", plus a hand tile placed",
+    Spirit.EAGLE: ", plus a tile from the pile", Spirit.BEAR: ", plus a 4th hand tile",
+    Spirit.FLY: ", plus a tile from the other hand", Spirit.BEETLE: ", plus a display tile",
+    Spirit.MARMOT: ", plus another turn", Spirit.VIPER: ", plus an isolated tile taken",
+    Spirit.RENARD: ", plus the other's next tile chosen",
+    Spirit.SQUIRREL: ", plus the tiles left in hand at the end",
+    Spirit.BEE: " (+1 per plain spirit)", Spirit.LADYBUG: " (+1 per unlit fire)",
+    Spirit.WOLF: " (+1 per section)", Spirit.BIRD: " (+1 per other blue spirit)",
+    Spirit.FROG: " (+1 per rainbow)", Spirit.BUTTERFLY: " (+1 per lit fire)",
+    Spirit.COW: " (+1 per tile of the second section)",
+    Spirit.PHOENIX: " (+1 per firefly)",
 }
 
 
 def _or(tiles: Sequence[int]) -> str:
     names = [NAMES[t] for t in tiles]
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
-
-
-def _effect(spirit: Spirit) -> str:
-    return _EFFECTS.get(spirit, spirit.effect)
 
 
 def sentence(move: Move, said: Sequence[Fact], me: int, names: Sequence[str]) -> str:

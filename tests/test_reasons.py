@@ -232,7 +232,7 @@ def test_names_are_kept_as_written():
 
 def test_taking_a_spirit_says_its_stars():
     fact = SpiritGain(0, Spirit.BEE, 3)
-    assert say(fact, 0, NAMES_OF) == "is worth 3★ now"
+    assert say(fact, 0, NAMES_OF) == "is worth 3★ now (+1 per plain spirit)"
     assert "another turn" in say(SpiritGain(0, Spirit.MARMOT, 1), 0, NAMES_OF)
 
 
@@ -241,3 +241,28 @@ def test_an_illegal_move_is_refused_with_a_message():
     obs = g.observation(g.to_play)
     with pytest.raises(ValueError, match="not a legal move"):
         facts(obs, Move.parse("draw"))
+
+
+def test_the_analysis_says_why_in_game_terms_and_keeps_the_figures():
+    """A greedy game where taking the Bee instead of the Squirrel costs stars: the
+    analysis's reason names both spirits' worth and then the loss."""
+    from solstis_tui import analysis
+    from solstis_tui.ai.registry import make_bot
+
+    g = Game.new(seed=11, options=Options())
+    bot = make_bot("greedy", 1)
+    while len(g.history) < 48:
+        g.play(bot.choose(g.observation(g.to_play)))
+    g.play(Move.parse("take bee"))
+    found = analysis.analyse(g, ("Ann", "Bob"), seed=3, effort=analysis.Effort(300, 20, 120),
+                             since=48)
+    note = found.decisions()[0]
+    assert str(note.best) == "take squirrel"
+    words, _, figures = note.reason.rpartition(" (")
+    assert words.startswith("Take the Squirrel from the line is worth")
+    assert "Take the Bee from the line is worth" in words
+    stars, win = figures.removesuffix("% win)").split("★, ")
+    assert stars.startswith("−") and abs(float(stars[1:]) - note.loss_stars) <= 0.051
+    assert abs(float(win.replace("−", "-")) + note.loss_win * 100) <= 0.51
+    assert "plus the tiles left in hand at the end" in words
+    assert analysis.to_json(found)["decisions"][0]["reason"] == note.reason
