@@ -27,7 +27,7 @@ from solstis_tui.ai.judge import (
     Verdict,
     judge,
 )
-from solstis_tui.core import Game, IllegalMove, Move, Options
+from solstis_tui.core import Game, IllegalMove, Move, Observation, Options
 from solstis_tui.core.board import NAMES
 from solstis_tui.core.events import (
     Drew,
@@ -37,6 +37,7 @@ from solstis_tui.core.events import (
     SecondChance,
     SpiritsDrawn,
 )
+from solstis_tui.reasons import explain
 
 VERSION: Final = 1
 """The JSON's version: it changes only when a key changes meaning or goes."""
@@ -144,6 +145,8 @@ class _Point:
     played: Move
     log_at: int
     """Where in the game's log the events of this move begin."""
+    obs: Observation
+    """The deciding seat's observation (the reasons read it)."""
 
 
 Task = tuple[Any, int, Move, Effort]
@@ -169,7 +172,8 @@ def analyse(game: Game, names: Sequence[str] = ("Seat 1", "Seat 2"), seed: int =
         if not auto:
             if len(replay.legal) > 1 and i >= since:
                 k = len(points)
-                points.append(_Point(replay.turn, p, mv, len(replay.log)))
+                points.append(_Point(replay.turn, p, mv, len(replay.log),
+                                     replay.observation(p)))
                 for seat in (0, 1):
                     tasks.append((replay.observation(seat), seed * 1_000_003 + 2 * k + seat,
                                   mv, effort if seat == p else effort.other()))
@@ -239,7 +243,7 @@ def _report(game: Game, names: Sequence[str], points: list[_Point],
         label = label_of(loss_stars)
         notes.append(DecisionNote(point.turn, point.seat, point.played, mine.best.move,
                                   round(loss_stars, 2), round(loss_win, 3), label,
-                                  reason(mine.best, played)))
+                                  reason(point.obs, mine.best, played, names)))
         losses[point.seat].append(loss_stars)
         if label:
             labels[point.seat][label] += 1
@@ -272,12 +276,22 @@ def _report(game: Game, names: Sequence[str], points: list[_Point],
     return Analysis((seats[0], seats[1]), tuple(notes))
 
 
-def reason(best: MoveValue, played: MoveValue) -> str:
-    """A short reason in the move notation's words."""
+def reason(obs: Observation, best: MoveValue, played: MoveValue,
+           names: Sequence[str]) -> str:
+    """What the judge's best move and the played one do differently, in game terms
+    (``reasons.explain``, from the deciding seat's observation ``obs``), then the
+    figures: the played move's loss "(−4.6★, −27% win)", or the best's expectation."""
+    words = explain(obs, played.move, best.move, names)
     if best.move == played.move:
-        return f"{best.move} is the judge's best ({best.margin:+.1f}★ expected)"
-    return (f"{best.move} expects {best.margin:+.1f}★ and a {best.win:.0%} win chance; "
-            f"{played.move} expects {played.margin:+.1f}★ and {played.win:.0%}")
+        return f"{words} (the judge's best: {_signed(best.margin)}★ expected)"
+    stars = max(0.0, best.margin - played.margin)
+    return f"{words} ({_signed(-stars)}★, {_signed((played.win - best.win) * 100, 0)}% win)"
+
+
+def _signed(value: float, places: int = 1) -> str:
+    """``value`` with its sign, the minus a true minus sign: "+1.2", "−4.6"."""
+    text = f"{value:+.{places}f}"
+    return text.replace("-", "−") if value < 0 and float(text) != 0 else text.replace("-", "+")
 
 
 def describe(events: Sequence[Event], names: Sequence[str]) -> str:
