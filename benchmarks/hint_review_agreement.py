@@ -21,10 +21,12 @@ from solstis_tui.ai.base import Budget, capped
 from solstis_tui.ai.registry import make_bot, make_solo_bot
 from solstis_tui.core import Game, Move, Observation
 from solstis_tui.local.session import STRONGEST
-from solstis_tui.play.controller import HINT_SECONDS
 from solstis_tui.screens.review import REVIEW_SECONDS
 
 HINT_SEED = 12345  # the app's hint bot is seeded alike for every position
+#: The ranking hints' search time (issue 39). Hints now ask the judge (play/hints.py);
+#: this compares the review's ranking with that older hint.
+HINT_SECONDS = 1.0
 
 
 def ranking(obs: Observation, seconds: float) -> list[tuple[Move, float]]:

@@ -21,6 +21,8 @@ from .play.session_view import SessionView
 from .shell import ShellApp
 
 if TYPE_CHECKING:
+    from .analysis import Effort
+    from .play.hints import Judged
     from .screens.game import GameScreen
     from .screens.services import AppServices
 
@@ -48,6 +50,7 @@ class SolstisApp(ShellApp):
         autosave: bool = True,
         hint_spec: str = STRONGEST,
         hint_seconds: float = 1.5,
+        hint_effort: Effort | None = None,
         review: Session | None = None,
         keep_records: bool | None = None,
     ) -> None:
@@ -63,6 +66,8 @@ class SolstisApp(ShellApp):
         self.hint_spec = hint_spec
         self._hint_bot: BotProcess | None = None
         self.hint_seconds = hint_seconds
+        #: How hard the judge looks for a hint (tests: a tiny effort).
+        self.hint_effort = hint_effort
         #: The last finished local game: it stays reviewable after a rematch or a new game.
         self.last_finished: Session | None = None
         self.session: Session | None = None
@@ -323,6 +328,13 @@ class SolstisApp(ShellApp):
 
         return capped(list(self.hint_bot().rank(obs, Budget(seconds=seconds), cancel,
                                                 fresh=True)))
+
+    def judge_moves(self, obs: Observation,
+                    cancel: threading.Event | None = None) -> list[Judged]:
+        """The judge's values of ``obs``'s legal moves, best first (``play.hints``), found
+        in the hint process; Cancelled once ``cancel`` is set, BotFailed if the process
+        failed."""
+        return self.hint_bot().judge(obs, self.hint_effort, cancel)
 
     def hint_bot(self) -> BotProcess:
         """The strongest bot, searching for hints and reviews in a worker process of its own

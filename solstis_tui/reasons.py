@@ -380,7 +380,8 @@ def say(fact: Fact, me: int, names: Sequence[str]) -> str:
             return "captures nothing (it joins the display: a second chance)"
         case Section(seat=seat, before=before, after=after):
             verb = "grows" if after > before else "shrinks"
-            return f"{verb} {whose(seat)} biggest section ({before} → {after} tiles)"
+            tiles = "tile" if after == 1 else "tiles"
+            return f"{verb} {whose(seat)} biggest section ({before} → {after} {tiles})"
         case SquareDone(square=square):
             return f"completes the square at {NAMES[square]} (a spirit)"
         case FiresLit(seat=seat, before=before, after=after):
@@ -431,9 +432,11 @@ def _or(tiles: Sequence[int]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
 
 
-def sentence(move: Move, said: Sequence[Fact], me: int, names: Sequence[str]) -> str:
-    """One sentence: ``move``'s words, then what ``said`` says it does."""
-    subject = _upper(describe_move(move))
+def sentence(move: Move, said: Sequence[Fact], me: int, names: Sequence[str],
+             subject: str | None = None) -> str:
+    """One sentence: ``move``'s words (or ``subject``, e.g. "it"), then what ``said``
+    says it does."""
+    subject = _upper(subject if subject is not None else describe_move(move))
     phrases = [say(f, me, names) for f in said]
     if not phrases:
         return f"{subject} changes nothing the judge can name this turn."
@@ -456,19 +459,21 @@ def differences(obs: Observation, played: Move, best: Move,
 
 
 def explain(obs: Observation, played: Move, best: Move, names: Sequence[str],
-            deals: int = DEALS) -> str:
+            deals: int = DEALS, best_as: str | None = None) -> str:
     """What ``best`` (the judge's) and ``played`` do differently, in one or two short
     sentences, from the deciding seat's observation ``obs``; ``names`` are the seats'
-    names ("You" reads as you). The same move twice: what it does. The words are plain
+    names ("You" reads as you). The same move twice: what it does. ``best_as`` names the
+    best move instead of its words (a hint that has named it: "it"). The words are plain
     text: show them as text, never as markup."""
     me = obs.player
     only_best, only_played = differences(obs, played, best, deals)
-    first = sentence(best, only_best, me, names)
+    first = sentence(best, only_best, me, names, best_as)
     if played == best:
         return first
     if not only_best and not only_played:
-        return (f"{_upper(describe_move(best))} and {describe_move(played)} do the same this "
-                "turn: the difference is in what may follow.")
+        subject = best_as if best_as is not None else describe_move(best)
+        return (f"{_upper(subject)} does what {describe_move(played)} does this turn: the "
+                "difference is in what may follow.")
     if not only_played:
         return f"{first} {_upper(describe_move(played))} does not."
     return f"{first} {sentence(played, only_played, me, names)}"

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..core import Decision, Move, Observation
 from ..play.session_view import SessionView
+
+if TYPE_CHECKING:
+    from ..play.hints import Judged
 
 
 class AppServices(Protocol):
@@ -41,3 +44,6 @@ class AppServices(Protocol):
 
     def rank_moves(self, obs: Observation, seconds: float,
                    cancel: threading.Event | None = None) -> list[tuple[Move, float]]: ...
+
+    def judge_moves(self, obs: Observation,
+                    cancel: threading.Event | None = None) -> list[Judged]: ...

@@ -232,12 +232,12 @@ def test_a_hint_picks_its_move_unless_the_person_picked_since() -> None:
     play.hint()
     assert play.prompt().hint == "Hint: thinking…"
     token, obs = port.hints[-1]
-    ranked = [(view.items[2].move, 1.0), (view.items[0].move, 0.0)]
-    play.hint_ready(token, obs, ranked)  # type: ignore[arg-type]
+    judged = [(view.items[2].move, 1.0, 0.6), (view.items[0].move, 0.0, 0.5)]
+    play.hint_ready(token, obs, judged)
     assert play.selected == 2 and play.prompt().hint.startswith("Hint: play")
     play.hint()
     play.pick(1)
-    play.hint_ready(port.hints[-1][0], obs, ranked)  # type: ignore[arg-type]
+    play.hint_ready(port.hints[-1][0], obs, judged)
     assert play.selected == 0, "the person's own pick stays"
 
 

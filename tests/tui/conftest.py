@@ -8,6 +8,7 @@ import random
 import pytest
 from textual.worker import WorkerCancelled
 
+from solstis_tui.analysis import TINY
 from solstis_tui.app import SolstisApp
 from solstis_tui.local.session import Setup
 from solstis_tui.play import zones as choices
@@ -34,6 +35,7 @@ def a_terminal(monkeypatch):
 def make_app(seats=("human", "random"), seed=3, variant="base", **kwargs) -> SolstisApp:
     kwargs.setdefault("pace", 0.0)
     kwargs.setdefault("hint_spec", "random")
+    kwargs.setdefault("hint_effort", TINY)  # hints ask the judge: a tiny effort in tests
     return SolstisApp(Setup(variant=variant, seed=seed, seats=seats), **kwargs)
 
 

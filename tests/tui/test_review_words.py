@@ -1,4 +1,4 @@
-"""Hint and review judge alike: moves closer than CLOSE_CALL stars are 'about equally good'
+"""Hint and review judge alike: moves closer than CLOSE_CALL stars are 'about as good'
 in the hint and 'about as good' in the review (not a cost to worry about); the review's
 move columns fit 15 characters ('square 2-3', not 'the square at …')."""
 
@@ -9,7 +9,8 @@ import random
 from textual.widgets import DataTable, Static
 
 from solstis_tui.core import Game, Options
-from solstis_tui.play.words import CLOSE_CALL, hint_reason, short_move
+from solstis_tui.play.hints import hint_text
+from solstis_tui.play.words import CLOSE_CALL, short_move
 
 from .conftest import make_app, review_after_a_game
 
@@ -30,8 +31,10 @@ def test_a_hint_between_close_moves_says_they_look_equally_good():
     game = Game.new(seed=4, options=Options())
     obs = game.observation(game.to_play)
     a, b = obs.legal_moves[:2]
-    assert "equally good" in hint_reason(obs, [(a, 1.0), (b, 1.0 - CLOSE_CALL / 2)])
-    assert "equally good" not in hint_reason(obs, [(a, 1.0), (b, 1.0 - 2 * CLOSE_CALL)])
+    names = ("You", "Expert")
+    close = hint_text(obs, [(a, 1.0, 0.5), (b, 1.0 - CLOSE_CALL / 2, 0.5)], names)
+    far = hint_text(obs, [(a, 1.0, 0.5), (b, 1.0 - 2 * CLOSE_CALL, 0.5)], names)
+    assert "about as good as" in close and "about as good as" not in far
 
 
 async def test_the_review_calls_a_close_difference_about_as_good():
