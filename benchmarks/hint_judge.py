@@ -1,13 +1,19 @@
-"""How long a hint's judgement takes on one core, at a few judge efforts; and the reasons.
+"""How long a hint's judgement takes on one core, at a few judge efforts; and the reasons;
+and how quickly keys reach the screen while a hint is judged.
 
-    .venv/bin/python benchmarks/hint_judge.py --positions 12
+    .venv/bin/python benchmarks/hint_judge.py --positions 12 [--keys 20]
 
 Positions: every few decisions with a real choice of seeded greedy games, in the three
 variants, the deciding seat's observation. Each effort (iterations, floor, close floor;
 ai/judge.py) judges every position once; the table prints the seconds per judgement
 (median, 95th percentile, largest) and the time ``reasons.explain`` adds. The hint's
-effort (``solstis_tui.hints.HINT_EFFORT``) was chosen from this: answers within about a
-second on one core of the compiled engine.
+effort (``solstis_tui.play.hints.HINT_EFFORT``) was chosen from this: answers within about
+a second on one core of the compiled engine.
+
+``--keys N`` runs the app in a pseudo-terminal (80x24, benchmarks/app_startup.py's harness;
+Linux) against the random bot, the person to play, and N times presses ``t`` (a hint, judged
+in the hint process at the shipped effort) and 50 ms later ``v`` (the log screen): the time
+from ``v`` to the log on screen, while the hint is judged; then the same without the hint.
 """
 
 from __future__ import annotations
@@ -51,17 +57,20 @@ def positions(count: int) -> list[Observation]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=12)
+    parser.add_argument("--keys", type=int, default=0, help="key presses to time")
+    parser.add_argument("--efforts", action=argparse.BooleanOptionalAction, default=True,
+                        help="time the judge's efforts (--no-efforts: keys only)")
     parser.add_argument("--no-reasons", action="store_true",
                         help="time the judge only (e.g. on a build without the reasons)")
     args = parser.parse_args()
     console = Console()
     console.print(f"engine: {engine_build.STATUS.line}")
-    found = positions(args.positions)
+    found = positions(args.positions) if args.efforts else []
     table = Table(title=f"a hint's judgement, {len(found)} positions, one core")
     for column in ("iterations", "floor", "close floor", "median s", "p95 s", "max s",
                    "reasons median s"):
         table.add_column(column, justify="right")
-    for iterations, floor, close in EFFORTS:
+    for iterations, floor, close in EFFORTS if args.efforts else ():
         took: list[float] = []
         words: list[float] = []
         for k, obs in enumerate(found):
@@ -80,6 +89,38 @@ def main() -> None:
                       f"{percentile(sorted(took), 50):.2f}", f"{percentile(sorted(took), 95):.2f}",
                       f"{max(took):.2f}", f"{percentile(sorted(words), 50):.3f}")
     console.print(table)
+    if args.keys:
+        for label, first in (("while a hint is judged", b"t"), ("no hint", b"")):
+            took = key_times(args.keys, first)
+            console.print(f"key 'v' to the log screen, {label}: p50 "
+                          f"{percentile(took, 50) * 1000:.0f} ms, p95 "
+                          f"{percentile(took, 95) * 1000:.0f} ms, max {took[-1] * 1000:.0f} ms "
+                          f"(n={len(took)})")
+
+
+def key_times(presses: int, first: bytes) -> list[float]:
+    """Seconds from 'v' to the log screen, ``first`` pressed 50 ms before each 'v'."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from app_startup import Term  # this folder's script
+
+    term = Term(["--seed", "3", "--opponent", "random", "--first", "you", "--pace", "0"])
+    term.wait_for(b"Display")
+    term.drain(1.0)
+    took = []
+    for _ in range(presses):
+        if first:
+            term.send(first)
+            term.drain(0.05)
+        term.send(b"v")
+        took.append(term.wait_for(b"Game log"))
+        term.drain(0.15)
+        term.send(b"\x1b")
+        term.drain(0.35)
+    term.close()
+    return sorted(took)
 
 
 if __name__ == "__main__":
