@@ -22,7 +22,7 @@ from .shell import ShellApp
 
 if TYPE_CHECKING:
     from .analysis import Effort
-    from .play.hints import Judged
+    from .play.hints import Answer
     from .screens.game import GameScreen
     from .screens.services import AppServices
 
@@ -329,12 +329,11 @@ class SolstisApp(ShellApp):
         return capped(list(self.hint_bot().rank(obs, Budget(seconds=seconds), cancel,
                                                 fresh=True)))
 
-    def judge_moves(self, obs: Observation,
-                    cancel: threading.Event | None = None) -> list[Judged]:
-        """The judge's values of ``obs``'s legal moves, best first (``play.hints``), found
-        in the hint process; Cancelled once ``cancel`` is set, BotFailed if the process
-        failed."""
-        return self.hint_bot().judge(obs, self.hint_effort, cancel)
+    def judge_hint(self, obs: Observation, names: tuple[str, str],
+                   cancel: threading.Event | None = None) -> Answer:
+        """A hint for ``obs`` (``play.hints.answer``), found in the hint process; Cancelled
+        once ``cancel`` is set, BotFailed if the process failed."""
+        return self.hint_bot().judge(obs, names, self.hint_effort, cancel)
 
     def hint_bot(self) -> BotProcess:
         """The strongest bot, searching for hints and reviews in a worker process of its own

@@ -25,7 +25,7 @@ from .remote import RemoteSession, rating_news
 from .table_keys import TABLE_KEYS
 
 if TYPE_CHECKING:
-    from ..play.hints import Judged
+    from ..play.hints import Answer
     from ..screens.services import AppServices
 
 
@@ -308,10 +308,12 @@ class OnlineApp(ShellApp):
         """No bot ranks moves here (online games have no hints): the legal moves, unranked."""
         return [(move, 0.0) for move in obs.legal_moves]
 
-    def judge_moves(self, obs: Observation,
-                    cancel: threading.Event | None = None) -> list[Judged]:
-        """No judge here either (online games have no hints): the legal moves, unjudged."""
-        return [(move, 0.0, 0.5) for move in obs.legal_moves]
+    def judge_hint(self, obs: Observation, names: tuple[str, str],
+                   cancel: threading.Event | None = None) -> Answer:
+        """No judge here either (online games have no hints): no hint."""
+        from ..play.hints import Answer
+
+        return Answer([], "")
 
     # ------------------------------------------------------------------ palette
     def textual_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:

@@ -37,7 +37,7 @@ POLL = 0.01
 Signal = Any  # a multiprocessing Event, made by the process context
 if TYPE_CHECKING:  # generic only to type checkers
     from solstis_tui.analysis import Effort
-    from solstis_tui.play.hints import Judged
+    from solstis_tui.play.hints import Answer
 
     #: What stops a worker when its BotProcess goes: _stop(process, pipe).
     Finalizer = weakref.finalize[[multiprocessing.process.BaseProcess, Connection], "BotProcess"]
@@ -81,12 +81,13 @@ def _serve(conn: Connection, cancel: Signal, spec: str, seed: int | None, solo: 
             return
 
 
-def _judge(obs: Observation, effort: Any, cancel: Cancel | None) -> list[Judged]:
-    """The judge's values of ``obs``'s moves (``play.hints``; the default effort if
-    ``effort`` is None)."""
-    from solstis_tui.play.hints import HINT_EFFORT, judge_moves
+def _judge(obs: Observation, asked: Any, cancel: Cancel | None) -> Answer:
+    """A hint (``play.hints.answer``): ``asked`` is (effort or None for the default, the
+    seats' names)."""
+    from solstis_tui.play.hints import HINT_EFFORT, answer
 
-    return judge_moves(obs, effort if effort is not None else HINT_EFFORT, cancel)
+    effort, names = asked
+    return answer(obs, names, effort if effort is not None else HINT_EFFORT, cancel)
 
 
 def _stop(process: multiprocessing.process.BaseProcess, conn: Connection) -> None:
@@ -132,12 +133,13 @@ class BotProcess:
         ranked: list[tuple[Move, float]] = self._ask("rank", obs, budget, cancel, fresh=fresh)
         return ranked
 
-    def judge(self, obs: Observation, effort: Effort | None = None,
-              cancel: Cancel | None = None) -> list[Judged]:
-        """The judge's values of ``obs``'s legal moves, best first (a hint; ``effort``:
-        ``play.hints.HINT_EFFORT`` if None). Cancelled soon after ``cancel`` is set."""
-        judged: list[Judged] = self._ask("judge", obs, effort, cancel, fresh=False)
-        return judged
+    def judge(self, obs: Observation, names: tuple[str, str], effort: Effort | None = None,
+              cancel: Cancel | None = None) -> Answer:
+        """A hint for ``obs``: the judge's values of its legal moves, best first, and the
+        words (``play.hints.answer``; ``effort``: ``HINT_EFFORT`` if None). Cancelled soon
+        after ``cancel`` is set."""
+        found: Answer = self._ask("judge", obs, (effort, names), cancel, fresh=False)
+        return found
 
     def close(self) -> None:
         """Stop the worker process (a later request starts it again)."""

@@ -23,7 +23,7 @@ from ..core.board import MATCH
 from ..core.events import Event, Played, SecondChance, SpiritsDrawn
 from ..core.explain import drawn_for_second_chance, why_illegal
 from .clicks import Choice, click_choice
-from .hints import Judged, hint_text
+from .hints import Answer
 from .narrate import narrate, turn_summary
 from .pacing import BotPacing, Cancellable
 from .prompt import Prompt, deciding_lines, game_over_lines, waiting_lines, zone_keys
@@ -89,7 +89,7 @@ class ScreenPort(Protocol):
         with ``token`` (on the screen's thread)."""
 
     def find_hint(self, token: int, obs: Observation, cancel: threading.Event) -> None:
-        """Judge ``obs``'s moves away from the screen (``hints.judge_moves``, stopping once
+        """Find the hint for ``obs`` away from the screen (``hints.answer``, stopping once
         ``cancel`` is set); then ``hint_ready`` (or ``hint_failed``) with ``token``."""
 
     def later(self, seconds: float, callback: Callable[[], None]) -> Cancellable:
@@ -612,14 +612,13 @@ class PlayController:
         self.port.find_hint(self.pacing.token, self.session.observation(self.obs.to_play),
                             self.pacing.cancel)
 
-    def hint_ready(self, token: int, obs: Observation, judged: list[Judged]) -> None:
-        """The judge answered (best first): say the hint and select its move."""
-        if token != self.pacing.token or obs.history != self.obs.history or not judged:
+    def hint_ready(self, token: int, obs: Observation, found: Answer) -> None:
+        """The judge answered: say the hint and select its move."""
+        if token != self.pacing.token or obs.history != self.obs.history or not found.judged:
             return
-        move = judged[0][0]
+        move = found.judged[0][0]
         self.hint_move = move
-        names = (self.session.name(0), self.session.name(1))
-        self.hint_text = hint_text(obs, judged, names)
+        self.hint_text = found.text
         view = self.view
         if view is not None and self.hint_may_select:  # never over the person's own pick
             for i, item in enumerate(view.items):

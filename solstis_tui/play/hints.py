@@ -5,13 +5,15 @@ The judge (``ai/judge.py``) values the moves from the deciding seat's observatio
 at the analysis's own effort, so a hint and the analysis of the game agree. It runs away
 from the screen, in the app's hint process (``local/bot_process.py``, ``judge_moves``
 here is what that process runs), and stops when the game moves on. The words come from
-``solstis_tui.reasons``. No Textual here.
+``solstis_tui.reasons``; they are made in the hint process too (``answer``), since
+finding them plays the moves in a few deals, which the screen's process is better without.
+No Textual here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, NamedTuple
 
 from solstis_tui.ai.clock import Signal
 from solstis_tui.ai.judge import judge
@@ -30,6 +32,21 @@ HINT_SEED: Final = 12345
 
 Judged = tuple[Move, float, float]
 """A move, its expected star margin and its win chance (0 to 1), for the deciding seat."""
+
+
+class Answer(NamedTuple):
+    """A hint: the judged moves, best first, and the hint's words (``hint_text``)."""
+
+    judged: list[Judged]
+    text: str
+
+
+def answer(obs: Observation, names: Sequence[str], effort: Effort = HINT_EFFORT,
+           cancel: Signal | None = None) -> Answer:
+    """The hint for the decision pending in ``obs`` (the deciding seat's observation):
+    ``judge_moves``, then ``hint_text``. Cancelled soon after ``cancel`` is set."""
+    judged = judge_moves(obs, effort, cancel)
+    return Answer(judged, hint_text(obs, judged, names))
 
 
 def judge_moves(obs: Observation, effort: Effort = HINT_EFFORT,

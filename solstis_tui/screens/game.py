@@ -287,18 +287,20 @@ class GameScreen(Screen[None]):
             self._from_thread(self.play.bot_done, token, move)
 
     def find_hint(self, token: int, obs: Observation, cancel: threading.Event) -> None:
-        self.run_worker(partial(self._hint, token, obs, cancel), thread=True, exclusive=True,
-                        group="hint", exit_on_error=False, name="hint")
+        names = (self.session.name(0), self.session.name(1))
+        self.run_worker(partial(self._hint, token, obs, names, cancel), thread=True,
+                        exclusive=True, group="hint", exit_on_error=False, name="hint")
 
-    def _hint(self, token: int, obs: Observation, cancel: threading.Event) -> None:
+    def _hint(self, token: int, obs: Observation, names: tuple[str, str],
+              cancel: threading.Event) -> None:
         try:
-            judged = self.sapp.judge_moves(obs, cancel=cancel)
+            found = self.sapp.judge_hint(obs, names, cancel=cancel)
         except Cancelled:  # the game moved on: nobody waits for this hint
             return
         except BotFailed as exc:
             self._from_thread(self.play.hint_failed, token, str(exc))
             return
-        self._from_thread(self.play.hint_ready, token, obs, judged)
+        self._from_thread(self.play.hint_ready, token, obs, found)
 
     def _from_thread(self, callback: Callable[..., None], *args: Any) -> None:
         with contextlib.suppress(RuntimeError):  # the app may be closing

@@ -14,7 +14,7 @@ from ..core import Decision, Move, Observation
 from ..play.session_view import SessionView
 
 if TYPE_CHECKING:
-    from ..play.hints import Judged
+    from ..play.hints import Answer
 
 
 class AppServices(Protocol):
@@ -45,5 +45,5 @@ class AppServices(Protocol):
     def rank_moves(self, obs: Observation, seconds: float,
                    cancel: threading.Event | None = None) -> list[tuple[Move, float]]: ...
 
-    def judge_moves(self, obs: Observation,
-                    cancel: threading.Event | None = None) -> list[Judged]: ...
+    def judge_hint(self, obs: Observation, names: tuple[str, str],
+                   cancel: threading.Event | None = None) -> Answer: ...

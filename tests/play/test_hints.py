@@ -10,11 +10,13 @@ from solstis_tui.analysis import TINY, Effort
 from solstis_tui.core import Game, Options
 from solstis_tui.local.bot_process import BotProcess
 from solstis_tui.local.seats import PERSON
-from solstis_tui.play.hints import judge_moves
+from solstis_tui.play.hints import answer
 from solstis_tui.play.words import describe_move
 from solstis_tui.reasons import explain
 
 from .test_controller import controller, person_to_play
+
+NAMES = ("You", "Random")
 
 
 def test_a_hint_names_the_judges_best_move_and_why_in_game_terms_and_selects_it() -> None:
@@ -23,11 +25,11 @@ def test_a_hint_names_the_judges_best_move_and_why_in_game_terms_and_selects_it(
     play.hint()
     token, obs = port.hints[-1]
     assert obs.player == play.obs.to_play and obs.legal_moves  # the deciding seat's view
-    judged = judge_moves(obs, TINY)
-    play.hint_ready(token, obs, judged)
-    (best, margin, win), (second, margin2, win2) = judged[0], judged[1]
-    hint = play.prompt().hint
     names = (play.session.name(0), play.session.name(1))
+    found = answer(obs, names, TINY)
+    play.hint_ready(token, obs, found)
+    (best, margin, _), (second, margin2, _) = found.judged[0], found.judged[1]
+    hint = play.prompt().hint
     words = explain(obs, second, best, names, best_as="it")
     assert hint.startswith(f"Hint: {describe_move(best)} — it ")
     assert words[1:] in hint and describe_move(second)[1:] in hint
@@ -42,7 +44,7 @@ def test_a_hint_for_a_position_the_game_has_left_is_not_shown() -> None:
     play.hint()
     token, obs = port.hints[-1]
     play.stop_bot()  # what a new game, an undo or a closed screen does
-    play.hint_ready(token, obs, judge_moves(obs, TINY))
+    play.hint_ready(token, obs, answer(obs, ("You", "Random"), TINY))
     assert play.hint_move is None and not play.prompt().hint.startswith("Hint: play")
 
 
@@ -57,7 +59,7 @@ def test_the_hint_process_stops_judging_when_the_game_moves_on() -> None:
 
     def ask() -> None:
         try:
-            outcome.append(bot.judge(obs, Effort(10**9, 30, 10**6), cancel))
+            outcome.append(bot.judge(obs, NAMES, Effort(10**9, 30, 10**6), cancel))
         except Cancelled as exc:
             outcome.append(exc)
 
@@ -67,8 +69,9 @@ def test_the_hint_process_stops_judging_when_the_game_moves_on() -> None:
         threading.Timer(0.3, cancel.set).start()
         asker.join(120)  # a guard: it answers within milliseconds of the cancel
         assert not asker.is_alive() and isinstance(outcome[0], Cancelled)
-        again = bot.judge(obs, TINY, threading.Event())  # the process still serves
-        assert {mv for mv, _, _ in again} == set(obs.legal_moves)
+        again = bot.judge(obs, NAMES, TINY, threading.Event())  # the process still serves
+        assert {mv for mv, _, _ in again.judged} == set(obs.legal_moves)
+        assert again.text.startswith("Hint: ")
     finally:
         cancel.set()
         bot.close()

@@ -32,12 +32,12 @@ async def test_a_new_game_stops_the_hint_being_judged_and_shows_none():
     asked = threading.Event()
     stopped: list[bool] = []
 
-    def judging(obs, cancel=None):
+    def judging(obs, names, cancel=None):
         asked.set()
         stopped.append(cancel.wait(60))  # a guard: the new game sets it at once
         raise Cancelled
 
-    app.judge_moves = judging
+    app.judge_hint = judging
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         await pilot.press("t")
