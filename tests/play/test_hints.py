@@ -75,3 +75,23 @@ def test_the_hint_process_stops_judging_when_the_game_moves_on() -> None:
     finally:
         cancel.set()
         bot.close()
+
+
+def test_a_hint_is_the_same_whatever_the_hidden_tiles_and_spirits_are() -> None:
+    """Two games that differ only in what the deciding seat cannot see (the other hand,
+    the pile, the face-down tiles, the spirit pile) get the same hint, word for word."""
+    import random
+
+    from solstis_tui.core import Dealer
+
+    game = Game.new(seed=6, options=Options(firefly=True))
+    rand = random.Random(0)
+    for _ in range(30):
+        game.play(rand.choice(game.legal_moves()))
+    while len(game.legal) < 2:
+        game.play(game.legal_moves()[0])
+    obs = game.observation(game.to_play)
+    other = Dealer(obs).deal(random.Random(99))
+    assert other.hands[1 - obs.player] != game.hands[1 - obs.player]
+    again = other.observation(obs.player)
+    assert answer(again, NAMES, TINY) == answer(obs, NAMES, TINY)
