@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .core import Dealer, Game, Move, MoveKind, Observation, Spirit
+from .core import Dealer, Decision, Game, Move, MoveKind, Observation, Spirit
 from .core.board import MATCH, NAMES, full_squares
 from .core.events import (
     Captured,
@@ -183,9 +183,18 @@ class Firefly:
     count: int
 
 
-Fact = (Captures | CaptureChoice | NoCapture | Section | SquareDone | FiresLit | SpiritGain | ToLine
-        | DrawUnseen | LeftInDisplay | RainbowOn | RainbowBlocked | TileLost | EvilPassed
-        | EvilForbids | Firefly)
+@dataclass(frozen=True)
+class Stars:
+    """``seat``'s score goes from ``before`` to ``after`` stars (said when little else is)."""
+
+    seat: int
+    before: int
+    after: int
+
+
+Fact = (Stars | Captures | CaptureChoice | NoCapture | Section | SquareDone | FiresLit
+        | SpiritGain | ToLine | DrawUnseen | LeftInDisplay | RainbowOn | RainbowBlocked
+        | TileLost | EvilPassed | EvilForbids | Firefly)
 """One claim about a move, checkable in the engine (tests/test_reasons.py)."""
 
 
@@ -193,19 +202,26 @@ Fact = (Captures | CaptureChoice | NoCapture | Section | SquareDone | FiresLit |
 def facts(obs: Observation, move: Move, deals: int = DEALS) -> list[Fact]:
     """What ``move`` does at the decision pending in ``obs`` (the deciding seat's own
     observation), most telling first. ValueError if ``move`` is not legal there."""
+    return _facts(obs, move, deals)[0]
+
+
+def _facts(obs: Observation, move: Move, deals: int) -> tuple[list[Fact], bool]:
+    """``facts``, and whether the position the move leaves is known (``_world_facts``)."""
     if move not in obs.legal_moves:
         raise ValueError(f"{move} is not a legal move here")
     me = obs.player
     found = _seen_facts(obs, move)
     dealer = Dealer(obs)
     agreed: list[Fact] | None = None
+    settled = True
     for k in range(max(1, deals)):
         world = dealer.deal(random.Random(k))
-        mine = _world_facts(world, me, move)
+        mine, known = _world_facts(world, me, move)
+        settled = settled and known
         agreed = mine if agreed is None else [f for f in agreed if f in mine]
     seen = _seen_tiles(obs)
     found += [f for f in agreed or [] if all(t in seen for t in _tiles_of(f))]
-    return sorted(found, key=_weight, reverse=True)
+    return sorted(found, key=_weight, reverse=True), settled
 
 
 def _seen_facts(obs: Observation, move: Move) -> list[Fact]:
@@ -259,8 +275,10 @@ def tile_worth(world: Game, seat: int, tile: int) -> tuple[int, int]:
     return after - before, square
 
 
-def _world_facts(world: Game, me: int, move: Move) -> list[Fact]:
-    """The facts of ``move`` in one deal: its events and what it changes."""
+def _world_facts(world: Game, me: int, move: Move) -> tuple[list[Fact], bool]:
+    """The facts of ``move`` in one deal: its events and what it changes; and whether the
+    position it leaves is known: no draw came into it, the other seat did not move, and no
+    capture (or Beetle) of the seat is still to choose."""
     opp = 1 - me
     score_before = (world.score(0), world.score(1))
     filled_before = world.land[me] | world.rainbow_cells[me]
@@ -292,7 +310,7 @@ def _world_facts(world: Game, me: int, move: Move) -> list[Fact]:
             case RainbowPlaced(player=p, cell=cell) if p == me and cell != move.arg:
                 out.append(RainbowOn(p, cell))
     if luck or any(p != me for p, _, _ in world.history[moves:]):
-        return out  # the position after it is the draw's (or the other seat's) doing
+        return out, False  # the position after it is the draw's (or the other seat's) doing
     for seat in (me, opp):
         before, after = score_before[seat], world.score(seat)
         if after.biggest_section != before.biggest_section:
@@ -311,12 +329,16 @@ def _world_facts(world: Game, me: int, move: Move) -> list[Fact]:
         low = newly & -newly
         out.append(RainbowBlocked(me, low.bit_length() - 1))
         newly ^= low
+    if not world.is_over and world.to_play == me and world.decision in (
+            Decision.CAPTURE, Decision.BEETLE):
+        return out, False  # what the display keeps is still to choose
+    out.append(Stars(me, score_before[me].total, world.score(me).total))
     if not world.is_over:
         for tile in world.face_up:
             stars, square = tile_worth(world, opp, tile)
             if stars > 0 or square >= 0:
                 out.append(LeftInDisplay(opp, tile, stars, square))
-    return out
+    return out, True
 
 
 def _seen_tiles(obs: Observation) -> set[int]:
@@ -343,6 +365,8 @@ def _tiles_of(fact: Fact) -> tuple[int, ...]:
 def _weight(fact: Fact) -> float:
     """How much ``fact`` tells, roughly in stars: the sentence says the heaviest first."""
     match fact:
+        case Stars():
+            return 0.1
         case SquareDone():
             return 4.0
         case SpiritGain(stars=stars) | ToLine(stars=stars):
@@ -372,6 +396,10 @@ def say(fact: Fact, me: int, names: Sequence[str]) -> str:
         return "you" if names[seat] == "You" else names[seat]
 
     match fact:
+        case Stars(seat=seat, before=before, after=after):
+            if after == before:
+                return f"keeps {whose(seat)} score at {after}★"
+            return f"brings {whose(seat)} score to {after}★ ({after - before:+d})"
         case Captures(target=target):
             return f"captures {NAMES[target]}"
         case CaptureChoice(targets=targets):
@@ -450,12 +478,24 @@ def differences(obs: Observation, played: Move, best: Move,
     """The facts ``explain`` says of ``best`` and of ``played``: what each does that the
     other does not, at most ``PER_MOVE`` each, heaviest first (the same move twice: what it
     does, and nothing for ``played``)."""
-    best_facts = facts(obs, best, deals)
+    best_facts, best_known = _facts(obs, best, deals)
     if played == best:
         return best_facts[:PER_MOVE], []
-    played_facts = facts(obs, played, deals)
-    return ([f for f in best_facts if f not in played_facts][:PER_MOVE],
-            [f for f in played_facts if f not in best_facts][:PER_MOVE])
+    played_facts, played_known = _facts(obs, played, deals)
+    return (_unlike(best_facts, played_facts, played_known),
+            _unlike(played_facts, best_facts, best_known))
+
+
+#: What a position shows rather than what a move did: not a difference from a move whose
+#: position is not known (the draw's), which may well show it too.
+_POSITION: Final = (Stars, LeftInDisplay, RainbowBlocked, EvilPassed, Firefly, RainbowOn)
+
+
+def _unlike(mine: list[Fact], theirs: list[Fact], known: bool) -> list[Fact]:
+    """The facts of ``mine`` that ``theirs`` lacks, at most ``PER_MOVE`` (``known``: the
+    other move's position is known)."""
+    return [f for f in mine if f not in theirs
+            and (known or not isinstance(f, _POSITION))][:PER_MOVE]
 
 
 def explain(obs: Observation, played: Move, best: Move, names: Sequence[str],

@@ -27,6 +27,7 @@ from solstis_tui.reasons import (
     Section,
     SpiritGain,
     SquareDone,
+    Stars,
     TileLost,
     ToLine,
     differences,
@@ -76,6 +77,8 @@ def holds(fact, before: Game, after: Game, me: int) -> bool:
         case SquareDone(seat=seat, square=sq):
             cells = SQUARE_CELLS[sq]
             return _filled(after, seat) & cells == cells != _filled(before, seat) & cells
+        case Stars(seat=seat, before=b, after=a):
+            return before.score(seat).total == b and after.score(seat).total == a
         case FiresLit(seat=seat, before=b, after=a):
             return before.score(seat).lit_fires == b and after.score(seat).lit_fires == a
         case SpiritGain(seat=seat, spirit=spirit, stars=stars):
@@ -153,7 +156,8 @@ def test_every_fact_a_reason_states_holds_when_the_move_is_played():
                         kinds.add(type(fact).__name__)
                         checked += 1
     assert checked > 500
-    assert {"Captures", "CaptureChoice", "NoCapture", "Section", "SquareDone", "FiresLit",
+    assert {"Stars", "Captures", "CaptureChoice", "NoCapture", "Section", "SquareDone",
+            "FiresLit",
             "SpiritGain", "ToLine", "DrawUnseen", "LeftInDisplay"} <= kinds, kinds
 
 
