@@ -275,3 +275,24 @@ def test_the_analysis_says_why_in_game_terms_and_keeps_the_figures():
     assert abs(float(win.replace("−", "-")) + note.loss_win * 100) <= 0.51
     assert "plus the tiles left in hand at the end" in words
     assert analysis.to_json(found)["decisions"][0]["reason"] == note.reason
+
+
+def test_against_a_draw_a_take_is_not_credited_with_what_the_draw_may_do_too():
+    """Taking a spirit from the line, against drawing two: the taken spirit's square, the
+    display left and the Evil Spirit passed would come of the draw too (its spirit sits
+    somewhere as well), so the reason says only what is the take's own."""
+    from solstis_tui.reasons import _POSITION
+
+    met = 0
+    for variant in ("base", "firefly"):
+        for seed in range(1, 12):
+            for _g, obs in positions(VARIANTS[variant], seed, every=1):
+                draw = Move.parse("draw")
+                takes = [m for m in obs.legal_moves if str(m).startswith("take ")]
+                if draw not in obs.legal_moves or not takes:
+                    continue
+                only_take, only_draw = differences(obs, draw, takes[0], deals=4)
+                met += 1
+                assert not [f for f in only_take if isinstance(f, _POSITION)], only_take
+                assert only_draw == [DrawUnseen(obs.spirit_pile)]
+    assert met >= 5
