@@ -53,3 +53,18 @@ async def test_a_new_game_stops_the_hint_being_judged_and_shows_none():
         assert stopped == [True]
         gs = app.game_screen
         assert gs.play.hint_text == "" and gs.play.hint_move is None and not gs.play.error
+
+
+async def test_in_ascii_mode_the_hint_shows_only_ascii():
+    from .test_ascii_everywhere import non_ascii
+
+    app = make_app(seats=("human", "random"), seed=3, ascii_mode=True)
+    found: dict[str, str] = {}
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "→" in app.game_screen.play.hint_text  # the words have them; the screen not
+        non_ascii(app, "hint", found)
+    assert not found, found
