@@ -67,6 +67,15 @@ class CaptureChoice:
 
 
 @dataclass(frozen=True)
+class BestCapture:
+    """Of the captures the played tile may choose, ``target`` alone adds the most to the
+    seat's score this turn: ``gain`` stars."""
+
+    target: int
+    gain: int
+
+
+@dataclass(frozen=True)
 class NoCapture:
     """The played ``tile`` captures nothing: it joins the display (a second chance)."""
 
@@ -192,7 +201,7 @@ class Stars:
     after: int
 
 
-Fact = (Stars | Captures | CaptureChoice | NoCapture | Section | SquareDone | FiresLit
+Fact = (Stars | Captures | CaptureChoice | BestCapture | NoCapture | Section | SquareDone | FiresLit
         | SpiritGain | ToLine | DrawUnseen | LeftInDisplay | RainbowOn | RainbowBlocked
         | TileLost | EvilPassed | EvilForbids | Firefly)
 """One claim about a move, checkable in the engine (tests/test_reasons.py)."""
@@ -331,6 +340,8 @@ def _world_facts(world: Game, me: int, move: Move) -> tuple[list[Fact], bool]:
         newly ^= low
     if not world.is_over and world.to_play == me and world.decision in (
             Decision.CAPTURE, Decision.BEETLE):
+        if world.decision is Decision.CAPTURE:
+            out += _best_capture(world, me)
         return out, False  # what the display keeps is still to choose
     out.append(Stars(me, score_before[me].total, world.score(me).total))
     if not world.is_over:
@@ -339,6 +350,21 @@ def _world_facts(world: Game, me: int, move: Move) -> tuple[list[Fact], bool]:
             if stars > 0 or square >= 0:
                 out.append(LeftInDisplay(opp, tile, stars, square))
     return out, True
+
+
+def _best_capture(world: Game, me: int) -> list[Fact]:
+    """The capture of ``world``'s pending choice that adds the most to ``me``'s score
+    before anything else is chosen, if one alone does and it adds something."""
+    now = world.score(me).total
+    gains = []
+    for mv in world.legal:
+        trial = world.copy()
+        trial.play(mv)
+        gains.append((trial.score(me).total - now, mv.arg))
+    gains.sort(reverse=True)
+    if gains and gains[0][0] > 0 and (len(gains) == 1 or gains[1][0] < gains[0][0]):
+        return [BestCapture(gains[0][1], gains[0][0])]
+    return []
 
 
 def _seen_tiles(obs: Observation) -> set[int]:
@@ -357,6 +383,8 @@ def _tiles_of(fact: Fact) -> tuple[int, ...]:
             return (tile, target)
         case CaptureChoice(tile=tile, targets=targets):
             return (tile, *targets)
+        case BestCapture(target=target):
+            return (target,)
         case NoCapture(tile=tile) | LeftInDisplay(tile=tile) | TileLost(tile=tile):
             return (tile,)
     return ()
@@ -377,6 +405,8 @@ def _weight(fact: Fact) -> float:
             return abs(after - before) + 0.2
         case Captures() | CaptureChoice() | NoCapture():
             return 2.5
+        case BestCapture(gain=gain):
+            return 2.4 + gain / 100
         case TileLost() | EvilPassed() | EvilForbids() | RainbowBlocked():
             return 2.0
         case Firefly(count=count):
@@ -404,6 +434,8 @@ def say(fact: Fact, me: int, names: Sequence[str]) -> str:
             return f"captures {NAMES[target]}"
         case CaptureChoice(targets=targets):
             return f"can capture {_or(targets)}"
+        case BestCapture(target=target, gain=gain):
+            return f"adds {gain}★ now if it captures {NAMES[target]}"
         case NoCapture():
             return "captures nothing (it joins the display: a second chance)"
         case Section(seat=seat, before=before, after=after):

@@ -13,6 +13,7 @@ from solstis_tui.core.events import Captured, Discarded, Kept, Took
 from solstis_tui.core.scoring import score_panorama
 from solstis_tui.core.spirits import Spirit
 from solstis_tui.reasons import (
+    BestCapture,
     CaptureChoice,
     Captures,
     DrawUnseen,
@@ -69,6 +70,16 @@ def holds(fact, before: Game, after: Game, me: int) -> bool:
         case CaptureChoice(tile=tile, targets=targets):
             return (after.decision is Decision.CAPTURE and after.context[0] == tile
                     and {m.arg for m in after.legal} == set(targets))
+        case BestCapture(target=target, gain=gain):
+            if after.decision is not Decision.CAPTURE:
+                return False
+            gains = {}
+            for mv in after.legal:
+                trial = after.copy()
+                trial.play(mv)
+                gains[mv.arg] = trial.score(me).total - after.score(me).total
+            return gains[target] == gain == max(gains.values()) and \
+                sorted(gains.values())[-2:-1] != [gain]
         case NoCapture(tile=tile):
             return any(isinstance(e, Discarded) and e.tile == tile for e in log)
         case Section(seat=seat, before=b, after=a):
@@ -156,9 +167,9 @@ def test_every_fact_a_reason_states_holds_when_the_move_is_played():
                         kinds.add(type(fact).__name__)
                         checked += 1
     assert checked > 500
-    assert {"Stars", "Captures", "CaptureChoice", "NoCapture", "Section", "SquareDone",
-            "FiresLit",
-            "SpiritGain", "ToLine", "DrawUnseen", "LeftInDisplay"} <= kinds, kinds
+    assert {"Stars", "Captures", "CaptureChoice", "BestCapture", "NoCapture", "Section",
+            "SquareDone", "FiresLit", "SpiritGain", "ToLine", "DrawUnseen",
+            "LeftInDisplay"} <= kinds, kinds
 
 
 def test_the_evil_spirit_and_fireflies_are_told_truly():
