@@ -292,7 +292,7 @@ def test_against_a_draw_a_take_is_not_credited_with_what_the_draw_may_do_too():
     """Taking a spirit from the line, against drawing two: the taken spirit's square, the
     display left and the Evil Spirit passed would come of the draw too (its spirit sits
     somewhere as well), so the reason says only what is the take's own."""
-    from solstis_tui.reasons import _POSITION
+    from solstis_tui.move_facts import _POSITION
 
     met = 0
     for variant in ("base", "firefly"):
