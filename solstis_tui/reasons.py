@@ -94,7 +94,8 @@ def say(fact: Fact, me: int, names: Sequence[str]) -> str:
         case ToLine(seat=seat, spirit=spirit, stars=stars):
             return f"puts the {spirit.title} on the line, worth {stars}★ to {to(seat)}"
         case DrawUnseen(pile=pile):
-            return f"leaves it to luck ({pile} unseen spirits in the pile)"
+            unseen = "1 unseen spirit" if pile == 1 else f"{pile} unseen spirits"
+            return f"leaves it to luck ({unseen} in the pile)"
         case LeftInDisplay(seat=seat, tile=tile, stars=stars, square=square):
             why = f", completing {whose(seat)} square at {NAMES[square]}" if square >= 0 else ""
             return f"leaves {NAMES[tile]} in the display, worth +{stars}★ to {to(seat)}{why}"

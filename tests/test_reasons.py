@@ -250,7 +250,9 @@ def test_names_are_kept_as_written():
     assert names[1 - obs.player] in say(fact, obs.player, names)
 
 
-def test_taking_a_spirit_says_its_stars():
+def test_taking_a_spirit_says_its_stars_and_drawing_says_it_is_luck():
+    assert say(DrawUnseen(1), 0, NAMES_OF) == "leaves it to luck (1 unseen spirit in the pile)"
+    assert say(DrawUnseen(7), 0, NAMES_OF) == "leaves it to luck (7 unseen spirits in the pile)"
     fact = SpiritGain(0, Spirit.BEE, 3)
     assert say(fact, 0, NAMES_OF) == "is worth 3★ now (+1 per plain spirit)"
     assert "another turn" in say(SpiritGain(0, Spirit.MARMOT, 1), 0, NAMES_OF)
