@@ -287,6 +287,7 @@ def _world_facts(world: Game, me: int, move: Move) -> tuple[list[Fact], bool]:
     score_before = (world.score(0), world.score(1))
     filled_before = world.land[me] | world.rainbow_cells[me]
     blocked_before = world.blocked[me]
+    flies = world.fireflies[me].bit_count()
     start, moves = len(world.log), len(world.history)
     world.play(move)
     out: list[Fact] = []
@@ -310,7 +311,8 @@ def _world_facts(world: Game, me: int, move: Move) -> tuple[list[Fact], bool]:
             case EvilPlaced(player=p, cell=cell) if p == me:
                 out.append(EvilForbids(opp, cell))
             case FireflyPlaced(player=p, square=square) if p == me:
-                out.append(Firefly(p, square, world.fireflies[p].bit_count()))
+                flies += 1
+                out.append(Firefly(p, square, flies))
             case RainbowPlaced(player=p, cell=cell) if p == me and cell != move.arg:
                 out.append(RainbowOn(p, cell))
     if luck or any(p != me for p, _, _ in world.history[moves:]):
