@@ -32,7 +32,8 @@ from typing import Final
 
 from solstis_tui.core import Game, Move, Observation
 
-from .base import Budget, Stopwatch
+from .base import Budget, Cancelled, Stopwatch
+from .clock import Signal
 from .mcts import Settings
 from .search import GuidedUCB, Node, Search, edge_key
 
@@ -219,8 +220,14 @@ def _exploited(root: Node, g: Game) -> Move | None:
     return best
 
 
+def _check(cancel: Signal | None) -> None:
+    """Raise Cancelled once ``cancel`` is set (a hint nobody waits for any more)."""
+    if cancel is not None and cancel.is_set():
+        raise Cancelled
+
+
 def _top_up(search: Search, tree: _Tree, tallies: dict[Move, _Tally], moves: list[Move],
-            floor: int) -> None:
+            floor: int, cancel: Signal | None = None) -> None:
     """Iterate from each of ``moves`` until it has ``floor`` results (or, for a move that
     few deals allow, until its tries run out)."""
     for mv in moves:
@@ -228,6 +235,7 @@ def _top_up(search: Search, tree: _Tree, tallies: dict[Move, _Tally], moves: lis
         tries = 0
         tally = tallies.get(mv)
         while (tally is None or tally.n < floor) and tries < floor * TRIES_PER_RESULT:
+            _check(cancel)
             search.iterate()
             tries += 1
             tally = tallies.get(mv)
@@ -235,7 +243,7 @@ def _top_up(search: Search, tree: _Tree, tallies: dict[Move, _Tally], moves: lis
 
 
 def _paired(search: Search, tree: _Tree, recorder: _Recorder, moves: list[Move],
-            count: int) -> dict[Move, _Tally]:
+            count: int, cancel: Signal | None = None) -> dict[Move, _Tally]:
     """``count`` fresh results for each of ``moves``, all on the same deals: each round
     draws one seed, and every move's iteration starts from a generator of that seed, so
     they meet the same hidden tiles, spirits and draws. The luck of the draw, most of a
@@ -248,6 +256,7 @@ def _paired(search: Search, tree: _Tree, recorder: _Recorder, moves: list[Move],
         while moves and rounds < count * TRIES_PER_RESULT and min(
                 (recorder.paired[mv].n if mv in recorder.paired else 0) for mv in moves) < count:
             rounds += 1
+            _check(cancel)
             deal = master.getrandbits(64)
             for mv in moves:
                 search.rand = random.Random(deal)
@@ -271,14 +280,15 @@ def _leaders(tallies: dict[Move, _Tally], moves: tuple[Move, ...]) -> list[Move]
 def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
           floor: int = DEFAULT_FLOOR, focus: Move | None = None,
           close_floor: int = DEFAULT_CLOSE_FLOOR,
-          settings: Settings | None = None) -> Verdict:
+          settings: Settings | None = None, cancel: Signal | None = None) -> Verdict:
     """Judge the decision pending in ``obs`` from ``obs.player``'s side.
 
     ``iterations`` of the search, then enough more that every legal move of the seat has
     ``floor`` results; then its ``LEADERS`` best moves (the other seat's decision: the
     move the search expects it to play) and ``focus`` (a move of whoever decides, e.g.
     the one played) are valued on ``close_floor`` shared deals. Deterministic
-    for ``seed``. ValueError if the game is over or nobody is to decide.
+    for ``seed``. ValueError if the game is over or nobody is to decide; Cancelled soon
+    after ``cancel`` is set (a hint's judgement that the game has moved past).
     """
     if iterations < 1:
         raise ValueError("the judge needs at least one iteration")
@@ -289,17 +299,18 @@ def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
     recorder = _Recorder(settings, seat)
     tree = _Tree(settings, recorder)
     search = Search(obs, random.Random(seed), tree, recorder)
-    search.run(Stopwatch(Budget(iterations=iterations), Budget(), None))
+    search.run(Stopwatch(Budget(iterations=iterations), Budget(), cancel))
+    _check(cancel)
     tallies = recorder.tallies
     mine = obs.to_play == seat and not obs.spectator
     predicted = max(tallies, key=lambda mv: (tallies[mv].n, str(mv)), default=None)
     close: list[Move] = []
     if mine:
-        _top_up(search, tree, tallies, list(obs.legal_moves), floor)
+        _top_up(search, tree, tallies, list(obs.legal_moves), floor, cancel)
         close = _leaders(tallies, obs.legal_moves)
     if focus is not None and focus not in close:
         close.append(focus)
-    paired = _paired(search, tree, recorder, close, close_floor)
+    paired = _paired(search, tree, recorder, close, close_floor, cancel)
 
     def value(mv: Move) -> MoveValue:
         return (paired.get(mv) or tallies.get(mv) or _Tally()).value(mv)
@@ -319,6 +330,7 @@ def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
         recorder.overall = _Tally()
         tree.exploit = True
         for _ in range(close_floor):
+            _check(cancel)
             search.iterate()
         tree.exploit = False
         overall, recorder.overall = recorder.overall, None

@@ -22,10 +22,12 @@ from solstis_tui.ai.base import Budget, capped
 from solstis_tui.ai.registry import make_bot, make_solo_bot
 from solstis_tui.core import Game, Move, Observation
 from solstis_tui.local.session import STRONGEST
-from solstis_tui.play.controller import HINT_SECONDS
 
 HINT_SEED = 12345  # the app's hint bot is seeded alike for every position
 REVIEW_SECONDS = 0.4  # the former review's thinking time a decision
+#: The ranking hints' search time (issue 39). Hints now ask the judge (play/hints.py);
+#: this compares the former review's ranking with that older hint.
+HINT_SECONDS = 1.0
 
 
 def ranking(obs: Observation, seconds: float) -> list[tuple[Move, float]]:

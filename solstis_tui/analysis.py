@@ -29,7 +29,7 @@ from solstis_tui.ai.judge import (
     Verdict,
     judge,
 )
-from solstis_tui.core import Game, IllegalMove, Move, Options
+from solstis_tui.core import Game, IllegalMove, Move, Observation, Options
 from solstis_tui.core.board import NAMES
 from solstis_tui.core.events import (
     Drew,
@@ -39,6 +39,7 @@ from solstis_tui.core.events import (
     SecondChance,
     SpiritsDrawn,
 )
+from solstis_tui.reasons import explain
 
 VERSION: Final = 1
 """The JSON's version: it changes only when a key changes meaning or goes."""
@@ -164,6 +165,8 @@ class _Point:
     played: Move
     log_at: int
     """Where in the game's log the events of this move begin."""
+    obs: Observation
+    """The deciding seat's observation (the reasons read it)."""
 
 
 Task = tuple[Any, int, Move, Effort]
@@ -194,7 +197,8 @@ def analyse(game: Game, names: Sequence[str] = ("Seat 1", "Seat 2"), seed: int =
         if not auto:
             if len(replay.legal) > 1 and i >= since:
                 k = len(points)
-                points.append(_Point(replay.turn, p, mv, len(replay.log)))
+                points.append(_Point(replay.turn, p, mv, len(replay.log),
+                                     replay.observation(p)))
                 for seat in (0, 1):
                     tasks.append((replay.observation(seat), seed * 1_000_003 + 2 * k + seat,
                                   mv, effort if seat == p else effort.other()))
@@ -206,7 +210,7 @@ def analyse(game: Game, names: Sequence[str] = ("Seat 1", "Seat 2"), seed: int =
                                  ) from None
     def pair(k: int, first: Verdict, second: Verdict) -> None:
         if judged is not None:
-            judged(k, _decision(points[k], (first, second)))
+            judged(k, _decision(points[k], (first, second), names))
 
     verdicts = _run(tasks, workers, progress, nice, pair)
     return _report(game, names, points, verdicts)
@@ -271,7 +275,8 @@ def _final(game: Game, seat: int) -> float | None:
     return float(game.score(seat).total - game.score(1 - seat).total)
 
 
-def _decision(point: _Point, verdicts: tuple[Verdict, Verdict]) -> DecisionNote:
+def _decision(point: _Point, verdicts: tuple[Verdict, Verdict],
+              names: Sequence[str]) -> DecisionNote:
     """A decision's note from its two verdicts (each seat's, in seat order)."""
     mine = verdicts[point.seat]
     played = mine.value_of(point.played)
@@ -282,7 +287,7 @@ def _decision(point: _Point, verdicts: tuple[Verdict, Verdict]) -> DecisionNote:
     expected = (round(verdicts[0].expected.margin, 2), round(verdicts[1].expected.margin, 2))
     return DecisionNote(point.turn, point.seat, point.played, mine.best.move,
                         round(loss_stars, 2), round(loss_win, 3), label_of(loss_stars),
-                        reason(mine.best, played), top, expected)
+                        reason(point.obs, mine.best, played, names), top, expected)
 
 
 def _report(game: Game, names: Sequence[str], points: list[_Point],
@@ -292,7 +297,7 @@ def _report(game: Game, names: Sequence[str], points: list[_Point],
     labels = [dict.fromkeys(LABEL_NAMES, 0), dict.fromkeys(LABEL_NAMES, 0)]
     luck = [0.0, 0.0]
     for k, point in enumerate(points):
-        note = _decision(point, (verdicts[2 * k], verdicts[2 * k + 1]))
+        note = _decision(point, (verdicts[2 * k], verdicts[2 * k + 1]), names)
         notes.append(note)
         loss_stars, _ = verdicts[2 * k + point.seat].loss(point.played)
         label = note.label
@@ -328,12 +333,22 @@ def _report(game: Game, names: Sequence[str], points: list[_Point],
     return Analysis((seats[0], seats[1]), tuple(notes))
 
 
-def reason(best: MoveValue, played: MoveValue) -> str:
-    """A short reason in the move notation's words."""
+def reason(obs: Observation, best: MoveValue, played: MoveValue,
+           names: Sequence[str]) -> str:
+    """What the judge's best move and the played one do differently, in game terms
+    (``reasons.explain``, from the deciding seat's observation ``obs``), then the
+    figures: the played move's loss "(−4.6★, −27% win)", or the best's expectation."""
+    words = explain(obs, played.move, best.move, names)
     if best.move == played.move:
-        return f"{best.move} is the judge's best ({best.margin:+.1f}★ expected)"
-    return (f"{best.move} expects {best.margin:+.1f}★ and a {best.win:.0%} win chance; "
-            f"{played.move} expects {played.margin:+.1f}★ and {played.win:.0%}")
+        return f"{words} (the judge's best: {_signed(best.margin)}★ expected)"
+    stars = max(0.0, best.margin - played.margin)
+    return f"{words} ({_signed(-stars)}★, {_signed((played.win - best.win) * 100, 0)}% win)"
+
+
+def _signed(value: float, places: int = 1) -> str:
+    """``value`` with its sign, the minus a true minus sign: "+1.2", "−4.6"."""
+    text = f"{value:+.{places}f}"
+    return text.replace("-", "−") if value < 0 and float(text) != 0 else text.replace("-", "+")
 
 
 def describe(events: Sequence[Event], names: Sequence[str]) -> str:

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from solstis_tui import analysis, records
+from solstis_tui import analysis, reasons, records
 from solstis_tui.core import Game, Options
 from solstis_tui.files import write_atomic
 
@@ -58,7 +58,7 @@ def load(text: str) -> tuple[Game, list[str]]:
 
 
 def cache_key(text: str, effort: analysis.Effort, seed: int) -> str:
-    made = f"{analysis.VERSION}|{effort}|{seed}|{analysis.LABELS}|{text}"
+    made = f"{analysis.VERSION}|{reasons.WORDING}|{effort}|{seed}|{analysis.LABELS}|{text}"
     return hashlib.sha256(made.encode()).hexdigest()
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from textual.app import SystemCommand
 from textual.screen import Screen
 
-from .core import Move, Observation
+from .core import Observation
 from .local import saves
 from .local.bot_process import BotProcess
 from .local.session import STRONGEST, Session, Setup, random_setup
@@ -23,6 +23,7 @@ from .shell import ShellApp
 
 if TYPE_CHECKING:
     from .analysis import Effort
+    from .play.hints import Answer
     from .records import GameRecord
     from .screens.game import GameScreen
     from .screens.review import ReviewScreen
@@ -51,7 +52,7 @@ class SolstisApp(ShellApp):
         pace: float = 0.5,
         autosave: bool = True,
         hint_spec: str = STRONGEST,
-        hint_seconds: float = 1.5,
+        hint_effort: Effort | None = None,
         review: GameRecord | None = None,
         review_path: Path | None = None,
         keep_records: bool | None = None,
@@ -69,7 +70,8 @@ class SolstisApp(ShellApp):
         self.autosave_enabled = autosave
         self.hint_spec = hint_spec
         self._hint_bot: BotProcess | None = None
-        self.hint_seconds = hint_seconds
+        #: How hard the judge looks for a hint (tests: a tiny effort).
+        self.hint_effort = hint_effort
         #: The last finished local game: it stays reviewable after a rematch or a new game.
         self.last_finished: Session | None = None
         self.session: Session | None = None
@@ -349,14 +351,11 @@ class SolstisApp(ShellApp):
             self.start_session(Session(result))
 
     # ------------------------------------------------------------------ bots
-    def rank_moves(self, obs: Observation, seconds: float,
-                   cancel: threading.Event | None = None) -> list[tuple[Move, float]]:
-        """The strongest bot's ranking of ``obs``'s legal moves (best first, values capped
-        so none beats a move ranked above it); BotFailed if the bot's process failed."""
-        from solstis_tui.ai.base import Budget, capped
-
-        return capped(list(self.hint_bot().rank(obs, Budget(seconds=seconds), cancel,
-                                                fresh=True)))
+    def judge_hint(self, obs: Observation, names: tuple[str, str],
+                   cancel: threading.Event | None = None) -> Answer:
+        """A hint for ``obs`` (``play.hints.answer``), found in the hint process; Cancelled
+        once ``cancel`` is set, BotFailed if the process failed."""
+        return self.hint_bot().judge(obs, names, self.hint_effort, cancel)
 
     def hint_bot(self) -> BotProcess:
         """The strongest bot, searching for hints in a worker process of its own

@@ -25,6 +25,7 @@ from .remote import RemoteSession, rating_news
 from .table_keys import TABLE_KEYS
 
 if TYPE_CHECKING:
+    from ..play.hints import Answer
     from ..screens.services import AppServices
 
 
@@ -302,10 +303,12 @@ class OnlineApp(ShellApp):
     def show_review(self, session: SessionView) -> None:
         """Online games are reviewed offline: the host keeps their seeds."""
 
-    def rank_moves(self, obs: Observation, seconds: float,
-                   cancel: threading.Event | None = None) -> list[tuple[Move, float]]:
-        """No bot ranks moves here (online games have no hints): the legal moves, unranked."""
-        return [(move, 0.0) for move in obs.legal_moves]
+    def judge_hint(self, obs: Observation, names: tuple[str, str],
+                   cancel: threading.Event | None = None) -> Answer:
+        """No judge here either (online games have no hints): no hint."""
+        from ..play.hints import Answer
+
+        return Answer([], "")
 
     # ------------------------------------------------------------------ palette
     def textual_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:

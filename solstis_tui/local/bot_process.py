@@ -22,7 +22,7 @@ import weakref
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any, Protocol
 
-from solstis_tui.ai.base import Bot, Budget
+from solstis_tui.ai.base import Bot, Budget, Cancelled
 from solstis_tui.ai.expert import start_resource_tracker
 from solstis_tui.ai.lifeline import die_with_parent
 from solstis_tui.ai.lifeline import start as start_process
@@ -36,6 +36,9 @@ POLL = 0.01
 
 Signal = Any  # a multiprocessing Event, made by the process context
 if TYPE_CHECKING:  # generic only to type checkers
+    from solstis_tui.analysis import Effort
+    from solstis_tui.play.hints import Answer
+
     #: What stops a worker when its BotProcess goes: _stop(process, pipe).
     Finalizer = weakref.finalize[[multiprocessing.process.BaseProcess, Connection], "BotProcess"]
 
@@ -62,15 +65,29 @@ def _serve(conn: Connection, cancel: Signal, spec: str, seed: int | None, solo: 
         except (EOFError, OSError):
             return
         try:
-            if bot is None or fresh:
-                bot = make(spec, seed)
-            reply = ("ok", getattr(bot, method)(obs, budget, cancel))
+            if method == "judge":  # a hint: the judge, at the effort sent as the budget
+                reply: tuple[str, Any] = ("ok", _judge(obs, budget, cancel))
+            else:
+                if bot is None or fresh:
+                    bot = make(spec, seed)
+                reply = ("ok", getattr(bot, method)(obs, budget, cancel))
+        except Cancelled:
+            reply = ("cancelled", None)
         except Exception as exc:  # the app shows the reason and plays on
             reply = ("error", f"{exc}" or type(exc).__name__)
         try:
             conn.send(reply)
         except (OSError, ValueError):
             return
+
+
+def _judge(obs: Observation, asked: Any, cancel: Cancel | None) -> Answer:
+    """A hint (``play.hints.answer``): ``asked`` is (effort or None for the default, the
+    seats' names)."""
+    from solstis_tui.play.hints import HINT_EFFORT, answer
+
+    effort, names = asked
+    return answer(obs, names, effort if effort is not None else HINT_EFFORT, cancel)
 
 
 def _stop(process: multiprocessing.process.BaseProcess, conn: Connection) -> None:
@@ -116,6 +133,14 @@ class BotProcess:
         ranked: list[tuple[Move, float]] = self._ask("rank", obs, budget, cancel, fresh=fresh)
         return ranked
 
+    def judge(self, obs: Observation, names: tuple[str, str], effort: Effort | None = None,
+              cancel: Cancel | None = None) -> Answer:
+        """A hint for ``obs``: the judge's values of its legal moves, best first, and the
+        words (``play.hints.answer``; ``effort``: ``HINT_EFFORT`` if None). Cancelled soon
+        after ``cancel`` is set."""
+        found: Answer = self._ask("judge", obs, (effort, names), cancel, fresh=False)
+        return found
+
     def close(self) -> None:
         """Stop the worker process (a later request starts it again)."""
         if self._finalizer is not None:
@@ -128,7 +153,7 @@ class BotProcess:
                 local_close()
 
     # ------------------------------------------------------------------ the work
-    def _ask(self, method: str, obs: Observation, budget: Budget | None,
+    def _ask(self, method: str, obs: Observation, budget: Any,
              cancel: Cancel | None, *, fresh: bool) -> Any:
         with self._lock:
             conn = self._connection()
@@ -146,10 +171,14 @@ class BotProcess:
                 raise BotFailed(f"the bot's process stopped: {exc}") from None
         if status == "error":
             raise BotFailed(answer)
+        if status == "cancelled":
+            raise Cancelled
         return answer
 
-    def _ask_locally(self, method: str, obs: Observation, budget: Budget | None,
+    def _ask_locally(self, method: str, obs: Observation, budget: Any,
                      cancel: Cancel | None, fresh: bool) -> Any:
+        if method == "judge":
+            return _judge(obs, budget, cancel)
         if self._local is None or fresh:
             self._local = (make_solo_bot if self.solo else make_bot)(self.spec, self.seed)
         return getattr(self._local, method)(obs, budget, cancel)

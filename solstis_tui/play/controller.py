@@ -23,12 +23,13 @@ from ..core.board import MATCH
 from ..core.events import Event, Played, SecondChance, SpiritsDrawn
 from ..core.explain import drawn_for_second_chance, why_illegal
 from .clicks import Choice, click_choice
+from .hints import Answer
 from .narrate import narrate, turn_summary
 from .pacing import BotPacing, Cancellable
 from .prompt import Prompt, deciding_lines, game_over_lines, waiting_lines, zone_keys
 from .session_view import SessionView, scores_of
 from .view import BoardView
-from .words import describe_move, hint_reason
+from .words import describe_move
 from .zones import (
     CELL_ZONES,
     LIST_ZONES,
@@ -41,8 +42,6 @@ from .zones import (
     zone_of,
 )
 
-#: Hint searches take this long (seconds).
-HINT_SECONDS = 1.0
 #: Log events held back while more of the same turn may follow (narrated together).
 _MERGEABLE = (Played, SecondChance, SpiritsDrawn)
 PILE_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -90,7 +89,8 @@ class ScreenPort(Protocol):
         with ``token`` (on the screen's thread)."""
 
     def find_hint(self, token: int, obs: Observation, cancel: threading.Event) -> None:
-        """Rank ``obs``'s moves away from the screen; then ``hint_ready`` with ``token``."""
+        """Find the hint for ``obs`` away from the screen (``hints.answer``, stopping once
+        ``cancel`` is set); then ``hint_ready`` (or ``hint_failed``) with ``token``."""
 
     def later(self, seconds: float, callback: Callable[[], None]) -> Cancellable:
         """Call ``callback`` on the screen's thread after ``seconds``."""
@@ -597,7 +597,7 @@ class PlayController:
         self.advance()
 
     def hint(self) -> None:
-        """t: the strongest bot's choice, found away from the screen."""
+        """t: the judge's best move and why, found away from the screen."""
         if not self.hint_offered():
             self.say_error("hints are for a person playing against bots")
             return
@@ -612,13 +612,13 @@ class PlayController:
         self.port.find_hint(self.pacing.token, self.session.observation(self.obs.to_play),
                             self.pacing.cancel)
 
-    def hint_ready(self, token: int, obs: Observation,
-                   ranked: list[tuple[Move, float]]) -> None:
-        if token != self.pacing.token or obs.history != self.obs.history or not ranked:
+    def hint_ready(self, token: int, obs: Observation, found: Answer) -> None:
+        """The judge answered: say the hint and select its move."""
+        if token != self.pacing.token or obs.history != self.obs.history or not found.judged:
             return
-        move = ranked[0][0]
+        move = found.judged[0][0]
         self.hint_move = move
-        self.hint_text = f"Hint: {describe_move(move)} — {hint_reason(obs, ranked)}"
+        self.hint_text = found.text
         view = self.view
         if view is not None and self.hint_may_select:  # never over the person's own pick
             for i, item in enumerate(view.items):

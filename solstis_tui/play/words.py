@@ -1,5 +1,5 @@
 """The words the game screens use: each decision asked of a player, moves in plain English,
-a hint's reason, the board's legend."""
+the board's legend. (A hint's reason is in ``hints``, in game terms.)"""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from ..core import Decision, Move, MoveKind, Observation, Spirit
-from ..core.board import MATCH, NAMES
+from ..core.board import NAMES
 
 
 class Ask(NamedTuple):
@@ -110,24 +110,6 @@ CLOSE_CALL = 0.5
 def close_call(difference: float) -> bool:
     """Two moves ``difference`` stars apart (by the bot's estimate) are about as good."""
     return abs(difference) < CLOSE_CALL
-
-
-def hint_reason(obs: Observation, ranked: list[tuple[Move, float]]) -> str:
-    """A short why for the best move of ``ranked`` (best first)."""
-    best, value = ranked[0]
-    why = []
-    if best.kind is MoveKind.PLAY:
-        caps = [NAMES[t] for t, _ in obs.display if MATCH[best.arg] >> t & 1]
-        why.append(f"captures {', '.join(caps)}" if caps else
-                   "no capture: second chance, maybe a rainbow")
-    if len(ranked) > 1:
-        second, v2 = ranked[1]
-        if not close_call(value - v2):
-            why.append(f"{value:+.1f}★ vs {v2:+.1f}★ for {describe_move(second)} "
-                       "(expected star margin)")
-        else:
-            why.append("several moves look equally good")
-    return "; ".join(why) or "the only sensible choice"
 
 
 def passes_note(obs: Observation, name: Callable[[int], str]) -> str:

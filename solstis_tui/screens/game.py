@@ -22,11 +22,11 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Static
 
-from solstis_tui.ai.base import Chooser, legal_choice
+from solstis_tui.ai.base import Cancelled, Chooser, legal_choice
 
 from ..core import Observation
 from ..local.bot_process import BotFailed
-from ..play.controller import HINT_SECONDS, PlayController
+from ..play.controller import PlayController
 from ..play.pacing import Cancellable
 from ..play.session_view import SessionView
 from ..play.view import BoardView
@@ -287,16 +287,20 @@ class GameScreen(Screen[None]):
             self._from_thread(self.play.bot_done, token, move)
 
     def find_hint(self, token: int, obs: Observation, cancel: threading.Event) -> None:
-        self.run_worker(partial(self._hint, token, obs, cancel), thread=True, exclusive=True,
-                        group="hint", exit_on_error=False, name="hint")
+        names = (self.session.name(0), self.session.name(1))
+        self.run_worker(partial(self._hint, token, obs, names, cancel), thread=True,
+                        exclusive=True, group="hint", exit_on_error=False, name="hint")
 
-    def _hint(self, token: int, obs: Observation, cancel: threading.Event) -> None:
+    def _hint(self, token: int, obs: Observation, names: tuple[str, str],
+              cancel: threading.Event) -> None:
         try:
-            ranked = self.sapp.rank_moves(obs, seconds=HINT_SECONDS, cancel=cancel)
+            found = self.sapp.judge_hint(obs, names, cancel=cancel)
+        except Cancelled:  # the game moved on: nobody waits for this hint
+            return
         except BotFailed as exc:
             self._from_thread(self.play.hint_failed, token, str(exc))
             return
-        self._from_thread(self.play.hint_ready, token, obs, ranked)
+        self._from_thread(self.play.hint_ready, token, obs, found)
 
     def _from_thread(self, callback: Callable[..., None], *args: Any) -> None:
         with contextlib.suppress(RuntimeError):  # the app may be closing

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from ..core import Decision, Move, Observation
+from ..core import Decision, Observation
 from ..play.session_view import SessionView
+
+if TYPE_CHECKING:
+    from ..play.hints import Answer
 
 
 class AppServices(Protocol):
@@ -39,5 +42,5 @@ class AppServices(Protocol):
 
     def autosave(self, session: SessionView) -> None: ...
 
-    def rank_moves(self, obs: Observation, seconds: float,
-                   cancel: threading.Event | None = None) -> list[tuple[Move, float]]: ...
+    def judge_hint(self, obs: Observation, names: tuple[str, str],
+                   cancel: threading.Event | None = None) -> Answer: ...

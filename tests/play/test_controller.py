@@ -14,6 +14,7 @@ from solstis_tui.core import Decision, Move, MoveKind, Observation
 from solstis_tui.local.seats import PERSON
 from solstis_tui.local.session import Session, Setup
 from solstis_tui.play.controller import PlayController
+from solstis_tui.play.hints import Answer
 from solstis_tui.play.zones import Zone
 
 
@@ -232,12 +233,13 @@ def test_a_hint_picks_its_move_unless_the_person_picked_since() -> None:
     play.hint()
     assert play.prompt().hint == "Hint: thinking…"
     token, obs = port.hints[-1]
-    ranked = [(view.items[2].move, 1.0), (view.items[0].move, 0.0)]
-    play.hint_ready(token, obs, ranked)  # type: ignore[arg-type]
+    found = Answer([(view.items[2].move, 1.0, 0.6), (view.items[0].move, 0.0, 0.5)],
+                   "Hint: play it")
+    play.hint_ready(token, obs, found)
     assert play.selected == 2 and play.prompt().hint.startswith("Hint: play")
     play.hint()
     play.pick(1)
-    play.hint_ready(port.hints[-1][0], obs, ranked)  # type: ignore[arg-type]
+    play.hint_ready(port.hints[-1][0], obs, found)
     assert play.selected == 0, "the person's own pick stays"
 
 

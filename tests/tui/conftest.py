@@ -38,6 +38,7 @@ def make_app(seats=("human", "random"), seed=3, variant="base", **kwargs) -> Sol
     # The analysis board's judge: tiny, on this process (tests never wait for the real one).
     kwargs.setdefault("review_effort", TINY)
     kwargs.setdefault("review_workers", 1)
+    kwargs.setdefault("hint_effort", TINY)  # hints ask the judge: a tiny effort in tests
     return SolstisApp(Setup(variant=variant, seed=seed, seats=seats), **kwargs)
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 import threading
 
+from solstis_tui.play.hints import Answer
+
 from . import bots
 from .conftest import keys_for, make_app, settle
 
@@ -18,12 +20,12 @@ async def test_a_late_hint_never_moves_the_pick_made_after_asking():
     app = make_app(seats=("human", "random"), seed=3)
     gate = threading.Event()
 
-    def slow_ranking(obs, seconds, cancel=None):
+    def slow_judge(obs, names, cancel=None):
         gate.wait(10)  # the hint arrives when the test says so
         moves = list(obs.legal_moves)
-        return [(moves[0], 1.0), (moves[1], 0.0)]
+        return Answer([(moves[0], 1.0, 0.6), (moves[1], 0.0, 0.5)], "Hint: play it")
 
-    app.rank_moves = slow_ranking
+    app.judge_hint = slow_judge
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         gs = app.game_screen
@@ -46,11 +48,11 @@ async def test_a_late_hint_never_moves_the_pick_made_after_asking():
 async def test_a_hint_asked_for_without_picking_still_shows_its_tile():
     app = make_app(seats=("human", "random"), seed=3)
 
-    def ranking(obs, seconds, cancel=None):
+    def judging(obs, names, cancel=None):
         moves = list(obs.legal_moves)
-        return [(moves[1], 1.0), (moves[0], 0.0)]
+        return Answer([(moves[1], 1.0, 0.6), (moves[0], 0.0, 0.5)], "Hint: play it")
 
-    app.rank_moves = ranking
+    app.judge_hint = judging
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         gs = app.game_screen

@@ -1,0 +1,436 @@
+"""What a move does, as typed facts, from the deciding seat's observation only.
+
+``facts(obs, move)`` lists what ``move`` does at the decision pending in ``obs``: a biggest
+section growing, a square completed, a fire lit, a spirit and its stars, a display tile
+left to the opponent and its worth to them, a rainbow placed or blocked, a tile lost, the
+Evil Spirit passed or placed, the score. Each ``Fact`` is a small frozen dataclass that a
+test checks in the engine (tests/test_reasons.py). ``differences`` says what two moves do
+that the other does not. ``reasons`` puts them into words.
+
+Where a move's effect needs a whole game, the move is applied in several deals of the
+unseen parts (``core.Dealer``, as the bots deal them) and only the facts every deal agrees
+on are kept; whatever follows a draw is no fact of the move, and a fact naming a tile the
+seat cannot see is never kept. No Textual here.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Final
+
+from .core import Dealer, Decision, Game, Move, MoveKind, Observation, Spirit
+from .core.board import MATCH, full_squares
+from .core.events import (
+    Captured,
+    Discarded,
+    EagleDrew,
+    EvilGiven,
+    EvilPlaced,
+    FireflyPlaced,
+    FlyTook,
+    RainbowPlaced,
+    Removed,
+    SecondChance,
+    SpiritsDrawn,
+    TurnBegan,
+)
+from .core.scoring import score_panorama
+
+#: Deals a move is applied in: a fact must hold in every one of them.
+DEALS: Final = 8
+#: Events whose outcome the draw decides: nothing after one is a fact of the move.
+CHANCE: Final = (SecondChance, EagleDrew, FlyTook, SpiritsDrawn)
+#: At most this many facts are said for each move.
+PER_MOVE: Final = 2
+
+
+@dataclass(frozen=True)
+class Captures:
+    """The played ``tile`` captures the display tile ``target``."""
+
+    tile: int
+    target: int
+
+
+@dataclass(frozen=True)
+class CaptureChoice:
+    """The played ``tile`` can capture any of ``targets``: a choice comes next."""
+
+    tile: int
+    targets: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class BestCapture:
+    """Of the captures the played tile may choose, ``target`` alone adds the most to the
+    seat's score this turn: ``gain`` stars."""
+
+    target: int
+    gain: int
+
+
+@dataclass(frozen=True)
+class NoCapture:
+    """The played ``tile`` captures nothing: it joins the display (a second chance)."""
+
+    tile: int
+
+
+@dataclass(frozen=True)
+class Section:
+    """``seat``'s biggest section goes from ``before`` to ``after`` land tiles."""
+
+    seat: int
+    before: int
+    after: int
+
+
+@dataclass(frozen=True)
+class SquareDone:
+    """``seat`` completes the square at ``square`` (its lower-left cell): a spirit comes."""
+
+    seat: int
+    square: int
+
+
+@dataclass(frozen=True)
+class FiresLit:
+    """``seat``'s lit fires go from ``before`` to ``after``."""
+
+    seat: int
+    before: int
+    after: int
+
+
+@dataclass(frozen=True)
+class SpiritGain:
+    """``seat`` gets ``spirit``, worth ``stars`` on its panorama as it stands."""
+
+    seat: int
+    spirit: Spirit
+    stars: int
+
+
+@dataclass(frozen=True)
+class ToLine:
+    """``spirit`` goes to the spirit line, worth ``stars`` to ``seat`` (who may take it)."""
+
+    seat: int
+    spirit: Spirit
+    stars: int
+
+
+@dataclass(frozen=True)
+class DrawUnseen:
+    """Two spirits are drawn from the face-down pile of ``pile``: what they are is luck."""
+
+    pile: int
+
+
+@dataclass(frozen=True)
+class LeftInDisplay:
+    """The face-up display ``tile`` stays there, worth ``stars`` to ``seat`` if it came
+    into their panorama (``square``: it would complete their square there, else -1)."""
+
+    seat: int
+    tile: int
+    stars: int
+    square: int
+
+
+@dataclass(frozen=True)
+class RainbowOn:
+    """A rainbow of ``seat`` is placed on ``cell``."""
+
+    seat: int
+    cell: int
+
+
+@dataclass(frozen=True)
+class RainbowBlocked:
+    """``seat``'s rainbow on ``cell`` becomes blocked: a tile for that cell would be lost."""
+
+    seat: int
+    cell: int
+
+
+@dataclass(frozen=True)
+class TileLost:
+    """The land ``tile`` bound for ``seat``'s panorama leaves the game."""
+
+    seat: int
+    tile: int
+
+
+@dataclass(frozen=True)
+class EvilPassed:
+    """The Evil Spirit goes to ``seat``."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class EvilForbids:
+    """The Evil Spirit forbids ``cell`` of ``seat``'s panorama."""
+
+    seat: int
+    cell: int
+
+
+@dataclass(frozen=True)
+class Firefly:
+    """A firefly of ``seat`` lands on the square at ``square``: their ``count``-th."""
+
+    seat: int
+    square: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Stars:
+    """``seat``'s score goes from ``before`` to ``after`` stars (said when little else is)."""
+
+    seat: int
+    before: int
+    after: int
+
+
+Fact = (Stars | Captures | CaptureChoice | BestCapture | NoCapture | Section | SquareDone | FiresLit
+        | SpiritGain | ToLine | DrawUnseen | LeftInDisplay | RainbowOn | RainbowBlocked
+        | TileLost | EvilPassed | EvilForbids | Firefly)
+"""One claim about a move, checkable in the engine (tests/test_reasons.py)."""
+
+
+# ---------------------------------------------------------------------- the facts
+def facts(obs: Observation, move: Move, deals: int = DEALS) -> list[Fact]:
+    """What ``move`` does at the decision pending in ``obs`` (the deciding seat's own
+    observation), most telling first. ValueError if ``move`` is not legal there."""
+    return _facts(obs, move, deals)[0]
+
+
+def _facts(obs: Observation, move: Move, deals: int) -> tuple[list[Fact], bool]:
+    """``facts``, and whether the position the move leaves is known (``_world_facts``)."""
+    if move not in obs.legal_moves:
+        raise ValueError(f"{move} is not a legal move here")
+    me = obs.player
+    found = _seen_facts(obs, move)
+    dealer = Dealer(obs)
+    agreed: list[Fact] | None = None
+    settled = True
+    for k in range(max(1, deals)):
+        world = dealer.deal(random.Random(k))
+        mine, known = _world_facts(world, me, move)
+        settled = settled and known
+        agreed = mine if agreed is None else [f for f in agreed if f in mine]
+    seen = _seen_tiles(obs)
+    found += [f for f in agreed or [] if all(t in seen for t in _tiles_of(f))]
+    return sorted(found, key=_weight, reverse=True), settled
+
+
+def _seen_facts(obs: Observation, move: Move) -> list[Fact]:
+    """Facts read from the observation alone (spirits on offer, a draw)."""
+    me, opp = obs.player, 1 - obs.player
+    if move.kind in (MoveKind.KEEP, MoveKind.TAKE):
+        spirit = Spirit(move.arg)
+        out: list[Fact] = [SpiritGain(me, spirit, spirit_worth(obs, me, spirit))]
+        if move.kind is MoveKind.KEEP:
+            for other in obs.context:
+                if other != move.arg and other != Spirit.EVIL:
+                    out.append(ToLine(opp, Spirit(other), spirit_worth(obs, opp, Spirit(other))))
+        return out
+    if move.kind is MoveKind.DRAW:
+        return [DrawUnseen(obs.spirit_pile)]
+    if move.kind is MoveKind.PLAY:
+        targets = tuple(t for t, _ in obs.display if MATCH[move.arg] >> t & 1)
+        if len(targets) > 1:
+            return [CaptureChoice(move.arg, targets)]
+    return []
+
+
+def spirit_worth(obs: Observation, seat: int, spirit: Spirit) -> int:
+    """The stars ``spirit`` would add to ``seat``'s panorama as it stands (its own star,
+    its bonus, and what it adds to a Bee or a Bird there)."""
+    view = obs.panoramas[seat]
+    land = sum(1 << t for t in view.land)
+    rain = sum(1 << t for t in view.rainbows)
+    flies = sum(1 << sq for sq in view.fireflies)
+    covered = int(view.covered) if view.covered is not None else -1
+    before = score_panorama(land, rain, view.spirits, flies, covered).total
+    after = score_panorama(land, rain, (*view.spirits, (spirit, -1)), flies, covered).total
+    return after - before
+
+
+def tile_worth(world: Game, seat: int, tile: int) -> tuple[int, int]:
+    """(stars, square) ``tile`` would give ``seat`` if it came into their panorama now:
+    the score's change, and a square it would complete (-1: none). A cell the Evil Spirit
+    forbids, or where a blocked rainbow sits, is worth nothing (the tile would be lost)."""
+    bit = 1 << tile
+    land, rain = world.land[seat], world.rainbow_cells[seat]
+    if (world.evil_player == seat and world.evil_cell == tile) or (
+            rain & bit and world.blocked[seat] & bit):
+        return 0, -1
+    spirits, flies, covered = world.spirits[seat], world.fireflies[seat], world.covered[seat]
+    before = score_panorama(land, rain, spirits, flies, covered).total
+    after = score_panorama(land | bit, rain & ~bit, spirits, flies, covered).total
+    filled = land | rain
+    new = full_squares(filled | bit) & ~full_squares(filled) & ~world.occupied_squares[seat]
+    square = (new & -new).bit_length() - 1 if new else -1
+    return after - before, square
+
+
+def _world_facts(world: Game, me: int, move: Move) -> tuple[list[Fact], bool]:
+    """The facts of ``move`` in one deal: its events and what it changes; and whether the
+    position it leaves is known: no draw came into it, the other seat did not move, and no
+    capture (or Beetle) of the seat is still to choose."""
+    opp = 1 - me
+    score_before = (world.score(0), world.score(1))
+    filled_before = world.land[me] | world.rainbow_cells[me]
+    blocked_before = world.blocked[me]
+    flies = world.fireflies[me].bit_count()
+    start, moves = len(world.log), len(world.history)
+    world.play(move)
+    out: list[Fact] = []
+    luck = False
+    for ev in world.log[start:]:
+        if isinstance(ev, TurnBegan):
+            break  # the next turn is someone else's story
+        if isinstance(ev, CHANCE):
+            luck = True  # what follows depends on the draw: said by no fact
+            break
+        match ev:
+            case Captured(player=p, tile=tile, target=target) if p == me and not (
+                    move.kind is MoveKind.CAPTURE and target == move.arg):
+                out.append(Captures(tile, target))
+            case Discarded(player=p, tile=tile) if p == me and tile == move.arg:
+                out.append(NoCapture(tile))
+            case Removed(player=p, tile=tile):
+                out.append(TileLost(p, tile))
+            case EvilGiven(player=p) if p == me:
+                out.append(EvilPassed(opp))
+            case EvilPlaced(player=p, cell=cell) if p == me:
+                out.append(EvilForbids(opp, cell))
+            case FireflyPlaced(player=p, square=square) if p == me:
+                flies += 1
+                out.append(Firefly(p, square, flies))
+            case RainbowPlaced(player=p, cell=cell) if p == me and cell != move.arg:
+                out.append(RainbowOn(p, cell))
+    if luck or any(p != me for p, _, _ in world.history[moves:]):
+        return out, False  # the position after it is the draw's (or the other seat's) doing
+    for seat in (me, opp):
+        before, after = score_before[seat], world.score(seat)
+        if after.biggest_section != before.biggest_section:
+            out.append(Section(seat, before.biggest_section, after.biggest_section))
+    lit_before, lit_after = score_before[me].lit_fires, world.score(me).lit_fires
+    if lit_after > lit_before:
+        out.append(FiresLit(me, lit_before, lit_after))
+    filled = world.land[me] | world.rainbow_cells[me]
+    new = full_squares(filled) & ~full_squares(filled_before)
+    while new:
+        low = new & -new
+        out.append(SquareDone(me, low.bit_length() - 1))
+        new ^= low
+    newly = world.rainbow_cells[me] & world.blocked[me] & ~blocked_before
+    while newly:
+        low = newly & -newly
+        out.append(RainbowBlocked(me, low.bit_length() - 1))
+        newly ^= low
+    if not world.is_over and world.to_play == me and world.decision in (
+            Decision.CAPTURE, Decision.BEETLE):
+        if world.decision is Decision.CAPTURE:
+            out += _best_capture(world, me)
+        return out, False  # what the display keeps is still to choose
+    out.append(Stars(me, score_before[me].total, world.score(me).total))
+    if not world.is_over:
+        for tile in world.face_up:
+            stars, square = tile_worth(world, opp, tile)
+            if stars > 0 or square >= 0:
+                out.append(LeftInDisplay(opp, tile, stars, square))
+    return out, True
+
+
+def _best_capture(world: Game, me: int) -> list[Fact]:
+    """The capture of ``world``'s pending choice that adds the most to ``me``'s score
+    before anything else is chosen, if one alone does and it adds something."""
+    now = world.score(me).total
+    gains = []
+    for mv in world.legal:
+        trial = world.copy()
+        trial.play(mv)
+        gains.append((trial.score(me).total - now, mv.arg))
+    gains.sort(reverse=True)
+    if gains and gains[0][0] > 0 and (len(gains) == 1 or gains[1][0] < gains[0][0]):
+        return [BestCapture(gains[0][1], gains[0][0])]
+    return []
+
+
+def _seen_tiles(obs: Observation) -> set[int]:
+    """The land tiles ``obs.player`` can locate: only these may be named."""
+    seen = set(obs.hand) | set(obs.opponent_known) | set(obs.removed) | set(obs.in_transit)
+    seen.update(tile for tile, _ in obs.display)
+    for view in obs.panoramas:
+        seen.update(view.land)
+    return seen
+
+
+def _tiles_of(fact: Fact) -> tuple[int, ...]:
+    """The land tiles ``fact`` names (cells and squares are not tiles)."""
+    match fact:
+        case Captures(tile=tile, target=target):
+            return (tile, target)
+        case CaptureChoice(tile=tile, targets=targets):
+            return (tile, *targets)
+        case BestCapture(target=target):
+            return (target,)
+        case NoCapture(tile=tile) | LeftInDisplay(tile=tile) | TileLost(tile=tile):
+            return (tile,)
+    return ()
+
+
+def _weight(fact: Fact) -> float:
+    """How much ``fact`` tells, roughly in stars: the sentence says the heaviest first."""
+    match fact:
+        case Stars():
+            return 0.1
+        case SquareDone():
+            return 4.0
+        case SpiritGain(stars=stars) | ToLine(stars=stars):
+            return stars + 0.5
+        case LeftInDisplay(stars=stars, square=square):
+            return stars + (3.0 if square >= 0 else 0.0)
+        case Section(before=before, after=after) | FiresLit(before=before, after=after):
+            return abs(after - before) + 0.2
+        case Captures() | CaptureChoice() | NoCapture():
+            return 2.5
+        case BestCapture(gain=gain):
+            return 2.4 + gain / 100
+        case TileLost() | EvilPassed() | EvilForbids() | RainbowBlocked():
+            return 2.0
+        case Firefly(count=count):
+            return 1.0 + count
+    return 0.5
+
+
+def differences(obs: Observation, played: Move, best: Move,
+                deals: int = DEALS) -> tuple[list[Fact], list[Fact]]:
+    """The facts ``explain`` says of ``best`` and of ``played``: what each does that the
+    other does not, at most ``PER_MOVE`` each, heaviest first (the same move twice: what it
+    does, and nothing for ``played``)."""
+    best_facts, best_known = _facts(obs, best, deals)
+    if played == best:
+        return best_facts[:PER_MOVE], []
+    played_facts, played_known = _facts(obs, played, deals)
+    return (_unlike(best_facts, played_facts, played_known),
+            _unlike(played_facts, best_facts, best_known))
+
+
+#: What a position shows rather than what a move did: not a difference from a move whose
+#: position is not known (the draw's), which may well show it too.
+_POSITION: Final = (Stars, LeftInDisplay, RainbowBlocked, EvilPassed, Firefly, RainbowOn)
+
+
+def _unlike(mine: list[Fact], theirs: list[Fact], known: bool) -> list[Fact]:
+    """The facts of ``mine`` that ``theirs`` lacks, at most ``PER_MOVE`` (``known``: the
+    other move's position is known)."""
+    return [f for f in mine if f not in theirs
+            and (known or not isinstance(f, _POSITION))][:PER_MOVE]

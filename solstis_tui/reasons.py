@@ -1,0 +1,176 @@
+"""Reasons in game terms: what a move does, and what two moves do differently.
+
+``facts(obs, move)`` (``move_facts``, re-exported here) lists what ``move`` does at the
+decision pending in ``obs``, as typed ``Fact``s: a biggest section growing, a square
+completed, a fire lit, a spirit and its stars, a display tile left to the opponent and its
+worth to them, a rainbow placed or blocked, a tile lost, the Evil Spirit passed or placed.
+``explain(obs, played, best, names)`` says in one or two short sentences what the judge's
+best move and the played one do differently: "Play 4-9 completes the square at 5-8 (a
+spirit) and grows your biggest section (5 → 6 tiles). Play 3-2 leaves 4-9 in the display,
+worth +2★ to Expert, completing Expert's square at 4-8." ``say`` and ``sentence`` give the
+words of one fact and of one move: the narrator's vocabulary and ``play/words.py``'s move
+words.
+
+Only what the deciding seat could see is used (see ``move_facts``). No Textual here: the
+review and the hints both read this.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from .core import Move, Observation, Spirit
+from .core.board import NAMES
+from .move_facts import (
+    DEALS,
+    BestCapture,
+    CaptureChoice,
+    Captures,
+    DrawUnseen,
+    EvilForbids,
+    EvilPassed,
+    Fact,
+    Firefly,
+    FiresLit,
+    LeftInDisplay,
+    NoCapture,
+    RainbowBlocked,
+    RainbowOn,
+    Section,
+    SpiritGain,
+    SquareDone,
+    Stars,
+    TileLost,
+    ToLine,
+    differences,
+    facts,
+)
+from .play.narrate import possessive
+from .play.words import describe_move
+
+__all__ = [
+    "BestCapture", "CaptureChoice", "Captures", "DrawUnseen", "EvilForbids", "EvilPassed",
+    "Fact", "Firefly", "FiresLit", "LeftInDisplay", "NoCapture", "RainbowBlocked",
+    "RainbowOn", "Section", "SpiritGain", "SquareDone", "Stars", "TileLost", "ToLine",
+    "WORDING", "differences", "explain", "facts", "say", "sentence",
+]
+
+#: The reasons' wording: a kept analysis made with another is made afresh (its key says it).
+WORDING: Final = 2
+
+
+def say(fact: Fact, me: int, names: Sequence[str]) -> str:
+    """``fact`` as a verb phrase, after a move's words: "grows your biggest section (5 →
+    6 tiles)". ``me`` is the deciding seat; ``names`` the seats' names ("You" reads as
+    you). Names are plain text: the caller shows the result as text, never markup."""
+    def whose(seat: int) -> str:
+        return possessive(names[seat])
+
+    def to(seat: int) -> str:
+        return "you" if names[seat] == "You" else names[seat]
+
+    match fact:
+        case Stars(seat=seat, before=before, after=after):
+            if after == before:
+                return f"keeps {whose(seat)} score at {after}★"
+            return f"brings {whose(seat)} score to {after}★ ({after - before:+d})"
+        case Captures(target=target):
+            return f"captures {NAMES[target]}"
+        case CaptureChoice(targets=targets):
+            return f"can capture {_or(targets)}"
+        case BestCapture(target=target, gain=gain):
+            return f"adds {gain}★ now if it captures {NAMES[target]}"
+        case NoCapture():
+            return "captures nothing (it joins the display: a second chance)"
+        case Section(seat=seat, before=before, after=after):
+            verb = "grows" if after > before else "shrinks"
+            tiles = "tile" if after == 1 else "tiles"
+            return f"{verb} {whose(seat)} biggest section ({before} → {after} {tiles})"
+        case SquareDone(square=square):
+            return f"completes the square at {NAMES[square]} (a spirit)"
+        case FiresLit(seat=seat, before=before, after=after):
+            lit = "a fire" if after - before == 1 else f"{after - before} fires"
+            return f"lights {lit} ({before} → {after} lit)"
+        case SpiritGain(spirit=spirit, stars=stars):
+            return f"is worth {stars}★ now{_EFFECTS.get(spirit, '')}"
+        case ToLine(seat=seat, spirit=spirit, stars=stars):
+            return f"puts the {spirit.title} on the line, worth {stars}★ to {to(seat)}"
+        case DrawUnseen(pile=pile):
+            unseen = "1 unseen spirit" if pile == 1 else f"{pile} unseen spirits"
+            return f"leaves it to luck ({unseen} in the pile)"
+        case LeftInDisplay(seat=seat, tile=tile, stars=stars, square=square):
+            why = f", completing {whose(seat)} square at {NAMES[square]}" if square >= 0 else ""
+            return f"leaves {NAMES[tile]} in the display, worth +{stars}★ to {to(seat)}{why}"
+        case RainbowOn(cell=cell):
+            return f"places a rainbow on {NAMES[cell]}"
+        case RainbowBlocked(cell=cell):
+            return f"blocks the rainbow on {NAMES[cell]} (a tile for that cell would be lost)"
+        case TileLost(tile=tile):
+            return f"loses {NAMES[tile]} (its cell is blocked or forbidden)"
+        case EvilPassed(seat=seat):
+            return f"passes the Evil Spirit to {to(seat)}"
+        case EvilForbids(seat=seat, cell=cell):
+            return f"forbids {whose(seat)} cell {NAMES[cell]}"
+        case Firefly(square=square, count=count):
+            return f"puts a firefly on the square at {NAMES[square]} (firefly {count} of 4)"
+    raise AssertionError(f"no words for {fact!r}")
+
+
+#: What a spirit adds besides its stars now: a plain one's effect, a blue one's rule.
+_EFFECTS: Final = {
+    Spirit.FISH: ", plus a rainbow", Spirit.DEER: ", plus a hand tile placed",
+    Spirit.EAGLE: ", plus a tile from the pile", Spirit.BEAR: ", plus a 4th hand tile",
+    Spirit.FLY: ", plus a tile from the other hand", Spirit.BEETLE: ", plus a display tile",
+    Spirit.MARMOT: ", plus another turn", Spirit.VIPER: ", plus an isolated tile taken",
+    Spirit.RENARD: ", plus the other's next tile chosen",
+    Spirit.SQUIRREL: ", plus the tiles left in hand at the end",
+    Spirit.BEE: " (+1 per plain spirit)", Spirit.LADYBUG: " (+1 per unlit fire)",
+    Spirit.WOLF: " (+1 per section)", Spirit.BIRD: " (+1 per other blue spirit)",
+    Spirit.FROG: " (+1 per rainbow)", Spirit.BUTTERFLY: " (+1 per lit fire)",
+    Spirit.COW: " (+1 per tile of the second section)",
+    Spirit.PHOENIX: " (+1 per firefly)",
+}
+
+
+def _or(tiles: Sequence[int]) -> str:
+    names = [NAMES[t] for t in tiles]
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
+
+
+def sentence(move: Move, said: Sequence[Fact], me: int, names: Sequence[str],
+             subject: str | None = None) -> str:
+    """One sentence: ``move``'s words (or ``subject``, e.g. "it"), then what ``said``
+    says it does."""
+    subject = _upper(subject if subject is not None else describe_move(move))
+    phrases = [say(f, me, names) for f in said]
+    if not phrases:
+        return f"{subject} changes nothing the judge can name this turn."
+    if len(phrases) == 1:
+        return f"{subject} {phrases[0]}."
+    return f"{subject} {', '.join(phrases[:-1])} and {phrases[-1]}."
+
+
+def explain(obs: Observation, played: Move, best: Move, names: Sequence[str],
+            deals: int = DEALS, best_as: str | None = None) -> str:
+    """What ``best`` (the judge's) and ``played`` do differently, in one or two short
+    sentences, from the deciding seat's observation ``obs``; ``names`` are the seats'
+    names ("You" reads as you). The same move twice: what it does. ``best_as`` names the
+    best move instead of its words (a hint that has named it: "it"). The words are plain
+    text: show them as text, never as markup."""
+    me = obs.player
+    only_best, only_played = differences(obs, played, best, deals)
+    first = sentence(best, only_best, me, names, best_as)
+    if played == best:
+        return first
+    if not only_best and not only_played:
+        subject = best_as if best_as is not None else describe_move(best)
+        return (f"{_upper(subject)} does what {describe_move(played)} does this turn: the "
+                "difference is in what may follow.")
+    if not only_played:
+        return f"{first} {_upper(describe_move(played))} does not."
+    return f"{first} {sentence(played, only_played, me, names)}"
+
+
+def _upper(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,312 @@
+"""Reasons in game terms: every fact a reason says holds when the move is played in the real
+game, and a reason names no tile the deciding seat could not see."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solstis_tui.core import Decision, Game, Move, Options
+from solstis_tui.core.board import NAMES, SQUARE_CELLS
+from solstis_tui.core.events import Captured, Discarded, Kept, Took
+from solstis_tui.core.scoring import score_panorama
+from solstis_tui.core.spirits import Spirit
+from solstis_tui.reasons import (
+    BestCapture,
+    CaptureChoice,
+    Captures,
+    DrawUnseen,
+    EvilForbids,
+    EvilPassed,
+    Firefly,
+    FiresLit,
+    LeftInDisplay,
+    NoCapture,
+    RainbowBlocked,
+    RainbowOn,
+    Section,
+    SpiritGain,
+    SquareDone,
+    Stars,
+    TileLost,
+    ToLine,
+    differences,
+    explain,
+    facts,
+    say,
+)
+
+VARIANTS = {"base": Options(), "beginner": Options(beginner=True),
+            "firefly": Options(firefly=True)}
+NAMES_OF = ("You", "Expert")
+
+
+def positions(options: Options, seed: int, every: int = 2):
+    """(game, observation) at every ``every``-th decision with a real choice of a random
+    game."""
+    g = Game.new(seed=seed, options=options)
+    rand = random.Random(seed)
+    k = 0
+    while not g.is_over:
+        if len(g.legal) > 1:
+            k += 1
+            if k % every == 0:
+                yield g, g.observation(g.to_play)
+        g.play(rand.choice(g.legal_moves()))
+
+
+def _filled(g: Game, seat: int) -> int:
+    return g.land[seat] | g.rainbow_cells[seat]
+
+
+def holds(fact, before: Game, after: Game, me: int) -> bool:
+    """``fact`` checked in the engine: ``after`` is ``before`` with the move played."""
+    log = after.log[len(before.log):]
+    match fact:
+        case Captures(tile=tile, target=target):
+            return any(isinstance(e, Captured) and e.player == me and e.tile == tile
+                       and e.target == target for e in log)
+        case CaptureChoice(tile=tile, targets=targets):
+            return (after.decision is Decision.CAPTURE and after.context[0] == tile
+                    and {m.arg for m in after.legal} == set(targets))
+        case BestCapture(target=target, gain=gain):
+            if after.decision is not Decision.CAPTURE:
+                return False
+            gains = {}
+            for mv in after.legal:
+                trial = after.copy()
+                trial.play(mv)
+                gains[mv.arg] = trial.score(me).total - after.score(me).total
+            return gains[target] == gain == max(gains.values()) and \
+                sorted(gains.values())[-2:-1] != [gain]
+        case NoCapture(tile=tile):
+            return any(isinstance(e, Discarded) and e.tile == tile for e in log)
+        case Section(seat=seat, before=b, after=a):
+            return (before.score(seat).biggest_section == b
+                    and after.score(seat).biggest_section == a)
+        case SquareDone(seat=seat, square=sq):
+            cells = SQUARE_CELLS[sq]
+            return _filled(after, seat) & cells == cells != _filled(before, seat) & cells
+        case Stars(seat=seat, before=b, after=a):
+            return before.score(seat).total == b and after.score(seat).total == a
+        case FiresLit(seat=seat, before=b, after=a):
+            return before.score(seat).lit_fires == b and after.score(seat).lit_fires == a
+        case SpiritGain(seat=seat, spirit=spirit, stars=stars):
+            if not any(isinstance(e, (Kept, Took)) and e.spirit == spirit for e in log):
+                return False
+            placed = after.copy()
+            while placed.decision is Decision.SQUARE and placed.to_play == seat:
+                placed.play(placed.legal[0])
+            if not any(s == spirit for s, _ in placed.spirits[seat]):
+                return False
+            if placed.is_over or _filled(placed, seat) != _filled(before, seat):
+                return True  # a plain spirit's effect or the game's end: not comparable
+            # Fireflies landing on the turn's other squares (Firefly) are not the spirit's.
+            with_it = score_panorama(placed.land[seat], placed.rainbow_cells[seat],
+                                     placed.spirits[seat], before.fireflies[seat],
+                                     placed.covered[seat])
+            return with_it.total - before.score(seat).total == stars
+        case ToLine(spirit=spirit):
+            return spirit in after.spirit_line and spirit not in before.spirit_line
+        case DrawUnseen(pile=pile):
+            return len(before.spirit_pile) == pile
+        case LeftInDisplay(seat=seat, tile=tile, stars=stars, square=square):
+            if tile not in after.face_up:
+                return False
+            into = after.copy()
+            bit = 1 << tile
+            into.land[seat] |= bit
+            into.rainbow_cells[seat] &= ~bit
+            gain = into.score(seat).total - after.score(seat).total
+            if square >= 0:
+                cells = SQUARE_CELLS[square]
+                if (_filled(into, seat) & cells != cells
+                        or _filled(after, seat) & cells == cells):
+                    return False
+            return gain == stars
+        case RainbowOn(seat=seat, cell=cell):
+            return bool(after.rainbow_cells[seat] >> cell & 1)
+        case RainbowBlocked(seat=seat, cell=cell):
+            return bool(after.rainbow_cells[seat] >> cell & 1 and after.blocked[seat] >> cell & 1)
+        case TileLost(tile=tile):
+            return bool(after.removed >> tile & 1) and not before.removed >> tile & 1
+        case EvilPassed(seat=seat):
+            return after.evil_player == seat != before.evil_player
+        case EvilForbids(seat=seat, cell=cell):
+            return after.evil_player == seat and after.evil_cell == cell
+        case Firefly(seat=seat, square=sq, count=count):
+            return (bool(after.fireflies[seat] >> sq & 1)
+                    and before.fireflies[seat].bit_count() < count
+                    <= after.fireflies[seat].bit_count())
+    raise AssertionError(f"the test does not know {fact!r}")
+
+
+def seen_names(obs) -> set[str]:
+    seen = set(obs.hand) | set(obs.opponent_known) | set(obs.removed) | set(obs.in_transit)
+    seen.update(t for t, _ in obs.display)
+    for view in obs.panoramas:
+        seen.update(view.land)
+    return {NAMES[t] for t in seen}
+
+
+def test_every_fact_a_reason_states_holds_when_the_move_is_played():
+    """Many seeded positions of the three variants: each fact of each legal move is
+    checked in the real game, the move played."""
+    kinds: set[str] = set()
+    checked = 0
+    for variant, options in VARIANTS.items():
+        for seed in (1, 2, 3, 4, 5, 6):
+            for g, obs in positions(options, seed):
+                me = obs.player
+                for mv in obs.legal_moves:
+                    said = facts(obs, mv, deals=4)
+                    after = g.copy()
+                    after.play(mv)
+                    for fact in said:
+                        assert holds(fact, g, after, me), (variant, seed, str(mv), fact)
+                        kinds.add(type(fact).__name__)
+                        checked += 1
+    assert checked > 500
+    assert {"Stars", "Captures", "CaptureChoice", "BestCapture", "NoCapture", "Section",
+            "SquareDone", "FiresLit", "SpiritGain", "ToLine", "DrawUnseen",
+            "LeftInDisplay"} <= kinds, kinds
+
+
+def test_the_evil_spirit_and_fireflies_are_told_truly():
+    """Games where the Evil Spirit is passed (base) and placed, and fireflies land
+    (Firefly): those facts hold too."""
+    kinds: set[str] = set()
+    for variant, seed in (("base", 9), ("firefly", 11), ("firefly", 12), ("firefly", 27)):
+        for g, obs in positions(VARIANTS[variant], seed, every=1):
+            for mv in obs.legal_moves:
+                said = facts(obs, mv, deals=4)
+                after = g.copy()
+                after.play(mv)
+                for fact in said:
+                    assert holds(fact, g, after, obs.player), (variant, seed, str(mv), fact)
+                    kinds.add(type(fact).__name__)
+    assert {"EvilPassed", "EvilForbids", "Firefly"} <= kinds, kinds
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_a_reason_says_each_of_its_facts_and_names_no_tile_the_seat_cannot_see(variant):
+    for g, obs in positions(VARIANTS[variant], 4, every=3):
+        names = NAMES_OF if obs.player == 0 else NAMES_OF[::-1]
+        best, played = obs.legal_moves[0], obs.legal_moves[-1]
+        text = explain(obs, played, best, names, deals=4)
+        only_best, only_played = differences(obs, played, best, deals=4)
+        for fact in only_best + only_played:
+            assert say(fact, obs.player, names) in text, (text, fact)
+        after_best, after_played = g.copy(), g.copy()
+        after_best.play(best)
+        after_played.play(played)
+        assert all(holds(f, g, after_best, obs.player) for f in only_best), text
+        assert all(holds(f, g, after_played, obs.player) for f in only_played), text
+        named = {w.strip(".,():") for w in text.split()} & set(NAMES.values())
+        visible = seen_names(obs) | {NAMES[c] for f in only_best + only_played
+                                     for c in _cells_of(f)}
+        assert named <= visible, (text, named - visible)
+        assert 1 <= text.count(". ") + 1 <= 3 and len(text) < 400
+
+
+def _cells_of(fact) -> list[int]:
+    """Cells (not tiles) a fact may name: squares, rainbows, forbidden cells."""
+    match fact:
+        case SquareDone(square=sq) | Firefly(square=sq):
+            return [sq]
+        case LeftInDisplay(square=sq) if sq >= 0:
+            return [sq]
+        case RainbowOn(cell=c) | RainbowBlocked(cell=c) | EvilForbids(cell=c):
+            return [c]
+    return []
+
+
+def test_a_hidden_tile_is_never_named_even_when_every_deal_agrees():
+    """With one deal, every deal agrees (a tile a capture turned up, say); a tile the seat
+    could not see is still never named: a filter, not luck, keeps hidden tiles out."""
+    for _g, obs in positions(Options(), 5, every=1):
+        for mv in obs.legal_moves:
+            for fact in facts(obs, mv, deals=1):
+                for t in (getattr(fact, "tile", None), getattr(fact, "target", None)):
+                    assert t is None or NAMES[t] in seen_names(obs), (str(mv), fact)
+
+
+def test_the_example_sentence_reads_in_game_terms():
+    g = Game.new(seed=3, options=Options())
+    obs = g.observation(g.to_play)
+    text = explain(obs, obs.legal_moves[1], obs.legal_moves[0], ("You", "Expert"))
+    assert text.startswith("Play ") and text.endswith(".")
+    assert "[" not in text  # plain words, no markup
+
+
+def test_names_are_kept_as_written():
+    g = Game.new(seed=2, options=Options())
+    rand = random.Random(0)
+    for _ in range(12):
+        g.play(rand.choice(g.legal_moves()))
+    obs = g.observation(g.to_play)
+    fact = LeftInDisplay(1 - obs.player, obs.display[0][0], 2, -1)
+    names = ["[bold]Ann[/]", "[red]Bob"]
+    assert names[1 - obs.player] in say(fact, obs.player, names)
+
+
+def test_taking_a_spirit_says_its_stars_and_drawing_says_it_is_luck():
+    assert say(DrawUnseen(1), 0, NAMES_OF) == "leaves it to luck (1 unseen spirit in the pile)"
+    assert say(DrawUnseen(7), 0, NAMES_OF) == "leaves it to luck (7 unseen spirits in the pile)"
+    fact = SpiritGain(0, Spirit.BEE, 3)
+    assert say(fact, 0, NAMES_OF) == "is worth 3★ now (+1 per plain spirit)"
+    assert "another turn" in say(SpiritGain(0, Spirit.MARMOT, 1), 0, NAMES_OF)
+
+
+def test_an_illegal_move_is_refused_with_a_message():
+    g = Game.new(seed=1, options=Options())
+    obs = g.observation(g.to_play)
+    with pytest.raises(ValueError, match="not a legal move"):
+        facts(obs, Move.parse("draw"))
+
+
+def test_the_analysis_says_why_in_game_terms_and_keeps_the_figures():
+    """A greedy game where taking the Bee instead of the Squirrel costs stars: the
+    analysis's reason names both spirits' worth and then the loss."""
+    from solstis_tui import analysis
+    from solstis_tui.ai.registry import make_bot
+
+    g = Game.new(seed=11, options=Options())
+    bot = make_bot("greedy", 1)
+    while len(g.history) < 48:
+        g.play(bot.choose(g.observation(g.to_play)))
+    g.play(Move.parse("take bee"))
+    found = analysis.analyse(g, ("Ann", "Bob"), seed=3, effort=analysis.Effort(300, 20, 120),
+                             since=48)
+    note = found.decisions()[0]
+    assert str(note.best) == "take squirrel"
+    words, _, figures = note.reason.rpartition(" (")
+    assert words.startswith("Take the Squirrel from the line is worth")
+    assert "Take the Bee from the line is worth" in words
+    stars, win = figures.removesuffix("% win)").split("★, ")
+    assert stars.startswith("−") and abs(float(stars[1:]) - note.loss_stars) <= 0.051
+    assert abs(float(win.replace("−", "-")) + note.loss_win * 100) <= 0.51
+    assert "plus the tiles left in hand at the end" in words
+    assert analysis.to_json(found)["decisions"][0]["reason"] == note.reason
+
+
+def test_against_a_draw_a_take_is_not_credited_with_what_the_draw_may_do_too():
+    """Taking a spirit from the line, against drawing two: the taken spirit's square, the
+    display left and the Evil Spirit passed would come of the draw too (its spirit sits
+    somewhere as well), so the reason says only what is the take's own."""
+    from solstis_tui.move_facts import _POSITION
+
+    met = 0
+    for variant in ("base", "firefly"):
+        for seed in range(1, 12):
+            for _g, obs in positions(VARIANTS[variant], seed, every=1):
+                draw = Move.parse("draw")
+                takes = [m for m in obs.legal_moves if str(m).startswith("take ")]
+                if draw not in obs.legal_moves or not takes:
+                    continue
+                only_take, only_draw = differences(obs, draw, takes[0], deals=4)
+                met += 1
+                assert not [f for f in only_take if isinstance(f, _POSITION)], only_take
+                assert only_draw == [DrawUnseen(obs.spirit_pile)]
+    assert met >= 5
