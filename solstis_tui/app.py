@@ -21,7 +21,9 @@ from .play.session_view import SessionView
 from .shell import ShellApp
 
 if TYPE_CHECKING:
+    from .records import GameRecord
     from .screens.game import GameScreen
+    from .screens.play_from_here import PlayFromHere
     from .screens.services import AppServices
 
 class SolstisApp(ShellApp):
@@ -196,6 +198,28 @@ class SolstisApp(ShellApp):
         self.game_screen = screen or GameScreen(session, pace=self.pace)
         self.push_screen(self.game_screen)
 
+    def play_from_here(self, record: GameRecord, decision_index: int, seat: int) -> None:
+        """A practice game from decision ``decision_index`` of ``record`` as ``seat``,
+        against the same opponent, the hidden parts dealt anew (``practice.start``). It is
+        not kept as a record and not autosaved: the saved game stays the player's. A
+        decision or seat that is not there is said, and nothing changes."""
+        from . import practice
+
+        try:
+            session = practice.start(record, decision_index, seat)
+        except ValueError as exc:
+            self.show_message("No practice game", f"Cannot play from there: {exc}.")
+            return
+        self.start_session(session)
+        self.notify(f"Practice from {session.started_at()} against "
+                    f"{session.name(1 - seat)}: what you could not see is dealt anew. A "
+                    "practice game is not kept and does not replace your saved game.",
+                    markup=False, timeout=8)
+
+    def on_play_from_here(self, message: PlayFromHere) -> None:
+        """A review board's "play from here" (key f)."""
+        self.play_from_here(message.record, message.decision_index, message.seat)
+
     # ------------------------------------------------------------------ saves
     def local(self, session: SessionView) -> Session | None:
         """The local game a screen hands back as ``session``: the one playing, or the one
@@ -207,7 +231,7 @@ class SolstisApp(ShellApp):
 
     def autosave(self, session: SessionView) -> None:
         local = self.local(session)
-        if not self.autosave_enabled or local is None:
+        if not self.autosave_enabled or local is None or not local.autosaves:
             return
         try:
             saves.save(local)
@@ -254,6 +278,9 @@ class SolstisApp(ShellApp):
     def _end_chosen(self, session: SessionView, choice: str | None) -> None:
         if choice == "new":
             self.open_new_game()
+        elif choice == "same-deal" and (source := getattr(self.local(session), "source",
+                                                          None)) is not None:
+            self.play_from_here(*source)  # a practice: the same decision, re-dealt again
         elif choice in ("rematch", "same-deal") and (local := self.local(session)):
             same = choice == "same-deal"
             self.start_session(Session(local.setup.swapped() if same
