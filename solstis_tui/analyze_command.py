@@ -80,6 +80,20 @@ def read_cache(record: Path, key: str) -> dict[str, Any] | None:
     return data
 
 
+def cached(record: Path, text: str) -> dict[str, Any] | None:
+    """The analysis kept beside ``record`` (its text ``text``) at this command's effort:
+    ``{"key", "summary", "analysis"}``, or None when there is none (or a stale one)."""
+    return read_cache(record, cache_key(text, EFFORT, 0))
+
+
+def keep(record: Path, text: str, data: dict[str, Any], line: str) -> None:
+    """Keep the analysis ``data`` (``analysis.to_json``) and its summary ``line`` beside
+    ``record`` (its text ``text``); OSError if it cannot be written."""
+    write_atomic(cache_path(record), json.dumps(
+        {"key": cache_key(text, EFFORT, 0), "summary": line, "analysis": data},
+        ensure_ascii=False, indent=1))
+
+
 def _progress(done: int, total: int) -> None:
     end = "\n" if done == total else ""
     print(f"\ranalysing: decision {done} of {total}", end=end, file=sys.stderr, flush=True)
@@ -106,10 +120,9 @@ def main(argv: list[str]) -> int:
         print(f"solstis analyze: {path}: {exc}", file=sys.stderr)
         return 2
     effort, seed = EFFORT, 0
-    key = cache_key(text, effort, seed)
-    cached = read_cache(path, key)
-    if cached is not None:
-        result = (cached["analysis"], str(cached.get("summary", "")))
+    found_before = cached(path, text)
+    if found_before is not None:
+        result = (found_before["analysis"], str(found_before.get("summary", "")))
     else:
         from solstis_tui.ai.expert import usable_cores
 
@@ -122,9 +135,7 @@ def main(argv: list[str]) -> int:
             return 2
         result = (analysis.to_json(found), analysis.summary(found))
         try:
-            write_atomic(cache_path(path), json.dumps(
-                {"key": key, "summary": result[1], "analysis": result[0]},
-                ensure_ascii=False, indent=1))
+            keep(path, text, result[0], result[1])
         except OSError as exc:
             print(f"solstis analyze: could not keep the result ({exc})", file=sys.stderr)
     data, line = result

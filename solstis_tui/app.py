@@ -21,6 +21,8 @@ from .play.session_view import SessionView
 from .shell import ShellApp
 
 if TYPE_CHECKING:
+    from .analysis import Effort
+    from .drill import DrillRun
     from .records import GameRecord
     from .screens.game import GameScreen
     from .screens.play_from_here import PlayFromHere
@@ -52,6 +54,8 @@ class SolstisApp(ShellApp):
         hint_seconds: float = 1.5,
         review: Session | None = None,
         keep_records: bool | None = None,
+        drill: DrillRun | None = None,
+        drill_effort: Effort | None = None,
     ) -> None:
         super().__init__(theme_name=theme_name, ascii_mode=ascii_mode)
         self.setup = setup or random_setup()
@@ -76,12 +80,19 @@ class SolstisApp(ShellApp):
         #: Keep a record of every finished game (default: when autosave is on).
         self.keep_records = autosave if keep_records is None else keep_records
         self.last_record_error = ""
+        #: A drill to run (``solstis drill``); the app closes after it.
+        self.drill = drill
+        #: The judge's effort for a drill's answers (None: ``drill.ANSWER_EFFORT``).
+        self.drill_effort = drill_effort
 
     # ------------------------------------------------------------------ start
     def open_first_screen(self) -> None:
         """The saved game (``resume``), a tutorial chapter, the continue-or-new question or
         the first run's welcome (``offer_continue``), else a new game of ``setup``; with
         ``review``, that game's review."""
+        if self.drill is not None:
+            self.start_drill(self.drill)
+            return
         if self.review is not None:
             from .screens.review import ReviewScreen
 
@@ -219,6 +230,29 @@ class SolstisApp(ShellApp):
     def on_play_from_here(self, message: PlayFromHere) -> None:
         """A review board's "play from here" (key f)."""
         self.play_from_here(message.record, message.decision_index, message.seat)
+
+    def start_drill(self, run: DrillRun | None = None) -> None:
+        """Drill: the player's last mistakes across kept games, asked one after another
+        (``drill``); with none to ask, a sentence saying why. The summary closes it (and
+        the app, for ``solstis drill``)."""
+        from . import drill
+        from .screens.drill import DrillScreen
+
+        if run is None:
+            found = drill.collect()
+            if not found.exercises:
+                self.show_message("Nothing to drill", found.empty_message())
+                return
+            run = drill.DrillRun(found, self.drill_effort or drill.ANSWER_EFFORT)
+        self.push_screen(DrillScreen(run, pace=self.pace), lambda _: self._drill_done(run))
+
+    def _drill_done(self, run: DrillRun) -> None:
+        from .screens.message import MessageScreen
+
+        summary = run.summary("*" if self.ascii_mode else "★")
+        closes = self.drill is run
+        self.push_screen(MessageScreen("The drill is over", summary),
+                         (lambda _: self.exit()) if closes else None)
 
     # ------------------------------------------------------------------ saves
     def local(self, session: SessionView) -> Session | None:
@@ -370,6 +404,8 @@ class SolstisApp(ShellApp):
             yield SystemCommand("Hint", "Ask the strongest bot", gs.action_hint)
             yield SystemCommand("Review game", "Your decisions against the strongest bot's",
                                 gs.action_review)
+        yield SystemCommand("Drill your mistakes", "Your last mistakes across kept games, "
+                            "asked again one by one", self.start_drill)
         last = self.last_finished
         if last is not None and last.game.is_over and (gs is None or last is not gs.session):
             yield SystemCommand("Review last game", "The finished game before this one",

@@ -1,0 +1,56 @@
+"""Kept games for the drill's tests: random games, kept as records in the data directory,
+most of them analysed with the tiny judge effort (as ``solstis analyze`` keeps them)."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from solstis_tui import analysis, analyze_command, record_files
+from solstis_tui.core import Game
+from solstis_tui.records import SeatRecord, record_of
+
+DAY = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
+
+
+def keep_games(folder: Path, seeds: list[int], analysed: int, person: int = 0,
+               other: str = "random", labelled: bool = False) -> list[Path]:
+    """Keep one game a seed (the k-th played k days after ``DAY``), a person in seat
+    ``person``; analyse the first ``analysed`` of them (``analyze_command.EFFORT`` must be
+    tiny: the caller patches it). ``labelled``: instead of the judge, an analysis that
+    calls every decision a mistake (every third a blunder), for the drill's order."""
+    paths = []
+    for k, seed in enumerate(seeds):
+        game = Game.new(seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            game.play(rng.choice(game.legal_moves()))
+        seats = [SeatRecord("Random bot", other), SeatRecord("Random bot", other)]
+        seats[person] = SeatRecord("You", "human")
+        record = record_of(game, (seats[0], seats[1]), DAY + timedelta(days=k))
+        path = record_files.keep(record, folder)
+        if k < analysed:
+            text = path.read_text(encoding="utf-8")
+            replayed, names = analyze_command.load(text)
+            if labelled:
+                analyze_command.keep(path, text, all_mistakes(record), "made up")
+                paths.append(path)
+                continue
+            found = analysis.analyse(replayed, names, 0, analyze_command.EFFORT)
+            analyze_command.keep(path, text, analysis.to_json(found), analysis.summary(found))
+        paths.append(path)
+    return paths
+
+
+def all_mistakes(record) -> dict:
+    """An analysis JSON (docs/analysis.md) of ``record`` that labels every decision."""
+    from solstis_tui.practice import points
+
+    decisions = [{"turn": p.turn, "seat": p.seat, "played": str(p.played),
+                  "best": str(p.played), "loss_stars": 3.0 + p.index / 100,
+                  "loss_win": 0.1, "label": "blunder" if p.index % 3 == 0 else "mistake",
+                  "reason": "made up"} for p in points(record)]
+    seat = {"name": "x", "error_rate": 1.0, "luck": 0.0,
+            "labels": {"inaccuracy": 0, "mistake": 0, "blunder": 0}}
+    return {"version": 1, "seats": [seat, seat], "decisions": decisions}
