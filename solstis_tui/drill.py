@@ -189,18 +189,19 @@ class Answer:
     label: str | None
     reason: str
 
-    def verdict(self, exercise: Exercise, star: str = "★") -> str:
-        """The answer judged, in two or three sentences."""
-        if self.loss_stars < analysis.LABELS[-1][1]:
-            head = (f"{self.move}: as good as the judge's best" if self.move == self.best
-                    else f"{self.move}: as good as the judge's best ({self.best}) within "
-                    f"the noise, {self.loss_stars:.1f}{star} less")
-        else:
-            head = (f"{self.move}: {self.loss_stars:.1f}{star} less than the judge's best, "
-                    f"{self.best} ({self.label})")
-        before = (f"In the game {exercise.played} lost {exercise.loss_stars:.1f}{star} "
-                  f"({exercise.label}).")
-        return f"{head}. {before} {self.reason}."
+    def judgement(self, star: str = "★") -> str:
+        """The answer against the judge's best, in a few words."""
+        if self.label is not None:
+            return f"{self.loss_stars:.1f}{star} less than the best, {self.best} ({self.label})."
+        if self.move == self.best:
+            return "as good as the best."
+        return (f"as good as the best, {self.best}, within the judge's noise "
+                f"({self.loss_stars:.1f}{star} less).")
+
+    def explanation(self, exercise: Exercise, star: str = "★") -> str:
+        """What the move played in the game lost, and why the best is better."""
+        return (f"In the game {exercise.played} lost {exercise.loss_stars:.1f}{star} "
+                f"({exercise.label}). {self.reason}.")
 
 
 def judge_answer(exercise: Exercise, move: Move, effort: analysis.Effort = ANSWER_EFFORT,
@@ -254,9 +255,10 @@ class DrillSession(Session):
                 "lost). What is better? Choose as in a game.")
 
     def explained(self, judged: Judged, star: str = "★") -> str:
-        """The answer ``judged`` (an ``Answer``) explained."""
+        """The answer ``judged`` (an ``Answer``) explained: what the game's move lost, and
+        why the best is better."""
         assert isinstance(judged, Answer)
-        return judged.verdict(self.exercise, star)
+        return judged.explanation(self.exercise, star)
 
     @property
     def assists(self) -> bool:

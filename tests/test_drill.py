@@ -70,30 +70,38 @@ def test_an_answer_is_judged_as_the_analysis_judged_the_game(tmp_path):
         assert answer.label == ex.label and answer.best == ex.best
 
 
-def test_the_explanation_gives_the_loss_the_best_move_and_the_games_loss(tmp_path):
+def test_the_answer_is_explained_by_its_loss_the_best_move_and_the_games_loss(tmp_path):
     keep_games(tmp_path, [4], analysed=1)
     ex = drill.collect(tmp_path).exercises[0]
-    texts = []
+    said = set()
     for move in ex.observation().legal_moves:
         answer = drill.judge_answer(ex, move, analysis.TINY)
-        text = answer.verdict(ex)
-        assert f"In the game {ex.played} lost {ex.loss_stars:.1f}★ ({ex.label})." in text
+        judgement = answer.judgement()
         if answer.label is None:
-            assert "as good as the judge's best" in text
+            assert judgement.startswith("as good as the best")
         else:
-            assert f"{answer.loss_stars:.1f}★ less than the judge's best, {answer.best}" \
-                in text
-        texts.append(text)
-    assert len(set(texts)) == len(texts)
+            assert judgement == (f"{answer.loss_stars:.1f}★ less than the best, "
+                                 f"{answer.best} ({answer.label}).")
+        why = answer.explanation(ex)
+        assert why.startswith(f"In the game {ex.played} lost {ex.loss_stars:.1f}★ "
+                              f"({ex.label}).")
+        assert str(answer.best) in why and str(move) in why
+        said.add(judgement + why)
+    assert len(said) == len(ex.observation().legal_moves)
 
 
 def test_an_illegal_answer_is_refused_and_a_given_one_keeps_the_position(tmp_path):
     keep_games(tmp_path, [4], analysed=1)
     run = drill.DrillRun(drill.collect(tmp_path), analysis.TINY)
+    while run.exercise.observation().land_pile < 2:  # something hidden to deal anew
+        assert run.next()
     session = run.session(random.Random(1))
     seat = run.exercise.seat
     seen = session.game.observation(seat)
     assert seen == run.exercise.observation()
+    real = run.exercise.position()  # what the seat could not see is dealt anew
+    assert (session.game.hands[1 - seat], session.game.pile) != (real.hands[1 - seat],
+                                                                 real.pile)
     with pytest.raises(IllegalMove):
         drill.judge_answer(run.exercise, Move.parse("draw"))
     move = seen.legal_moves[0]

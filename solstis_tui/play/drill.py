@@ -31,6 +31,9 @@ class Judged(Protocol):
     @property
     def label(self) -> str | None: ...
 
+    def judgement(self, star: str) -> str:
+        """The answer against the judge's best, in a few words."""
+
 
 class DrillView(SessionView, Protocol):
     """One exercise as the board plays it (``drill.DrillSession``)."""
@@ -43,7 +46,8 @@ class DrillView(SessionView, Protocol):
         """Which game and decision, what was played there, and what is asked."""
 
     def explained(self, judged: Judged, star: str) -> str:
-        """The answer judged, in two or three sentences."""
+        """Why: what the game's move lost, and why the best is better (the prompt says
+        ``judged.judgement``)."""
 
 
 class DrillPort(ScreenPort, Protocol):
@@ -117,14 +121,9 @@ class DrillController(PlayController):
         if self.result is None:
             return Prompt(f"You answered {self.drill.answer}. The judge is weighing it…",
                           "q leaves the drill", self.error)
-        return Prompt(f"You answered {self.result.move}: {self._loss(self.result)}",
-                      f"{enter} · q leaves the drill", self.error)
-
-    def _loss(self, answer: Judged) -> str:
         star = "*" if self.ascii_mode else "★"
-        if answer.label is None:
-            return "as good as the best (within the judge's noise)."
-        return f"{answer.loss_stars:.1f}{star} less than {answer.best} ({answer.label})."
+        return Prompt(f"You answered {self.result.move}: {self.result.judgement(star)}",
+                      f"{enter} · q leaves the drill", self.error)
 
     def panel_text(self, ascii_mode: bool = False) -> str:
         """What is asked, and once judged, the answer explained."""
