@@ -86,6 +86,8 @@ def test_each_practice_is_dealt_from_fresh_secret_randomness():
     first, second = (practice.start(record, 12, 0) for _ in range(2))
     assert hidden(first.game, 0) != hidden(second.game, 0)
     assert first.setup.secret and first.setup.seed != second.setup.seed
+    # Later draws (the Fly's) come from the keyed generator, not from guessable SplitMix64.
+    assert not first.game.legacy
     assert first.game.observation(0) == second.game.observation(0)
 
 

@@ -111,6 +111,12 @@ class DrillController(PlayController):
         else:
             self.say_error("the judge is still weighing your answer")
 
+    def hint(self) -> None:
+        self.say_error("no hints in a drill: the answer is yours")
+
+    def undo(self) -> None:
+        self.say_error("nothing to undo: the answer is judged as given")
+
     def prompt(self) -> Prompt:
         if not self.answered:
             return super().prompt()

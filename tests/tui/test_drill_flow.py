@@ -48,6 +48,8 @@ async def test_each_mistake_is_asked_on_the_board_judged_explained_and_the_next_
         assert screen.play.obs == first.observation()  # what the seat saw, nothing else
         assert f"Drill 1 of {run.total}" in panel(screen)
         assert f"You played {first.played} here" in panel(screen)
+        await pilot.press("t")  # no hint: the answer is the player's own
+        assert screen.play.error.startswith("no hints in a drill") and not run.answers
         await answer_with(pilot, app, screen, first.best)
         answer = run.answers[0]
         assert answer.move == first.best
