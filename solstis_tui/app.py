@@ -244,15 +244,25 @@ class SolstisApp(ShellApp):
                 self.show_message("Nothing to drill", found.empty_message())
                 return
             run = drill.DrillRun(found, self.drill_effort or drill.ANSWER_EFFORT)
+        if self.game_screen is not None:  # the game underneath waits for the drill
+            self.game_screen.play.stop_bot()
         self.push_screen(DrillScreen(run, pace=self.pace), lambda _: self._drill_done(run))
 
     def _drill_done(self, run: DrillRun) -> None:
         from .screens.message import MessageScreen
 
         summary = run.summary("*" if self.ascii_mode else "★")
-        closes = self.drill is run
+        if self.drill is run:  # `solstis drill`: the summary closes the app
+            self.push_screen(MessageScreen("The drill is over", summary),
+                             lambda _: self.exit())
+            return
         self.push_screen(MessageScreen("The drill is over", summary),
-                         (lambda _: self.exit()) if closes else None)
+                         lambda _: self._back_to_game())
+
+    def _back_to_game(self) -> None:
+        """The game under a drill goes on (a bot's turn starts again)."""
+        if self.game_screen is not None and self.screen is self.game_screen:
+            self.game_screen.play.advance()
 
     # ------------------------------------------------------------------ saves
     def local(self, session: SessionView) -> Session | None:
