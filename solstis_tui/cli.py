@@ -254,6 +254,8 @@ def run_drill(argv: list[str]) -> int:
     args = drill_parser().parse_args(argv)
     found = drill.collect()
     if args.analyse and found.unanalysed:
+        if refuse_without_a_terminal():  # before minutes of judging, not after
+            return 2
         from solstis_tui.ai.expert import usable_cores
 
         def progress(done: int, total: int, path: object) -> None:
