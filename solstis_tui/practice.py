@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 from typing import Final
 
-from .core import Game, Move
+from .core import Game, IllegalMove, Move
 from .core.determinize import deal_anew
 from .core.rng import new_secret
 from .local.seats import PERSON, Seat
@@ -55,7 +55,7 @@ def points(record: GameRecord) -> list[Point]:
             found.append(Point(len(found), game.turn, game.to_play, move, game.copy()))
         try:
             game.play(move)
-        except Exception as exc:  # IllegalMove: records.loads checks this already
+        except IllegalMove as exc:  # records.loads checks this already
             raise ValueError(f"the record does not replay at {text!r}: {exc}") from None
     return found
 
@@ -105,16 +105,16 @@ def start(record: GameRecord, decision_index: int, seat: int,
     if seat not in (0, 1):
         raise ValueError(f"a game has seats 1 and 2, not {seat + 1}")
     before = point(record, decision_index).before
-    session = from_position(before, seat, record.variant, opponent(record, seat), rand)
+    session = from_position(before, seat, opponent(record, seat), rand)
     session.source = (record, decision_index, seat)
     return session
 
 
-def from_position(game: Game, seat: int, variant: str, bot: Seat,
+def from_position(game: Game, seat: int, bot: Seat,
                   rand: random.Random | None = None) -> PracticeSession:
     """A practice game for ``seat`` against ``bot`` from what ``seat`` sees of ``game``:
     only its observation is read, the rest is dealt anew (``deal_anew``)."""
     dealt = deal_anew(game.observation(seat), rand)
     seats = (PERSON, bot) if seat == 0 else (bot, PERSON)
-    setup = Setup(variant=variant, seed=new_secret(), seats=seats, secret=True)
+    setup = Setup(variant=game.options.variant, seed=new_secret(), seats=seats, secret=True)
     return PracticeSession(setup, position=dealt)

@@ -76,8 +76,8 @@ def test_what_the_real_game_hid_does_not_reach_the_practice():
     other = Dealer(real.observation(seat)).deal(random.Random(99))
     assert other.observation(seat) == real.observation(seat)
     assert hidden(other, seat) != hidden(real, seat)
-    from_real = practice.from_position(real, seat, "base", Seat("mcts"), random.Random(3))
-    from_other = practice.from_position(other, seat, "base", Seat("mcts"), random.Random(3))
+    from_real = practice.from_position(real, seat, Seat("mcts"), random.Random(3))
+    from_other = practice.from_position(other, seat, Seat("mcts"), random.Random(3))
     assert hidden(from_real.game, seat) == hidden(from_other.game, seat)
 
 
