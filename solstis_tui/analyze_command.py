@@ -128,10 +128,9 @@ def main(argv: list[str]) -> int:
         print(f"solstis analyze: {path}: {exc}", file=sys.stderr)
         return 2
     effort, seed = EFFORT, 0
-    key = cache_key(text, effort, seed)
-    cached = read_cache(path, key)
-    if cached is not None:
-        result = (cached["analysis"], str(cached.get("summary", "")))
+    found_before = cached(path, text)
+    if found_before is not None:
+        result = (found_before["analysis"], str(found_before.get("summary", "")))
     else:
         from solstis_tui.ai.expert import usable_cores
 

@@ -23,9 +23,11 @@ from .shell import ShellApp
 
 if TYPE_CHECKING:
     from .analysis import Effort
+    from .drill import DrillRun
     from .play.hints import Answer
     from .records import GameRecord
     from .screens.game import GameScreen
+    from .screens.play_from_here import PlayFromHere
     from .screens.review import ReviewScreen
     from .screens.services import AppServices
 
@@ -58,6 +60,8 @@ class SolstisApp(ShellApp):
         keep_records: bool | None = None,
         review_effort: Effort | None = None,
         review_workers: int | None = None,
+        drill: DrillRun | None = None,
+        drill_effort: Effort | None = None,
     ) -> None:
         super().__init__(theme_name=theme_name, ascii_mode=ascii_mode)
         self.setup = setup or random_setup()
@@ -90,15 +94,23 @@ class SolstisApp(ShellApp):
         #: Keep a record of every finished game (default: when autosave is on).
         self.keep_records = autosave if keep_records is None else keep_records
         self.last_record_error = ""
+        #: A drill to run (``solstis drill``); the app closes after it.
+        self.drill = drill
+        #: The judge's effort for a drill's answers (None: ``drill.ANSWER_EFFORT``).
+        self.drill_effort = drill_effort
 
     # ------------------------------------------------------------------ start
     def open_first_screen(self) -> None:
         """The saved game (``resume``), a tutorial chapter, the continue-or-new question or
         the first run's welcome (``offer_continue``), else a new game of ``setup``; with
         ``review``, that game's review."""
+        if self.drill is not None:
+            self.start_drill(self.drill)
+            return
         if self.review is not None:
+            # Closing the board ends the program, unless it started a practice game (f).
             self.push_screen(self.review_screen(self.review, path=self.review_path),
-                             lambda _closed: self.exit())
+                             lambda _closed: self.exit() if self.session is None else None)
             return
         if self.resume:
             self.resume_saved(fallback=self.setup)
@@ -210,6 +222,61 @@ class SolstisApp(ShellApp):
         self.game_screen = screen or GameScreen(session, pace=self.pace)
         self.push_screen(self.game_screen)
 
+    def play_from_here(self, record: GameRecord, decision_index: int, seat: int) -> None:
+        """A practice game from decision ``decision_index`` of ``record`` as ``seat``,
+        against the same opponent, the hidden parts dealt anew (``practice.start``). It is
+        not kept as a record and not autosaved: the saved game stays the player's. A
+        decision or seat that is not there is said, and nothing changes."""
+        from . import practice
+
+        try:
+            session = practice.start(record, decision_index, seat)
+        except ValueError as exc:
+            self.show_message("No practice game", f"Cannot play from there: {exc}.")
+            return
+        self.start_session(session)
+        self.notify(f"Practice from {session.started_at()} against "
+                    f"{session.name(1 - seat)}: what you could not see is dealt anew. A "
+                    "practice game is not kept and does not replace your saved game.",
+                    markup=False, timeout=8)
+
+    def on_play_from_here(self, message: PlayFromHere) -> None:
+        """A review board's "play from here" (key f)."""
+        self.play_from_here(message.record, message.decision_index, message.seat)
+
+    def start_drill(self, run: DrillRun | None = None) -> None:
+        """Drill: the player's last mistakes across kept games, asked one after another
+        (``drill``); with none to ask, a sentence saying why. The summary closes it (and
+        the app, for ``solstis drill``)."""
+        from . import drill
+        from .screens.drill import DrillScreen
+
+        if run is None:
+            found = drill.collect()
+            if not found.exercises:
+                self.show_message("Nothing to drill", found.empty_message())
+                return
+            run = drill.DrillRun(found, self.drill_effort or drill.ANSWER_EFFORT)
+        if self.game_screen is not None:  # the game underneath waits for the drill
+            self.game_screen.play.stop_bot()
+        self.push_screen(DrillScreen(run, pace=self.pace), lambda _: self._drill_done(run))
+
+    def _drill_done(self, run: DrillRun) -> None:
+        from .screens.message import MessageScreen
+
+        summary = run.summary("*" if self.ascii_mode else "★")
+        if self.drill is run:  # `solstis drill`: the summary closes the app
+            self.push_screen(MessageScreen("The drill is over", summary),
+                             lambda _: self.exit())
+            return
+        self.push_screen(MessageScreen("The drill is over", summary),
+                         lambda _: self._back_to_game())
+
+    def _back_to_game(self) -> None:
+        """The game under a drill goes on (a bot's turn starts again)."""
+        if self.game_screen is not None and self.screen is self.game_screen:
+            self.game_screen.play.advance()
+
     # ------------------------------------------------------------------ saves
     def local(self, session: SessionView) -> Session | None:
         """The local game a screen hands back as ``session``: the one playing, or the one
@@ -221,7 +288,7 @@ class SolstisApp(ShellApp):
 
     def autosave(self, session: SessionView) -> None:
         local = self.local(session)
-        if not self.autosave_enabled or local is None:
+        if not self.autosave_enabled or local is None or not local.autosaves:
             return
         try:
             saves.save(local)
@@ -271,6 +338,9 @@ class SolstisApp(ShellApp):
     def _end_chosen(self, session: SessionView, choice: str | None) -> None:
         if choice == "new":
             self.open_new_game()
+        elif choice == "same-deal" and (source := getattr(self.local(session), "source",
+                                                          None)) is not None:
+            self.play_from_here(*source)  # a practice: the same decision, re-dealt again
         elif choice in ("rematch", "same-deal") and (local := self.local(session)):
             same = choice == "same-deal"
             self.start_session(Session(local.setup.swapped() if same
@@ -376,6 +446,8 @@ class SolstisApp(ShellApp):
             yield SystemCommand("Hint", "Ask the strongest bot", gs.action_hint)
             yield SystemCommand("Review game", "The finished game on the analysis board",
                                 gs.action_review)
+        yield SystemCommand("Drill your mistakes", "Your last mistakes across kept games, "
+                            "asked again one by one", self.start_drill)
         last = self.last_finished
         if last is not None and last.game.is_over and (gs is None or last is not gs.session):
             yield SystemCommand("Review last game", "The finished game before this one",

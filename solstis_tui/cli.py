@@ -53,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "and seats. 'solstis arena --help' runs bots against each other; "
                     "'solstis learn' teaches the game; 'solstis games' lists the "
                     "finished games kept as records and 'solstis review' opens one; "
+                    "'solstis drill' asks your last mistakes again; "
                     "'solstis host' and 'solstis online' play over a game host.",
     )
     parser.add_argument("--version", action=VersionLine, nargs=0,
@@ -229,6 +230,54 @@ def run_review(argv: list[str]) -> int:
     return 0
 
 
+def drill_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="solstis drill",
+        description="Your last 20 mistakes across kept games (the decisions the analysis "
+                    "calls a mistake or a blunder), asked again one by one on the board; "
+                    "each answer is judged and explained.")
+    parser.add_argument("--analyse", action="store_true",
+                        help="first analyse the kept games not analysed yet (about half a "
+                             "minute a game, with progress)")
+    parser.add_argument("--theme", choices=THEME_NAMES, default=None,
+                        help="colours for this run (default: the theme last chosen)")
+    parser.add_argument("--ascii", action="store_true",
+                        help="draw with plain ASCII, for terminals without Unicode")
+    parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
+    return parser
+
+
+def run_drill(argv: list[str]) -> int:
+    """``solstis drill [--analyse]``: with no mistakes to ask, a sentence and no screen."""
+    from . import drill
+
+    args = drill_parser().parse_args(argv)
+    found = drill.collect()
+    if args.analyse and found.unanalysed:
+        if refuse_without_a_terminal():  # before minutes of judging, not after
+            return 2
+        from solstis_tui.ai.expert import usable_cores
+
+        def progress(done: int, total: int, path: object) -> None:
+            print(f"\ranalysing kept games: {done + 1} of {total}", end="", file=sys.stderr,
+                  flush=True)
+
+        drill.analyse_missing(found, progress, workers=usable_cores())
+        print(file=sys.stderr)
+        found = drill.collect()
+    if not found.exercises:
+        print(found.empty_message())
+        return 0
+    if refuse_without_a_terminal():
+        return 2
+    from .app import SolstisApp
+
+    app = SolstisApp(drill=drill.DrillRun(found), theme_name=args.theme,
+                     ascii_mode=args.ascii or not locale_shows_unicode(os.environ))
+    app.run(mouse=not args.no_mouse)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if engine_build.STATUS.stale:  # the edit runs, slower; say how to get speed back
@@ -247,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
         return games_main(argv[1:])
     if argv and argv[0] == "review":
         return run_review(argv[1:])
+    if argv and argv[0] == "drill":
+        return run_drill(argv[1:])
     if argv and argv[0] == "host":
         from .host.serve import main as host_main
 

@@ -85,6 +85,18 @@ class Dealer:
         return g
 
 
+def deal_anew(obs: Observation, rand: random.Random | None = None) -> Game:
+    """A real game to play on from ``obs`` (a practice game): what ``obs.player`` sees is
+    kept, the rest dealt by the bots' ``Dealer`` from ``rand`` (default: the OS's CSPRNG,
+    ``random.SystemRandom``), so nothing hidden in the game ``obs`` came from is kept. Its
+    later draws (the Fly) come from the keyed generator with a fresh secret seed, like a
+    real deal's, never from SplitMix64."""
+    g = Dealer(obs).deal(rand if rand is not None else random.SystemRandom())
+    g._draws = _rng.Keyed(_rng.new_secret())
+    g.draw_state = 0
+    return g
+
+
 def _seen_part(obs: Observation, quiet: bool) -> Game:
     """A game holding everything ``obs`` shows; the unseen tiles and spirits are left out."""
     me, opp = obs.player, 1 - obs.player

@@ -150,6 +150,8 @@ class Session:
     """Moves on at every change of the game (see ``SessionView.version``)."""
     keeps_record = True
     """A finished game of this session is kept as a record (not a tutorial's)."""
+    autosaves = True
+    """The app autosaves this game (not a practice game: the save is the player's game)."""
     origin: Game = field(init=False)
     """The game this session's moves start from: the deal, or the position a save was
     rebuilt from when its moves did not replay (such a game has no record, and no review)."""

@@ -24,7 +24,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -33,6 +32,7 @@ from ..core import Decision
 from ..play.review_board import ReviewBoard
 from ..play.review_graph import GraphCell
 from ..records import GameRecord
+from .play_from_here import PlayFromHere
 from ..widgets.display import DisplayPiles
 from ..widgets.footer import Footer
 from ..widgets.hand import HandBar
@@ -60,18 +60,6 @@ def legend(ascii_mode: bool, lucky: str) -> str:
             "Beside the graph, the judge's top three, < the move played. "
             "Graph: each side's expected star margin; i, m, b: inaccuracy, mistake, "
             f"blunder; + and -: the draw's big swings for {lucky}.")
-
-
-class PlayFromHere(Message):
-    """``f`` on the board: start a practice game at this decision (the app implements it;
-    the key shows only where ``app.play_from_here`` exists). ``decision_index`` is the
-    decision's index in ``record.moves``; ``seat`` the seat that made it."""
-
-    def __init__(self, record: GameRecord, decision_index: int, seat: int) -> None:
-        super().__init__()
-        self.record = record
-        self.decision_index = decision_index
-        self.seat = seat
 
 
 class _Stopped(Exception):
@@ -351,7 +339,7 @@ class ReviewScreen(Screen[None]):
     def action_play_from_here(self) -> None:
         step = self.board.current
         if step is not None:
-            self.post_message(PlayFromHere(self.board.record, step.move_index, step.seat))
+            self.post_message(PlayFromHere(self.board.record, step.point, step.seat))
 
     def on_unmount(self) -> None:
         self.cancel.set()

@@ -15,11 +15,13 @@ from solstis_tui.app import SolstisApp
 from solstis_tui.core import Game, Move, Spirit
 from solstis_tui.core.board import NAMES
 from solstis_tui.play.words import short_move
-from solstis_tui.screens.review import PlayFromHere, ReviewScreen
+from solstis_tui.practice import points
+from solstis_tui.screens.play_from_here import PlayFromHere
+from solstis_tui.screens.review import ReviewScreen
 from tests.online.helpers import screen_lines, widget_text
 from tests.review_game import finished_record
 
-from .conftest import analysed
+from .conftest import analysed, settle
 
 
 def board_app(record=None, **kwargs) -> SolstisApp:
@@ -122,38 +124,37 @@ async def test_every_decision_on_the_board_is_drawn_in_ascii_in_ascii_mode():
             await pilot.press("right")
 
 
-class PracticeApp(SolstisApp):
-    """An app that can play from a decision (another part of the program builds it)."""
+class NoPracticeApp(SolstisApp):
+    """An app without practice games (as the online client is)."""
 
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.asked: list[tuple] = []
-
-    def play_from_here(self) -> None: ...
-
-    def on_play_from_here(self, message: PlayFromHere) -> None:
-        self.asked.append((message.record, message.decision_index, message.seat))
-
-
-async def test_f_asks_to_play_from_the_decision_shown_where_the_app_can():
-    record = finished_record()
-    app = PracticeApp(review=record, review_effort=TINY, review_workers=1, autosave=False)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("end", "f")
-        await pilot.pause()
-        step = app.screen.board.current
-        assert app.asked == [(record, step.move_index, step.seat)]
-        assert record.moves[step.move_index] == str(step.played)
-        assert "Play from here" in "\n".join(screen_lines(app))
+    play_from_here = None
 
 
 async def test_f_is_not_offered_where_the_app_cannot_play_from_here():
-    app = board_app()
+    app = NoPracticeApp(review=finished_record(), review_effort=TINY, review_workers=1,
+                        autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, ReviewScreen)
         assert "Play from here" not in "\n".join(screen_lines(app))
         assert app.screen.check_action("play_from_here", ()) is False
+
+
+async def test_f_on_solstis_review_plays_on_from_the_decision_shown_in_a_practice(data_dir):
+    from solstis_tui.practice import PracticeSession
+
+    record = finished_record()
+    app = board_app(record)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("end")
+        step = app.screen.board.current
+        await pilot.press("f")
+        await settle(pilot, app)
+        assert app.is_running  # closing the board for the practice did not end the program
+        session = app.game_screen.session
+        assert isinstance(session, PracticeSession)
+        assert session.source == (record, step.point, step.seat)
+        assert "Practice (re-dealt)" in "\n".join(screen_lines(app))
 
 
 async def test_the_judge_works_in_processes_from_inside_the_app():

@@ -1,0 +1,120 @@
+"""Play from here: a practice game from a decision of a finished game, re-dealt.
+
+A finished game's record (``records.GameRecord``) is replayed to one of its decisions with
+a real choice, numbered as ``analysis.analyse`` numbers them (its ``DecisionNote``s, in
+order). From there the reviewing seat plays on against the record's other seat (the same
+bot spec; a person there is replaced by ``STANDIN``). Only the reviewing seat's
+observation goes into the practice game: the other hand, the land pile, the face-down
+display tiles and the spirit pile are dealt anew from it by the bots' dealer
+(``core.determinize.deal_anew``), from the OS's randomness, so nothing hidden in the real
+game leaks into the practice. A practice game is not kept as a record and not autosaved:
+the player's saved game stays as it was. No Textual here.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Final
+
+from .core import Game, IllegalMove, Move
+from .core.determinize import deal_anew
+from .core.rng import new_secret
+from .local.seats import PERSON, Seat
+from .local.session import STRONGEST, Session, Setup
+from .records import GameRecord
+
+#: The opponent of a practice from a game whose other seat was a person (hot-seat,
+#: online): the tier hints and reviews ask.
+STANDIN: Final = STRONGEST
+#: What the top bar says in place of the deal.
+LABEL: Final = "Practice (re-dealt)"
+
+
+@dataclass(frozen=True)
+class Point:
+    """A decision with a real choice in a finished game: the ``index``-th (from 0) as the
+    analysis numbers them, who made it, the move made, and the game just before it."""
+
+    index: int
+    turn: int
+    seat: int
+    played: Move
+    before: Game
+
+
+def points(record: GameRecord) -> list[Point]:
+    """Every decision of ``record`` with a real choice (more than one legal move), in the
+    order of the game: the decisions ``analysis.analyse`` judges, in the same order. The
+    record is replayed from its deal; ValueError if it does not replay."""
+    game = Game.new(record.seed, record.options, legacy=record.legacy)
+    found: list[Point] = []
+    for text in record.moves:
+        move = Move.parse(text)
+        if len(game.legal) > 1:
+            found.append(Point(len(found), game.turn, game.to_play, move, game.copy()))
+        try:
+            game.play(move)
+        except IllegalMove as exc:  # records.loads checks this already
+            raise ValueError(f"the record does not replay at {text!r}: {exc}") from None
+    return found
+
+
+def point(record: GameRecord, decision_index: int) -> Point:
+    """Decision ``decision_index`` (from 0) of ``record``; ValueError saying how many
+    there are when there is no such decision."""
+    found = points(record)
+    if not 0 <= decision_index < len(found):
+        raise ValueError(f"there is no decision {decision_index + 1}: this game has "
+                         f"{len(found)} decisions with a real choice")
+    return found[decision_index]
+
+
+def opponent(record: GameRecord, seat: int) -> Seat:
+    """Who the practice is against: the record's other seat's bot (the same spec), or
+    ``STANDIN`` where a person sat."""
+    other = record.seats[1 - seat]
+    return Seat(STANDIN) if other.is_human else Seat(other.kind)
+
+
+class PracticeSession(Session):
+    """A practice game: a person on one seat of a re-dealt position, a bot on the other.
+    Not kept as a record, not autosaved (``saves``: the saved game is the player's real
+    one), and the top bar says "Practice"."""
+
+    keeps_record = False
+    autosaves = False
+    source: tuple[GameRecord, int, int] | None = None
+    """(record, decision index, seat) it started from: the same decision may be tried
+    again (re-dealt again)."""
+
+    def deal_label(self) -> str:
+        return LABEL
+
+    def started_at(self) -> str:
+        """Where the practice starts, for a sentence: 'turn 7'."""
+        return f"turn {self.origin.turn}"
+
+
+def start(record: GameRecord, decision_index: int, seat: int,
+          rand: random.Random | None = None) -> PracticeSession:
+    """A practice game from decision ``decision_index`` of ``record`` for ``seat`` (0 or
+    1), against the same opponent (``opponent``). The position is what ``seat`` saw just
+    before that decision; everything it could not see is dealt anew by ``rand`` (default:
+    the OS's CSPRNG). ValueError, saying why, for a seat or decision that is not there."""
+    if seat not in (0, 1):
+        raise ValueError(f"a game has seats 1 and 2, not {seat + 1}")
+    before = point(record, decision_index).before
+    session = from_position(before, seat, opponent(record, seat), rand)
+    session.source = (record, decision_index, seat)
+    return session
+
+
+def from_position(game: Game, seat: int, bot: Seat,
+                  rand: random.Random | None = None) -> PracticeSession:
+    """A practice game for ``seat`` against ``bot`` from what ``seat`` sees of ``game``:
+    only its observation is read, the rest is dealt anew (``deal_anew``)."""
+    dealt = deal_anew(game.observation(seat), rand)
+    seats = (PERSON, bot) if seat == 0 else (bot, PERSON)
+    setup = Setup(variant=game.options.variant, seed=new_secret(), seats=seats, secret=True)
+    return PracticeSession(setup, position=dealt)

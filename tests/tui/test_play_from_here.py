@@ -1,0 +1,86 @@
+"""Play from here in the app: ``SolstisApp.play_from_here`` puts the player at the
+decision of a finished game, against the same bot, on a board that says "Practice"; the
+practice is played like any game, is never kept as a record and never replaces the
+player's saved game; "Same deal" on its end sheet tries the same decision again."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+from solstis_tui import practice
+from solstis_tui.core import Game
+from solstis_tui.local import saves
+from solstis_tui.local.session import Session, Setup
+from solstis_tui.records import SeatRecord, record_of
+from solstis_tui.screens.end import EndScreen
+from solstis_tui.screens.message import MessageScreen
+from solstis_tui.widgets.topbar import TopBar
+
+from .conftest import make_app, play_by_keys, settle
+
+
+def a_record():
+    game = Game.new(4)
+    rng = random.Random(4)
+    while not game.is_over:
+        game.play(rng.choice(game.legal_moves()))
+    return record_of(game, (SeatRecord("You", "human"), SeatRecord("Random bot", "random")),
+                     datetime(2026, 12, 1, tzinfo=UTC))
+
+
+async def test_play_from_here_starts_a_practice_that_is_neither_kept_nor_saved(data_dir):
+    record = a_record()
+    spot = next(p for p in practice.points(record) if p.seat == 0 and p.index > 5)
+    saved = saves.save(Session(Setup(seed=11, seats=("human", "random"))))
+    kept_save = saved.read_bytes()
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.play_from_here(record, spot.index, 0)
+        await pilot.pause()
+        await settle(pilot, app)
+        session = app.game_screen.session
+        assert isinstance(session, practice.PracticeSession)
+        assert session.game.observation(0) == spot.before.observation(0)
+        assert [str(s) for s in session.setup.seats] == ["human", "random"]
+        bar = app.game_screen.query_one(TopBar).said[0]
+        assert "Practice" in bar and f"turn {spot.turn}" in bar
+        await play_by_keys(pilot, app, random.Random(2))
+        await settle(pilot, app)
+        assert isinstance(app.screen, EndScreen)
+        assert saved.read_bytes() == kept_save
+        assert not (data_dir / "records").exists()
+        first = session
+        await pilot.press("s")  # "Same deal": the same decision again, dealt anew
+        await settle(pilot, app)
+        again = app.game_screen.session
+        assert isinstance(again, practice.PracticeSession) and again is not first
+        assert again.game.observation(0) == spot.before.observation(0)
+
+
+async def test_play_from_a_decision_that_is_not_there_says_why_and_changes_nothing(data_dir):
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        before = app.game_screen
+        app.play_from_here(a_record(), 999, 0)
+        await pilot.pause()
+        assert isinstance(app.screen, MessageScreen)
+        assert app.game_screen is before
+
+
+async def test_a_boards_play_from_here_message_starts_the_practice(data_dir):
+    from solstis_tui.screens.play_from_here import PlayFromHere
+
+    record = a_record()
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.screen.post_message(PlayFromHere(record, 6, 1))
+        await pilot.pause()
+        await settle(pilot, app)
+        session = app.game_screen.session
+        assert isinstance(session, practice.PracticeSession)
+        assert session.source == (record, 6, 1)
+        assert [str(s) for s in session.setup.seats] == [practice.STANDIN, "human"]
