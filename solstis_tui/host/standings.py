@@ -8,6 +8,7 @@ import logging
 from typing import Any
 
 from ..wire.protocol import ProtocolError
+from .archive import archived
 from .players import PlayerRegistry, clash_keys
 from .ratings import Ratings, Result, result_of
 from .tables import MIN_DECISIONS, Table
@@ -29,8 +30,9 @@ class Standings:
     """Ratings as people see them, and the results that make them."""
 
     def __init__(self, ratings: Ratings, players: PlayerRegistry,
-                 storage_errors: list[str]) -> None:
+                 storage_errors: list[str], bot_seconds: float = 1.0) -> None:
         self.ratings = ratings
+        self.bot_seconds = bot_seconds  # how long the host's bots think (their seats' kind)
         self.players = players
         self.storage_errors = storage_errors
         self._refusing: set[str] = set()  # tables whose result the database refused
@@ -92,14 +94,18 @@ class Standings:
             return None
         return f"{round(rating.rating)}{'?' if rating.provisional else ''}"
 
-    @staticmethod
-    def result(table: Table) -> Result:
-        """The result of the finished game at ``table``; who sat there for an unrated
-        game: the identity, the bot, or "" (a guest, the host's own account). A rated
-        table's game counts only if it was played (``Table.played``)."""
+    def result(self, table: Table) -> Result:
+        """The result of the finished game at ``table``, with its record; who sat there for
+        an unrated game: the identity, the bot, or "" (a guest, the host's own account). A
+        rated table's game counts only if it was played (``Table.played``)."""
         ids = [s.identity or (f"bot:{s.bot}" if s.bot else "") for s in table.seats]
+        try:
+            record = archived(table, self.bot_seconds, table.last_active)
+        except ValueError as exc:  # a game that does not replay from its deal (a crafted file)
+            log.error("the game at %s has no record: %s", table.id, exc)
+            record = None
         return result_of(table.game_id, (ids[0], ids[1]), table.game.winner,
-                         table.last_active, table.counts(), table_id=table.id)
+                         table.last_active, table.counts(), table_id=table.id, record=record)
 
     async def forfeit(self, table: Table, now: float) -> bool:
         """An abandoned rated game counts as lost by whoever left it: the seat whose

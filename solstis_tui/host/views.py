@@ -73,7 +73,8 @@ class LobbyOrder:
                                            key=lambda t: (RANK[t.status()], -t.created))]
         self.mine: dict[str, list[str]] = {}
         for table_id in self.order:
-            for code in {s.code for s in tables[table_id].seats if s.code}:
+            # a seat kept for a player (a rematch offered to them) is among their tables
+            for code in {c for s in tables[table_id].seats if (c := s.code or s.kept_for)}:
                 self.mine.setdefault(code, []).append(table_id)
 
     def __len__(self) -> int:
@@ -121,9 +122,11 @@ def state_message(table: Table, seat: int | None, present: Presence,
             row["change"] = change
     obs = observe(game, seat, spectator=False) if seat is not None else observe(
         game, 0, spectator=True)
+    ended = {"game": table.game_id} if game.is_over else {}  # its record's id (see archive)
     return {
         "type": "state",
         "table": table.id,
+        **ended,
         "seat": seat,
         "seats": seats,
         "rated": table.rated,
