@@ -99,22 +99,25 @@ class AfterGame:
         if not old.game.is_over:
             raise ProtocolError("not_over", "the game is still being played: a rematch "
                                 "comes after it")
-        offer = self.offer_of(old)
+        other = old.seats[1 - seat]
+        async with self.host.create_lock:  # two players asking at once meet at one table
+            offer = self.offer_of(old)
+            if offer is None:
+                if other.bot is None and not any(c.code == other.code and not c.closed
+                                                 for c in self.host.conns):
+                    raise ProtocolError("not_here", f"{other.name} has left the host: "
+                                        "there is nobody to offer a rematch to")
+                seats = [Seat(), Seat()]
+                seats[1 - seat] = Seat(conn.name, conn.code,
+                                       identity=self.host._identity(conn))
+                seats[seat] = (Seat(other.name, None, other.bot, other.identity) if other.bot
+                               else Seat(other.name, kept_for=other.code))
+                new = await self._new_table(conn, old, seats)
         if offer is not None:
             if offer.seat_of(conn.code) is not None:  # asked twice: one offer stands
                 self._tell_offer(old, offer, conn.name)
                 return {"type": "rematch_offered", "table": old.id, "new": offer.id}
             return await self.host._join(conn, offer)  # the other's offer: accepted
-        other = old.seats[1 - seat]
-        if other.bot is None and not any(c.code == other.code and not c.closed
-                                         for c in self.host.conns):
-            raise ProtocolError("not_here", f"{other.name} has left the host: there is "
-                                "nobody to offer a rematch to")
-        seats = [Seat(), Seat()]
-        seats[1 - seat] = Seat(conn.name, conn.code, identity=self.host._identity(conn))
-        seats[seat] = (Seat(other.name, None, other.bot, other.identity) if other.bot
-                       else Seat(other.name, kept_for=other.code))
-        new = await self._new_table(conn, old, seats)
         conn.seated.add(new.id)
         conn.push({"type": "joined", "table": new.id, "seat": 1 - seat})
         await self.host._broadcast(new)
@@ -125,20 +128,20 @@ class AfterGame:
         return {"type": "rematch_offered", "table": old.id, "new": new.id}
 
     async def _new_table(self, conn: Connection, old: Table, seats: list[Seat]) -> Table:
+        """The rematch table of ``old`` with ``seats``, stored and listed (the caller holds
+        the host's ``create_lock``: the caps and the new table are one step)."""
         host = self.host
-        async with host.create_lock:  # the caps and the new table as one step
-            host._check_caps(conn, against_bot=any(s.bot for s in seats))
-            host._spend(conn, "tables", host.limits.new_tables_per_minute,
-                        "new tables a minute")
-            while True:
-                new = new_table(old.game.options, seats, old.rated, old.clock, host.clock(),
-                                old.bank)
-                if new.id not in host.tables:
-                    break
-            new.rematch_of = old.game_id
-            await host._save(new, "the new table")
-            host.tables[new.id] = new
-            host.lobby_changed()
+        host._check_caps(conn, against_bot=any(s.bot for s in seats))
+        host._spend(conn, "tables", host.limits.new_tables_per_minute, "new tables a minute")
+        while True:
+            new = new_table(old.game.options, seats, old.rated, old.clock, host.clock(),
+                            old.bank)
+            if new.id not in host.tables:
+                break
+        new.rematch_of = old.game_id
+        await host._save(new, "the new table")
+        host.tables[new.id] = new
+        host.lobby_changed()
         return new
 
     def _tell_offer(self, old: Table, new: Table, name: str | None) -> None:
