@@ -43,11 +43,15 @@ class RemoteSession:
         self.version = 0
         """Moves on with every state from the host (see ``SessionView.version``)."""
         self.on_change: Callable[[RemoteSession], None] | None = None
+        self.game: str | None = None
+        """The game's id once it is over (it names its record at the host), else None."""
 
     # -------------------------------------------------------------- host updates
     def update(self, state: dict[str, Any]) -> None:
         """Take a ``state`` message from the host."""
         self.seat = state.get("seat")
+        game = state.get("game")
+        self.game = game if isinstance(game, str) else None
         self.seats = state["seats"]
         self.rated = state.get("rated") is True
         self.counts = state.get("counts") is True

@@ -1,7 +1,8 @@
 """The controller of a game played at the host: nothing decides here but the person's keys.
 
 Bots and the other player decide at the host, which sends each new state; the screen
-passes it on with ``host_update``. There is no undo, no hint and no review online.
+passes it on with ``host_update``. There is no undo and no hint online; the review of a
+finished game opens its record, fetched from the host.
 """
 
 from __future__ import annotations
@@ -166,10 +167,6 @@ class OnlineController(PlayController):
 
     def hint(self) -> None:
         self.say_error("online games have no hints")
-
-    def review(self) -> bool:
-        self.say_error("review your games offline")
-        return False
 
     def prompt(self) -> Prompt:
         s = self.session
