@@ -40,7 +40,7 @@ async def test_the_end_dialog_online_offers_rematch_and_review_and_no_dead_key(h
     app = OnlineApp(socket=host.socket_path, name="Ann")
     app.ranker = QuietRanker()
     async with app.run_test(size=(80, 24)) as pilot:
-        bob, table = await resign_at_the_table(app, pilot, connect)
+        await resign_at_the_table(app, pilot, connect)
         text = shown(app)
         assert "Rematch (m)" in text and "Review (r)" in text
         assert "Same deal" not in text and "u undo" not in text
