@@ -189,3 +189,28 @@ async def test_a_ratings_file_of_before_records_keeps_its_results_and_keeps_reco
         ratings.close()
     with sqlite3.connect(tmp_path / "ratings.db") as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == 4
+
+
+async def test_a_rated_game_nobody_came_back_to_is_kept_as_lost_on_time(keyed):
+    """The forfeit of a game both players left (docs/ratings.md) is kept with its record:
+    lost on time by the seat whose decision it was."""
+    import asyncio
+    import time
+
+    from .identities import hello
+
+    ann, bob, table = await seated_at_a_rated_table(keyed, ANN, BOB)
+    await play_to_end(keyed, {0: ann["client"], 1: bob["client"]}, table, random.Random(4),
+                      until=lambda state: state["counts"])
+    stalled = keyed.tables[table].game.to_play
+    game_id = keyed.tables[table].game_id
+    for client in (ann["client"], bob["client"]):
+        await client.close()
+    async with asyncio.timeout(60):  # the host noticed both go (the bound: a guard)
+        while keyed.conns:
+            await asyncio.sleep(0.01)
+    await keyed.housekeeping.forfeit_abandoned(time.time() + 25 * 3600)
+    back = await hello(keyed, ANN)
+    reply = await ask_record(back["client"], game_id)
+    record = loads(reply["text"])
+    assert (record.end, record.winner, reply["seat"]) == (EndReason.TIME, 1 - stalled, 0)
