@@ -214,3 +214,20 @@ async def test_a_rated_game_nobody_came_back_to_is_kept_as_lost_on_time(keyed):
     reply = await ask_record(back["client"], game_id)
     record = loads(reply["text"])
     assert (record.end, record.winner, reply["seat"]) == (EndReason.TIME, 1 - stalled, 0)
+
+
+def test_a_table_file_keeps_its_watchers_and_the_seat_kept_for_a_rematch():
+    """A restarted host still knows who may read a game's record and whose seat a rematch
+    keeps."""
+    from solstis_tui.core import Options
+    from solstis_tui.host.tables import MAX_WATCHERS, Seat, Table, new_table
+
+    table = new_table(Options(), [Seat("Ann", "c1"), Seat("Bob", kept_for="c2")])
+    table.watchers = tuple(f"code:{i}" for i in range(MAX_WATCHERS))
+    table.rematch_of = "g" + "1" * 32
+    again = Table.from_dict(json.loads(json.dumps(table.to_dict())))
+    assert again.watchers == table.watchers and again.rematch_of == table.rematch_of
+    assert again.seats[1].kept_for == "c2" and again.seats[1].is_open
+    data = table.to_dict()
+    data["watchers"] = [f"code:{i}" for i in range(5 * MAX_WATCHERS)]  # a file made by hand
+    assert len(Table.from_dict(data).watchers) == MAX_WATCHERS
