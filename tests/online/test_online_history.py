@@ -122,3 +122,15 @@ def test_a_game_row_says_date_opponent_rating_change_and_how_it_ended():
     watched = {**entry, "seat": None, "end": "time", "winner": 0, "change": None}
     assert game_row(watched) == ("2026-12-04 09:30", "watched: Ann vs Bob", "",
                                  "Ann won 31-36, on time")
+
+
+async def test_names_in_my_games_are_shown_as_written_never_as_markup(tmp_path):
+    app = OnlineApp(socket=tmp_path / "no.sock")  # no name given: it does not connect
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = MyGamesScreen(lambda offset: None, lambda game: None)
+        await app.push_screen(screen)
+        screen.show({"games": [{"game": "g" + "0" * 32, "seat": 0, "names": [
+            "Ann", "[b]Eve[/b]"], "end": "resigned", "winner": 0, "scores": [3, 1],
+            "date": "2026-12-04T09:30:00Z", "change": None}], "offset": 0, "total": 1})
+        await pilot.pause()
+        assert "[b]Eve[/b]" in shown(app) and "won 3-1, resigned" in shown(app)
