@@ -66,7 +66,8 @@ class LobbyScreen(Screen[None]):
 
     BINDINGS = [
         Binding("c", "create", "Create"),
-        Binding("w", "watch", "Watch"),
+        # Enter watches a full table and the welcome line says w: room for g at 80 columns
+        Binding("w", "watch", "Watch", show=False),
         Binding("g", "my_games", "My games"),
         Binding("r", "refresh", "Refresh"),
         Binding("l", "leaders", "Leaderboard", show=False),  # said in the welcome line

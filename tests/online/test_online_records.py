@@ -212,6 +212,7 @@ async def test_a_rated_game_nobody_came_back_to_is_kept_as_lost_on_time(keyed):
     await keyed.housekeeping.forfeit_abandoned(time.time() + 25 * 3600)
     back = await hello(keyed, ANN)
     reply = await ask_record(back["client"], game_id)
+    assert reply["type"] == "record", reply
     record = loads(reply["text"])
     assert (record.end, record.winner, reply["seat"]) == (EndReason.TIME, 1 - stalled, 0)
 
