@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from .controller import PlayController, Prompt
+from .prompt import game_over_lines
 from .session_view import SessionView
 from .table_header import (
     CLAIM_KEY,
@@ -171,7 +172,13 @@ class OnlineController(PlayController):
     def prompt(self) -> Prompt:
         s = self.session
         game = s.observation(self.viewer())
-        if game.is_over or s.human_to_play:
+        if game.is_over:  # the keys of a game at the host: no undo, q is the lobby
+            headline, _keys = game_over_lines(s, game)
+            detail = ("Enter: score sheet · r review · c chat · q leaves the table"
+                      if s.is_spectator else
+                      "Enter: score sheet (m rematch) · r review · c chat · q lobby")
+            return Prompt(headline, detail, self.error)
+        if s.human_to_play:
             return super().prompt()
         who = s.name(game.to_play)
         doing = asked(game.decision, of_you=False)

@@ -47,6 +47,13 @@ async def test_the_end_dialog_online_offers_rematch_and_review_and_no_dead_key(h
         await pilot.press("s")  # the same deal does not exist online: nothing happens
         await pilot.pause()
         assert isinstance(app.screen, EndScreen)
+        await pilot.press("escape")  # the board: its last line names the keys that act
+        await wait_for(lambda: isinstance(app.screen, OnlineGameScreen), pilot)
+        prompt = str(app.screen.query_one("#prompt").render())
+        assert "m rematch" in prompt and "r review" in prompt and "q lobby" in prompt
+        assert "u undo" not in prompt and "q quit" not in prompt
+        await pilot.press("enter")  # the score sheet again
+        await wait_for(lambda: isinstance(app.screen, EndScreen), pilot)
         await pilot.press("r")  # the review: the record, fetched from the host
         await wait_for(lambda: isinstance(app.screen, ReviewScreen), pilot)
         assert app.screen.session.game.end_reason.value == "resigned"
