@@ -49,7 +49,7 @@ class AfterGame:
             return
 
         def watched(t: Table) -> None:
-            if key not in t.watchers and len(t.watchers) < MAX_WATCHERS:
+            if not t.game.is_over and key not in t.watchers and len(t.watchers) < MAX_WATCHERS:
                 t.watchers = (*t.watchers, key)
 
         await self.host._commit(table, watched, "you as a watcher", active=False)
