@@ -232,3 +232,32 @@ def test_a_table_file_keeps_its_watchers_and_the_seat_kept_for_a_rematch():
     data = table.to_dict()
     data["watchers"] = [f"code:{i}" for i in range(5 * MAX_WATCHERS)]  # a file made by hand
     assert len(Table.from_dict(data).watchers) == MAX_WATCHERS
+
+
+async def test_a_raw_socket_stranger_learns_nothing_of_anyones_game(host, connect):
+    """Mallory speaks to the socket by hand: the id of a game she did not play (she read it
+    somewhere), the same id in other spellings, and ids she made up all get one answer,
+    and her list of games is empty."""
+    import asyncio
+
+    _ann, _bob, _table, state = await resigned_game(host, connect)
+    reader, writer = await asyncio.open_unix_connection(str(host.socket_path))
+
+    async def say(message: dict) -> dict:
+        writer.write(json.dumps(message).encode() + b"\n")
+        await writer.drain()
+        while True:
+            line = await reader.readline()
+            assert line, "the host hung up"
+            reply = json.loads(line)
+            if reply.get("id") == message.get("id") or reply["type"] == "welcome":
+                return reply  # a reply echoes its id (a welcome carries none)
+
+    assert (await say({"type": "hello", "version": 2, "name": "Mallory"}))["type"] == "welcome"
+    game = state["game"]
+    answers = [await say({"type": "record", "game": g, "id": i}) for i, g in enumerate(
+        [game, "g" + "0" * 32, "g" + game[1:][::-1], "g" + "f" * 32], start=1)]
+    assert {(a["code"], a["message"]) for a in answers} == {("no_record", answers[0]["message"])}
+    mine = await say({"type": "games", "id": 9})
+    assert (mine["games"], mine["total"]) == ([], 0)
+    writer.close()
