@@ -111,6 +111,11 @@ class RemoteSession:
             return None
         return self.bank_left[obs.to_play] - (self.clock() - self.received_at)
 
+    def kept_for(self, player: int) -> str | None:
+        """Whom ``player``'s empty seat is kept for (a rematch offered to them), if anyone."""
+        kept = self.seats[player].get("kept_for")
+        return kept if isinstance(kept, str) and self.seat_empty(player) else None
+
     def seat_empty(self, player: int) -> bool:
         """Nobody has taken ``player``'s seat yet (no name, no bot)."""
         seat = self.seats[player]

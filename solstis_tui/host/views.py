@@ -53,10 +53,12 @@ def seat_rows(table: Table, present: Presence,
               rating_of: RatingOf = _unrated) -> list[dict[str, Any]]:
     """The seats as clients see them: names, bots and ratings, never resume codes.
     ``in_lobby``: a person who is not at this table but still connected to the host (they
-    went back to the lobby, or to another table), as against one whose connection is gone."""
-    return [{"name": s.name, "bot": s.bot, "connected": c,
+    went back to the lobby, or to another table), as against one whose connection is gone.
+    An open seat has no name; one kept for a rematch says for whom (``kept_for``)."""
+    return [{"name": None if s.is_open else s.name, "bot": s.bot, "connected": c,
              "in_lobby": not c and s.code is not None and (LOBBY, s.code) in present,
-             "rating": rating_of(s.identity)}
+             "rating": rating_of(s.identity),
+             **({"kept_for": s.name} if s.is_open and s.kept_for else {})}
             for s, c in zip(table.seats, connected(table, present), strict=True)]
 
 

@@ -51,6 +51,8 @@ class RemoteTable(SessionView, Protocol):
 
     def seat_empty(self, player: int) -> bool: ...
 
+    def kept_for(self, player: int) -> str | None: ...
+
 
 def loss_words(table: RemoteTable) -> str:
     """What ending the game now (resigning, leaving for good) does, after "ends now"."""
@@ -192,7 +194,9 @@ class OnlineController(PlayController):
         if s.is_spectator:
             detail = "c chat · q leaves the table · v log · e spirits · ? help"
         if s.seat_empty(game.to_play):
-            headline = "Waiting for someone to join the table"
+            kept = s.kept_for(game.to_play)
+            headline = (f"Waiting for {kept} to accept the rematch" if kept else
+                        "Waiting for someone to join the table")
             if not s.is_spectator:
                 detail = "c chat · f give the table up · q lobby (the table stays) · ? help"
         elif s.in_lobby(game.to_play):

@@ -68,8 +68,11 @@ async def test_m_offers_a_rematch_and_the_new_table_opens_once_it_is_accepted(
         await pilot.press("m")
         offer = await bob.receive_until("rematch_offer")
         assert (offer["table"], offer["name"]) == (table, "Ann")
-        await wait_for(lambda: app.remote is not None and app.remote.table == offer["new"],
-                       pilot)
+        await wait_for(lambda: app.remote is not None and app.remote.table == offer["new"]
+                       and isinstance(app.screen, OnlineGameScreen)
+                       and app.screen.session is app.remote, pilot)
+        await wait_for(lambda: "Waiting for Bob to accept the rematch" in str(
+            app.screen.query_one("#prompt").render()), pilot)
         await bob.send({"type": "rematch", "table": table})  # Bob says yes
         await bob.receive_until("joined", table=offer["new"])
         await wait_for(lambda: isinstance(app.screen, OnlineGameScreen)

@@ -21,6 +21,8 @@ async def test_a_rematch_is_offered_to_the_other_player_who_accepts_a_new_deal(h
     assert new != table and joined["seat"] == 1  # seats swapped: Bob starts this time
     offer = await bob.receive_until("rematch_offer")
     assert (offer["table"], offer["new"], offer["name"]) == (table, new, "Ann")
+    waiting = await ann.receive_until("state", table=new)  # the seat is open, kept for Bob
+    assert (waiting["seats"][0]["name"], waiting["seats"][0]["kept_for"]) == (None, "Bob")
     eve = await connect("Eve")  # the seat is Bob's, nobody else's
     await eve.send({"type": "join", "table": new})
     refused = await eve.receive_until("error")
