@@ -84,13 +84,15 @@ class AfterGame:
 
     # ------------------------------------------------------------------ rematch
     def offer_of(self, old: Table) -> Table | None:
-        """The table waiting as the rematch of ``old``'s game, if one was offered."""
+        """The table of the rematch of ``old``'s game, waiting or being played, if one was
+        offered."""
         return next((t for t in self.host.tables.values()
-                     if t.rematch_of == old.game_id and t.status() == "open"), None)
+                     if t.rematch_of == old.game_id and t.status() != "over"), None)
 
     async def rematch(self, conn: Connection, old: Table, msg: Rematch) -> dict[str, Any] | None:
-        """After the game at ``old``: accept the other player's offer if there is one; say
-        the offer again if it is the sender's own; else make the new table (seats swapped,
+        """After the game at ``old``: accept the other player's offer if there is one (or go
+        back to the rematch being played); say the offer again if it is the sender's own;
+        else make the new table (seats swapped,
         a new secret deal, the same variant, rating, clock and bank) and offer it to the
         other player (a bot takes its seat at once)."""
         seat = old.seat_of(conn.code)
@@ -114,7 +116,8 @@ class AfterGame:
                                else Seat(other.name, kept_for=other.code))
                 new = await self._new_table(conn, old, seats)
         if offer is not None:
-            if offer.seat_of(conn.code) is not None:  # asked twice: one offer stands
+            if offer.status() == "open" and offer.seat_of(conn.code) is not None:
+                # asked twice: one offer stands (once it is played, asking again joins it)
                 self._tell_offer(old, offer, conn.name)
                 return {"type": "rematch_offered", "table": old.id, "new": offer.id}
             return await self.host._join(conn, offer)  # the other's offer: accepted

@@ -64,6 +64,9 @@ async def test_asking_twice_makes_one_table_and_both_asking_meet_at_it(host, con
     assert again["new"] == new
     await bob.send({"type": "rematch", "table": table})  # Bob asks too: he joins it
     assert (await bob.receive_until("joined"))["table"] == new
+    await state_where(ann, new, seated)
+    await ann.send({"type": "rematch", "table": table})  # once more: back to that game
+    assert (await ann.receive_until("joined"))["table"] == new
     assert set(host.tables) - before == {new}
 
 
