@@ -22,6 +22,7 @@ from ..wire.names import without_controls
 from .client import KEEP_ALIVE_SECONDS, HostClient, HostError
 from .lobby import LobbyScreen
 from .remote import RemoteSession, rating_news
+from .review import Ranker, open_review
 from .table_keys import TABLE_KEYS
 
 if TYPE_CHECKING:
@@ -54,6 +55,7 @@ class OnlineApp(ShellApp):
         self.chat_lines: list[str] = []
         """What was said at the tables, oldest first (the last ``CHAT_KEPT`` lines)."""
         self.rating_told: set[str] = set()  # tables whose rating change was shown
+        self.ranker: Ranker | None = None  # the review's bot (see review), once one opens
 
     # ------------------------------------------------------------------ start
     def open_first_screen(self) -> None:
@@ -93,6 +95,8 @@ class OnlineApp(ShellApp):
             self.lost(f"the connection to the game host failed ({exc})")
 
     def on_unmount(self) -> None:
+        if self.ranker is not None:
+            self.ranker.close()
         if self.client is not None:
             self.client.hang_up()
             self.client = None
@@ -179,6 +183,27 @@ class OnlineApp(ShellApp):
             self.send({"type": "leave", "table": self.remote.table, "for_good": True})
             self.back_to_lobby(leave=False)
 
+    def show_my_games(self) -> None:
+        """The finished games this player played or watched at the host (``g`` in the
+        lobby); Enter reviews one."""
+        from .my_games import MyGamesScreen
+
+        def ask(offset: int) -> None:
+            self.send({"type": "games", "offset": offset})
+
+        self.push_screen(MyGamesScreen(ask, self.fetch_record))
+
+    def fetch_record(self, game: str) -> None:
+        """Ask the host for the record of the finished game ``game``: it opens on the
+        review screen when it comes (``record``)."""
+        self.send({"type": "record", "game": game})
+
+    def rematch(self) -> None:
+        """After the game at this table: a new table for the same two players, offered to
+        the other (or the answer yes to their offer)."""
+        if self.remote is not None:
+            self.send({"type": "rematch", "table": self.remote.table})
+
     def send_chat(self, text: str) -> None:
         if self.remote is not None:
             self.send({"type": "chat", "table": self.remote.table, "text": text})
@@ -217,6 +242,18 @@ class OnlineApp(ShellApp):
             self._state(message)
         elif kind == "chat":
             self.chat(str(message.get("name")), str(message.get("text")))
+        elif kind == "games":
+            from .my_games import MyGamesScreen
+
+            if isinstance(self.screen, MyGamesScreen):
+                self.screen.show(message)
+        elif kind == "record":
+            self._record(message)
+        elif kind == "rematch_offer":
+            self._rematch_offered(message)
+        elif kind == "rematch_offered":
+            self.notify("Rematch offered: the new table waits for the other player to "
+                        "accept it.", title="Rematch")
         elif kind == "error":
             self._error(message.get("message", "error"))
         elif kind == "closed":
@@ -255,10 +292,40 @@ class OnlineApp(ShellApp):
         elif screen.is_mounted:
             screen.host_update()
 
+    def _record(self, message: dict[str, Any]) -> None:
+        """A game's record from the host: it opens on the review screen."""
+        from ..records import RecordError, loads
+
+        try:
+            record = loads(str(message["text"]))
+        except RecordError as exc:
+            self._error(f"the host sent a record this program cannot read ({exc})")
+            return
+        seat = message.get("seat")
+        open_review(self, record, seat if seat in (0, 1) else None)
+
+    def _rematch_offered(self, message: dict[str, Any]) -> None:
+        """The other player offers a rematch: y accepts it, any other key declines."""
+        from .confirm import ConfirmScreen
+
+        old, new, name = str(message["table"]), str(message["new"]), str(message["name"])
+        rated = " (rated)" if message.get("rated") is True else ""
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.send({"type": "rematch", "table": old})
+            else:
+                self.send({"type": "decline", "table": new})
+
+        self.push_screen(ConfirmScreen(f"{name} offers you a rematch{rated}: a new deal, "
+                                       "seats swapped.", "y accepts · any other key declines"),
+                         answered)
+
     def _error(self, text: str) -> None:
+        from .my_games import MyGamesScreen
         from .player_page import PlayerScreen
 
-        if isinstance(self.screen, PlayerScreen):
+        if isinstance(self.screen, PlayerScreen | MyGamesScreen):
             self.screen.refused(text)
             return
         screen = self.game_screen
@@ -282,16 +349,32 @@ class OnlineApp(ShellApp):
 
     # ------------------------------------------------------------------ game screen services
     def show_end(self, session: SessionView, obs: Observation) -> None:
-        """The finished game ``obs``: scores, the winner; then quit or the lobby."""
+        """The finished game ``obs``: scores, the winner; then a rematch (for a player),
+        its review, the lobby (n) or quit. Undo and the same deal do not exist online."""
         from ..screens.end import EndScreen
 
-        self.push_screen(EndScreen(session, obs, self.ascii_mode), self._end_chosen)
+        choices = ["new", "review", "quit"]
+        if self.remote is not None and not self.remote.is_spectator:
+            choices.append("rematch")
+        self.push_screen(EndScreen(session, obs, self.ascii_mode, choices), self._end_chosen)
 
     def _end_chosen(self, choice: str | None) -> None:
         if choice == "quit":
             self.exit()
+        elif choice == "rematch":
+            self.rematch()
+        elif choice == "review":
+            self.review_game()
         elif choice:
             self.back_to_lobby()
+
+    def review_game(self) -> None:
+        """Fetch this table's finished game's record from the host, to review it."""
+        game = self.remote.game if self.remote is not None else None
+        if game is None:
+            self.notify("the review opens once the game is over", severity="error")
+        else:
+            self.fetch_record(game)
 
     def open_new_game(self) -> None:
         """New games are made in the lobby."""
@@ -301,7 +384,8 @@ class OnlineApp(ShellApp):
         """Online games are saved by the host."""
 
     def show_review(self, session: SessionView) -> None:
-        """Online games are reviewed offline: the host keeps their seeds."""
+        """r at the end of a game: its review, from the record the host keeps."""
+        self.review_game()
 
     def judge_hint(self, obs: Observation, names: tuple[str, str],
                    cancel: threading.Event | None = None) -> Answer:

@@ -37,6 +37,8 @@ class LobbyServices(Protocol):
 
     def send(self, message: dict[str, Any]) -> None: ...
 
+    def show_my_games(self) -> None: ...
+
 
 class LobbyTable(DataTable[Text]):
     """The lobby's rows. PageDown on the last row turns to the next page of the lobby,
@@ -64,7 +66,9 @@ class LobbyScreen(Screen[None]):
 
     BINDINGS = [
         Binding("c", "create", "Create"),
-        Binding("w", "watch", "Watch"),
+        # Enter watches a full table and the welcome line says w: room for g at 80 columns
+        Binding("w", "watch", "Watch", show=False),
+        Binding("g", "my_games", "My games"),
         Binding("r", "refresh", "Refresh"),
         Binding("l", "leaders", "Leaderboard", show=False),  # said in the welcome line
         Binding("p", "player_page", "Your page", show=False),
@@ -361,6 +365,12 @@ class LobbyScreen(Screen[None]):
             self.online.send({"type": "leaders", "offset": offset})
 
         self.app.push_screen(LeadersScreen(ask))
+
+    def action_my_games(self) -> None:
+        """Your finished games at the host (see my_games)."""
+        if self.query_one("#name", Input).has_focus or self.me is None:
+            return
+        self.online.show_my_games()
 
     def action_create(self) -> None:
         if self.query_one("#name", Input).has_focus:

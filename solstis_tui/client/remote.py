@@ -43,11 +43,15 @@ class RemoteSession:
         self.version = 0
         """Moves on with every state from the host (see ``SessionView.version``)."""
         self.on_change: Callable[[RemoteSession], None] | None = None
+        self.game: str | None = None
+        """The game's id once it is over (it names its record at the host), else None."""
 
     # -------------------------------------------------------------- host updates
     def update(self, state: dict[str, Any]) -> None:
         """Take a ``state`` message from the host."""
         self.seat = state.get("seat")
+        game = state.get("game")
+        self.game = game if isinstance(game, str) else None
         self.seats = state["seats"]
         self.rated = state.get("rated") is True
         self.counts = state.get("counts") is True
@@ -106,6 +110,11 @@ class RemoteSession:
         if self.bank_left is None or obs is None or obs.is_over:
             return None
         return self.bank_left[obs.to_play] - (self.clock() - self.received_at)
+
+    def kept_for(self, player: int) -> str | None:
+        """Whom ``player``'s empty seat is kept for (a rematch offered to them), if anyone."""
+        kept = self.seats[player].get("kept_for")
+        return kept if isinstance(kept, str) and self.seat_empty(player) else None
 
     def seat_empty(self, player: int) -> bool:
         """Nobody has taken ``player``'s seat yet (no name, no bot)."""

@@ -15,6 +15,10 @@ footer only while it does more than `q` |
 says "their time is up"); the game ends as their loss. The clocks run only once both \\
 players have made a first decision: a player who never played never loses on time |
 | `c` | say something to everyone at the table |
+| `r` | once the game is over: its review, from the record the host keeps for those \\
+who played or watched the game. The score sheet at the game's end (Enter) offers it too, \\
+with `m`: a rematch, offered to the other player (a new table, a new secret deal, seats \\
+swapped), and `n`: the lobby. Online there is no undo and no same deal |
 
 A rated game counts only once each player has made 5 decisions: ended before that (a
 resignation, leaving for good, a claim), it is an abandoned game, not a result, and moves

@@ -25,15 +25,19 @@ from ..wire.messages import (
     Chat,
     Claim,
     Create,
+    Decline,
+    FetchRecord,
     Hello,
     Join,
     Leaders,
     Leave,
     ListTables,
     Message,
+    MyGames,
     Ping,
     PlayerPage,
     PlayMove,
+    Rematch,
     Rename,
     Resign,
     Watch,
@@ -41,6 +45,7 @@ from ..wire.messages import (
 )
 from ..wire.protocol import VERSION, LineReader, ProtocolError, decode, message_kind
 from .admission import Door
+from .after_game import AfterGame
 from .botpool import BotFactory, BotPool
 from .connection import Connection, start_server
 from .crowding import OVERFLOW, OVERFLOW_HELLO_SECONDS, displaceable, oldest_silent
@@ -101,7 +106,8 @@ class Host:
                                       guest_seconds=self.limits.guest_expire_seconds)
         self.ratings = Ratings(data_dir, self.limits.rated_games_per_pair_per_day)
         self.storage_errors: list[str] = []
-        self.standings = Standings(self.ratings, self.players, self.storage_errors)
+        self.standings = Standings(self.ratings, self.players, self.storage_errors,
+                                   bot_seconds)
         self.locks: list[FileLock] = []
         trust = trust or Trust()
         if trust.bans is None or trust.bans.file.path is None:
@@ -130,6 +136,7 @@ class Host:
                                          self.standings.forfeit, self.standings.record,
                                          lambda: self.clock())
         self._expiry: asyncio.Task[None] | None = None
+        self.after_game = AfterGame(self)
         self.handlers = self._handlers()
 
     # ------------------------------------------------------------------ lifecycle
@@ -355,6 +362,10 @@ class Host:
             Claim: self._at_table(lambda conn, table, _msg: self._claim(conn, table)),
             Chat: self._at_table(self._chat),
             PlayMove: self._at_table(self._move),
+            MyGames: self.after_game.games,
+            FetchRecord: self.after_game.record,
+            Rematch: self._at_table(self.after_game.rematch),
+            Decline: self._at_table(self.after_game.decline),
         }
 
     def _at_table(self, handler: Callable[[Connection, Table, M], Awaitable[Reply]]
@@ -390,6 +401,8 @@ class Host:
         cap = self.limits.watched_per_connection
         if table.id not in conn.watching and len(conn.watching) >= cap:
             raise ProtocolError("too_many", f"you watch {cap} tables already: leave one first")
+        await self.after_game.remember_watcher(conn, table)  # they may read its record
+        table = self.tables.get(table.id, table)
         conn.watching.add(table.id)
         conn.push({"type": "watching", "table": table.id})
         conn.push(state_message(table, None, presence(self.conns),
@@ -491,9 +504,14 @@ class Host:
                 self._check_rated(conn)
 
             def sit(t: Table) -> None:
-                free = [i for i, s in enumerate(t.seats) if s.is_open]
+                free = [i for i, s in enumerate(t.seats)
+                        if s.is_open and s.kept_for in (None, conn.code)]
                 if not free:
-                    raise ProtocolError("table_full", "both seats are taken; you can watch")
+                    kept = [s.name for s in t.seats if s.is_open and s.kept_for]
+                    raise ProtocolError("table_full", f"the seat is kept for {kept[0]} (a "
+                                        "rematch); you can watch" if kept else
+                                        "both seats are taken; you can watch")
+                free.sort(key=lambda i: t.seats[i].kept_for is None)  # a seat kept for you
                 t.seats[free[0]] = Seat(conn.name, conn.code, identity=self._identity(conn))
 
             async with self.create_lock:
@@ -707,10 +725,12 @@ class Host:
         if table.game.is_over:
             self.housekeeping.prune_finished()
 
-    async def _commit(self, table: Table, change: Callable[[Table], None], what: str) -> Table:
+    async def _commit(self, table: Table, change: Callable[[Table], None], what: str, *,
+                      active: bool = True) -> Table:
         """Make ``change`` to a copy of ``table`` (as it now stands: looked up by its id),
         store the copy, then put it in the table's place, and return it. The host's clock
-        is read once: the table was active then, and a new decision's clock starts then. A
+        is read once: the table was active then (unless not ``active``: a watcher noted
+        keeps no table alive), and a new decision's clock starts then. A
         ProtocolError from ``change``, or ``storage`` if the save failed, leaves the table
         as it was, in memory and on disk. The lock keeps a table's changes in order."""
         lock = self.save_locks.setdefault(table.id, asyncio.Lock())
@@ -720,7 +740,9 @@ class Host:
                 raise ProtocolError("no_table", f"table {table.id} was closed")
             new = old.copy()
             change(new)
-            new.last_active = now = self.clock()
+            now = self.clock()
+            if active:
+                new.last_active = now
             if (len(new.game.history), new.status()) != (len(old.game.history), old.status()):
                 new.start_decision(old, now)  # a new decision: its clock starts
             await self._save(new, what)

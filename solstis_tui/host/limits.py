@@ -47,6 +47,7 @@ class Limits:
     new_names_per_minute: float = 60.0  # new players host-wide (bursts of as many)
     code_failures_per_connection: int = 3  # wrong resume codes, then disconnection
     code_failures_per_minute: float = 60.0  # wrong resume codes host-wide (bursts as many)
+    records_per_minute: float = 30.0  # one identity's `games` pages and `record`s (bursts)
 
     def connection_cap(self) -> int:
         """``max_connections``, lowered so that the open-file limit is never reached: it

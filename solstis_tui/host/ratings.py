@@ -2,8 +2,9 @@
 folder: write-ahead log, full sync; see database).
 
 A finished game is recorded in **one transaction**: its result row (keyed by the game's
-own id: 128 random bits given when its table was made, never reused, unlike table ids)
-and, for a rated game, both players' new ratings. Unrated games are stored too (their row
+own id: 128 random bits given when its table was made, never reused, unlike table ids),
+its game record and who may read it (see archive) and, for a rated game, both players'
+new ratings. Unrated games are stored too (their row
 says so and changes no rating). Recording the same game again changes nothing, so a host
 killed at any moment and restarted records each finished game exactly once: a game whose
 table file says it is over but whose result is not in the database is recorded at the
@@ -21,15 +22,19 @@ import concurrent.futures
 import math
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 from ..ai.ladder import LADDER as RUNGS
+from . import archive
+from .archive import Archived
 from .database import counted_transaction, open_database, refused
 from .glicko2 import RATING_PERIOD, Rating, rate
 
-SCHEMA_VERSION = 3
-SCHEMA = """
+SCHEMA_VERSION = 4
+RATINGS_SCHEMA = """
 CREATE TABLE ratings (
     identity TEXT PRIMARY KEY,
     rating REAL NOT NULL, rd REAL NOT NULL, vol REAL NOT NULL,
@@ -49,16 +54,18 @@ CREATE TABLE results (
 CREATE INDEX results_by_pair ON results (player0, player1, finished);
 CREATE INDEX results_by_player1 ON results (player1, finished);
 """
+SCHEMA = RATINGS_SCHEMA + archive.SCHEMA
 #: version 1 had no unrated games (and a player's page read every result); version 2 kept
-#: results by table id, which are reused
+#: results by table id, which are reused; version 3 kept no game records (see archive)
 UPGRADES = {1: "ALTER TABLE results ADD COLUMN rated INTEGER NOT NULL DEFAULT 1; "
                "CREATE INDEX IF NOT EXISTS results_by_player1 ON results (player1, finished);",
             2: "DROP INDEX results_by_pair; DROP INDEX IF EXISTS results_by_player1; "
                "ALTER TABLE results RENAME TO results_v2; "
-               + SCHEMA[SCHEMA.index("CREATE TABLE results"):]
+               + RATINGS_SCHEMA[RATINGS_SCHEMA.index("CREATE TABLE results"):]
                + "INSERT INTO results SELECT table_id, table_id, finished, player0, player1, "
                "score0, counted, before0, after0, before1, after1, rated FROM results_v2; "
-               "DROP TABLE results_v2;"}
+               "DROP TABLE results_v2;",
+            3: archive.SCHEMA}
 #: Where each bot tier starts: random is the anchor, and each tier above it is worth the
 #: Elo its score against the tier below gives on the ladder (solstis_tui.ai.ladder: 0.25 s
 #: a decision, 200-400 games each). Their deviation starts at START_RD_BOT: games against
@@ -66,6 +73,7 @@ UPGRADES = {1: "ALTER TABLE results ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
 LADDER = tuple((rung.tier, rung.score) for rung in RUNGS)
 RANDOM_START = 1200.0
 START_RD_BOT = 100.0  # the ladder's 95% intervals are about ±60 Elo a step
+T = TypeVar("T")
 WHAT, EMPTY = "a ratings database", "no ratings"  # for the messages of a damaged file
 PAIR_GAMES_PER_DAY = 3  # rated games between the same two identities that count, a day
 
@@ -83,8 +91,8 @@ def bot_starts() -> dict[str, Rating]:
 @dataclass(frozen=True)
 class Result:
     """A finished game (``game``: its id, never reused): the identities at seats 1 and 2
-    ("": a guest or the host's own account), seat 1's score, whether it was rated, and the
-    table it was played at."""
+    ("": a guest or the host's own account), seat 1's score, whether it was rated, the
+    table it was played at, and the game's record (None: a result kept without one)."""
 
     game: str
     player0: str
@@ -93,6 +101,7 @@ class Result:
     finished: float
     rated: bool = True
     table_id: str = ""
+    record: Archived | None = None
 
 
 @dataclass(frozen=True)
@@ -185,6 +194,27 @@ class Ratings:
                 games.append((player0, 1.0 - score0, after1))
         return games
 
+    async def games_of_reader(self, reader: str, offset: int) -> tuple[list[dict[str, Any]],
+                                                                       int]:
+        """A page of the games ``reader`` played or watched (``archive.games_of``), read in
+        the database's thread."""
+        return await self._read(archive.games_of, reader, offset)
+
+    async def record_for(self, reader: str, game: str) -> tuple[str, int | None] | None:
+        """The record of ``game`` if ``reader`` may read it (``archive.fetch``)."""
+        return await self._read(archive.fetch, reader, game)
+
+    async def _read(self, query: Callable[..., T], *args: Any) -> T:
+        def read() -> T:
+            conn = self._conn
+            if conn is None:
+                raise RuntimeError("the ratings database is not open")
+            try:
+                return query(conn, *args)
+            except sqlite3.Error as exc:
+                raise OSError(f"the ratings database could not be read ({exc})") from None
+        return await asyncio.get_running_loop().run_in_executor(self._thread, read)
+
     # ------------------------------------------------------------------ recording
     async def record(self, result: Result) -> Change | None:
         """Store ``result`` and both new ratings in one transaction; None if this game's
@@ -223,6 +253,8 @@ class Ratings:
             return None
         ids = (result.player0, result.player1)
         where = (result.game, result.table_id or result.game)
+        if result.record is not None:
+            archive.store(conn, result.game, result.finished, result.record)
         if not result.rated:
             conn.execute("INSERT INTO results (game, table_id, finished, player0, player1, "
                          "score0, counted, rated) VALUES (?, ?, ?, ?, ?, ?, 0, 0)",
@@ -266,10 +298,10 @@ class Ratings:
 
 def result_of(game: str, identities: tuple[str, str], winner: int | None,
               finished: float | None = None, rated: bool = True,
-              table_id: str | None = None) -> Result:
+              table_id: str | None = None, record: Archived | None = None) -> Result:
     """The Result of the game ``game`` (at table ``table_id``: by default ``game``) won by
     seat ``winner`` (None: a draw)."""
     score0 = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
     return Result(game, identities[0], identities[1], score0,
                   time.time() if finished is None else finished, rated,
-                  game if table_id is None else table_id)
+                  game if table_id is None else table_id, record)

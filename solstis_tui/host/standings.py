@@ -7,10 +7,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from ..core import EndReason
 from ..wire.protocol import ProtocolError
+from .archive import Archived, archived
 from .players import PlayerRegistry, clash_keys
 from .ratings import Ratings, Result, result_of
-from .tables import MIN_DECISIONS, Table
+from .tables import MIN_DECISIONS, Table, end_game
 
 #: Rows in one page of the leaderboard (it fits 80x24 with its title and your place).
 LEADERS_PAGE = 15
@@ -29,8 +31,9 @@ class Standings:
     """Ratings as people see them, and the results that make them."""
 
     def __init__(self, ratings: Ratings, players: PlayerRegistry,
-                 storage_errors: list[str]) -> None:
+                 storage_errors: list[str], bot_seconds: float = 1.0) -> None:
         self.ratings = ratings
+        self.bot_seconds = bot_seconds  # how long the host's bots think (their seats' kind)
         self.players = players
         self.storage_errors = storage_errors
         self._refusing: set[str] = set()  # tables whose result the database refused
@@ -92,14 +95,23 @@ class Standings:
             return None
         return f"{round(rating.rating)}{'?' if rating.provisional else ''}"
 
-    @staticmethod
-    def result(table: Table) -> Result:
-        """The result of the finished game at ``table``; who sat there for an unrated
-        game: the identity, the bot, or "" (a guest, the host's own account). A rated
-        table's game counts only if it was played (``Table.played``)."""
+    def result(self, table: Table) -> Result:
+        """The result of the finished game at ``table``, with its record; who sat there for
+        an unrated game: the identity, the bot, or "" (a guest, the host's own account). A
+        rated table's game counts only if it was played (``Table.played``)."""
         ids = [s.identity or (f"bot:{s.bot}" if s.bot else "") for s in table.seats]
         return result_of(table.game_id, (ids[0], ids[1]), table.game.winner,
-                         table.last_active, table.counts(), table_id=table.id)
+                         table.last_active, table.counts(), table_id=table.id,
+                         record=self.archived(table, table.last_active))
+
+    def archived(self, table: Table, finished: float) -> Archived | None:
+        """The record of the finished game at ``table`` (see archive); None, logged, for a
+        game that does not replay from its deal (a table file made by hand)."""
+        try:
+            return archived(table, self.bot_seconds, finished)
+        except ValueError as exc:
+            log.error("the game at %s has no record: %s", table.id, exc)
+            return None
 
     async def forfeit(self, table: Table, now: float) -> bool:
         """An abandoned rated game counts as lost by whoever left it: the seat whose
@@ -107,9 +119,12 @@ class Standings:
         ``MIN_DECISIONS``; else it is stored unrated). True once stored."""
         ids = [s.identity or "" for s in table.seats]
         loser = table.game.to_play
+        ended = table.copy()  # its record: lost on time (abandoned, if nobody really played)
+        end_game(ended, loser, EndReason.TIME)
         try:
             await self.ratings.record(result_of(table.game_id, (ids[0], ids[1]), 1 - loser,
-                                                now, table.counts(), table_id=table.id))
+                                                now, table.counts(), table_id=table.id,
+                                                record=self.archived(ended, now)))
         except OSError as exc:
             self.storage_errors.append(f"the forfeit of {table.id}: {exc}")
             log.error("could not record the forfeit of %s: %s", table.id, exc)

@@ -30,6 +30,8 @@ TABLE_FILE = re.compile(r"t[^.]*\.json")  # not one kept aside (t….corrupt-…
 #: Decisions each player must have made before a game counts in the ratings: fewer, and
 #: its end (a resignation, a claim, a forfeit) is an abandoned game, not a result.
 MIN_DECISIONS = 5
+#: Watchers a table remembers (so that they may read its record): later ones still watch.
+MAX_WATCHERS = 100
 
 
 @dataclass
@@ -42,6 +44,9 @@ class Seat:
     code: str | None = None
     bot: str | None = None
     identity: str | None = None
+    #: an open seat kept for the player with this code (a rematch offered to them): only
+    #: they may take it
+    kept_for: str | None = None
 
     @property
     def is_open(self) -> bool:
@@ -75,6 +80,11 @@ class Table:
     #: whether the finished game's result is in the ratings database (not saved: read at
     #: start); until it is, the table is kept (see Housekeeping)
     recorded: bool = field(default=False, compare=False)
+    #: who watched the game while it was played (``archive.reader_key``s, at most
+    #: ``MAX_WATCHERS``): they may read its record once it is over
+    watchers: tuple[str, ...] = ()
+    #: the game id of the finished game this table is a rematch of ("" for none)
+    rematch_of: str = ""
 
     def __post_init__(self) -> None:
         if not self.game_id:
@@ -157,20 +167,23 @@ class Table:
             "game_id": self.game_id,
             "created": self.created,
             "last_active": self.last_active,
-            "seats": [{"name": s.name, "code": s.code, "bot": s.bot, "identity": s.identity}
-                      for s in self.seats],
+            "seats": [{"name": s.name, "code": s.code, "bot": s.bot, "identity": s.identity,
+                       "kept_for": s.kept_for} for s in self.seats],
             "game": game_to_dict(self.game),  # an ended game keeps how it ended
             "rated": self.rated,
             "clock": self.clock,
             "decision_since": self.decision_since,
             "bank": self.bank,
             "banks": list(self.banks),
+            "watchers": list(self.watchers),
+            "rematch_of": self.rematch_of,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Table:
         try:
-            seats = [Seat(**{k: s.get(k) for k in ("name", "code", "bot", "identity")})
+            seats = [Seat(**{k: s.get(k) for k in ("name", "code", "bot", "identity",
+                                                   "kept_for")})
                      for s in data["seats"]]
             game = Game.from_json(json.dumps(data["game"]))
             table = cls(str(data["id"]), game, seats, float(data["created"]),
@@ -183,6 +196,8 @@ class Table:
             if len(banks) != 2:
                 raise ValueError(f"a table has two banks, not {len(banks)}")
             table.banks = (banks[0], banks[1])
+            table.watchers = tuple(str(w) for w in data.get("watchers", ()))[:MAX_WATCHERS]
+            table.rematch_of = str(data.get("rematch_of") or "")
             ended = data.get("ended")  # how files before version 0.2 kept it
             if ended is not None:
                 reason, loser = EndReason(ended["reason"]), ended["loser"]

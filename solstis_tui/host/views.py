@@ -53,10 +53,12 @@ def seat_rows(table: Table, present: Presence,
               rating_of: RatingOf = _unrated) -> list[dict[str, Any]]:
     """The seats as clients see them: names, bots and ratings, never resume codes.
     ``in_lobby``: a person who is not at this table but still connected to the host (they
-    went back to the lobby, or to another table), as against one whose connection is gone."""
-    return [{"name": s.name, "bot": s.bot, "connected": c,
+    went back to the lobby, or to another table), as against one whose connection is gone.
+    An open seat has no name; one kept for a rematch says for whom (``kept_for``)."""
+    return [{"name": None if s.is_open else s.name, "bot": s.bot, "connected": c,
              "in_lobby": not c and s.code is not None and (LOBBY, s.code) in present,
-             "rating": rating_of(s.identity)}
+             "rating": rating_of(s.identity),
+             **({"kept_for": s.name} if s.is_open and s.kept_for else {})}
             for s, c in zip(table.seats, connected(table, present), strict=True)]
 
 
@@ -73,7 +75,8 @@ class LobbyOrder:
                                            key=lambda t: (RANK[t.status()], -t.created))]
         self.mine: dict[str, list[str]] = {}
         for table_id in self.order:
-            for code in {s.code for s in tables[table_id].seats if s.code}:
+            # a seat kept for a player (a rematch offered to them) is among their tables
+            for code in {c for s in tables[table_id].seats if (c := s.code or s.kept_for)}:
                 self.mine.setdefault(code, []).append(table_id)
 
     def __len__(self) -> int:
@@ -121,9 +124,11 @@ def state_message(table: Table, seat: int | None, present: Presence,
             row["change"] = change
     obs = observe(game, seat, spectator=False) if seat is not None else observe(
         game, 0, spectator=True)
+    ended = {"game": table.game_id} if game.is_over else {}  # its record's id (see archive)
     return {
         "type": "state",
         "table": table.id,
+        **ended,
         "seat": seat,
         "seats": seats,
         "rated": table.rated,

@@ -1,7 +1,8 @@
 """The controller of a game played at the host: nothing decides here but the person's keys.
 
 Bots and the other player decide at the host, which sends each new state; the screen
-passes it on with ``host_update``. There is no undo, no hint and no review online.
+passes it on with ``host_update``. There is no undo and no hint online; the review of a
+finished game opens its record, fetched from the host.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from .controller import PlayController, Prompt
+from .prompt import game_over_lines
 from .session_view import SessionView
 from .table_header import (
     CLAIM_KEY,
@@ -48,6 +50,8 @@ class RemoteTable(SessionView, Protocol):
     def in_lobby(self, player: int) -> bool: ...
 
     def seat_empty(self, player: int) -> bool: ...
+
+    def kept_for(self, player: int) -> str | None: ...
 
 
 def loss_words(table: RemoteTable) -> str:
@@ -167,14 +171,16 @@ class OnlineController(PlayController):
     def hint(self) -> None:
         self.say_error("online games have no hints")
 
-    def review(self) -> bool:
-        self.say_error("review your games offline")
-        return False
-
     def prompt(self) -> Prompt:
         s = self.session
         game = s.observation(self.viewer())
-        if game.is_over or s.human_to_play:
+        if game.is_over:  # the keys of a game at the host: no undo, q is the lobby
+            headline, _keys = game_over_lines(s, game)
+            detail = ("Enter: score sheet · r review · c chat · q leaves the table"
+                      if s.is_spectator else
+                      "Enter: score sheet (m rematch) · r review · c chat · q lobby")
+            return Prompt(headline, detail, self.error)
+        if s.human_to_play:
             return super().prompt()
         who = s.name(game.to_play)
         doing = asked(game.decision, of_you=False)
@@ -188,7 +194,9 @@ class OnlineController(PlayController):
         if s.is_spectator:
             detail = "c chat · q leaves the table · v log · e spirits · ? help"
         if s.seat_empty(game.to_play):
-            headline = "Waiting for someone to join the table"
+            kept = s.kept_for(game.to_play)
+            headline = (f"Waiting for {kept} to accept the rematch" if kept else
+                        "Waiting for someone to join the table")
             if not s.is_spectator:
                 detail = "c chat · f give the table up · q lobby (the table stays) · ? help"
         elif s.in_lobby(game.to_play):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
@@ -35,7 +37,9 @@ class EndScreen(ModalScreen[str]):
     same deal, seats swapped: a practice drill), 'review', 'quit', 'undo' (where the game
     offers undo: the game-over line lists ``u`` too) or None (the board).
 
-    Each button names its key. No button has the focus at first, so Enter, like Esc, goes
+    ``choices`` (default: all) are those offered: a key for any other is neither shown nor
+    active (an online game has no undo and no same deal). Each button names its key. No
+    button has the focus at first, so Enter, like Esc, goes
     back to the board; arrows and Tab focus a button, which alone then looks selected, and
     Enter presses it.
     """
@@ -64,11 +68,16 @@ class EndScreen(ModalScreen[str]):
     EndScreen #keys { height: 1; color: $text-muted; content-align: center middle; }
     """
 
-    def __init__(self, session: SessionView, obs: Observation, ascii_mode: bool = False) -> None:
+    def __init__(self, session: SessionView, obs: Observation, ascii_mode: bool = False,
+                 choices: Collection[str] | None = None) -> None:
         super().__init__()
         self.session = session
         self.obs = obs
         self.ascii_mode = ascii_mode
+        self.choices = None if choices is None else frozenset(choices)
+
+    def offered(self, choice: str) -> bool:
+        return self.choices is None or choice in self.choices
 
     def compose(self) -> ComposeResult:
         s = self.session
@@ -82,12 +91,12 @@ class EndScreen(ModalScreen[str]):
                          id="sheet")
             with Horizontal():
                 # One look for every button: the focus alone marks the one Enter presses.
-                yield Button("New game (n)", id="new")
-                yield Button("Rematch (m)", id="rematch")
-                yield Button("Same deal (s)", id="same-deal")
-                yield Button("Review (r)", id="review")
-                yield Button("Quit (q)", id="quit")
-            undo = " · u undo" if s.can_undo() else ""
+                for choice, label in (("new", "New game (n)"), ("rematch", "Rematch (m)"),
+                                      ("same-deal", "Same deal (s)"), ("review", "Review (r)"),
+                                      ("quit", "Quit (q)")):
+                    if self.offered(choice):
+                        yield Button(label, id=choice)
+            undo = " · u undo" if s.can_undo() and self.offered("undo") else ""
             yield Static(f"Enter or Esc: back to the board{undo} · ←→ and Enter press a button",
                          id="keys")
 
@@ -96,7 +105,9 @@ class EndScreen(ModalScreen[str]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose" and parameters == ("undo",):
-            return self.session.can_undo()
+            return self.session.can_undo() and self.offered("undo")
+        if action == "choose" and parameters and parameters[0]:
+            return self.offered(str(parameters[0]))
         return True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

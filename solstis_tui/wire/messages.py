@@ -9,6 +9,7 @@ text says what is wrong; nothing of the host is touched before that.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,8 @@ from .protocol import (
 MAX_TABLE_ID = 16
 #: The longest move a ``move`` message may carry, in notation (e.g. ``"play 3-5"``).
 MAX_MOVE = 40
+#: A game's id as the host gives it (``g`` and 32 hex digits: 128 random bits).
+GAME_ID = re.compile(r"g[0-9a-f]{32}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,10 +146,41 @@ class PlayMove:
     seq: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class MyGames:
+    """``games``: the page from row ``offset`` of the finished games the sender played or
+    watched."""
+
+    offset: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class FetchRecord:
+    """``record``: the record of the finished game ``game`` (its id, see ``GAME_ID``)."""
+
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """``rematch``: after the game at ``table``, a new one for the same two players (or
+    the answer yes to the other player's offer of one)."""
+
+    table: str
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """``decline``: no to the rematch offered at ``table`` (the new table)."""
+
+    table: str
+
+
 Message = (Hello | Ping | ListTables | Leaders | Rename | PlayerPage | Create | Join | Watch
-           | Leave | Resign | Claim | Chat | PlayMove)
+           | Leave | Resign | Claim | Chat | PlayMove | MyGames | FetchRecord | Rematch
+           | Decline)
 #: The messages that name a table (the host looks it up before their handler runs).
-AtTable = Join | Watch | Leave | Resign | Claim | Chat | PlayMove
+AtTable = Join | Watch | Leave | Resign | Claim | Chat | PlayMove | Rematch | Decline
 
 
 def _hello(raw: dict[str, Any]) -> Hello:
@@ -224,6 +258,14 @@ def _move(raw: dict[str, Any]) -> PlayMove:
     return PlayMove(table, move, seq)
 
 
+def _record(raw: dict[str, Any]) -> FetchRecord:
+    game = field(raw, "game", str, max_len=MAX_TABLE_ID * 4)
+    if not GAME_ID.fullmatch(game):
+        raise ProtocolError("bad_message", "record: 'game' is a game's id: g and 32 "
+                            "hex digits")
+    return FetchRecord(game)
+
+
 #: Each message type's parser, by the name it has on the wire.
 PARSERS: dict[str, Callable[[dict[str, Any]], Message]] = {
     "hello": _hello,
@@ -241,6 +283,10 @@ PARSERS: dict[str, Callable[[dict[str, Any]], Message]] = {
     "claim": lambda raw: Claim(_table(raw)),
     "chat": _chat,
     "move": _move,
+    "games": lambda raw: MyGames(_offset(raw)),
+    "record": _record,
+    "rematch": lambda raw: Rematch(_table(raw)),
+    "decline": lambda raw: Decline(_table(raw)),
 }
 
 

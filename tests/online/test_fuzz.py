@@ -33,11 +33,13 @@ TYPES = ["hello", "list", "create", "join", "watch", "move", "leave", "chat", "p
 TEMPLATES: dict[str, dict] = {
     **{kind: {} for kind in PARSERS},
     "hello": {"version": VERSION}, "rename": {"name": "Ann"},
-    **{kind: {"table": "t1"} for kind in ("join", "watch", "leave", "resign", "claim")},
+    **{kind: {"table": "t1"} for kind in ("join", "watch", "leave", "resign", "claim",
+                                          "rematch", "decline")},
+    "record": {"game": "g" + "0" * 32},
     "chat": {"table": "t1", "text": "hi"}, "move": {"table": "t1", "move": "draw"},
 }
 KEYS = ["type", "table", "move", "seq", "text", "variant", "opponent", "seat", "name", "code",
-        "version", "id"]
+        "version", "id", "game"]
 
 
 def random_message(rand: random.Random, table: str) -> bytes:
@@ -163,6 +165,7 @@ FIELDS = {
     **{kind: ["table"] for kind in ("join", "watch", "resign", "claim")},
     "leave": ["table", "for_good"], "chat": ["table", "text"],
     "move": ["table", "move", "seq"], "nope": [],
+    "games": ["offset"], "record": ["game"], "rematch": ["table"], "decline": ["table"],
 }
 
 

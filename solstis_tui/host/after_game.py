@@ -1,0 +1,179 @@
+"""What the host offers after a game: a player's list of their finished games, a game's
+record (only to those who played or watched it, only once it is over), and the rematch (a
+new table for the same two players, offered to the other one, who accepts or declines).
+
+A part of the host (``Host.after_game``): it uses the host's tables, connections, limits
+and storage the way the host's own handlers do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from ..wire.messages import Decline, FetchRecord, MyGames, Rematch
+from ..wire.protocol import ProtocolError
+from .archive import reader_key
+from .connection import Connection
+from .tables import MAX_WATCHERS, Seat, Table, new_table
+from .views import audience
+
+if TYPE_CHECKING:
+    from .host import Host
+
+#: The one answer to a record nobody may have: no such game, not over, or not yours.
+NO_RECORD = "no finished game you played or watched has that id"
+
+
+class AfterGame:
+    """The host's handlers of ``games``, ``record``, ``rematch`` and ``decline``, and the
+    watchers a table remembers."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+
+    def reader(self, conn: Connection) -> str:
+        """``conn``'s player as a reader of records (see ``archive.reader_key``)."""
+        key = reader_key(self.host._identity(conn), conn.code)
+        if key is None:  # said hello: it has a code
+            raise ProtocolError("hello_first", "say hello first")
+        return key
+
+    # ------------------------------------------------------------------ records
+    async def remember_watcher(self, conn: Connection, table: Table) -> None:
+        """``conn`` watches ``table``'s game while it is played: they may read its record
+        once it is over (the first ``MAX_WATCHERS`` watchers; the table's file keeps them).
+        ``storage`` if the disk refused (then nothing changed)."""
+        key = self.reader(conn)
+        if table.game.is_over or key in table.watchers or len(table.watchers) >= MAX_WATCHERS:
+            return
+
+        def watched(t: Table) -> None:
+            if not t.game.is_over and key not in t.watchers and len(t.watchers) < MAX_WATCHERS:
+                t.watchers = (*t.watchers, key)
+
+        await self.host._commit(table, watched, "you as a watcher", active=False)
+
+    async def games(self, conn: Connection, msg: MyGames) -> dict[str, Any]:
+        """A page of the finished games the player played or watched, newest first."""
+        reader = self.reader(conn)
+        self._spend(conn)
+        try:
+            rows, total = await self.host.ratings.games_of_reader(reader, msg.offset)
+        except OSError as exc:
+            raise self.host.door.refused(exc, "your list of games") from None
+        return {"type": "games", "games": rows, "offset": msg.offset, "total": total}
+
+    async def record(self, conn: Connection, msg: FetchRecord) -> dict[str, Any]:
+        """The record of a finished game the player played or watched; ``no_record``,
+        the same for every other id, otherwise."""
+        reader = self.reader(conn)
+        self._spend(conn)
+        try:
+            found = await self.host.ratings.record_for(reader, msg.game)
+        except OSError as exc:
+            raise self.host.door.refused(exc, "the record") from None
+        if found is None:
+            raise ProtocolError("no_record", NO_RECORD)
+        text, seat = found
+        return {"type": "record", "game": msg.game, "seat": seat, "text": text}
+
+    def _spend(self, conn: Connection) -> None:
+        self.host._spend(conn, "records", self.host.limits.records_per_minute,
+                         "lists of games and records a minute")
+
+    # ------------------------------------------------------------------ rematch
+    def offer_of(self, old: Table) -> Table | None:
+        """The table of the rematch of ``old``'s game, waiting or being played, if one was
+        offered."""
+        return next((t for t in self.host.tables.values()
+                     if t.rematch_of == old.game_id and t.status() != "over"), None)
+
+    async def rematch(self, conn: Connection, old: Table, msg: Rematch) -> dict[str, Any] | None:
+        """After the game at ``old``: accept the other player's offer if there is one (or go
+        back to the rematch being played); say the offer again if it is the sender's own;
+        else make the new table (seats swapped,
+        a new secret deal, the same variant, rating, clock and bank) and offer it to the
+        other player (a bot takes its seat at once)."""
+        seat = old.seat_of(conn.code)
+        if seat is None:
+            raise ProtocolError("not_seated", "you did not play at this table")
+        if not old.game.is_over:
+            raise ProtocolError("not_over", "the game is still being played: a rematch "
+                                "comes after it")
+        other = old.seats[1 - seat]
+        async with self.host.create_lock:  # two players asking at once meet at one table
+            offer = self.offer_of(old)
+            if offer is None:
+                if other.bot is None and not any(c.code == other.code and not c.closed
+                                                 for c in self.host.conns):
+                    raise ProtocolError("not_here", f"{other.name} has left the host: "
+                                        "there is nobody to offer a rematch to")
+                seats = [Seat(), Seat()]
+                seats[1 - seat] = Seat(conn.name, conn.code,
+                                       identity=self.host._identity(conn))
+                seats[seat] = (Seat(other.name, None, other.bot, other.identity) if other.bot
+                               else Seat(other.name, kept_for=other.code))
+                new = await self._new_table(conn, old, seats)
+        if offer is not None:
+            if offer.status() == "open" and offer.seat_of(conn.code) is not None:
+                # asked twice: one offer stands (once it is played, asking again joins it)
+                self._tell_offer(old, offer, conn.name)
+                return {"type": "rematch_offered", "table": old.id, "new": offer.id}
+            return await self.host._join(conn, offer)  # the other's offer: accepted
+        conn.seated.add(new.id)
+        conn.push({"type": "joined", "table": new.id, "seat": 1 - seat})
+        await self.host._broadcast(new)
+        self.host.bot_seats.schedule(new)
+        if other.bot is not None:
+            return None
+        self._tell_offer(old, new, conn.name)
+        return {"type": "rematch_offered", "table": old.id, "new": new.id}
+
+    async def _new_table(self, conn: Connection, old: Table, seats: list[Seat]) -> Table:
+        """The rematch table of ``old`` with ``seats``, stored and listed (the caller holds
+        the host's ``create_lock``: the caps and the new table are one step)."""
+        host = self.host
+        host._check_caps(conn, against_bot=any(s.bot for s in seats))
+        host._spend(conn, "tables", host.limits.new_tables_per_minute, "new tables a minute")
+        while True:
+            new = new_table(old.game.options, seats, old.rated, old.clock, host.clock(),
+                            old.bank)
+            if new.id not in host.tables:
+                break
+        new.rematch_of = old.game_id
+        await host._save(new, "the new table")
+        host.tables[new.id] = new
+        host.lobby_changed()
+        return new
+
+    def _tell_offer(self, old: Table, new: Table, name: str | None) -> None:
+        """Offer ``new`` to the player its open seat is kept for, on each of their
+        connections."""
+        kept = next((s for s in new.seats if s.kept_for is not None), None)
+        if kept is None:
+            return
+        for other in self.host.conns:
+            if other.code == kept.kept_for and not other.closed:
+                other.push({"type": "rematch_offer", "table": old.id, "new": new.id,
+                            "name": name, "rated": new.rated})
+
+    async def decline(self, conn: Connection, table: Table, msg: Decline) -> dict[str, Any]:
+        """No to the rematch offered at ``table``: it closes, and its maker is told."""
+        if table.status() != "open" or not any(s.kept_for == conn.code for s in table.seats):
+            raise ProtocolError("no_offer", "no rematch is offered to you at that table")
+        host = self.host
+        async with host.save_locks.setdefault(table.id, asyncio.Lock()):
+            current = host.tables.get(table.id)
+            if current is None or current.status() != "open":
+                raise ProtocolError("stale", "that offer is not open any more; look again")
+            del host.tables[table.id]
+            host.lobby_changed()
+            host.store.delete(table.id)
+        host.save_locks.pop(table.id, None)
+        for other in audience(host.conns, table):
+            other.seated.discard(table.id)
+            other.push({"type": "closed", "table": table.id,
+                        "message": f"{conn.name} declined the rematch"})
+        return {"type": "declined", "table": table.id}
+
