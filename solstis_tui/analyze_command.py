@@ -128,9 +128,10 @@ def main(argv: list[str]) -> int:
         print(f"solstis analyze: {path}: {exc}", file=sys.stderr)
         return 2
     effort, seed = EFFORT, 0
-    found_before = cached(path, text)
-    if found_before is not None:
-        result = (found_before["analysis"], str(found_before.get("summary", "")))
+    key = cache_key(text, effort, seed)
+    kept = read_cache(path, key)
+    if kept is not None:
+        result = (kept["analysis"], str(kept.get("summary", "")))
     else:
         from solstis_tui.ai.expert import usable_cores
 

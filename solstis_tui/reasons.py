@@ -50,10 +50,31 @@ from .play.narrate import possessive
 from .play.words import describe_move
 
 __all__ = [
-    "BestCapture", "CaptureChoice", "Captures", "DrawUnseen", "EvilForbids", "EvilPassed",
-    "Fact", "Firefly", "FiresLit", "LeftInDisplay", "NoCapture", "RainbowBlocked",
-    "RainbowOn", "Section", "SpiritGain", "SquareDone", "Stars", "TileLost", "ToLine",
-    "WORDING", "differences", "explain", "facts", "say", "sentence",
+    "WORDING",
+    "BestCapture",
+    "CaptureChoice",
+    "Captures",
+    "DrawUnseen",
+    "EvilForbids",
+    "EvilPassed",
+    "Fact",
+    "Firefly",
+    "FiresLit",
+    "LeftInDisplay",
+    "NoCapture",
+    "RainbowBlocked",
+    "RainbowOn",
+    "Section",
+    "SpiritGain",
+    "SquareDone",
+    "Stars",
+    "TileLost",
+    "ToLine",
+    "differences",
+    "explain",
+    "facts",
+    "say",
+    "sentence",
 ]
 
 #: The reasons' wording: a kept analysis made with another is made afresh (its key says it).

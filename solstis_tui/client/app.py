@@ -22,10 +22,11 @@ from ..wire.names import without_controls
 from .client import KEEP_ALIVE_SECONDS, HostClient, HostError
 from .lobby import LobbyScreen
 from .remote import RemoteSession, rating_news
-from .review import Ranker, open_review
+from .review import JUDGES, open_review
 from .table_keys import TABLE_KEYS
 
 if TYPE_CHECKING:
+    from ..analysis import Effort
     from ..play.hints import Answer
     from ..screens.services import AppServices
 
@@ -39,6 +40,9 @@ class OnlineApp(ShellApp):
 
     keep_alive_seconds = KEEP_ALIVE_SECONDS
     more_keys = TABLE_KEYS
+    #: The analysis board's judge: its effort (None: the analysis's) and processes.
+    review_effort: Effort | None = None
+    review_workers: int = JUDGES
 
     def __init__(self, *, socket: Path | None = None, tcp: tuple[str, int] | None = None,
                  name: str | None = None, code: str | None = None,
@@ -55,7 +59,6 @@ class OnlineApp(ShellApp):
         self.chat_lines: list[str] = []
         """What was said at the tables, oldest first (the last ``CHAT_KEPT`` lines)."""
         self.rating_told: set[str] = set()  # tables whose rating change was shown
-        self.ranker: Ranker | None = None  # the review's bot (see review), once one opens
 
     # ------------------------------------------------------------------ start
     def open_first_screen(self) -> None:
@@ -95,8 +98,6 @@ class OnlineApp(ShellApp):
             self.lost(f"the connection to the game host failed ({exc})")
 
     def on_unmount(self) -> None:
-        if self.ranker is not None:
-            self.ranker.close()
         if self.client is not None:
             self.client.hang_up()
             self.client = None

@@ -32,7 +32,6 @@ from ..core import Decision
 from ..play.review_board import ReviewBoard
 from ..play.review_graph import GraphCell
 from ..records import GameRecord
-from .play_from_here import PlayFromHere
 from ..widgets.display import DisplayPiles
 from ..widgets.footer import Footer
 from ..widgets.hand import HandBar
@@ -40,6 +39,7 @@ from ..widgets.panorama import LARGE, SMALL, PanoramaGrid
 from ..widgets.pool import SpiritPool
 from ..widgets.topbar import TopBar
 from ..widgets.view import ASCII, UNICODE, Palette, asciify, palette_of
+from .play_from_here import PlayFromHere
 
 #: The judge's seed for a review (the same as ``solstis analyze``'s: they share the cache).
 SEED = 0

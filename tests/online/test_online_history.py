@@ -4,6 +4,7 @@ nothing online)."""
 
 from __future__ import annotations
 
+from solstis_tui.analysis import TINY
 from solstis_tui.client.app import OnlineApp
 from solstis_tui.client.game_screen import OnlineGameScreen
 from solstis_tui.client.my_games import MyGamesScreen, game_row
@@ -12,16 +13,6 @@ from solstis_tui.screens.review import ReviewScreen
 
 from .helpers import screen_lines
 from .test_online_app import seated_with_bob, wait_for
-
-
-class QuietRanker:
-    """The review's bot, stood in for: every legal move, unranked (no bot process)."""
-
-    def rank_moves(self, obs, seconds, cancel=None):
-        return [(move, 0.0) for move in obs.legal_moves]
-
-    def close(self) -> None:
-        pass
 
 
 def shown(app) -> str:
@@ -38,7 +29,7 @@ async def resign_at_the_table(app: OnlineApp, pilot, connect):
 
 async def test_the_end_dialog_online_offers_rematch_and_review_and_no_dead_key(host, connect):
     app = OnlineApp(socket=host.socket_path, name="Ann")
-    app.ranker = QuietRanker()
+    app.review_effort, app.review_workers = TINY, 1  # a tiny judge on this process
     async with app.run_test(size=(80, 24)) as pilot:
         await resign_at_the_table(app, pilot, connect)
         text = shown(app)
@@ -56,8 +47,8 @@ async def test_the_end_dialog_online_offers_rematch_and_review_and_no_dead_key(h
         await wait_for(lambda: isinstance(app.screen, EndScreen), pilot)
         await pilot.press("r")  # the review: the record, fetched from the host
         await wait_for(lambda: isinstance(app.screen, ReviewScreen), pilot)
-        assert app.screen.session.game.end_reason.value == "resigned"
-        assert [app.screen.session.name(p) for p in (0, 1)] == ["Ann", "Bob"]
+        assert app.screen.board.game.end_reason.value == "resigned"
+        assert list(app.screen.board.names) == ["Ann", "Bob"]
 
 
 async def test_m_offers_a_rematch_and_the_new_table_opens_once_it_is_accepted(
@@ -105,7 +96,7 @@ async def test_an_offered_rematch_is_asked_and_y_accepts_any_other_key_declines(
 
 async def test_my_games_from_the_lobby_lists_the_game_and_enter_reviews_it(host, connect):
     app = OnlineApp(socket=host.socket_path, name="Ann")
-    app.ranker = QuietRanker()
+    app.review_effort, app.review_workers = TINY, 1  # a tiny judge on this process
     async with app.run_test(size=(80, 24)) as pilot:
         await resign_at_the_table(app, pilot, connect)
         await pilot.press("escape")  # the board

@@ -15,8 +15,6 @@ from solstis_tui.app import SolstisApp
 from solstis_tui.core import Game, Move, Spirit
 from solstis_tui.core.board import NAMES
 from solstis_tui.play.words import short_move
-from solstis_tui.practice import points
-from solstis_tui.screens.play_from_here import PlayFromHere
 from solstis_tui.screens.review import ReviewScreen
 from tests.online.helpers import screen_lines, widget_text
 from tests.review_game import finished_record
