@@ -154,7 +154,7 @@ def capturing() -> Iterator[dict[str, Any]]:
         seen["points"], seen["verdicts"] = points, verdicts
         return original(game, names, points, verdicts)
 
-    analysis._report = report  # type: ignore[assignment]
+    analysis._report = report
     try:
         yield seen
     finally:
@@ -303,50 +303,52 @@ def print_rows(rows: Sequence[dict[str, Any]], say: Callable[[str], None]) -> No
             f"{r['opponent_error_rate']:.3f}★")
 
 
+def role(game: Judged, opponent: bool) -> dict[str, float]:
+    """The parts of the tier's seat in ``game``, or with ``opponent`` the opponent's."""
+    return game.parts[1 - game.tier_seat if opponent else game.tier_seat]
+
+
+def luck_line(label: str, values: Sequence[float]) -> str:
+    m, lo, hi = t_interval(values)
+    verdict = "holds 0" if lo <= 0 <= hi else "MISSES 0"
+    return f"  {label:<38} {m:+6.2f} [{lo:+6.2f}, {hi:+6.2f}]  {verdict}"
+
+
 def print_luck(by_tier: dict[str, list[Judged]], say: Callable[[str], None]) -> None:
     """The luck check: each seat's mean luck per game with its t-interval, by tier and over
-    all games, and the identity."""
-    say("luck per game (stars; mean [95% t-interval over games]; 0 inside = no bias seen)")
-    every: list[Judged] = []
-    for tier, games in by_tier.items():
-        if not games:
-            continue
-        every += games
-        for label, seat_of in (("tier's seat", lambda g: g.tier_seat),
-                               ("opponent's seat", lambda g: 1 - g.tier_seat)):
-            m, lo, hi = t_interval([g.parts[seat_of(g)]["luck"] for g in games])
-            say(f"  {tier:<20} {label:<16} {m:+6.2f} [{lo:+6.2f}, {hi:+6.2f}]  "
-                f"{'holds 0' if lo <= 0 <= hi else 'MISSES 0'}")
+    all games; then the identity and the mean parts."""
+    every = [g for games in by_tier.values() for g in games]
     if not every:
         return
-    for label, pick in (("first seat (seat 1)", lambda g: g.parts[0]),
-                        ("second seat (seat 2)", lambda g: g.parts[1]),
-                        ("every seat", None)):
-        values = ([p["luck"] for g in every for p in g.parts] if pick is None
-                  else [pick(g)["luck"] for g in every])
-        m, lo, hi = t_interval(values)
-        say(f"  all {len(every)} games, {label:<21} {m:+6.2f} [{lo:+6.2f}, {hi:+6.2f}]  "
-            f"{'holds 0' if lo <= 0 <= hi else 'MISSES 0'}")
-    say("identity: first + own + other + luck + quiet = final, each seat of each game; "
-        "mean parts per game (stars)")
+    say("luck per game, stars: mean [95% t-interval over games] (unbiased: holds 0)")
+    for tier, games in by_tier.items():
+        for opponent, label in ((False, "tier's seat"), (True, "opponent's seat")):
+            if games:
+                say(luck_line(f"{tier}, {label}", [role(g, opponent)["luck"] for g in games]))
+    say(luck_line(f"all {len(every)} games, the tiers' seats",
+                  [role(g, False)["luck"] for g in every]))
+    say(luck_line(f"all {len(every)} games, the opponent's seats",
+                  [role(g, True)["luck"] for g in every]))
+    for seat in (0, 1):
+        say(luck_line(f"all {len(every)} games, seat {seat + 1}",
+                      [g.parts[seat]["luck"] for g in every]))
     worst = max(abs(residual(p)) for g in every for p in g.parts)
     mismatch = max(abs(p["luck"] - s["luck"]) for g in every
                    for p, s in zip(g.parts, g.data["seats"], strict=True))
-    say(f"  holds in {len(every)} games: largest residual {worst:.2e}★; parts' luck against "
-        f"the analysis' luck: largest difference {mismatch:.3f}★ (its luck is rounded)")
+    say(f"identity (first + own + other + luck + quiet = final) over {2 * len(every)} seats "
+        f"of {len(every)} games: largest miss {worst:.1e}★; the parts' luck against the "
+        f"analysis' luck: largest difference {mismatch:.3f}★ (it rounds)")
+    say("mean parts per game, stars:")
     for tier, games in by_tier.items():
-        for label, seat_of in (("tier", lambda g: g.tier_seat),
-                               ("opponent", lambda g: 1 - g.tier_seat)):
-            if not games:
-                continue
-            means = {k: statistics.fmean(g.parts[seat_of(g)][k] for g in games)
-                     for k in PARTS}
-            say(f"  {tier:<20} {label:<9} " + " ".join(f"{k} {means[k]:+6.2f}" for k in PARTS))
-        if games:
-            own = statistics.fmean(g.parts[1 - g.tier_seat]["own"] for g in games)
-            seen = statistics.fmean(g.parts[g.tier_seat]["other"] for g in games)
-            say(f"  {tier:<20} the opponent's decisions: {own:+.2f}★ by its own view, "
-                f"{seen:+.2f}★ by the tier's")
+        if not games:
+            continue
+        for opponent, label in ((False, "tier"), (True, "opponent")):
+            means = {k: statistics.fmean(role(g, opponent)[k] for g in games) for k in PARTS}
+            say(f"  {tier:<18} {label:<9}" + "".join(f" {k} {means[k]:+6.2f}" for k in PARTS))
+        own = statistics.fmean(role(g, True)["own"] for g in games)
+        seen = statistics.fmean(role(g, False)["other"] for g in games)
+        say(f"  {tier:<18} the opponent's decisions: {own:+.2f}★ by its own view, "
+            f"{seen:+.2f}★ by the tier's")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -6,10 +6,12 @@ from __future__ import annotations
 import csv
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from solstis_tui import analysis
+from solstis_tui.ai import arena
 from solstis_tui.ai.registry import make_bot
 from solstis_tui.core import Game, Options
 
@@ -37,7 +39,7 @@ def test_luck_interval_is_students_t_not_the_normal_one() -> None:
 
 
 def test_csv_has_a_header_and_a_row_a_tier_with_figures_rounded() -> None:
-    row = dict.fromkeys(error_rates.COLUMNS, 0.123456)
+    row: dict[str, object] = dict.fromkeys(error_rates.COLUMNS, 0.123456)
     row |= {"tier": "mcts", "opponent": "greedy@3", "games": 40, "decisions": 812}
     rows = list(csv.DictReader(error_rates.csv_text([row, {**row, "tier": "expert"}])
                                .splitlines()))
@@ -75,11 +77,18 @@ def test_a_stopped_run_plays_and_analyses_only_the_games_not_yet_kept(
     records[0].unlink()
     played: list[int] = []
     analysed: list[int] = []
-    run, analyse = error_rates.run, analysis.analyse
-    monkeypatch.setattr(error_rates, "run", lambda todo, *a: played.append(len(todo)) or
-                        run(todo, *a))
-    monkeypatch.setattr(analysis, "analyse", lambda *a, **k: analysed.append(1) or
-                        analyse(*a, **k))
+    run, analyse = arena.run, analysis.analyse
+
+    def counted_run(todo: list[arena.Task], *args: Any) -> Any:
+        played.append(len(todo))
+        return run(todo, *args)
+
+    def counted_analyse(*args: Any, **kwargs: Any) -> analysis.Analysis:
+        analysed.append(1)
+        return analyse(*args, **kwargs)
+
+    monkeypatch.setattr(error_rates, "run", counted_run)
+    monkeypatch.setattr(analysis, "analyse", counted_analyse)
     assert error_rates.main(flags) == 0
     assert played == [1] and analysed == [1]
     [row] = csv.DictReader((tmp_path / "rates.csv").read_text().splitlines())
