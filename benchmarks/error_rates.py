@@ -33,12 +33,14 @@ import csv
 import io
 import json
 import math
+import multiprocessing
 import os
 import random
 import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -228,18 +230,37 @@ def analysed(record: Path, tier: str, effort: analysis.Effort, workers: int) -> 
     return Judged(tier_seat, data, (parts[0], parts[1]), score)
 
 
+def _analysed_alone(job: tuple[Path, str, analysis.Effort]) -> tuple[Any, ...] | None:
+    """``analysed`` on one process, as plain data (for a pool of games)."""
+    found = analysed(*job, 1)
+    return None if found is None else (found.tier_seat, found.data, found.parts, found.score)
+
+
 def judged_games(paths: list[Path], effort: analysis.Effort, workers: int, tier: str,
                  console: Console) -> list[Judged]:
+    """Every kept game of ``paths`` analysed, ``workers`` games at a time (each judged on
+    one process: no pool to start for every game, no core idle at a game's end)."""
     out: list[Judged] = []
     started = time.perf_counter()
-    for n, path in enumerate(paths, 1):
-        found = analysed(path, tier, effort, workers)
-        if found is not None:
-            out.append(found)
-        if n % 10 == 0 or n == len(paths):
-            print(f"{tier}: analysed {n}/{len(paths)} games "
-                  f"({time.perf_counter() - started:.0f} s, load "
-                  f"{os.getloadavg()[0]:.1f})", flush=True)
+    jobs = [(path, tier, effort) for path in paths]
+    pool: ProcessPoolExecutor | None = None
+    results: Iterator[tuple[Any, ...] | None]
+    if workers > 1 and len(jobs) > 1:
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        results = pool.map(_analysed_alone, jobs)
+    else:
+        results = map(_analysed_alone, jobs)
+    try:
+        for n, found in enumerate(results, 1):
+            if found is not None:
+                out.append(Judged(*found))
+            if n % 10 == 0 or n == len(paths):
+                print(f"{tier}: analysed {n}/{len(paths)} games "
+                      f"({time.perf_counter() - started:.0f} s, load "
+                      f"{os.getloadavg()[0]:.1f})", flush=True)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     return out
 
 
@@ -358,7 +379,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=40, help="games a tier (even)")
     parser.add_argument("--seed", type=int, default=8081)
     parser.add_argument("--jobs", type=int, default=2, help="games played at once")
-    parser.add_argument("--workers", type=int, default=2, help="judge processes")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="games analysed at once, each on a process of its own")
     parser.add_argument("--records", default="benchmarks/records/error_rates")
     parser.add_argument("--csv", help="write the per-tier figures here")
     parser.add_argument("--no-play", action="store_true",
@@ -374,7 +396,7 @@ def main(argv: list[str] | None = None) -> int:
     effort = analysis.TINY if args.tiny else analyze_command.EFFORT
     say(f"Engine: {engine_build.STATUS.line}")
     say(f"opponent {args.opponent}, seed {args.seed}, {args.games} games a tier, base game, "
-        f"judge {effort}, {args.workers} judge processes, {os.cpu_count()} cores")
+        f"judge {effort}, {args.workers} games analysed at once, {os.cpu_count()} cores")
     folder = Path(args.records)
     folder.mkdir(parents=True, exist_ok=True)
     by_tier: dict[str, list[Judged]] = {}
