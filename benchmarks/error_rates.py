@@ -173,6 +173,8 @@ class Judged:
     data: dict[str, Any]
     parts: tuple[dict[str, float], dict[str, float]]
     score: float
+    record: str = ""
+    """The record's file name."""
 
 
 def play(tier: str, opponent: str, games: int, seed: int, folder: Path, jobs: int,
@@ -227,13 +229,14 @@ def analysed(record: Path, tier: str, effort: analysis.Effort, workers: int) -> 
     tier_seat = 0 if names[0] == tier else 1
     winner = game.winner
     score = 0.5 if winner is None else float(winner == tier_seat)
-    return Judged(tier_seat, data, (parts[0], parts[1]), score)
+    return Judged(tier_seat, data, (parts[0], parts[1]), score, record.name)
 
 
 def _analysed_alone(job: tuple[Path, str, analysis.Effort]) -> tuple[Any, ...] | None:
     """``analysed`` on one process, as plain data (for a pool of games)."""
     found = analysed(*job, 1)
-    return None if found is None else (found.tier_seat, found.data, found.parts, found.score)
+    return None if found is None else (found.tier_seat, found.data, found.parts, found.score,
+                                       found.record)
 
 
 def judged_games(paths: list[Path], effort: analysis.Effort, workers: int, tier: str,
@@ -302,10 +305,31 @@ def row_of(tier: str, opponent: str, games: list[Judged]) -> dict[str, Any]:
     return row
 
 
-def csv_text(rows: Sequence[dict[str, Any]]) -> str:
-    """The rows as CSV under a header line, figures rounded to 3 decimals."""
+def game_rows(tier: str, games: list[Judged]) -> list[dict[str, Any]]:
+    """One row a game (``GAME_COLUMNS``): every figure above can be recomputed from them."""
+    rows = []
+    for g in games:
+        row: dict[str, Any] = {"tier": tier, "record": g.record, "tier_seat": g.tier_seat + 1,
+                               "score": g.score}
+        for prefix, opponent in (("tier", False), ("opponent", True)):
+            seat = 1 - g.tier_seat if opponent else g.tier_seat
+            loss, n, labels = seat_losses(g, seat)
+            row |= {f"{prefix}_decisions": n, f"{prefix}_loss": loss}
+            row |= {f"{prefix}_{name}": labels[name] for name in analysis.LABEL_NAMES}
+            row |= {f"{prefix}_{part}": role(g, opponent)[part] for part in PARTS}
+        rows.append(row)
+    return rows
+
+
+GAME_COLUMNS = ("tier", "record", "tier_seat", "score", *(
+    f"{prefix}_{name}" for prefix in ("tier", "opponent")
+    for name in ("decisions", "loss", *analysis.LABEL_NAMES, *PARTS)))
+
+
+def csv_text(rows: Sequence[dict[str, Any]], columns: Sequence[str] = COLUMNS) -> str:
+    """The rows as CSV under a header line of ``columns``, figures rounded to 3 decimals."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(out, columns, lineterminator="\n")
     writer.writeheader()
     for row in rows:
         writer.writerow({k: round(v, 3) if isinstance(v, float) else v
@@ -383,6 +407,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="games analysed at once, each on a process of its own")
     parser.add_argument("--records", default="benchmarks/records/error_rates")
     parser.add_argument("--csv", help="write the per-tier figures here")
+    parser.add_argument("--games-csv", help="write one line a game here (each seat's "
+                        "decisions, loss, labels and parts)")
     parser.add_argument("--no-play", action="store_true",
                         help="only analyse the records already kept")
     parser.add_argument("--tiny", action="store_true",
@@ -416,13 +442,17 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append(row_of(tier, args.opponent, games))
                 if args.csv:
                     write_atomic(args.csv, csv_text(rows))
+                if args.games_csv:
+                    every = [r for t, g in by_tier.items() for r in game_rows(t, g)]
+                    write_atomic(args.games_csv, csv_text(every, GAME_COLUMNS))
             print_rows(rows, say)
     except KeyboardInterrupt:
         say("Interrupted: the games and analyses so far are kept.")
         return 130
     print_luck(by_tier, say)
-    if args.csv:
-        say(f"Figures written to {args.csv}")
+    for path in (args.csv, args.games_csv):
+        if path:
+            say(f"Figures written to {path}")
     return 0
 
 

@@ -67,10 +67,11 @@ def test_each_seats_parts_add_up_to_its_final_margin_and_its_luck_is_the_analysi
         assert parts["quiet"] != 0.0  # decisions in a row, without a draw between them
 
 
-def test_a_stopped_run_plays_and_analyses_only_the_games_not_yet_kept(
+def test_a_stopped_run_plays_and_analyses_only_the_games_not_yet_kept_and_lists_them_all(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     flags = ["--tiers", "random", "--games", "4", "--tiny", "--records", str(tmp_path),
-             "--jobs", "1", "--workers", "1", "--csv", str(tmp_path / "rates.csv")]
+             "--jobs", "1", "--workers", "1", "--csv", str(tmp_path / "rates.csv"),
+             "--games-csv", str(tmp_path / "games.csv")]
     assert error_rates.main(flags) == 0
     records = sorted(tmp_path.glob("*.solstis"))
     assert len(records) == 4
@@ -93,3 +94,6 @@ def test_a_stopped_run_plays_and_analyses_only_the_games_not_yet_kept(
     assert played == [1] and analysed == [1]
     [row] = csv.DictReader((tmp_path / "rates.csv").read_text().splitlines())
     assert row["games"] == "4" and row["tier"] == "random"
+    games = list(csv.DictReader((tmp_path / "games.csv").read_text().splitlines()))
+    assert sorted(g["record"] for g in games) == [r.name for r in records]
+    assert sum(int(g["tier_decisions"]) for g in games) == int(row["decisions"])
