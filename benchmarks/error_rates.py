@@ -353,6 +353,19 @@ def role(game: Judged, opponent: bool) -> dict[str, float]:
     return game.parts[1 - game.tier_seat if opponent else game.tier_seat]
 
 
+def luck_split(game: Judged, seat: int) -> tuple[float, float]:
+    """``seat``'s luck in ``game`` in two: (the stretches after its own move, those after the
+    other seat's), read from the analysis' notes (a chance note follows its move's)."""
+    mover: int | None = None
+    split = [0.0, 0.0]
+    for note in game.data["decisions"]:
+        if "event" not in note:
+            mover = note["seat"]
+        else:
+            split[mover != seat] += note["luck"][seat]
+    return split[0], split[1]
+
+
 def luck_line(label: str, values: Sequence[float]) -> str:
     m, lo, hi = t_interval(values)
     verdict = "holds 0" if lo <= 0 <= hi else "MISSES 0"
@@ -377,6 +390,13 @@ def print_luck(by_tier: dict[str, list[Judged]], say: Callable[[str], None]) -> 
     for seat in (0, 1):
         say(luck_line(f"all {len(every)} games, seat {seat + 1}",
                       [g.parts[seat]["luck"] for g in every]))
+    # The draw gives one seat's stars to the other: the two seats' luck should sum to 0.
+    say(luck_line(f"all {len(every)} games, both seats summed",
+                  [g.parts[0]["luck"] + g.parts[1]["luck"] for g in every]))
+    for seat in (0, 1):
+        for part, label in ((0, "after its own moves"), (1, "after the other's")):
+            say(luck_line(f"all {len(every)} games, seat {seat + 1} {label}",
+                          [luck_split(g, seat)[part] for g in every]))
     worst = max(abs(residual(p)) for g in every for p in g.parts)
     mismatch = max(abs(p["luck"] - s["luck"]) for g in every
                    for p, s in zip(g.parts, g.data["seats"], strict=True))

@@ -97,3 +97,18 @@ def test_a_stopped_run_plays_and_analyses_only_the_games_not_yet_kept_and_lists_
     games = list(csv.DictReader((tmp_path / "games.csv").read_text().splitlines()))
     assert sorted(g["record"] for g in games) == [r.name for r in records]
     assert sum(int(g["tier_decisions"]) for g in games) == int(row["decisions"])
+
+
+def test_luck_splits_into_the_stretches_after_own_moves_and_after_the_other_seats() -> None:
+    data = {"decisions": [
+        {"turn": 1, "seat": 0, "played": "a", "loss_stars": 0.0, "label": None},
+        {"turn": 1, "event": "Ann drew 3-4", "luck": [1.0, -0.5]},
+        {"turn": 1, "seat": 1, "played": "b", "loss_stars": 0.0, "label": None},
+        {"turn": 1, "seat": 0, "played": "c", "loss_stars": 0.0, "label": None},
+        {"turn": 2, "event": "Ann drew 5-5", "luck": [2.0, 0.25]},
+        {"turn": 2, "seat": 1, "played": "d", "loss_stars": 0.0, "label": None},
+        {"turn": 2, "event": "Bob drew 1-1", "luck": [-4.0, 3.0]},
+    ]}
+    game = error_rates.Judged(0, data, ({}, {}), 1.0)
+    assert error_rates.luck_split(game, 0) == (3.0, -4.0)
+    assert error_rates.luck_split(game, 1) == (3.0, -0.25)
