@@ -218,10 +218,7 @@ def analysed(record: Path, tier: str, effort: analysis.Effort, workers: int) -> 
     if cached is None or parts is None:
         with capturing() as seen:
             found = analysis.analyse(game, names, 0, effort, workers)
-        data = analysis.to_json(found)
-        write_atomic(analyze_command.cache_path(record), json.dumps(
-            {"key": key, "summary": analysis.summary(found), "analysis": data},
-            ensure_ascii=False, indent=1))
+        data, _ = analyze_command.write_cache(record, key, found)
         parts = [parts_of(game, seen["points"], seen["verdicts"], s) for s in (0, 1)]
         write_atomic(parts_path(record), json.dumps({"key": key, "parts": parts}, indent=1))
     else:
