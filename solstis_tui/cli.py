@@ -79,14 +79,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def add_screen_options(parser: argparse.ArgumentParser, pace: str) -> None:
-    """--theme, --ascii, --no-mouse and --pace (``pace`` says between what)."""
+def add_screen_options(parser: argparse.ArgumentParser, pace: str | None = None) -> None:
+    """--theme, --ascii, --no-mouse and, given ``pace`` (between what), --pace."""
     parser.add_argument("--theme", choices=THEME_NAMES, default=None,
                         help="colours for this run (default: the theme last chosen with "
                              "Ctrl+P, else dark; ansi-16 uses the terminal's own)")
     parser.add_argument("--ascii", action="store_true",
                         help="draw with plain ASCII, for terminals without Unicode")
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
+    if pace is None:
+        return
     parser.add_argument("--pace", type=float, default=0.5, metavar="SECONDS",
                         help=f"pause between {pace}")
 
@@ -203,11 +205,7 @@ def review_parser() -> argparse.ArgumentParser:
                     "one: the newest kept game.")
     parser.add_argument("record", nargs="?", metavar="ID|FILE",
                         help="a record's id (or the start of it), or a record file")
-    parser.add_argument("--theme", choices=THEME_NAMES, default=None,
-                        help="colours for this run (default: the theme last chosen)")
-    parser.add_argument("--ascii", action="store_true",
-                        help="draw with plain ASCII, for terminals without Unicode")
-    parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
+    add_screen_options(parser)
     return parser
 
 
@@ -239,11 +237,7 @@ def drill_parser() -> argparse.ArgumentParser:
     parser.add_argument("--analyse", action="store_true",
                         help="first analyse the kept games not analysed yet (about half a "
                              "minute a game, with progress)")
-    parser.add_argument("--theme", choices=THEME_NAMES, default=None,
-                        help="colours for this run (default: the theme last chosen)")
-    parser.add_argument("--ascii", action="store_true",
-                        help="draw with plain ASCII, for terminals without Unicode")
-    parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
+    add_screen_options(parser)
     return parser
 
 

@@ -70,10 +70,12 @@ print(json.dumps(sorted(m for m in sys.modules if m.startswith("solstis_tui"))))
 """
 
 #: What a game host may load of the package: the engine, the bots, what the wire speaks,
-#: the file helpers, the command line that starts it, and the build selector.
+#: the file helpers, the game record's format (it keeps each game's record), the command
+#: line that starts it, and the build selector.
 HOST_MAY_LOAD = ("solstis_tui.core", "solstis_tui.ai", "solstis_tui.host", "solstis_tui.wire")
 HOST_MAY_LOAD_MODULES = {"solstis_tui", "solstis_tui.cli", "solstis_tui.files",
-                         "solstis_tui.engine_build", "solstis_tui._engine__mypyc"}
+                         "solstis_tui.records", "solstis_tui.engine_build",
+                         "solstis_tui._engine__mypyc"}
 
 
 def test_the_host_loads_nothing_of_the_local_app_or_the_client(tmp_path: Path) -> None:

@@ -371,7 +371,7 @@ class OnlineApp(ShellApp):
 
     def review_game(self) -> None:
         """Fetch this table's finished game's record from the host, to review it."""
-        game = self.remote.game if self.remote is not None else None
+        game = self.remote.game_id if self.remote is not None else None
         if game is None:
             self.notify("the review opens once the game is over", severity="error")
         else:

@@ -43,7 +43,7 @@ class RemoteSession:
         self.version = 0
         """Moves on with every state from the host (see ``SessionView.version``)."""
         self.on_change: Callable[[RemoteSession], None] | None = None
-        self.game: str | None = None
+        self.game_id: str | None = None
         """The game's id once it is over (it names its record at the host), else None."""
 
     # -------------------------------------------------------------- host updates
@@ -51,7 +51,7 @@ class RemoteSession:
         """Take a ``state`` message from the host."""
         self.seat = state.get("seat")
         game = state.get("game")
-        self.game = game if isinstance(game, str) else None
+        self.game_id = game if isinstance(game, str) else None
         self.seats = state["seats"]
         self.rated = state.get("rated") is True
         self.counts = state.get("counts") is True

@@ -9,7 +9,7 @@ and storage the way the host's own handlers do.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..wire.messages import Decline, FetchRecord, MyGames, Rematch
 from ..wire.protocol import ProtocolError
@@ -19,7 +19,48 @@ from .tables import MAX_WATCHERS, Seat, Table, new_table
 from .views import audience
 
 if TYPE_CHECKING:
-    from .host import Host
+    from collections.abc import Callable
+
+    from .admission import Door
+    from .host_bots import BotSeats
+    from .limits import Limits
+    from .ratings import Ratings
+    from .tables import TableStore
+
+
+class TableHost(Protocol):
+    """What of the host these handlers use (``host.Host`` is one): its tables and
+    connections, storage and ratings, and the steps every table message shares."""
+
+    tables: dict[str, Table]
+    conns: set[Connection]
+    store: TableStore
+    save_locks: dict[str, asyncio.Lock]
+    create_lock: asyncio.Lock
+    ratings: Ratings
+    door: Door
+    limits: Limits
+    bot_seats: BotSeats
+    clock: Callable[[], float]
+
+    @staticmethod
+    def _identity(conn: Connection) -> str | None: ...
+
+    async def _join(self, conn: Connection, table: Table) -> dict[str, Any] | None: ...
+
+    async def _broadcast(self, table: Table) -> None: ...
+
+    async def _commit(self, table: Table, change: Callable[[Table], None], what: str, *,
+                      active: bool = True) -> Table: ...
+
+    def _spend(self, conn: Connection, what: str, per_minute_cap: float,
+               said: str) -> None: ...
+
+    def _check_caps(self, conn: Connection, *, against_bot: bool | None) -> None: ...
+
+    async def _save(self, table: Table, what: str) -> None: ...
+
+    def lobby_changed(self) -> None: ...
 
 #: The one answer to a record nobody may have: no such game, not over, or not yours.
 NO_RECORD = "no finished game you played or watched has that id"
@@ -29,7 +70,7 @@ class AfterGame:
     """The host's handlers of ``games``, ``record``, ``rematch`` and ``decline``, and the
     watchers a table remembers."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: TableHost) -> None:
         self.host = host
 
     def reader(self, conn: Connection) -> str:

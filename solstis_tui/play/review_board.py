@@ -286,7 +286,7 @@ class ReviewBoard:
             return []
         step = self.current
         return graph(self.analysis, self.seats[0], step.point if step else None,
-                     width, ascii_mode)
+                     width, ascii_mode, marked=self.seats)
 
     def decision_lines(self, height: int) -> tuple[list[str], int]:
         """The reviewed decisions, one a line, as many as ``height`` holds round the

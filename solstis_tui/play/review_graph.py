@@ -14,7 +14,7 @@ its own, with no cursor and no marks: hence this.)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -47,11 +47,12 @@ def columns(count: int, width: int) -> list[range]:
 
 
 def graph(found: Analysis, seat: int, cursor: int | None, width: int,
-          ascii_mode: bool = False) -> list[list[GraphCell]]:
+          ascii_mode: bool = False, marked: Collection[int] = (0, 1)
+          ) -> list[list[GraphCell]]:
     """Three rows of ``width`` cells at most: seat 0's strip, seat 1's, and the marks
-    (mistakes, and ``seat``'s luck). ``cursor`` is the index of a decision among
-    ``found.decisions()`` (None: no cursor). A mark stands in the first character of a
-    stretched decision."""
+    (the mistakes of the seats ``marked``, and ``seat``'s luck). ``cursor`` is the index
+    of a decision among ``found.decisions()`` (None: no cursor). A mark stands in the
+    first character of a stretched decision."""
     notes = found.decisions()
     luck = _luck_after(found)
     spans = columns(len(notes), width)
@@ -66,8 +67,8 @@ def graph(found: Analysis, seat: int, cursor: int | None, width: int,
         for s in (0, 1):
             level = _level(last.expected[s], low, high, levels)
             rows[s] += [GraphCell(level, "strip", here)] * stretch
-        rows[2].append(_mark([notes[k] for k in span], [luck[k][seat] for k in span],
-                             here))
+        rows[2].append(_mark([notes[k] for k in span if notes[k].seat in marked],
+                             [luck[k][seat] for k in span], here))
         rows[2] += [GraphCell(" ", "blank", here)] * (stretch - 1)
     return rows
 

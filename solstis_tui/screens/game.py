@@ -30,6 +30,7 @@ from ..play.controller import PlayController
 from ..play.pacing import Cancellable
 from ..play.session_view import SessionView
 from ..play.view import BoardView
+from ..widgets.board_parts import board_parts
 from ..widgets.clicks import BoardClick
 from ..widgets.display import PILE_LETTERS, DisplayPiles
 from ..widgets.footer import Footer
@@ -121,12 +122,7 @@ class GameScreen(Screen[None]):
         yield Static(id="too-small")
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                with Horizontal(id="board"):
-                    yield PanoramaGrid("mine", id="mine")
-                    yield PanoramaGrid("theirs", id="theirs")
-                yield DisplayPiles(id="display")
-                yield HandBar(id="hand")
-                yield SpiritPool(id="pool")
+                yield from board_parts()
                 yield ScoreLine(id="scoreline")
                 yield Static(id="lastturn", markup=False)
                 yield GameLog(id="log")

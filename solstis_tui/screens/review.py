@@ -32,6 +32,7 @@ from ..core import Decision
 from ..play.review_board import ReviewBoard
 from ..play.review_graph import GraphCell
 from ..records import GameRecord
+from ..widgets.board_parts import board_parts
 from ..widgets.display import DisplayPiles
 from ..widgets.footer import Footer
 from ..widgets.hand import HandBar
@@ -59,7 +60,7 @@ def legend(ascii_mode: bool, lucky: str) -> str:
             f"Underlined: the judge's best ({g.target * 2} a cell, [+] a square). "
             "Beside the graph, the judge's top three, < the move played. "
             "Graph: each side's expected star margin; i, m, b: inaccuracy, mistake, "
-            f"blunder; + and -: the draw's big swings for {lucky}.")
+            f"blunder (n and p go to them); + and -: the draw's big swings for {lucky}.")
 
 
 class _Stopped(Exception):
@@ -129,12 +130,7 @@ class ReviewScreen(Screen[None]):
         yield TopBar(id="topbar")
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                with Horizontal(id="board"):
-                    yield PanoramaGrid("mine", id="mine")
-                    yield PanoramaGrid("theirs", id="theirs")
-                yield DisplayPiles(id="display")
-                yield HandBar(id="hand")
-                yield SpiritPool(id="pool")
+                yield from board_parts()
                 yield Static(id="graph", markup=False)
                 yield Static(id="info", markup=False)
             with Vertical(id="side"):
@@ -206,8 +202,8 @@ class ReviewScreen(Screen[None]):
         pal = palette_of(self)
         out = Text(no_wrap=True, overflow="crop")
         if not rows:
-            note = f"The graph of each side's expected result comes with the analysis" \
-                f"{b.status()}."
+            # The top bar counts the decisions judged; this line is drawn once.
+            note = "The graph of each side's expected result comes at the end of the analysis."
             out.append(self.text(note), style=pal.dim)
             lines = [out, Text(), Text()]
         else:

@@ -181,13 +181,31 @@ def test_the_graph_marks_the_cursor_and_the_labelled_decisions():
     cursor = [i for i, cell in enumerate(rows[0]) if cell.cursor]
     assert cursor == [board.current.point]
     notes = board.analysis.decisions()
-    labelled = {k for k, n in enumerate(notes) if n.label}
+    labelled = {k for k, n in enumerate(notes) if n.label and n.seat in board.seats}
     assert {i for i, c in enumerate(rows[2]) if c.kind == "label"} == labelled
     assert rows[2][board.current.point].text == board.note().label[0]
     wide = board.graph(3 * board.points + 2)  # room to spare: three characters a decision
     assert all(len(r) == 3 * board.points for r in wide)
     assert [i for i, c in enumerate(wide[0]) if c.cursor] == \
         [3 * board.current.point + k for k in range(3)]
+
+
+def test_the_graph_marks_only_the_mistakes_n_and_p_go_to():
+    board = analysed_board()  # the person's seat only
+    notes = board.analysis.decisions()
+    others = {k for k, n in enumerate(notes) if n.label and n.seat not in board.seats}
+    assert others  # the other seat erred too: those are not marked
+    marked = {i for i, c in enumerate(board.graph(board.points)[2]) if c.kind == "label"}
+    assert not marked & others
+    reached = set()
+    board.go(0)
+    while True:
+        at = board.cursor
+        board.next_mistake()
+        if board.cursor == at:
+            break
+        reached.add(board.current.point)
+    assert reached == marked
 
 
 def test_a_long_game_folds_into_a_narrow_graph_and_ascii_draws_ascii():
