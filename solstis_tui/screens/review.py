@@ -14,6 +14,7 @@ in a thread worker whose judge works in processes, with its progress in the top 
 from __future__ import annotations
 
 import contextlib
+import textwrap
 import threading
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -200,12 +201,12 @@ class ReviewScreen(Screen[None]):
         width = max(10, room - side if beside else room)
         rows = b.graph(width, self.ascii_mode)
         pal = palette_of(self)
-        out = Text(no_wrap=True, overflow="crop")
         if not rows:
             # The top bar counts the decisions judged; this line is drawn once.
-            note = "The graph of each side's expected result comes at the end of the analysis."
-            out.append(self.text(note), style=pal.dim)
-            lines = [out, Text(), Text()]
+            note = "The graph of each side's expected result comes once all is judged."
+            wrapped = textwrap.wrap(self.text(note), _NAME_WIDTH + width)[:3]
+            lines = [Text(part, style=pal.dim, no_wrap=True, overflow="crop")
+                     for part in wrapped + [""] * (3 - len(wrapped))]
         else:
             names = [*b.names, "marks"]
             lines = []
