@@ -39,6 +39,7 @@ from solstis_tui.core.events import (
     SecondChance,
     SpiritsDrawn,
 )
+from solstis_tui.play.narrate import possessive
 from solstis_tui.reasons import explain
 
 VERSION: Final = 1
@@ -359,7 +360,8 @@ def describe(events: Sequence[Event], names: Sequence[str]) -> str:
             tile = f" {NAMES[ev.tile]}" if ev.tile is not None else " a tile"
             parts.append(f"{names[ev.player]} drew{tile}")
         elif isinstance(ev, SecondChance):
-            parts.append(f"{names[ev.player]}'s second chance: {NAMES[ev.tile]}")
+            parts.append(f"{possessive(names[ev.player], start=True)} second chance: "
+                         f"{NAMES[ev.tile]}")
         elif isinstance(ev, SpiritsDrawn):
             spirits = " and ".join(s.name.lower() for s in ev.spirits)
             parts.append(f"{names[ev.player]} drew {spirits}")

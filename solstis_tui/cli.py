@@ -8,7 +8,7 @@ import os
 import random
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from solstis_tui.ai.registry import BOT_TIERS
@@ -272,6 +272,19 @@ def run_drill(argv: list[str]) -> int:
     return 0
 
 
+def to_a_pipe(command: Callable[[list[str]], int], argv: list[str]) -> int:
+    """Run a command that prints: a reader that stops early (``| head``) ends it quietly
+    with status 1, not with a traceback."""
+    try:
+        status = command(argv)
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        # Python flushes stdout again at exit: point it at nothing first.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if engine_build.STATUS.stale:  # the edit runs, slower; say how to get speed back
@@ -281,13 +294,13 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == "analyze":
         from .analyze_command import main as analyze_main
 
-        return analyze_main(argv[1:])
+        return to_a_pipe(analyze_main, argv[1:])
     if argv and argv[0] == "learn":
         return run_learn(argv[1:])
     if argv and argv[0] == "games":
         from .records_cli import games_main
 
-        return games_main(argv[1:])
+        return to_a_pipe(games_main, argv[1:])
     if argv and argv[0] == "review":
         return run_review(argv[1:])
     if argv and argv[0] == "drill":

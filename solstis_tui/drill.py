@@ -102,8 +102,8 @@ class Drill:
         n = len(self.unanalysed)
         if not n:
             return ""
-        games = "game is" if n == 1 else "games are"
-        return (f"{n} kept {games} not analysed yet, so their mistakes are not asked: "
+        games, whose = ("game is", "its") if n == 1 else ("games are", "their")
+        return (f"{n} kept {games} not analysed yet, so {whose} mistakes are not asked: "
                 "'solstis drill --analyse' analyses them first (about half a minute a "
                 "game), or 'solstis analyze RECORD' one at a time.")
 

@@ -193,3 +193,11 @@ def test_a_bad_record_is_refused_with_a_message(
     err = capsys.readouterr().err
     assert err.startswith("solstis analyze:") and "Traceback" not in err
     assert not (tmp_path / "bad.json.analysis.json").exists()
+
+
+def test_a_chance_event_of_yours_reads_as_english() -> None:
+    from solstis_tui.core.events import SecondChance
+
+    said = analysis.describe([SecondChance(0, 5)], ("You", "Greedy bot"))
+    assert said.startswith("Your second chance: ") and "You's" not in said
+    assert analysis.describe([SecondChance(1, 5)], ("You", "Ann")).startswith("Ann's second")

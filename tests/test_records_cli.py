@@ -122,3 +122,23 @@ def test_review_opens_a_record_someone_sent(tmp_path, monkeypatch):
     (record,) = opened
     assert record.seats[0].name == "Ann"
     assert record == read(path)
+
+
+def test_a_listing_piped_to_a_reader_that_stopped_ends_quietly(data_dir):
+    """``solstis games | head -1``: the reader is gone before the list is written."""
+    import os
+    import subprocess
+    import sys
+
+    kept(3, (SeatRecord("You", "human"), SeatRecord("Greedy bot", "greedy")), WHEN)
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader stops at once: every write finds the pipe broken
+    try:
+        games = "import sys; from solstis_tui.cli import main; sys.exit(main(['games']))"
+        done = subprocess.run([sys.executable, "-c", games], stdout=write_end,
+                              stderr=subprocess.PIPE, text=True, timeout=120,
+                              env={**os.environ, "SOLSTIS_DATA_DIR": str(data_dir)})
+    finally:
+        os.close(write_end)
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+    assert done.returncode == 1
