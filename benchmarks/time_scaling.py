@@ -1,18 +1,21 @@
-"""What time buys: each search tier at several budgets against plain ISMCTS at 5,000
-iterations a decision (P5000), drawn as a chart.
+"""What time buys: each search tier, and plain ISMCTS, at budgets from 1/16 s to 4 s a
+decision against one fixed yardstick, plain ISMCTS at 1,250 iterations a decision (P1250),
+drawn as a chart with its data as CSV.
 
     .venv/bin/python benchmarks/time_scaling.py --games 40 --seed 7071 \\
-        --records benchmarks/records/time_scaling --png docs/time_scaling.png
+        --records benchmarks/records/time_scaling --png docs/time_scaling.png \\
+        --csv docs/time_scaling.csv
 
-For each tier (``--tiers``, default minimax, mcts and expert) and each budget
-(``--budgets``, default 0.1, 0.25, 1 and 4 seconds a decision) it plays ``--games`` games
-(each deal from both seats) of ``TIER@Bs`` against ``plain-ismcts@5000`` and keeps them as
-a compact arena record, ``RECORDS/TIER-Bs-seedSEED.csv``. A point whose record already
-holds the games is not played again, so an interrupted run goes on where it stopped, and
-``--games 0`` only draws. The chart shows each tier's score with its Wilson 95% interval
-against the budget (log scale). The expert searches on every core: the script plays one
-game at a time (``--jobs`` is for the others). Drawing needs matplotlib
-(``pip install -e ".[chart]"``).
+For each budget (``--budgets``, default 1/16, 1/8, 1/4, 1/2, 1, 2 and 4 seconds a
+decision, the cheapest first, so that a run cut short still has whole curves at the low
+end) and each tier (``--tiers``, default minimax, mcts, expert and plain-ismcts) it plays
+``--games`` games (each deal from both seats) of ``TIER@Bs`` against ``--yardstick`` and
+keeps them as a compact arena record, ``RECORDS/TIER-Bs-seedSEED.csv``. A point whose
+record already holds the games is not played again, so an interrupted run goes on where it
+stopped, and ``--games 0`` only draws. The chart shows each tier's score with its Wilson
+95% interval against the budget (log scale); the CSV one line a point. The expert searches
+on every core: the script plays its games one at a time (``--jobs`` is for the others).
+Drawing needs matplotlib (``pip install -e ".[chart]"``).
 """
 
 from __future__ import annotations
@@ -30,7 +33,10 @@ from solstis_tui.ai.arena import deal_seed, run, split_finished, tasks_for
 from solstis_tui.ai.arena_stats import GameRecord, pair_results, wilson
 from solstis_tui.files import write_atomic
 
-YARDSTICK = "plain-ismcts@5000"
+YARDSTICK = "plain-ismcts@1250"
+BUDGETS = "0.0625,0.125,0.25,0.5,1,2,4"
+TIERS = "minimax,mcts,expert,plain-ismcts"
+CSV_COLUMNS = ("tier", "seconds", "yardstick", "games", "score", "low95", "high95")
 #: Tiers whose search uses every core: their games are played one at a time.
 ALL_CORES = frozenset({"expert"})
 
@@ -50,7 +56,7 @@ def kept_games(path: Path) -> list[GameRecord]:
 def play_point(folder: Path, tier: str, seconds: float, args: argparse.Namespace,
                console: Console) -> list[GameRecord]:
     """The games of one point: those kept, and the rest played now (then kept)."""
-    bots = [f"{tier}@{seconds:g}s", YARDSTICK]
+    bots = [f"{tier}@{seconds:g}s", args.yardstick]
     path = record_path(folder, tier, seconds, args.seed)
     tasks = list(tasks_for(bots, args.games, args.seed, "base", None))
     kept, todo = split_finished(tasks, kept_games(path))
@@ -70,15 +76,29 @@ def play_point(folder: Path, tier: str, seconds: float, args: argparse.Namespace
     return kept
 
 
-def score(games: list[GameRecord], tier: str, seconds: float) -> tuple[int, float]:
+def score(games: list[GameRecord], tier: str, seconds: float,
+          yardstick: str) -> tuple[int, float]:
     """(games, the tier's score) of one point's games."""
     if not games:
         return 0, 0.0
-    [result] = pair_results(games, [(f"{tier}@{seconds:g}s", YARDSTICK)])
+    [result] = pair_results(games, [(f"{tier}@{seconds:g}s", yardstick)])
     return result.games, result.a_score
 
 
-def draw(points: dict[str, list[tuple[float, int, float]]], png: Path, seed: int) -> None:
+def csv_text(points: dict[str, list[tuple[float, int, float]]], yardstick: str) -> str:
+    """One line a point played: the tier, the budget, the games, the score and its Wilson
+    95% interval (fractions of 1)."""
+    lines = [",".join(CSV_COLUMNS)]
+    for tier, rows in points.items():
+        for seconds, n, p in rows:
+            if n:
+                lo, hi = wilson(p, n)
+                lines.append(f"{tier},{seconds:g},{yardstick},{n},{p:.4f},{lo:.4f},{hi:.4f}")
+    return "\n".join(lines) + "\n"
+
+
+def draw(points: dict[str, list[tuple[float, int, float]]], png: Path, seed: int,
+         yardstick: str) -> None:
     """The chart: each tier's score against the budget, with Wilson 95% intervals."""
     import matplotlib
 
@@ -103,7 +123,7 @@ def draw(points: dict[str, list[tuple[float, int, float]]], png: Path, seed: int
     ax.minorticks_off()
     ax.set_ylim(0, 100)
     ax.set_xlabel("thinking time a decision")
-    ax.set_ylabel("score against plain ISMCTS at 5,000 iterations (%)")
+    ax.set_ylabel(f"score against {yardstick} (%)")
     games = sorted({n for rows in points.values() for _, n, _ in rows if n})
     ax.set_title(f"What time buys (games a point: {', '.join(map(str, games))}; "
                  f"seed {seed})", fontsize=10)
@@ -115,13 +135,15 @@ def draw(points: dict[str, list[tuple[float, int, float]]], png: Path, seed: int
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tiers", default="minimax,mcts,expert")
-    parser.add_argument("--budgets", default="0.1,0.25,1,4", help="seconds, comma-separated")
+    parser.add_argument("--tiers", default=TIERS)
+    parser.add_argument("--budgets", default=BUDGETS, help="seconds, comma-separated")
+    parser.add_argument("--yardstick", default=YARDSTICK, help="the fixed opponent's spec")
     parser.add_argument("--games", type=int, default=40, help="games a point (0: draw only)")
     parser.add_argument("--seed", type=int, default=7071)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--records", default="benchmarks/records/time_scaling")
     parser.add_argument("--png", default="docs/time_scaling.png")
+    parser.add_argument("--csv", default="docs/time_scaling.csv")
     args = parser.parse_args(argv)
     console = Console()
     console.print(f"Engine: {engine_build.STATUS.line}", markup=False, highlight=False)
@@ -129,12 +151,13 @@ def main(argv: list[str] | None = None) -> int:
     budgets = [float(b) for b in args.budgets.split(",")]
     points: dict[str, list[tuple[float, int, float]]] = {}
     try:
-        for tier in args.tiers.split(","):
-            for seconds in budgets:
+        for seconds in sorted(budgets):
+            for tier in args.tiers.split(","):
                 games = play_point(folder, tier, seconds, args, console) if args.games \
                     else kept_games(record_path(folder, tier, seconds, args.seed))
-                n, p = score(games, tier, seconds)
+                n, p = score(games, tier, seconds, args.yardstick)
                 points.setdefault(tier, []).append((seconds, n, p))
+                write_atomic(args.csv, csv_text(points, args.yardstick))
                 if n:
                     lo, hi = wilson(p, n)
                     console.print(f"{tier} at {seconds:g} s: {100 * p:.1f}% "
@@ -143,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         console.print("Interrupted: the games played so far are kept.")
         return 130
-    draw(points, Path(args.png), args.seed)
+    draw(points, Path(args.png), args.seed, args.yardstick)
     console.print(f"Chart written to {args.png}")
     return 0
 
