@@ -59,6 +59,7 @@ class OnlineApp(ShellApp):
         self.chat_lines: list[str] = []
         """What was said at the tables, oldest first (the last ``CHAT_KEPT`` lines)."""
         self.rating_told: set[str] = set()  # tables whose rating change was shown
+        self.offers_asked: set[str] = set()  # rematch tables offered to this player
 
     # ------------------------------------------------------------------ start
     def open_first_screen(self) -> None:
@@ -306,10 +307,14 @@ class OnlineApp(ShellApp):
         open_review(self, record, seat if seat in (0, 1) else None)
 
     def _rematch_offered(self, message: dict[str, Any]) -> None:
-        """The other player offers a rematch: y accepts it, any other key declines."""
+        """The other player offers a rematch: y accepts it, n or Esc declines (a key typed
+        for something else answers nothing). An offer already asked is not asked again."""
         from .confirm import ConfirmScreen
 
         old, new, name = str(message["table"]), str(message["new"]), str(message["name"])
+        if new in self.offers_asked:
+            return
+        self.offers_asked.add(new)
         rated = " (rated)" if message.get("rated") is True else ""
 
         def answered(yes: bool | None) -> None:
@@ -319,8 +324,8 @@ class OnlineApp(ShellApp):
                 self.send({"type": "decline", "table": new})
 
         self.push_screen(ConfirmScreen(f"{name} offers you a rematch{rated}: a new deal, "
-                                       "seats swapped.", "y accepts · any other key declines"),
-                         answered)
+                                       "seats swapped.", "y accepts · n or Esc declines",
+                                       only=frozenset({"n", "escape"})), answered)
 
     def _error(self, text: str) -> None:
         from .my_games import MyGamesScreen

@@ -12,7 +12,8 @@ from textual.widgets import Static
 
 class ConfirmScreen(ModalScreen[bool]):
     """``question``, then ``answers`` (what y and the other keys do); returns True on ``y``,
-    False on any other key."""
+    False on any other key, or, given ``only``, False on those keys alone (the others
+    are ignored: a key typed for something else answers nothing)."""
 
     DEFAULT_CSS = """
     ConfirmScreen { align: center middle; }
@@ -20,10 +21,11 @@ class ConfirmScreen(ModalScreen[bool]):
         background: $surface; padding: 0 1; }
     """
 
-    def __init__(self, question: str, answers: str) -> None:
+    def __init__(self, question: str, answers: str, only: frozenset[str] | None = None) -> None:
         super().__init__()
         self.question = question
         self.answers = answers
+        self.only = only
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -33,4 +35,5 @@ class ConfirmScreen(ModalScreen[bool]):
     def on_key(self, event: events.Key) -> None:
         event.stop()
         event.prevent_default()
-        self.dismiss(event.key == "y")
+        if event.key == "y" or self.only is None or event.key in self.only:
+            self.dismiss(event.key == "y")

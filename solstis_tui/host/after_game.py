@@ -103,6 +103,8 @@ class AfterGame:
             rows, total = await self.host.ratings.games_of_reader(reader, msg.offset)
         except OSError as exc:
             raise self.host.door.refused(exc, "your list of games") from None
+        live = self._still_played()
+        rows = [row for row in rows if row.get("game") not in live]
         return {"type": "games", "games": rows, "offset": msg.offset, "total": total}
 
     async def record(self, conn: Connection, msg: FetchRecord) -> dict[str, Any]:
@@ -114,10 +116,16 @@ class AfterGame:
             found = await self.host.ratings.record_for(reader, msg.game)
         except OSError as exc:
             raise self.host.door.refused(exc, "the record") from None
-        if found is None:
+        if found is None or msg.game in self._still_played():
             raise ProtocolError("no_record", NO_RECORD)
         text, seat = found
         return {"type": "record", "game": msg.game, "seat": seat, "text": text}
+
+    def _still_played(self) -> set[str]:
+        """The games still being played at a table. A forfeit is stored (with its record)
+        before the table goes; a player back in time plays on, and the record, which
+        gives the deal away, must wait for the real end."""
+        return {t.game_id for t in self.host.tables.values() if not t.game.is_over}
 
     def _spend(self, conn: Connection) -> None:
         self.host._spend(conn, "records", self.host.limits.records_per_minute,
@@ -158,7 +166,9 @@ class AfterGame:
                 new = await self._new_table(conn, old, seats)
         if offer is not None:
             if offer.status() == "open" and offer.seat_of(conn.code) is not None:
-                # asked twice: one offer stands (once it is played, asking again joins it)
+                # asked twice: one offer stands (once it is played, asking again joins it);
+                # told again (the other may have missed it), from the records' allowance
+                self._spend(conn)
                 self._tell_offer(old, offer, conn.name)
                 return {"type": "rematch_offered", "table": old.id, "new": offer.id}
             return await self.host._join(conn, offer)  # the other's offer: accepted

@@ -72,8 +72,10 @@ async def test_m_offers_a_rematch_and_the_new_table_opens_once_it_is_accepted(
         assert app.remote.seat == 1 and app.remote.name(0) == "Bob"
 
 
-async def test_an_offered_rematch_is_asked_and_y_accepts_any_other_key_declines(
+async def test_an_offered_rematch_is_asked_once_a_stray_key_answers_nothing_n_declines_y_accepts(
         host, connect):
+    from solstis_tui.client.confirm import ConfirmScreen
+
     app = OnlineApp(socket=host.socket_path, name="Ann")
     async with app.run_test(size=(80, 24)) as pilot:
         bob, table = await resign_at_the_table(app, pilot, connect)
@@ -81,7 +83,13 @@ async def test_an_offered_rematch_is_asked_and_y_accepts_any_other_key_declines(
         await bob.send({"type": "rematch", "table": table})
         new = (await bob.receive_until("joined"))["table"]
         await wait_for(lambda: "offers you a rematch" in shown(app), pilot)
-        assert "y accepts" in shown(app)
+        assert "y accepts" in shown(app) and "n or Esc declines" in shown(app)
+        for _ in range(3):  # Bob asks again and again: Ann is asked once
+            await bob.send({"type": "rematch", "table": table})
+            await bob.receive_until("rematch_offered")
+        await pilot.press("x", "m")  # keys typed for something else answer nothing
+        await pilot.pause()
+        assert sum(isinstance(s, ConfirmScreen) for s in app.screen_stack) == 1
         await pilot.press("n")  # declines
         closed = await bob.receive_until("closed", table=new)
         assert "Ann declined" in closed["message"]

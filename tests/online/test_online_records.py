@@ -191,7 +191,8 @@ async def test_a_ratings_file_of_before_records_keeps_its_results_and_keeps_reco
         assert db.execute("PRAGMA user_version").fetchone()[0] == 4
 
 
-async def test_a_rated_game_nobody_came_back_to_is_kept_as_lost_on_time(keyed):
+async def test_a_rated_game_nobody_came_back_to_is_kept_as_lost_on_time_once_its_table_goes(
+        keyed):
     """The forfeit of a game both players left (docs/ratings.md) is kept with its record:
     lost on time by the seat whose decision it was."""
     import asyncio
@@ -209,7 +210,21 @@ async def test_a_rated_game_nobody_came_back_to_is_kept_as_lost_on_time(keyed):
     async with asyncio.timeout(60):  # the host noticed both go (the bound: a guard)
         while keyed.conns:
             await asyncio.sleep(0.01)
-    await keyed.housekeeping.forfeit_abandoned(time.time() + 25 * 3600)
+    later = time.time() + 25 * 3600
+    await keyed.housekeeping.forfeit_abandoned(later)
+    back = await hello(keyed, ANN)
+    # Stored, but the table is still there and the game not over: Ann is back in time and
+    # may play on, so the record (which gives the deal away) waits.
+    early = await ask_record(back["client"], game_id)
+    assert early["type"] == "error" and early["code"] == "no_record", early
+    await back["client"].send({"type": "games", "id": "g"})
+    listed = await back["client"].receive_until("games")
+    assert game_id not in [row["game"] for row in listed["games"]]
+    await back["client"].close()
+    async with asyncio.timeout(60):
+        while keyed.conns:
+            await asyncio.sleep(0.01)
+    assert table in keyed.housekeeping.expire(later)  # the table goes: the game is over
     back = await hello(keyed, ANN)
     reply = await ask_record(back["client"], game_id)
     assert reply["type"] == "record", reply
