@@ -60,6 +60,7 @@ class OnlineApp(ShellApp):
         """What was said at the tables, oldest first (the last ``CHAT_KEPT`` lines)."""
         self.rating_told: set[str] = set()  # tables whose rating change was shown
         self.offers_asked: set[str] = set()  # rematch tables offered to this player
+        self.table_gone = False  # the table closed under its review: the lobby comes next
 
     # ------------------------------------------------------------------ start
     def open_first_screen(self) -> None:
@@ -260,7 +261,10 @@ class OnlineApp(ShellApp):
             self._error(message.get("message", "error"))
         elif kind == "closed":
             if self.remote is not None and self.remote.table == message.get("table"):
-                self.back_to_lobby(leave=False)  # the table is gone: say why in the lobby
+                if self.reviewing():  # the review stays open
+                    self.remote, self.game_screen, self.table_gone = None, None, True
+                else:
+                    self.back_to_lobby(leave=False)  # the table is gone: say why there
             self._error(str(message.get("message", "the host closed the table")))
 
     def chat(self, name: str, text: str) -> None:
@@ -303,8 +307,22 @@ class OnlineApp(ShellApp):
         except RecordError as exc:
             self._error(f"the host sent a record this program cannot read ({exc})")
             return
+        if self.reviewing():
+            return  # one review at a time (a key pressed twice asked twice)
         seat = message.get("seat")
-        open_review(self, record, seat if seat in (0, 1) else None)
+        open_review(self, record, seat if seat in (0, 1) else None, self._review_closed)
+
+    def reviewing(self) -> bool:
+        """Whether a game's review is open (on top or under a dialog)."""
+        from ..screens.review import ReviewScreen
+
+        return any(isinstance(screen, ReviewScreen) for screen in self.screen_stack)
+
+    def _review_closed(self, _closed: object = None) -> None:
+        """The review is closed: if its table went meanwhile, on to the lobby."""
+        if self.table_gone:
+            self.table_gone = False
+            self.back_to_lobby(leave=False)
 
     def _rematch_offered(self, message: dict[str, Any]) -> None:
         """The other player offers a rematch: y accepts it, n or Esc declines (a key typed

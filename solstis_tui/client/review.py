@@ -7,6 +7,7 @@ client knows only a ``GameRecord`` and the seat reviewed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from textual.app import App
@@ -19,13 +20,14 @@ from ..records import GameRecord
 JUDGES: Final = 2
 
 
-def open_review(app: App[Any], record: GameRecord, seat: int | None) -> None:
+def open_review(app: App[Any], record: GameRecord, seat: int | None,
+                closed: Callable[[Any], None] | None = None) -> None:
     """Open the analysis board of ``record`` on ``app``: ``seat``'s decisions (0 or 1;
     None: a game the player watched, both seats'). Each decision is judged from the
     observation its player had then, and only that seat's hand is shown (see
-    ``screens.review``)."""
+    ``screens.review``). ``closed`` is called once it is closed."""
     from ..screens.review import ReviewScreen
 
     app.push_screen(ReviewScreen(record, None if seat is None else (seat,),
                                  effort=getattr(app, "review_effort", None),
-                                 workers=getattr(app, "review_workers", JUDGES)))
+                                 workers=getattr(app, "review_workers", JUDGES)), closed)

@@ -224,7 +224,7 @@ class ReviewBoard:
         """' · judging 3 of 30' while the analysis runs; '' once it is done."""
         if self.failed:
             return " · analysis stopped"
-        if self.notes:
+        if self.notes or not self.steps:  # nothing is judged for a board with no decision
             return ""
         done, total = self.progress or (0, self.points)
         return f" · judging {done} of {total}"
@@ -235,7 +235,10 @@ class ReviewBoard:
         screen shows ``top_entries`` beside the graph), and the reason."""
         step = self.current
         if step is None:
-            return ["Every move of this game was forced or automatic: nothing to review."]
+            if not self.points:
+                return ["Every move of this game was forced or automatic: nothing to review."]
+            who = " and ".join(self.names[s] for s in self.seats)
+            return [f"{who} had no choice to make before the game ended: nothing to review."]
         who = self.names[step.seat]
         first = f"Turn {step.turn}, {who}: {describe_move(step.played)}"
         note = self.note(step)

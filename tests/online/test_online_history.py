@@ -51,6 +51,28 @@ async def test_the_end_dialog_online_offers_rematch_and_review_and_no_dead_key(h
         assert list(app.screen.board.names) == ["Ann", "Bob"]
 
 
+async def test_one_review_opens_however_often_it_is_asked_and_stays_when_its_table_closes(
+        host, connect):
+    app = OnlineApp(socket=host.socket_path, name="Ann")
+    app.review_effort, app.review_workers = TINY, 1
+    async with app.run_test(size=(80, 24)) as pilot:
+        _bob, table = await resign_at_the_table(app, pilot, connect)
+        game = app.remote.game_id
+        came = []
+        handle = app._record
+        app._record = lambda message: (came.append(message), handle(message))
+        app.fetch_record(game)
+        app.fetch_record(game)  # a key pressed twice: two records come
+        await wait_for(lambda: len(came) == 2, pilot)
+        await pilot.pause()
+        assert sum(isinstance(s, ReviewScreen) for s in app.screen_stack) == 1
+        assert host.housekeeping._close(host.tables[table], "the host tidied up")
+        await wait_for(lambda: app.table_gone, pilot)
+        assert isinstance(app.screen, ReviewScreen)  # the review is not taken away
+        await pilot.press("escape")
+        await wait_for(lambda: app.screen is app.lobby, pilot)
+
+
 async def test_m_offers_a_rematch_and_the_new_table_opens_once_it_is_accepted(
         host, connect):
     app = OnlineApp(socket=host.socket_path, name="Ann")

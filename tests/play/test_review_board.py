@@ -233,3 +233,22 @@ def test_the_decision_list_keeps_the_cursor_in_its_window():
     assert len(lines) == 5 and at == 4
     assert NAMES.get(board.current.played.arg, "") in lines[at] or \
         board.current.played.kind.name.lower() in lines[at].lower()
+
+
+def test_a_seat_that_resigned_before_its_first_choice_has_nothing_to_review_and_no_judging():
+    from datetime import UTC, datetime
+
+    from solstis_tui.core import EndReason, Game
+    from solstis_tui.records import SeatRecord, record_of
+
+    game = Game.new(seed=5)
+    while game.to_play == 0 or len(game.legal) < 2:  # seat 1 faces its first real choice
+        game.play(game.legal_moves()[0])
+    game.end(EndReason.RESIGNED, 1)
+    record = record_of(game, (SeatRecord("Ann", "human"), SeatRecord("Bob", "human")),
+                       datetime(2026, 12, 4, tzinfo=UTC))
+    board = ReviewBoard(record, (1,))
+    assert board.points > 0 and not board.steps
+    assert board.status() == ""  # no "judging 0 of 1" that never moves
+    assert board.info() == ["Bob had no choice to make before the game ended: nothing to "
+                            "review."]
