@@ -39,6 +39,10 @@ Stats = list[tuple[Move, int, float, float]]
 #: Seconds the calling process waits for the workers' shares after its own has ended (at
 #: most 4% of the budget). They end when it does; the wait covers sending the results.
 GRACE = 0.03
+#: Seconds at most (a quarter of a short budget) the calling process waits, before its own
+#: share, for every worker to have picked up its share (see ``ExpertBot._hand_out``). It
+#: takes a millisecond or two; the calling process's share ends when the workers' do.
+HAND_OUT = 0.25
 
 
 def usable_cores() -> int:
@@ -64,16 +68,19 @@ class _Superseded:
 _COUNTER: Any = None
 """In a worker process: the pool's shared decision counter (set by ``_start_worker``)."""
 
+_STARTED: Any = None
+"""In a worker process: the pool's count of shares picked up (set by ``_start_worker``)."""
+
 _KEPT: Kept | None = None
 """In a worker process: the tree of its last share, for the next decision of the turn."""
 
 
-def _start_worker(counter: Any, kernel: bool) -> None:
+def _start_worker(counter: Any, started: Any, kernel: bool) -> None:
     """A pool worker's start: it dies with the process that searches (see lifeline;
     ``kernel``: that process starts its workers from its main thread)."""
-    global _COUNTER
+    global _COUNTER, _STARTED
     die_with_parent(kernel)
-    _COUNTER = counter
+    _COUNTER, _STARTED = counter, started
 
 
 def _run_share(
@@ -87,6 +94,8 @@ def _run_share(
     ``reuse`` the worker goes on from the tree of its last share where ``obs`` has reached
     it, as the calling process does, and keeps this share's tree for the next decision."""
     global _KEPT
+    with _STARTED.get_lock():
+        _STARTED.value += 1
     if ends_at is not None and budget.seconds is not None:
         budget = Budget(seconds=max(0.0, ends_at - time.time()), iterations=budget.iterations)
     cancel = _Superseded(_COUNTER, decision)
@@ -160,15 +169,18 @@ class ExpertBot(MCTSBot):
         self.workers = usable_cores() if workers is None else max(1, workers)
         self._pool: ProcessPoolExecutor | None = None
         self._counter: Synchronized[int] | None = None
+        self._started: Synchronized[int] | None = None
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
             start_resource_tracker()
             context = multiprocessing.get_context("spawn")
             self._counter = context.Value("q", 0, lock=False)
+            self._started = context.Value("q", 0)
             self._pool = ProcessPoolExecutor(self.workers - 1, mp_context=context,
                                              initializer=_start_worker,
-                                             initargs=(self._counter, threading.current_thread()
+                                             initargs=(self._counter, self._started,
+                                                       threading.current_thread()
                                                        is threading.main_thread()))
             # The workers stop with ``close``, or when the bot is dropped, or at exit:
             # a bot nobody holds any more leaves no idle processes behind.
@@ -180,6 +192,18 @@ class ExpertBot(MCTSBot):
         if self._pool is not None:
             self._finalizer()
             self._pool = None
+
+    def _hand_out(self, shares: int, budget: Budget) -> None:
+        """Wait (at most ``HAND_OUT`` seconds, or a quarter of a short budget) until the workers
+        have picked up their ``shares``. The compiled search holds the interpreter lock
+        for its whole share, and the pool's threads need it to send the workers theirs:
+        sent after this process's share, a share found its time already spent, and the
+        expert searched on one core (docs/bots.md)."""
+        assert self._started is not None
+        bound = HAND_OUT if budget.seconds is None else min(HAND_OUT, 0.25 * budget.seconds)
+        until = time.perf_counter() + bound
+        while self._started.value < shares and time.perf_counter() < until:
+            time.sleep(0.0005)  # lets the pool's threads run
 
     def _stop_workers(self) -> None:
         if self._counter is not None:
@@ -198,9 +222,11 @@ class ExpertBot(MCTSBot):
         seeds = [self.rand.getrandbits(63) for _ in range(self.workers)]
         try:
             pool = self.pool()
-            assert self._counter is not None
+            assert self._counter is not None and self._started is not None
             self._counter.value += 1
             decision = self._counter.value
+            with self._started.get_lock():
+                self._started.value = 0
             ends_at = time.time() + budget.seconds if budget.seconds is not None else None
             futures: list[Future[Stats]] = [
                 pool.submit(_run_share, obs, seed, budget, self.settings, decision, ends_at,
@@ -213,7 +239,10 @@ class ExpertBot(MCTSBot):
             self.close()
             self.workers = 1
             return super().analyse(obs, budget, cancel)
-        clock = Stopwatch(budget, budget, cancel)
+        self._hand_out(len(futures), budget)
+        mine = budget if ends_at is None else \
+            Budget(seconds=max(0.0, ends_at - time.time()), iterations=budget.iterations)
+        clock = Stopwatch(mine, mine, cancel)  # a timed share ends with the workers'
         local = mcts_search(obs, random.Random(seeds[0]), self.settings,
                             root=self.subtree(obs))
         local.run(clock)

@@ -148,3 +148,30 @@ def test_every_process_of_the_expert_keeps_its_tree_for_the_rest_of_a_turn() -> 
         for bot in bots:
             bot.close()
     pytest.fail("no position where one player decides twice in a row")
+
+
+def test_in_a_timed_decision_the_worker_searches_its_share_too(monkeypatch) -> None:
+    """The worker picks up its share before the calling process starts its own (the
+    compiled search holds the interpreter lock, so a share sent later found its time
+    spent): every decision after the first merges two shares, each with iterations."""
+    from solstis_tui.core import Game
+
+    game = Game.new(seed=3)
+    bot = make_bot("expert", 5, workers=2)
+    merged: list[list[int]] = []
+    real = expert._merge
+
+    def spy(shares):
+        merged.append([sum(n for _, n, _, _ in share) for share in shares])
+        return real(shares)
+
+    monkeypatch.setattr(expert, "_merge", spy)
+    try:
+        bot.analyse(game.observation(game.to_play), Budget(iterations=20))  # workers start
+        for _ in range(3):
+            estimates = bot.analyse(game.observation(game.to_play), Budget(seconds=1.0))
+            game.play(estimates[0].move)
+        assert len(merged) == 4
+        assert all(len(shares) == 2 and min(shares) > 0 for shares in merged[1:]), merged
+    finally:
+        bot.close()
