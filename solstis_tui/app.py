@@ -329,10 +329,13 @@ class SolstisApp(ShellApp):
         from .screens.end import EndScreen
 
         local = self.local(session)
-        if local is not None:
+        choices = None
+        if local is not None and local.keeps_record:
             self.last_finished = local
             self.keep_record(local)
-        self.push_screen(EndScreen(session, obs, self.ascii_mode),
+        elif local is not None:  # a practice: dealt anew from a position, it has no record
+            choices = ("new", "rematch", "same-deal", "quit", "undo")
+        self.push_screen(EndScreen(session, obs, self.ascii_mode, choices),
                          lambda choice: self._end_chosen(session, choice))
 
     def _end_chosen(self, session: SessionView, choice: str | None) -> None:
@@ -362,6 +365,11 @@ class SolstisApp(ShellApp):
         file keeps the analysis too), the people's decisions (both seats' if bots played)."""
         local = self.local(session)
         if local is None:
+            return
+        if not local.keeps_record:
+            self.notify("A practice game is dealt anew from a position, so it has no record "
+                        "to review: review the game it came from (Ctrl+P, Review last game).",
+                        severity="warning", markup=False)
             return
         if self.kept is not None and self.kept[0] is local:
             record, path = self.kept[1], self.kept[2]

@@ -16,6 +16,7 @@ from solstis_tui.records import SeatRecord, record_of
 from solstis_tui.screens.end import EndScreen
 from solstis_tui.screens.message import MessageScreen
 from solstis_tui.widgets.topbar import TopBar
+from tests.online.helpers import screen_lines
 
 from .conftest import make_app, play_by_keys, settle
 
@@ -51,6 +52,10 @@ async def test_play_from_here_starts_a_practice_that_is_neither_kept_nor_saved(d
         assert isinstance(app.screen, EndScreen)
         assert saved.read_bytes() == kept_save
         assert not (data_dir / "records").exists()
+        assert "Review (r)" not in "\n".join(screen_lines(app))  # no record: no review
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
         first = session
         await pilot.press("s")  # "Same deal": the same decision again, dealt anew
         await settle(pilot, app)
