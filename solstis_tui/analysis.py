@@ -29,7 +29,8 @@ from solstis_tui.ai.judge import (
     Verdict,
     judge,
 )
-from solstis_tui.core import Game, IllegalMove, Move, Observation, Options
+from solstis_tui.choice_points import choice_points
+from solstis_tui.core import Game, Move, Observation, Options
 from solstis_tui.core.board import NAMES
 from solstis_tui.core.events import (
     Drew,
@@ -190,25 +191,18 @@ def analyse(game: Game, names: Sequence[str] = ("Seat 1", "Seat 2"), seed: int =
     ``effort``, whatever ``workers``. ``nice``: how much lower the worker processes'
     priority is (the analysis board keeps its keys quick with it)."""
     effort = effort if effort is not None else Effort()
-    # The game is walked again from its deal (a legacy deal too) to see each decision.
-    replay = Game.new(seed=game.seed, options=game.options, legacy=game.legacy)
     points: list[_Point] = []
     tasks: list[Task] = []
-    for i, (p, mv, auto) in enumerate(game.history):
-        if not auto:
-            if len(replay.legal) > 1 and i >= since:
-                k = len(points)
-                points.append(_Point(replay.turn, p, mv, len(replay.log),
-                                     replay.observation(p)))
-                for seat in (0, 1):
-                    tasks.append((replay.observation(seat), seed * 1_000_003 + 2 * k + seat,
-                                  mv, effort if seat == p else effort.other()))
-            try:
-                replay.play(mv)
-            except IllegalMove:
-                raise ValueError("this game does not replay from its seed (a hand-made "
-                                 "position?): only games dealt from a seed can be analysed"
-                                 ) from None
+    for c in choice_points(game):  # ValueError for a game that does not replay
+        if c.history_at < since:
+            continue
+        k, replay = len(points), c.before
+        points.append(_Point(replay.turn, c.seat, c.played, len(replay.log),
+                             replay.observation(c.seat)))
+        for seat in (0, 1):
+            tasks.append((replay.observation(seat), seed * 1_000_003 + 2 * k + seat,
+                          c.played, effort if seat == c.seat else effort.other()))
+
     def pair(k: int, first: Verdict, second: Verdict) -> None:
         if judged is not None:
             judged(k, _decision(points[k], (first, second), names))

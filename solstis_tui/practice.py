@@ -17,12 +17,13 @@ import random
 from dataclasses import dataclass
 from typing import Final
 
-from .core import Game, IllegalMove, Move
+from .choice_points import choice_points
+from .core import Game, Move
 from .core.determinize import deal_anew
 from .core.rng import new_secret
 from .local.seats import PERSON, Seat
 from .local.session import STRONGEST, Session, Setup
-from .records import GameRecord
+from .records import GameRecord, replay
 
 #: The opponent of a practice from a game whose other seat was a person (hot-seat,
 #: online): the tier hints and reviews ask.
@@ -45,19 +46,11 @@ class Point:
 
 def points(record: GameRecord) -> list[Point]:
     """Every decision of ``record`` with a real choice (more than one legal move), in the
-    order of the game: the decisions ``analysis.analyse`` judges, in the same order. The
-    record is replayed from its deal; ValueError if it does not replay."""
-    game = Game.new(record.seed, record.options, legacy=record.legacy)
-    found: list[Point] = []
-    for text in record.moves:
-        move = Move.parse(text)
-        if len(game.legal) > 1:
-            found.append(Point(len(found), game.turn, game.to_play, move, game.copy()))
-        try:
-            game.play(move)
-        except IllegalMove as exc:  # records.loads checks this already
-            raise ValueError(f"the record does not replay at {text!r}: {exc}") from None
-    return found
+    order of the game: the decisions ``analysis.analyse`` judges, in the same order
+    (``choice_points``). The record is replayed from its deal; ValueError if it does not
+    replay."""
+    return [Point(c.index, c.before.turn, c.seat, c.played, c.before.copy())
+            for c in choice_points(replay(record))]
 
 
 def point(record: GameRecord, decision_index: int) -> Point:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..analysis import Analysis, DecisionNote, TopMove
+from ..choice_points import choice_points
 from ..core import Decision, Move, MoveKind, Observation
 from ..records import GameRecord, replay
 from .review_graph import GraphCell, graph
@@ -99,24 +100,14 @@ class ReviewBoard:
         """What the last key said (e.g. no mistake further on); gone at the next step."""
 
     def _steps(self) -> list[Step]:
-        """Every reviewed decision, with its seat's observation then. The same walk as
-        ``analysis.analyse``: moves that were not automatic, at a decision of more than
-        one legal move."""
-        from ..core import Game
-
-        record = self.record
-        game = Game.new(record.seed, record.options, legacy=record.legacy)
+        """Every reviewed decision, with its seat's observation then (``choice_points``,
+        the analysis' own walk)."""
         steps: list[Step] = []
-        made = 0
-        for p, mv, auto in self.game.history:
-            if not auto:
-                if len(game.legal) > 1:
-                    if p in self.seats:
-                        steps.append(Step(self.points, made, game.turn, p, mv,
-                                          game.observation(p)))
-                    self.points += 1
-                made += 1
-                game.play(mv)  # automatic moves the engine plays by itself
+        for c in choice_points(self.game):
+            if c.seat in self.seats:
+                steps.append(Step(c.index, c.move_at, c.before.turn, c.seat, c.played,
+                                  c.before.observation(c.seat)))
+            self.points += 1
         return steps
 
     # ------------------------------------------------------------------ the analysis
