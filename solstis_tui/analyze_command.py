@@ -62,6 +62,16 @@ def cache_key(text: str, effort: analysis.Effort, seed: int) -> str:
     return hashlib.sha256(made.encode()).hexdigest()
 
 
+def key_of(record: Path, effort: analysis.Effort | None = None, seed: int = 0) -> str | None:
+    """The cache key of ``record``'s analysis at ``effort`` (default: this command's) and
+    ``seed``; None if the record cannot be read."""
+    try:
+        return cache_key(record.read_text(encoding="utf-8"),
+                         EFFORT if effort is None else effort, seed)
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
 def cache_path(record: Path) -> Path:
     return record.with_name(record.name + ".analysis.json")
 

@@ -129,16 +129,8 @@ def collect(folder: Path | None = None, limit: int = LIMIT) -> Drill:
 
 
 def _analysis_of(path: Path) -> analysis.Analysis | None:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    return analyze_command.cached(path, _key(text))
-
-
-def _key(text: str) -> str:
-    """The cache key of a record's analysis at ``solstis analyze``'s effort and seed."""
-    return analyze_command.cache_key(text, analyze_command.EFFORT, 0)
+    key = analyze_command.key_of(path)
+    return analyze_command.cached(path, key) if key is not None else None
 
 
 def _mistakes(record: GameRecord, path: Path, found: analysis.Analysis) -> list[Exercise]:
@@ -163,7 +155,8 @@ def analyse_missing(drill: Drill, progress: Callable[[int, int, Path], None] | N
             text = path.read_text(encoding="utf-8")
             game, names = analyze_command.load(text)
             found = analysis.analyse(game, names, 0, analyze_command.EFFORT, workers)
-            analyze_command.write_cache(path, _key(text), found)
+            key = analyze_command.cache_key(text, analyze_command.EFFORT, 0)
+            analyze_command.write_cache(path, key, found)
         except (OSError, UnicodeDecodeError, ValueError):
             continue
         done += 1

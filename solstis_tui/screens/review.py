@@ -250,9 +250,7 @@ class ReviewScreen(Screen[None]):
         b = self.board
         key = None
         if self.path is not None:
-            with contextlib.suppress(OSError, UnicodeDecodeError):
-                key = analyze_command.cache_key(self.path.read_text(encoding="utf-8"),
-                                                self.effort, SEED)
+            key = analyze_command.key_of(self.path, self.effort, SEED)
             found = analyze_command.cached(self.path, key) if key else None
             if found is not None:
                 self._from_thread(self._analysed, found)
