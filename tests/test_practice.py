@@ -10,20 +10,13 @@ from datetime import UTC, datetime
 import pytest
 
 from solstis_tui import analysis, practice
-from solstis_tui.core import Game, Options
+from solstis_tui.core import Game
 from solstis_tui.core.determinize import Dealer
 from solstis_tui.local.seats import Seat
 from solstis_tui.records import GameRecord, SeatRecord, record_of
+from tests.test_records import finished
 
 WHEN = datetime(2026, 12, 4, 17, 30, tzinfo=UTC)
-
-
-def finished(seed: int, variant: str = "base") -> Game:
-    game = Game.new(seed, Options.for_variant(variant))
-    rng = random.Random(seed)
-    while not game.is_over:
-        game.play(rng.choice(game.legal_moves()))
-    return game
 
 
 def a_record(seed: int = 4, variant: str = "base", other: str = "mcts") -> GameRecord:

@@ -42,6 +42,14 @@ def make_app(seats=("human", "random"), seed=3, variant="base", **kwargs) -> Sol
     return SolstisApp(Setup(variant=variant, seed=seed, seats=seats), **kwargs)
 
 
+async def ask_hint(pilot, app: SolstisApp) -> str:
+    """Press t and wait for the hint: its text as the game screen holds it."""
+    await pilot.press("t")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    return app.game_screen.play.hint_text
+
+
 async def settle(pilot, app: SolstisApp) -> None:
     """Wait until no bot is thinking and no worker runs."""
     for _ in range(2000):

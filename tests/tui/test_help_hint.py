@@ -5,7 +5,7 @@ from __future__ import annotations
 from solstis_tui.core import Decision
 from solstis_tui.screens.help import HelpScreen, RulesViewer
 
-from .conftest import make_app, settle
+from .conftest import ask_hint, make_app, settle
 from .positions import save_position
 
 
@@ -76,9 +76,7 @@ async def test_hint_is_shown_whole_at_80_columns_and_stays_until_you_decide():
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         gs = app.game_screen
-        await pilot.press("t")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await ask_hint(pilot, app)
         hint = gs.play.hint_text
         assert hint.startswith("Hint: ") and "—" in hint and len(hint) > 78  # must wrap
         prompt = gs.query_one("#prompt")
@@ -100,9 +98,7 @@ async def test_escape_dismisses_a_hint():
     app = make_app(seats=("human", "random"), seed=3, hint_spec="greedy")
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        await pilot.press("t")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await ask_hint(pilot, app)
         assert "Hint:" in " ".join(prompt_lines(app))
         await pilot.press("escape")
         assert "Hint:" not in " ".join(prompt_lines(app))

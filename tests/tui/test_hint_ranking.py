@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .conftest import make_app, settle
+from .conftest import ask_hint, make_app, settle
 
 
 async def test_the_recommended_move_is_never_shown_as_worth_less_than_the_next():
@@ -13,9 +13,7 @@ async def test_the_recommended_move_is_never_shown_as_worth_less_than_the_next()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot, app)
         gs = app.game_screen
-        await pilot.press("t")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await ask_hint(pilot, app)
         assert gs.play.hint_text.startswith("Hint: play")
         values = [float(v) for v in re.findall(r"([+-]\d+\.\d)★", gs.play.hint_text)]
         assert not values or values[0] >= values[1], gs.play.hint_text

@@ -9,7 +9,7 @@ import threading
 from solstis_tui.ai.base import Cancelled
 from solstis_tui.local.session import Session, Setup
 
-from .conftest import make_app, settle
+from .conftest import ask_hint, make_app, settle
 
 
 async def test_t_shows_the_judges_move_in_game_terms_and_selects_it():
@@ -17,9 +17,7 @@ async def test_t_shows_the_judges_move_in_game_terms_and_selects_it():
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         gs = app.game_screen
-        await pilot.press("t")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await ask_hint(pilot, app)
         hint = gs.play.hint_text
         assert hint.startswith("Hint: play ") and " — it " in hint, hint
         assert re.search(r"\bit (can capture|captures)", hint), hint
@@ -62,9 +60,7 @@ async def test_in_ascii_mode_the_hint_shows_only_ascii():
     found: dict[str, str] = {}
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        await pilot.press("t")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await ask_hint(pilot, app)
         assert "→" in app.game_screen.play.hint_text  # the words have them; the screen not
         non_ascii(app, "hint", found)
     assert not found, found

@@ -9,7 +9,7 @@ import threading
 from solstis_tui.play.hints import Answer
 
 from . import bots
-from .conftest import keys_for, make_app, settle
+from .conftest import ask_hint, keys_for, make_app, settle
 
 
 def prompt_text(app) -> str:
@@ -56,9 +56,7 @@ async def test_a_hint_asked_for_without_picking_still_shows_its_tile():
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         gs = app.game_screen
-        await pilot.press("t")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await ask_hint(pilot, app)
         assert gs.play.selected == 1 and gs.play.hint_move == gs.view.items[1].move
 
 

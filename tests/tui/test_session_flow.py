@@ -9,7 +9,7 @@ from solstis_tui.local import saves
 from solstis_tui.screens.message import MessageScreen
 from solstis_tui.screens.resume import ContinueScreen
 
-from .conftest import keys_for, make_app, play_by_keys, settle
+from .conftest import ask_hint, keys_for, make_app, play_by_keys, settle
 
 
 def prompt_of(app) -> str:
@@ -66,9 +66,7 @@ async def test_hint_suggests_a_move_and_selects_it():
     app = make_app(seats=("human", "random"), seed=3, hint_spec="greedy")
     async with app.run_test() as pilot:
         await settle(pilot, app)
-        await pilot.press("t")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await ask_hint(pilot, app)
         assert "Hint:" in prompt_of(app)
         gs = app.game_screen
         assert gs.view.items[gs.play.selected].move == gs.play.hint_move
