@@ -14,8 +14,8 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from ..widgets.footer import Footer
+from ..wire.messages import GAMES_PAGE
 
-PAGE = 20  # the host's page of games (host.archive.GAMES_PAGE)
 ENDINGS = {"normal": "", "fireflies": "4th firefly", "resigned": "resigned",
            "time": "on time", "abandoned": "abandoned"}
 
@@ -117,7 +117,7 @@ class MyGamesScreen(Screen[None]):
             self.review(str(self.games[row].get("game")))
 
     def action_turn(self, pages: int) -> None:
-        offset = self.first + pages * PAGE
+        offset = self.first + pages * GAMES_PAGE
         if 0 <= offset < self.total:
             self.ask(offset)
 

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..records import HUMAN, SeatRecord, dumps, record_of
+from ..wire.messages import GAMES_PAGE
 from .tables import Table
 
 #: The tables of records and readers (``ratings.db`` version 4 added them).
@@ -41,8 +42,6 @@ CREATE TABLE readers (
 );
 CREATE INDEX readers_by_time ON readers (reader, finished);
 """
-#: Rows in one page of a player's games.
-GAMES_PAGE = 20
 
 
 def reader_key(identity: str | None, code: str | None) -> str | None:

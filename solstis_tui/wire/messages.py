@@ -146,10 +146,14 @@ class PlayMove:
     seq: int | None = None
 
 
+#: Rows in a page of ``games`` (the host sends this many; the client pages by it).
+GAMES_PAGE = 20
+
+
 @dataclass(frozen=True, slots=True)
 class MyGames:
-    """``games``: the page from row ``offset`` of the finished games the sender played or
-    watched."""
+    """``games``: the page from row ``offset`` (``GAMES_PAGE`` rows) of the finished games
+    the sender played or watched."""
 
     offset: int = 0
 
