@@ -229,7 +229,7 @@ class ReviewBoard:
             if not self.points:
                 return ["Every move of this game was forced or automatic: nothing to review."]
             who = " and ".join(self.names[s] for s in self.seats)
-            return [f"{who} had no choice to make before the game ended: nothing to review."]
+            return [f"{who} made no decision before the game ended: nothing to review."]
         who = self.names[step.seat]
         first = f"Turn {step.turn}, {who}: {describe_move(step.played)}"
         note = self.note(step)

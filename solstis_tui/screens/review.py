@@ -203,7 +203,8 @@ class ReviewScreen(Screen[None]):
         pal = palette_of(self)
         if not rows:
             # The top bar counts the decisions judged; this line is drawn once.
-            note = "The graph of each side's expected result comes once all is judged."
+            note = "The graph of each side's expected result comes once all is judged." \
+                if b.steps else ""
             wrapped = textwrap.wrap(self.text(note), _NAME_WIDTH + width)[:3]
             lines = [Text(part, style=pal.dim, no_wrap=True, overflow="crop")
                      for part in wrapped + [""] * (3 - len(wrapped))]

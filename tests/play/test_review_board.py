@@ -250,5 +250,4 @@ def test_a_seat_that_resigned_before_its_first_choice_has_nothing_to_review_and_
     board = ReviewBoard(record, (1,))
     assert board.points > 0 and not board.steps
     assert board.status() == ""  # no "judging 0 of 1" that never moves
-    assert board.info() == ["Bob had no choice to make before the game ended: nothing to "
-                            "review."]
+    assert board.info() == ["Bob made no decision before the game ended: nothing to review."]
