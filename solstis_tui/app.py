@@ -449,9 +449,10 @@ class SolstisApp(ShellApp):
         if gs is not None:
             yield SystemCommand("New game", "Choose a mode, opponent and variant",
                                 gs.action_new_game)
+        if gs is not None and screen is gs:  # not on a drill or a board above the game
             if gs.play.undo_offered():
                 yield SystemCommand("Undo", "Back to your previous decision", gs.action_undo)
-            yield SystemCommand("Hint", "Ask the strongest bot", gs.action_hint)
+            yield SystemCommand("Hint", "The judge's best move here, and why", gs.action_hint)
             yield SystemCommand("Review game", "The finished game on the analysis board",
                                 gs.action_review)
         yield SystemCommand("Drill your mistakes", "Your last mistakes across kept games, "

@@ -125,3 +125,18 @@ async def test_the_game_under_a_drill_waits_for_it_and_goes_on_after(data_dir):
         await pilot.pause()
         assert app.screen is game and game.play.pacing.busy  # the bot's turn again
         assert len(game.session.game.history) == before
+
+
+async def test_the_palette_on_a_drill_offers_no_hint_undo_or_review_of_the_game_under_it(
+        data_dir):
+    keep_games(data_dir / "records", [4], analysed=1)
+    app = make_app(seats=("human", "random"), seed=3, drill_effort=analysis.TINY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        on_game = {c.title for c in app.get_system_commands(app.screen)}
+        assert {"Hint", "Review game"} <= on_game
+        app.start_drill()
+        await pilot.pause()
+        assert isinstance(app.screen, DrillScreen)
+        on_drill = {c.title for c in app.get_system_commands(app.screen)}
+        assert not {"Hint", "Undo", "Review game"} & on_drill
