@@ -54,16 +54,3 @@ class BackwardsRanker(Bot):
 
     def rank(self, obs, budget=None, cancel=None):
         return [(mv, float(i)) for i, mv in enumerate(obs.legal_moves)]
-
-
-class NarrowRanker(Bot):
-    """Ranks the legal moves in order, each 0.2 stars below the one before it: the first
-    two or three are within what a short search can tell apart."""
-
-    name = "narrow"
-
-    def choose(self, obs, budget=None, cancel=None):
-        return obs.legal_moves[0]
-
-    def rank(self, obs, budget=None, cancel=None):
-        return [(mv, -0.2 * i) for i, mv in enumerate(obs.legal_moves)]
