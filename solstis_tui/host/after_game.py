@@ -16,7 +16,6 @@ from ..wire.protocol import ProtocolError
 from .archive import reader_key
 from .connection import Connection
 from .tables import MAX_WATCHERS, Seat, Table, new_table
-from .views import audience
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -25,7 +24,6 @@ if TYPE_CHECKING:
     from .host_bots import BotSeats
     from .limits import Limits
     from .ratings import Ratings
-    from .tables import TableStore
 
 
 class TableHost(Protocol):
@@ -34,8 +32,6 @@ class TableHost(Protocol):
 
     tables: dict[str, Table]
     conns: set[Connection]
-    store: TableStore
-    save_locks: dict[str, asyncio.Lock]
     create_lock: asyncio.Lock
     ratings: Ratings
     door: Door
@@ -59,6 +55,9 @@ class TableHost(Protocol):
     def _check_caps(self, conn: Connection, *, against_bot: bool | None) -> None: ...
 
     async def _save(self, table: Table, what: str) -> None: ...
+
+    async def close_open(self, table: Table, why: str, taken: str,
+                         but: Connection | None = None) -> None: ...
 
     def lobby_changed(self) -> None: ...
 
@@ -213,18 +212,7 @@ class AfterGame:
         """No to the rematch offered at ``table``: it closes, and its maker is told."""
         if table.status() != "open" or not any(s.kept_for == conn.code for s in table.seats):
             raise ProtocolError("no_offer", "no rematch is offered to you at that table")
-        host = self.host
-        async with host.save_locks.setdefault(table.id, asyncio.Lock()):
-            current = host.tables.get(table.id)
-            if current is None or current.status() != "open":
-                raise ProtocolError("stale", "that offer is not open any more; look again")
-            del host.tables[table.id]
-            host.lobby_changed()
-            host.store.delete(table.id)
-        host.save_locks.pop(table.id, None)
-        for other in audience(host.conns, table):
-            other.seated.discard(table.id)
-            other.push({"type": "closed", "table": table.id,
-                        "message": f"{conn.name} declined the rematch"})
+        await self.host.close_open(table, f"{conn.name} declined the rematch",
+                                   "that offer is not open any more; look again")
         return {"type": "declined", "table": table.id}
 

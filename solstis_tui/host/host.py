@@ -686,23 +686,9 @@ class Host:
         if seat is None:
             raise ProtocolError("not_seated", "you do not play at this table")
         if table.status() == "open":
-            lock = self.save_locks.setdefault(table.id, asyncio.Lock())
-            async with lock:
-                current = self.tables.get(table.id)
-                if current is None:
-                    raise ProtocolError("no_table", f"table {table.id} was closed")
-                if current.status() != "open":
-                    raise ProtocolError("stale", "someone sat down at the table meanwhile; "
-                                        "look again")
-                del self.tables[table.id]
-                self.lobby_changed()
-                self.store.delete(table.id)
-            self.save_locks.pop(table.id, None)
-            for other in audience(self.conns, table):
-                if other is not conn:
-                    other.push({"type": "closed", "table": table.id, "message":
-                                f"{conn.name} left table {table.id} before anyone joined, "
-                                "so it was closed"})
+            await self.close_open(table, f"{conn.name} left table {table.id} before anyone "
+                                  "joined, so it was closed", "someone sat down at the table "
+                                  "meanwhile; look again", but=conn)
         elif not table.game.is_over:
             await self._resign(conn, table)
         conn.seated.discard(table.id)
@@ -750,6 +736,26 @@ class Host:
             if new.status() != old.status():
                 self.lobby_changed()
             return new
+
+    async def close_open(self, table: Table, why: str, taken: str,
+                         but: Connection | None = None) -> None:
+        """Close ``table``, still open (nobody sat down since), and tell everyone at it
+        but ``but`` ``why``. ProtocolError ``no_table`` if it went meanwhile, ``stale``
+        (saying ``taken``) if a seat was taken meanwhile."""
+        async with self.save_locks.setdefault(table.id, asyncio.Lock()):
+            current = self.tables.get(table.id)
+            if current is None:
+                raise ProtocolError("no_table", f"table {table.id} was closed")
+            if current.status() != "open":
+                raise ProtocolError("stale", taken)
+            del self.tables[table.id]
+            self.lobby_changed()
+            self.store.delete(table.id)
+        self.save_locks.pop(table.id, None)
+        for other in audience(self.conns, table):
+            other.seated.discard(table.id)
+            if other is not but:
+                other.push({"type": "closed", "table": table.id, "message": why})
 
     async def _save(self, table: Table, what: str) -> None:
         """Save in a worker thread so the disk never stalls other tables; ``storage``
