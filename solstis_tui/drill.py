@@ -31,6 +31,7 @@ from .local.seats import PERSON, Seat
 from .local.session import Session, Setup
 from .play.drill import Judged
 from .practice import opponent, points
+from .reasons import explain
 from .records import GameRecord
 
 #: The most mistakes a drill asks.
@@ -167,7 +168,8 @@ def analyse_missing(drill: Drill, progress: Callable[[int, int, Path], None] | N
 @dataclass(frozen=True)
 class Answer:
     """The judge's word on an answer: its loss in stars against the judge's best move (at
-    the drill's effort), its label, and a sentence."""
+    the drill's effort), its label, and why the best is better in game terms (than the
+    answer, or, for an answer that is the best, than the game's move)."""
 
     move: Move
     best: Move
@@ -187,7 +189,7 @@ class Answer:
     def explanation(self, exercise: Exercise, star: str = "★") -> str:
         """What the move played in the game lost, and why the best is better."""
         return (f"In the game {exercise.played} lost {exercise.loss_stars:.1f}{star} "
-                f"({exercise.label}). {self.reason}.")
+                f"({exercise.label}). {self.reason}")
 
 
 def judge_answer(exercise: Exercise, move: Move, effort: analysis.Effort = ANSWER_EFFORT,
@@ -198,12 +200,12 @@ def judge_answer(exercise: Exercise, move: Move, effort: analysis.Effort = ANSWE
     if move not in obs.legal_moves:
         raise IllegalMove(f"{move} is not a legal move here")
     verdict = judge(obs, seed, effort.iterations, effort.floor, move, effort.close_floor)
-    value = verdict.value_of(move)
-    assert value is not None  # the focus move is always judged
     loss_stars, _ = verdict.loss(move)
-    return Answer(move, verdict.best.move, round(loss_stars, 2), analysis.label_of(loss_stars),
-                  analysis.reason(obs, verdict.best, value,
-                                  [seat.name for seat in exercise.record.seats]))
+    best = verdict.best.move
+    # Found the best: what makes it better than the game's move; else, than the answer.
+    other = exercise.played if move == best else move
+    words = explain(obs, other, best, [seat.name for seat in exercise.record.seats])
+    return Answer(move, best, round(loss_stars, 2), analysis.label_of(loss_stars), words)
 
 
 # ---------------------------------------------------------------------- on the board

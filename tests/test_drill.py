@@ -114,3 +114,13 @@ def test_an_illegal_answer_is_refused_and_a_given_one_keeps_the_position(tmp_pat
         session.apply(move)
     assert not session.assists and not session.can_undo()
     assert not session.keeps_record and not session.autosaves
+
+
+def test_an_answer_that_is_the_best_is_told_why_it_beats_the_games_move(tmp_path):
+    keep_games(tmp_path, [4], analysed=1)
+    ex = drill.collect(tmp_path).exercises[0]
+    best = drill.judge_answer(ex, ex.played, analysis.TINY).best
+    answer = drill.judge_answer(ex, best, analysis.TINY)
+    assert answer.move == answer.best
+    if answer.best != ex.played:
+        assert describe_move(ex.played).lower() in answer.reason.lower()
