@@ -282,7 +282,8 @@ def _decision(point: _Point, verdicts: tuple[Verdict, Verdict],
     expected = (round(verdicts[0].expected.margin, 2), round(verdicts[1].expected.margin, 2))
     return DecisionNote(point.turn, point.seat, point.played, mine.best.move,
                         round(loss_stars, 2), round(loss_win, 3), label_of(loss_stars),
-                        reason(point.obs, mine.best, played, names), top, expected)
+                        reason(point.obs, mine.best, played, names,
+                               mine.moves[1] if len(mine.moves) > 1 else None), top, expected)
 
 
 def _report(game: Game, names: Sequence[str], points: list[_Point],
@@ -329,13 +330,17 @@ def _report(game: Game, names: Sequence[str], points: list[_Point],
 
 
 def reason(obs: Observation, best: MoveValue, played: MoveValue,
-           names: Sequence[str]) -> str:
+           names: Sequence[str], runner_up: MoveValue | None = None) -> str:
     """What the judge's best move and the played one do differently, in game terms
     (``reasons.explain``, from the deciding seat's observation ``obs``), then the
-    figures: the played move's loss "(−4.6★, −27% win)", or the best's expectation."""
-    words = explain(obs, played.move, best.move, names)
+    figures: the played move's loss "(−4.6★, −27% win)". Where the best was played: what
+    it does that the judge's ``runner_up`` does not (and the other way round), then the
+    best's expectation."""
     if best.move == played.move:
+        other = runner_up.move if runner_up is not None else played.move
+        words = explain(obs, other, best.move, names)
         return f"{words} (the judge's best: {_signed(best.margin)}★ expected)"
+    words = explain(obs, played.move, best.move, names)
     stars = max(0.0, best.margin - played.margin)
     return f"{words} ({_signed(-stars)}★, {_signed((played.win - best.win) * 100, 0)}% win)"
 

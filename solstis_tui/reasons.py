@@ -78,7 +78,7 @@ __all__ = [
 ]
 
 #: The reasons' wording: a kept analysis made with another is made afresh (its key says it).
-WORDING: Final = 2
+WORDING: Final = 3
 
 
 def say(fact: Fact, me: int, names: Sequence[str]) -> str:

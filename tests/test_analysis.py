@@ -201,3 +201,14 @@ def test_a_chance_event_of_yours_reads_as_english() -> None:
     said = analysis.describe([SecondChance(0, 5)], ("You", "Greedy bot"))
     assert said.startswith("Your second chance: ") and "You's" not in said
     assert analysis.describe([SecondChance(1, 5)], ("You", "Ann")).startswith("Ann's second")
+
+
+def test_where_the_best_was_played_the_reason_says_what_it_does_that_the_next_best_does_not(
+) -> None:
+    from solstis_tui.play.words import describe_move
+
+    found = analysis.analyse(greedy_game(30), ("Ann", "Bob"), seed=3, effort=TINY)
+    agreed = [n for n in found.decisions() if n.played == n.best and len(n.top) > 1]
+    assert agreed
+    for note in agreed:
+        assert describe_move(note.top[1].move).lower() in note.reason.lower(), note.reason
