@@ -326,7 +326,7 @@ class SolstisApp(ShellApp):
     # ------------------------------------------------------------------ screens
     def show_end(self, session: SessionView, obs: Observation) -> None:
         """The finished game ``obs``: scores, the winner, what next."""
-        from .screens.end import EndScreen
+        from .screens.end import CHOICES, EndScreen
 
         local = self.local(session)
         choices = None
@@ -334,7 +334,7 @@ class SolstisApp(ShellApp):
             self.last_finished = local
             self.keep_record(local)
         elif local is not None:  # a practice: dealt anew from a position, it has no record
-            choices = ("new", "rematch", "same-deal", "quit", "undo")
+            choices = CHOICES - {"review"}
         self.push_screen(EndScreen(session, obs, self.ascii_mode, choices),
                          lambda choice: self._end_chosen(session, choice))
 

@@ -46,7 +46,7 @@ from .move_facts import (
     differences,
     facts,
 )
-from .play.narrate import possessive
+from .play.narrate import as_object, possessive
 from .play.words import describe_move
 
 __all__ = [
@@ -89,7 +89,7 @@ def say(fact: Fact, me: int, names: Sequence[str]) -> str:
         return possessive(names[seat])
 
     def to(seat: int) -> str:
-        return "you" if names[seat] == "You" else names[seat]
+        return as_object(names[seat])
 
     match fact:
         case Stars(seat=seat, before=before, after=after):

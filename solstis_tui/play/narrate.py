@@ -102,7 +102,7 @@ def possessive(name: str, start: bool = False) -> str:
     return f"{name}'s"
 
 
-def _obj(name: str) -> str:
+def as_object(name: str) -> str:
     """``name`` as an object, mid-sentence: "to Ann", "to you"."""
     return "you" if _you(name) else name
 
@@ -169,7 +169,7 @@ def outcome(reason: EndReason | None, winner: int | None, name_of: NameOf) -> st
         return f"{name} placed a 4th firefly and {wins}"
     if reason in (EndReason.RESIGNED, EndReason.TIME):
         why = "resigned" if reason is EndReason.RESIGNED else "ran out of time"
-        return f"{name_of(1 - winner)} {why}, so {_obj(name)} {wins}"
+        return f"{name_of(1 - winner)} {why}, so {as_object(name)} {wins}"
     return f"{name} {wins}"
 
 
@@ -217,7 +217,7 @@ def _brief(ev: Event, ctx: Context) -> str | None:
         case EvilKept():
             return "holds the Evil Spirit"
         case EvilGiven(player=p):
-            return f"gave the Evil Spirit to {_obj(name(1 - p))}"
+            return f"gave the Evil Spirit to {as_object(name(1 - p))}"
         case EagleDrew(tile=tile):
             return f"Eagle: {_t(tile)}"
         case DeerPlaced(tile=tile):
@@ -298,7 +298,7 @@ def _one(ev: Event, ctx: Context) -> str | None:
             return f"{name(p)} drew the Evil Spirit and must hold it"
         case EvilGiven(player=p):
             return f"{name(p)} {_verb(name(p), 'gives', 'give')} the Evil Spirit to " \
-                   f"{_obj(name(1 - p))}"
+                   f"{as_object(name(1 - p))}"
         case EvilPlaced(player=p, cell=cell):
             return f"{name(p)} put the Evil Spirit on {possessive(name(1 - p))} cell {_t(cell)}: " \
                    "it is forbidden"

@@ -18,12 +18,12 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ..analysis import Analysis, ChanceNote, DecisionNote
+from ..analysis import LABEL_NAMES, Analysis, ChanceNote, DecisionNote
 
 UNICODE_LEVELS: Final = "▁▂▃▄▅▆▇█"
 ASCII_LEVELS: Final = "_.-~^"
 LABEL_MARKS: Final = {"inaccuracy": "i", "mistake": "m", "blunder": "b"}
-_WORST: Final = ("blunder", "mistake", "inaccuracy")
+_WORST: Final = tuple(reversed(LABEL_NAMES))
 MAX_STRETCH: Final = 3
 LUCK_SHOWN: Final = 2.0
 """Luck (stars) a stretch of the draw must reach to be marked."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Final
 
 from rich.console import Group
 from rich.text import Text
@@ -30,6 +31,10 @@ def result_line(session: SessionView, obs: Observation) -> str:
     verb = "win" if name == "You" else "wins"
     return (f"{name} {verb}, {scores[obs.winner].total} stars to "
             f"{scores[1 - obs.winner].total}.")
+
+
+#: Every choice the sheet can offer (``choices`` picks among them).
+CHOICES: Final = frozenset({"new", "rematch", "same-deal", "review", "quit", "undo"})
 
 
 class EndScreen(ModalScreen[str]):

@@ -170,7 +170,7 @@ class PanoramaGrid(BoardWidget):
         return Sight(
             pano=pano, land=land, rain=rain, lit=grounded_cells(land, rain),
             targets=view.targets if active else frozenset(),
-            marks=view.mark_cells[0 if self.side == "mine" else 1], cursor=cursor,
+            marks=view.mark_cells[side], cursor=cursor,
             square_mode=square_mode,
             square_cells=frozenset({cursor, cursor + 1, cursor + 10, cursor + 11})
             if square_mode and cursor is not None else frozenset(),
@@ -331,6 +331,8 @@ class PanoramaGrid(BoardWidget):
         round its centre, ``[+]`` for the judge's best, ``<+>`` for the move played,
         ``{+}`` for both (a cue without colour); a spirit's code (the Evil Spirit's
         cover) gets their styles."""
+        if not (sight.played_squares or sight.best_squares):  # a game, not a review
+            return line
         for column in range(1, 10):
             sq = cell_index(row, column)
             played, best = sq in sight.played_squares, sq in sight.best_squares
