@@ -19,6 +19,9 @@ Three additions to the search, all outside it:
   draw cancels in the differences between them, which are the losses a review reads. A
   move of the *other* seat that a deal does not allow (a tile it may not hold) is left out
   of that deal.
+- with ``luck``, the ``focus`` move is valued once more, ``close_floor`` results, with
+  the next decision after it played as the tree rates best for its decider (no exploring):
+  where an analysis's stretch of luck starts, valued as its end will be (``luck_start``).
 
 ``judge(obs, seed)`` is the whole interface; ``Verdict`` holds the result.
 """
@@ -83,6 +86,11 @@ class Verdict:
     seat's choice deal by deal, each deal's being the move the search tree rates best for
     it among those the deal allows (``move`` is then its most searched move)."""
     iterations: int
+    luck_start: MoveValue | None = None
+    """With ``luck``: the focus move's value when the next decision after it (whoever's)
+    is played as the tree rates best for its decider, each deal's own best, without the
+    search's exploring. The next decision's value is such a choice (``expected``), so a
+    stretch of luck measured from here to there counts no exploring as luck."""
 
     @property
     def best(self) -> MoveValue:
@@ -181,6 +189,9 @@ class _Tree:
         self.exploit = False
         """While set, the root move is the one the tree rates best for whoever decides,
         among those this deal allows (no exploration)."""
+        self.exploit_next = False
+        """While set (with ``forced``), the next decision with a choice after the forced
+        move is taken the same way."""
 
     def descend(self, search: Search, g: Game, path: list[Node]) -> None:
         forced = self.forced
@@ -201,20 +212,39 @@ class _Tree:
         g.play(forced)
         path.append(child)
         self.recorder.root_move = forced
-        if not g.is_over:
-            below = Search(search.obs, search.rand, self.inner, self.recorder, root=child,
+        node: Node | None = _exploit_next(child, g, path) if self.exploit_next else child
+        if node is not None and not g.is_over:
+            below = Search(search.obs, search.rand, self.inner, self.recorder, root=node,
                            dealer=search.dealer)
             self.inner.descend(below, g, path)
 
 
-def _exploited(root: Node, g: Game) -> Move | None:
-    """The move ``g``'s decider rates best in ``root``'s children (mean reward, from its
+def _exploit_next(node: Node, g: Game, path: list[Node]) -> Node | None:
+    """From ``node`` down: follow the forced moves the tree holds, then play the next
+    decision with a choice as the tree rates best for its decider (``_exploited``). The
+    node to go on from by the tree policy; None when the game ended on the way."""
+    while not g.is_over:
+        legal = g.legal
+        mv = legal[0] if len(legal) == 1 else _exploited(node, g)
+        child = None if mv is None else node.children.get(edge_key(g.to_play, mv))
+        if mv is None or child is None:
+            return node  # nothing tried here yet: the tree policy grows it
+        g.play(mv)
+        path.append(child)
+        if len(legal) > 1:
+            return child
+        node = child
+    return None
+
+
+def _exploited(node: Node, g: Game) -> Move | None:
+    """The move ``g``'s decider rates best in ``node``'s children (mean reward, from its
     side), among ``g``'s legal moves; None if none was tried."""
     best: Move | None = None
     best_mean = -1.0
     p = g.to_play
     for mv in g.legal:
-        child = root.children.get(edge_key(p, mv))
+        child = node.children.get(edge_key(p, mv))
         if child is not None and child.n and child.w / child.n > best_mean:
             best, best_mean = mv, child.w / child.n
     return best
@@ -269,6 +299,20 @@ def _paired(search: Search, tree: _Tree, recorder: _Recorder, moves: list[Move],
     return paired
 
 
+def _luck_start(search: Search, tree: _Tree, recorder: _Recorder, focus: Move, count: int,
+                cancel: Signal | None = None) -> MoveValue | None:
+    """``count`` fresh results for ``focus`` with the next decision after it exploited
+    (``_Tree.exploit_next``); a move few deals allow gets fewer, one none allows None."""
+    recorder.paired = {}
+    tree.exploit_next = True
+    try:
+        _top_up(search, tree, recorder.paired, [focus], count, cancel)
+    finally:
+        tree.exploit_next = False
+    tally, recorder.paired = recorder.paired.get(focus), None
+    return tally.value(focus) if tally is not None and tally.n else None
+
+
 def _leaders(tallies: dict[Move, _Tally], moves: tuple[Move, ...]) -> list[Move]:
     """The ``LEADERS`` moves with the highest mean margin so far."""
     def mean(mv: Move) -> float:
@@ -280,13 +324,15 @@ def _leaders(tallies: dict[Move, _Tally], moves: tuple[Move, ...]) -> list[Move]
 def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
           floor: int = DEFAULT_FLOOR, focus: Move | None = None,
           close_floor: int = DEFAULT_CLOSE_FLOOR,
-          settings: Settings | None = None, cancel: Signal | None = None) -> Verdict:
+          settings: Settings | None = None, cancel: Signal | None = None,
+          luck: bool = False) -> Verdict:
     """Judge the decision pending in ``obs`` from ``obs.player``'s side.
 
     ``iterations`` of the search, then enough more that every legal move of the seat has
     ``floor`` results; then its ``LEADERS`` best moves (the other seat's decision: the
     move the search expects it to play) and ``focus`` (a move of whoever decides, e.g.
-    the one played) are valued on ``close_floor`` shared deals. Deterministic
+    the one played) are valued on ``close_floor`` shared deals; with ``luck`` (and a
+    ``focus``), ``Verdict.luck_start`` too. Deterministic
     for ``seed``. ValueError if the game is over or nobody is to decide; Cancelled soon
     after ``cancel`` is set (a hint's judgement that the game has moved past).
     """
@@ -335,4 +381,7 @@ def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
         tree.exploit = False
         overall, recorder.overall = recorder.overall, None
         expected = overall.value(predicted) if overall.n else value(predicted)
-    return Verdict(seat, obs.to_play, tuple(values), expected, search.iterations)
+    start = None
+    if luck and focus is not None:
+        start = _luck_start(search, tree, recorder, focus, close_floor, cancel)
+    return Verdict(seat, obs.to_play, tuple(values), expected, search.iterations, start)

@@ -129,7 +129,7 @@ def parts_of(game: Game, points: Sequence[Any], verdicts: Sequence[Verdict],
     out["first"] = verdicts[seat].expected.margin
     for k, point in enumerate(points):
         judged = verdicts[2 * k + seat]
-        before = (judged.value_of(point.played) or judged.expected).margin
+        before = analysis.stretch_start(judged, point.played).margin
         out["own" if point.seat == seat else "other"] += before - judged.expected.margin
         last = k + 1 == len(points)
         after = final if last else verdicts[2 * (k + 1) + seat].expected.margin

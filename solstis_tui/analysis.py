@@ -45,6 +45,9 @@ from solstis_tui.reasons import explain
 
 VERSION: Final = 1
 """The JSON's version: it changes only when a key changes meaning or goes."""
+MEASURE: Final = 2
+"""How the figures are measured: a change (2: luck stretches start at ``stretch_start``)
+makes the analyses kept beside records stale."""
 
 #: Labels by the star loss of a move: (name, least loss), worst first. Chosen from the
 #: judge's noise (benchmarks/judge_noise.py; docs/analysis.md).
@@ -176,7 +179,17 @@ Task = tuple[Any, int, Move, Effort]
 
 def _judge_task(task: Task) -> Verdict:
     obs, seed, focus, effort = task
-    return judge(obs, seed, effort.iterations, effort.floor, focus, effort.close_floor)
+    return judge(obs, seed, effort.iterations, effort.floor, focus, effort.close_floor,
+                 luck=True)
+
+
+def stretch_start(verdict: Verdict, played: Move) -> MoveValue:
+    """The verdict's seat's expected result as the stretch after ``played`` starts: the
+    move's value with the next decision taken as the judge's tree rates best
+    (``Verdict.luck_start``), as the stretch's end values it. No deal of the other seat's
+    allowed the move (a tile it thought unlikely): the move's own value, or the position's
+    stands in."""
+    return verdict.luck_start or verdict.value_of(played) or verdict.expected
 
 
 def analyse(game: Game, names: Sequence[str] = ("Seat 1", "Seat 2"), seed: int = 0,
@@ -314,10 +327,7 @@ def _report(game: Game, names: Sequence[str], points: list[_Point],
             continue
         values = []
         for seat in (0, 1):
-            judged = verdicts[2 * k + seat]
-            # No deal of the other seat's allowed the move (a tile it thought unlikely):
-            # its expectation before the move stands in.
-            before = judged.value_of(point.played) or judged.expected
+            before = stretch_start(verdicts[2 * k + seat], point.played)
             value = float(after[seat] or 0.0) - before.margin
             values.append(round(value, 2))
             luck[seat] += value

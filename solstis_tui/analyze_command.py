@@ -58,7 +58,8 @@ def load(text: str) -> tuple[Game, list[str]]:
 
 
 def cache_key(text: str, effort: analysis.Effort, seed: int) -> str:
-    made = f"{analysis.VERSION}|{reasons.WORDING}|{effort}|{seed}|{analysis.LABELS}|{text}"
+    made = (f"{analysis.VERSION}|{analysis.MEASURE}|{reasons.WORDING}|{effort}|{seed}|"
+            f"{analysis.LABELS}|{text}")
     return hashlib.sha256(made.encode()).hexdigest()
 
 

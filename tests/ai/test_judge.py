@@ -7,7 +7,10 @@ import random
 
 import pytest
 
-from solstis_tui.ai.judge import judge
+from solstis_tui.ai.judge import _exploited, _Recorder, _Tree, judge
+from solstis_tui.ai.mcts import Settings
+from solstis_tui.ai.search import Node, Search
+from solstis_tui.core import Game, Move
 
 from .conftest import VARIANTS, positions
 from .test_fairness import hidden_twin, twins
@@ -36,8 +39,8 @@ def test_the_deciding_seat_is_judged_from_its_observation_only(variant: str) -> 
     for g, h in twins(variant, 3):
         me = g.to_play
         played = g.legal[-1]
-        assert (judge(g.observation(me), 4, 80, 6, played, 12)
-                == judge(h.observation(me), 4, 80, 6, played, 12))
+        assert (judge(g.observation(me), 4, 80, 6, played, 12, luck=True)
+                == judge(h.observation(me), 4, 80, 6, played, 12, luck=True))
 
 
 def test_the_other_seat_is_judged_from_its_observation_only() -> None:
@@ -47,5 +50,55 @@ def test_the_other_seat_is_judged_from_its_observation_only() -> None:
         h = hidden_twin(g, other, rand)
         assert g.observation(other) == h.observation(other)
         played = g.legal[0]
-        assert (judge(g.observation(other), 4, 80, 6, played, 12)
-                == judge(h.observation(other), 4, 80, 6, played, 12))
+        assert (judge(g.observation(other), 4, 80, 6, played, 12, luck=True)
+                == judge(h.observation(other), 4, 80, 6, played, 12, luck=True))
+
+
+def test_measuring_luck_changes_no_value_a_label_reads() -> None:
+    for g in positions("base", 3, seed=12):
+        obs = g.observation(g.to_play)
+        played = g.legal[-1]
+        plain = judge(obs, 3, 100, 6, played, 30)
+        with_luck = judge(obs, 3, 100, 6, played, 30, luck=True)
+        assert plain.luck_start is None
+        assert with_luck.luck_start is not None
+        assert with_luck.luck_start.move == played and with_luck.luck_start.results == 30
+        assert (with_luck.moves, with_luck.expected) == (plain.moves, plain.expected)
+
+
+def test_luck_starts_with_the_next_decision_played_as_the_tree_rates_best() -> None:
+    g = positions("base", 1, seed=14)[0]
+    obs = g.observation(g.to_play)
+    focus = g.legal[0]
+    settings = Settings()
+    recorder = _Recorder(settings, obs.player)
+    tree = _Tree(settings, recorder)
+    search = Search(obs, random.Random(2), tree, recorder)
+    for _ in range(400):
+        search.iterate()
+    tree.forced, tree.exploit_next = focus, True
+    chosen: list[Move] = []
+    exploited: list[Move | None] = []
+    descend = tree.descend
+
+    def watched(search: Search, g: Game, path: list[Node]) -> None:
+        start = g.copy()
+        descend(search, g, path)
+        # Replay the path on its deal before the statistics change: the forced moves,
+        # then the first real choice after the focus move.
+        node = search.root
+        for child in path:
+            if len(start.legal) > 1 and node is not search.root:
+                assert child.move is not None
+                chosen.append(child.move)
+                exploited.append(_exploited(node, start))
+                return
+            assert child.move is not None
+            start.play(child.move)
+            node = child
+
+    tree.descend = watched  # type: ignore[method-assign]
+    for _ in range(40):
+        search.iterate()
+    assert len(chosen) > 20  # most deals reached a next decision the tree had tried
+    assert chosen == exploited
