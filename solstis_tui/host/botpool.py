@@ -4,7 +4,11 @@ The event loop never runs a bot. It sends a worker only the bot's tier, a seed, 
 observation (never the game) and the thinking time, and gets back the move's text.
 Decisions wait in one first-in-first-out queue per table and the tables take turns (round
 robin), so a table where bots play each other cannot starve the rest. A worker that dies or
-overruns its time is replaced; its decision fails with ``WorkerLost``.
+overruns its time is replaced; its decision fails with ``WorkerLost``. Each decision's
+queue wait and thinking time are kept (``Recent``) for the host's status.
+
+``answer`` is what a worker does with a decision; a Dask worker does the same
+(``bot_cluster``), so a bot learns the same wherever it runs.
 """
 
 from __future__ import annotations
@@ -14,12 +18,13 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import time
 from collections import Counter, deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
-from typing import Any
+from typing import Any, Protocol
 
 from solstis_tui.ai.base import Bot
 from solstis_tui.ai.lifeline import die_with_parent
@@ -63,12 +68,70 @@ class BotFailed(Exception):
     """The bot raised an error while choosing (its worker is fine)."""
 
 
+Answer = tuple[str | None, str | None, float]
+"""A worker's answer: the move's text, or None and the error in words; the seconds the bot
+thought."""
+
+
+def answer(factory: BotFactory, decision: Decision) -> Answer:
+    """Make the decision's bot and let it choose (in a worker, never in the host's loop)."""
+    from solstis_tui.ai.base import Budget
+
+    start = time.perf_counter()
+    try:
+        bot = factory(decision.tier, decision.seed)
+        move = bot.choose(decision.observation, Budget(seconds=decision.seconds))
+        return str(move), None, time.perf_counter() - start
+    except Exception as exc:  # the host plays on; it needs the reason, not the trace
+        return None, f"{type(exc).__name__}: {exc}", time.perf_counter() - start
+
+
+def move_of(reply: Answer) -> str:
+    """The answer's move text; BotFailed with the bot's error if it has none."""
+    move, error, _seconds = reply
+    if move is None:
+        raise BotFailed(error or "the bot gave no move")
+    return move
+
+
+class Recent:
+    """The last ``size`` values of one figure (seconds), for its median and 95th
+    percentile."""
+
+    def __init__(self, size: int = 1000) -> None:
+        self.values: deque[float] = deque(maxlen=size)
+
+    def add(self, seconds: float) -> None:
+        self.values.append(max(0.0, seconds))
+
+    def summary(self) -> dict[str, float | int]:
+        """``count`` and, in milliseconds, ``p50`` and ``p95`` (0 with no values)."""
+        ranked = sorted(self.values)
+        if not ranked:
+            return {"count": 0, "p50": 0.0, "p95": 0.0}
+
+        def at(q: float) -> float:
+            return round(ranked[min(len(ranked) - 1, int(q * len(ranked)))] * 1000, 1)
+
+        return {"count": len(ranked), "p50": at(0.5), "p95": at(0.95)}
+
+
+class Bots(Protocol):
+    """Where the host's bot seats get their decisions: the local pool, or a cluster."""
+
+    def start(self) -> None: ...
+
+    async def decide(self, key: str, decision: Decision) -> str: ...
+
+    def stats(self) -> dict[str, Any]: ...
+
+    async def close(self, timeout: float = 5.0) -> None: ...
+
+
 def _work(conn: Connection, factory: BotFactory) -> None:
     """A worker process: answer decisions until the host closes the pipe (or dies: see
     lifeline)."""
     die_with_parent()
-    from solstis_tui.ai.base import Budget
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the host; it stops us
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICE)
@@ -78,15 +141,8 @@ def _work(conn: Connection, factory: BotFactory) -> None:
             decision: Decision = conn.recv()
         except (EOFError, OSError):
             return
-        reply: tuple[int, str | None, str | None]
         try:
-            bot = factory(decision.tier, decision.seed)
-            move = bot.choose(decision.observation, Budget(seconds=decision.seconds))
-            reply = (pid, str(move), None)
-        except Exception as exc:  # the host plays on; it needs the reason, not the trace
-            reply = (pid, None, f"{type(exc).__name__}: {exc}")
-        try:
-            conn.send(reply)
+            conn.send((pid, answer(factory, decision)))
         except OSError:
             return
 
@@ -95,6 +151,7 @@ def _work(conn: Connection, factory: BotFactory) -> None:
 class _Job:
     decision: Decision
     future: asyncio.Future[str]
+    asked: float = field(default_factory=time.monotonic)
 
 
 class _Worker:
@@ -123,8 +180,15 @@ class BotPool:
         self.served: Counter[int] = Counter()
         """Decisions answered, by worker process id."""
         self.lost = 0
+        self.waits = Recent()
+        """Seconds each decision waited for a worker."""
+        self.thinking = Recent()
+        """Seconds each bot thought."""
         self.closed = False
         self._reaping: dict[BaseProcess, asyncio.Future[None]] = {}
+
+    def start(self) -> None:
+        """Nothing to do yet: workers start when the first decisions come."""
 
     # ------------------------------------------------------------------ asking
     async def decide(self, key: str, decision: Decision) -> str:
@@ -145,6 +209,8 @@ class BotPool:
             "queued": sum(len(q) for q in self.queues.values()),
             "served": dict(self.served),
             "lost": self.lost,
+            "queue_wait_ms": self.waits.summary(),
+            "thinking_ms": self.thinking.summary(),
         }
 
     # ------------------------------------------------------------------ dispatch
@@ -191,6 +257,7 @@ class BotPool:
 
     def _start(self, worker: _Worker, job: _Job) -> None:
         worker.job = job
+        self.waits.add(time.monotonic() - job.asked)
         try:
             worker.conn.send(job.decision)
         except (OSError, ValueError):
@@ -201,7 +268,7 @@ class BotPool:
 
     def _on_reply(self, worker: _Worker) -> None:
         try:
-            pid, move, error = worker.conn.recv()
+            pid, reply = worker.conn.recv()
         except (EOFError, OSError):
             self._lose(worker)
             return
@@ -209,11 +276,12 @@ class BotPool:
             worker.timer.cancel()
         job, worker.job = worker.job, None
         self.served[pid] += 1
+        self.thinking.add(reply[2])
         if job is not None and not job.future.done():
-            if error is None:
-                job.future.set_result(move)
-            else:
-                job.future.set_exception(BotFailed(error))
+            try:
+                job.future.set_result(move_of(reply))
+            except BotFailed as exc:
+                job.future.set_exception(exc)
         self._pump()
 
     def _overrun(self, worker: _Worker) -> None:

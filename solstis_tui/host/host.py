@@ -40,20 +40,22 @@ from ..wire.messages import (
     Rematch,
     Rename,
     Resign,
+    Status,
     Watch,
     parse,
 )
 from ..wire.protocol import VERSION, LineReader, ProtocolError, decode, message_kind
 from .admission import Door
 from .after_game import AfterGame
-from .botpool import BotFactory, BotPool
+from .bot_cluster import ClusterPool, ClusterSettings
+from .botpool import BotFactory, BotPool, Bots
 from .connection import Connection, start_server
 from .crowding import OVERFLOW, OVERFLOW_HELLO_SECONDS, displaceable, oldest_silent
 from .database import Unreadable
 from .host_bots import BotSeats
 from .hostlock import FileLock, StartRefused, claim_data_dir, claim_socket
 from .housekeeping import Housekeeping
-from .identity import ATTACH_FILE, BANS_FILE, Attachments, Bans, Trust
+from .identity import ATTACH_FILE, BANS_FILE, Attachments, Bans, Trust, is_owner
 from .limits import ACCEPT_BURST, Limits, TokenBucket, per_minute
 from .players import PlayerRegistry
 from .ratings import Ratings
@@ -94,9 +96,11 @@ class Host:
         bot_workers: int | None = None,
         trust: Trust | None = None,
         clock: Callable[[], float] = time.time,
+        bot_cluster: ClusterSettings | None = None,
     ) -> None:
         """``bot_factory`` makes a bot from a tier and a seed in the worker processes: a
-        module-level function, since it is sent to them by reference."""
+        module-level function, since it is sent to them by reference. With ``bot_cluster``
+        bots decide on that Dask cluster, and in the local pool while it is unreachable."""
         self.data_dir = data_dir
         self.clock = clock  # the move clock's time (tests set it)
         self.limits = limits or Limits()
@@ -120,7 +124,9 @@ class Host:
         self.closing = 0  # connections hanging up (see Connection.hang_up)
         self.tables: dict[str, Table] = {}
         self.conns: set[Connection] = set()
-        self.bots = BotPool(bot_workers, bot_factory)
+        local = BotPool(bot_workers, bot_factory)
+        self.bots: Bots = local if bot_cluster is None else ClusterPool(bot_cluster, local,
+                                                                          bot_factory)
         self.bot_seats = BotSeats(self.bots, bot_seconds, self.tables, self._commit,
                                   self._after_change)
         #: allowances per identity and kind (chat lines, new tables): token buckets
@@ -199,6 +205,7 @@ class Host:
         self.servers.append(server)
         if self._expiry is None:
             self._expiry = asyncio.get_running_loop().create_task(self.housekeeping.run())
+        self.bots.start()
         for table in self.tables.values():
             self.bot_seats.schedule(table)
 
@@ -366,6 +373,7 @@ class Host:
             FetchRecord: self.after_game.record,
             Rematch: self._at_table(self.after_game.rematch),
             Decline: self._at_table(self.after_game.decline),
+            Status: self._status,
         }
 
     def _at_table(self, handler: Callable[[Connection, Table, M], Awaitable[Reply]]
@@ -378,12 +386,28 @@ class Host:
         return at_table
 
     async def _dispatch(self, conn: Connection, msg: Message) -> Reply:
-        if conn.code is None and not isinstance(msg, (Ping, Hello)):
+        if conn.code is None and not isinstance(msg, (Ping, Hello, Status)):
             raise ProtocolError("hello_first", "say hello first")
         return await self.handlers[type(msg)](conn, msg)
 
     async def _ping(self, conn: Connection, msg: Ping) -> Reply:
         return {"type": "pong"}
+
+    async def _status(self, conn: Connection, msg: Status) -> Reply:
+        if not is_owner(conn.writer.get_extra_info("socket")):
+            raise ProtocolError("not_allowed", "the host's status is for the account it runs "
+                                "as, over its Unix socket ('solstis host status')")
+        return {"type": "status", **self.status()}
+
+    def status(self) -> dict[str, Any]:
+        """Connections, tables (open, being played, finished) and the bots' figures."""
+        playing = sum(1 for t in self.tables.values()
+                      if not t.game.is_over and not any(seat.is_open for seat in t.seats))
+        finished = sum(1 for t in self.tables.values() if t.game.is_over)
+        return {"connections": len(self.conns), "tables": len(self.tables),
+                "playing": playing, "finished": finished, "bots": self.bots.stats(),
+                "storage_errors": len(self.storage_errors),
+                "internal_errors": len(self.internal_errors)}
 
     async def _list(self, conn: Connection, msg: ListTables) -> Reply:
         return {"type": "tables", **self.lobby_page(conn.code, msg.offset),

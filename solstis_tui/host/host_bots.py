@@ -1,5 +1,7 @@
-"""The host's bot seats: each table's bots decide in the worker pool (botpool), one table
-at a time per worker, and their moves are stored like a person's before anyone sees them.
+"""The host's bot seats: each table's bots decide in the worker pool (botpool) or on a
+bot cluster (bot_cluster), one table at a time per worker, and their moves are stored like
+a person's before anyone sees them. A decision asked for a game that has since ended or
+been replaced is cancelled.
 
 A stored change puts a new Table in its old one's place (``Host._commit``), so a table's
 bots look their table up by id before each decision and again once it is made."""
@@ -13,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from ..core import IllegalMove, Move
 from ..core.rng import derive
 from ..wire.protocol import ProtocolError
-from .botpool import BotFailed, BotPool, Decision, WorkerLost
+from .botpool import BotFailed, Bots, Decision, WorkerLost
 from .tables import Table
 
 #: How the host stores a change to a table (``Host._commit``): the table, the change, and
@@ -26,7 +28,7 @@ class BotSeats:
     ``pool``: ``seconds`` a decision, each move stored by ``commit`` like a person's and
     then announced by ``after_change``."""
 
-    def __init__(self, pool: BotPool, seconds: float, tables: dict[str, Table],
+    def __init__(self, pool: Bots, seconds: float, tables: dict[str, Table],
                  commit: Commit, after_change: Callable[[Table], Awaitable[None]]) -> None:
         self.pool = pool
         self.seconds = seconds
@@ -34,6 +36,8 @@ class BotSeats:
         self.commit = commit
         self.after_change = after_change
         self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.waiting: dict[str, tuple[int, int, bool]] = {}
+        """Table id → the game (``_stamp``) its bot's pending decision is for."""
         self.closed = False
         self.storage_retry = 5.0
         """Seconds before a bot whose move the disk refused decides again."""
@@ -69,12 +73,18 @@ class BotSeats:
         await self.after_change(stored)
 
     def schedule(self, table: Table) -> None:
-        """Let the bot to move at ``table`` (if any) decide, unless one already does."""
+        """Let the bot to move at ``table`` (if any) decide, unless one already does; a
+        decision pending for a game that ended or was replaced is cancelled first."""
+        table_id = table.id
+        task = self.tasks.get(table_id)
+        asked = self.waiting.get(table_id)
+        if task is not None and asked is not None and asked != _stamp(table):
+            task.cancel()  # its answer would be thrown away: free the worker now
+            self.waiting.pop(table_id, None)
+            task = None
         game = table.game
         if game.is_over or table.seats[game.to_play].bot is None:
             return
-        table_id = table.id
-        task = self.tasks.get(table_id)
         if task is None or task.done():
             task = asyncio.get_running_loop().create_task(self._bot_turns(table_id))
             self.tasks[table_id] = task
@@ -100,14 +110,19 @@ class BotSeats:
             bot_seed = derive(game.seed, b"host-bot", seq * 2 + seat)  # reveals nothing
             decision = Decision(tier, bot_seed, game.observation(seat), self.seconds)
             move = None
-            for _ in range(2):  # a lost worker is replaced: ask once more
-                try:
-                    move = Move.parse(await self.pool.decide(table_id, decision))
-                    break
-                except WorkerLost:
-                    continue
-                except (BotFailed, ValueError):
-                    break
+            self.waiting[table_id] = _stamp(table)
+            try:
+                for _ in range(2):  # a lost worker is replaced: ask once more
+                    try:
+                        move = Move.parse(await self.pool.decide(table_id, decision))
+                        break
+                    except WorkerLost:
+                        continue
+                    except (BotFailed, ValueError):
+                        break
+            finally:
+                if self.waiting.get(table_id) == _stamp(table):
+                    del self.waiting[table_id]
             later = self._bot_to_move(table_id)  # the table may have changed meanwhile
             if (later is None or len(later[0].game.history) != seq
                     or later[0].game.seed != game.seed):  # moved on, or another table now
@@ -116,3 +131,10 @@ class BotSeats:
             if move not in table.game.legal_moves():  # a broken bot must not stop the table
                 move = random.Random(bot_seed).choice(table.game.legal_moves())
             await self._bot_play(table, move)  # on a storage failure the loop asks again
+
+
+def _stamp(table: Table) -> tuple[int, int, bool]:
+    """Which game a table holds, and how far it is: a change means a pending bot decision
+    is for a position that no longer stands."""
+    game = table.game
+    return game.seed, len(game.history), game.is_over

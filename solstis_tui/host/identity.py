@@ -82,6 +82,13 @@ def peer_uid(sock: Any) -> int | None:
     return int(uid)
 
 
+def is_owner(sock: Any) -> bool:
+    """Whether the peer on ``sock`` is the host's own account, as the kernel says (a Unix
+    socket only: over TCP nobody is)."""
+    uid = peer_uid(sock)
+    return uid is not None and uid == os.getuid()
+
+
 def key_blob(text: str) -> tuple[str, bytes]:
     """The type and the decoded blob of a public key written ``type base64 [comment]``
     (options before it allowed); ValueError if it is not one."""

@@ -23,6 +23,7 @@ from ..wire.paths import (
     ignored_runtime_dir,
     tcp_address,
 )
+from .bot_cluster import EXTRA, ClusterProblem, ClusterSettings, cluster_settings
 from .host import Host
 from .hostlock import StartRefused, unreachable_for_group
 from .identity import KeyRing, Trust
@@ -78,7 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="solstis host",
         description="Run the Solstis game host: it owns the online tables. "
-                    "'solstis host players --help': the host's players and their keys.")
+                    "'solstis host players --help': the host's players and their keys; "
+                    "'solstis host status': the running host's figures.")
     parser.add_argument("--socket", type=Path, default=None,
                         help=f"Unix socket path (default: {describe_default_socket()})")
     parser.add_argument("--tcp", type=tcp_address, default=None, metavar="HOST:PORT",
@@ -102,6 +104,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="thinking time of bots at the host (default 1.0)")
     parser.add_argument("--bot-workers", type=_workers, default=None, metavar="N",
                         help="processes that run bots (default: cores - 1, at least 1)")
+    parser.add_argument("--bot-cluster", default=None, metavar="tcp://SCHEDULER:8786",
+                        help="let bots decide on this Dask cluster (needs "
+                             f"{EXTRA!r}); while it cannot be reached they decide in the "
+                             "local pool (see docs/cluster.md)")
+    parser.add_argument("--bot-cluster-tls", default=None, metavar="CA,CERT,KEY",
+                        help="TLS files for the Dask cluster: its CA, and this host's "
+                             "certificate and key; needed for a scheduler off this machine")
     limits = parser.add_argument_group("limits (see docs/protocol.md)")
     limits.add_argument("--max-connections", type=_at_least(1, int),
                         default=Limits.max_connections, metavar="N",
@@ -130,7 +139,7 @@ async def run(args: argparse.Namespace, ready: asyncio.Event | None = None) -> i
     uid = pwd.getpwnam(args.players_account).pw_uid if args.players_account else None
     host = Host(data, bot_seconds=args.bot_seconds,
                 bot_workers=args.bot_workers, limits=limits_from(args),
-                trust=Trust(uid, KeyRing(args.keys_file)))
+                trust=Trust(uid, KeyRing(args.keys_file)), bot_cluster=cluster_of(args))
     gid = grp.getgrnam(args.group).gr_gid if args.group else None
     if args.socket is None and (ignored := ignored_runtime_dir()):
         print(f"solstis host: {ignored}", flush=True)
@@ -176,11 +185,33 @@ def log_to_stderr() -> None:
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="solstis host: %(message)s")
 
 
+def cluster_of(args: argparse.Namespace) -> ClusterSettings | None:
+    """The bot cluster the flags name (None: the local pool only); exits with status 2 and
+    the reason if the flags or files will not do or the cluster extra is missing."""
+    if args.bot_cluster is None:
+        if args.bot_cluster_tls is not None:
+            build_parser().error("--bot-cluster-tls needs --bot-cluster")
+        return None
+    try:
+        settings = cluster_settings(args.bot_cluster, args.bot_cluster_tls)
+    except ClusterProblem as exc:
+        build_parser().error(str(exc))
+    try:
+        import distributed  # noqa: F401  (only to say now, not at the first bot move)
+    except ImportError:
+        build_parser().error(f"--bot-cluster needs Dask: {EXTRA}")
+    return settings
+
+
 def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == "players":
         from .players_cli import main as players_main
 
         return players_main(argv[1:])
+    if argv and argv[0] == "status":
+        from .status_cli import main as status_main
+
+        return status_main(argv[1:])
     args = build_parser().parse_args(argv)
     log_to_stderr()
     if args.group:

@@ -180,9 +180,15 @@ class Decline:
     table: str
 
 
+@dataclass(frozen=True, slots=True)
+class Status:
+    """``status``: the host's figures (connections, tables, the bots' queue); only the
+    host's own account may ask, over the host's Unix socket, and it needs no hello."""
+
+
 Message = (Hello | Ping | ListTables | Leaders | Rename | PlayerPage | Create | Join | Watch
            | Leave | Resign | Claim | Chat | PlayMove | MyGames | FetchRecord | Rematch
-           | Decline)
+           | Decline | Status)
 #: The messages that name a table (the host looks it up before their handler runs).
 AtTable = Join | Watch | Leave | Resign | Claim | Chat | PlayMove | Rematch | Decline
 
@@ -291,6 +297,7 @@ PARSERS: dict[str, Callable[[dict[str, Any]], Message]] = {
     "record": _record,
     "rematch": lambda raw: Rematch(_table(raw)),
     "decline": lambda raw: Decline(_table(raw)),
+    "status": lambda raw: Status(),
 }
 
 
