@@ -82,10 +82,11 @@ def frontend_name(peercert: Mapping[str, Any] | None) -> str | None:
 
 
 def host_port(text: str) -> tuple[str, int]:
-    """argparse type: ``HOST:PORT`` (``[::1]:PORT`` for IPv6), any host name or address."""
+    """argparse type: ``HOST:PORT`` (``[::1]:PORT`` for IPv6), any host name or address
+    (port 0: one the system chooses, for a listener)."""
     host, _, port = text.rpartition(":")
     host = host.strip("[]")
-    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if not host or not port.isdigit() or not 0 <= int(port) < 65536:
         raise argparse.ArgumentTypeError("write HOST:PORT, e.g. game.example.org:7018")
     return host, int(port)
 
@@ -95,7 +96,10 @@ def tls_url(text: str) -> tuple[str, int]:
     if not text.startswith(SCHEME):
         raise argparse.ArgumentTypeError("write tls://HOST:PORT, e.g. "
                                          "tls://game.example.org:7018 (only TLS is offered)")
-    return host_port(text[len(SCHEME):])
+    host, port = host_port(text[len(SCHEME):])
+    if port == 0:
+        raise argparse.ArgumentTypeError("give the port the host listens on (not 0)")
+    return host, port
 
 
 def _no_passphrase() -> NoReturn:

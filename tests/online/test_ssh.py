@@ -384,6 +384,62 @@ def test_sshd_accepts_the_drop_in_and_gives_the_documented_settings(doc_sshd):
     assert shown == expected
 
 
+# ---- several machines: a front end's drop-in, the host's TLS listener ---------------------
+
+def forced_command(dropin: str) -> list[str]:
+    return shlex.split(next(line.split(None, 1)[1] for line in ssh_doc.directive_lines(
+        ssh_doc.the_block(file=dropin).text) if line.startswith("ForceCommand ")))
+
+
+def test_a_front_end_is_locked_down_as_the_single_machine_is():
+    one, front = (set(ssh_doc.directive_lines(ssh_doc.the_block(file=f).text))
+                  for f in (ssh_doc.DROPIN, ssh_doc.FRONTEND_DROPIN))
+    assert {line.split()[0] for line in one ^ front} == {"ForceCommand"}
+
+
+def test_the_front_ends_forced_command_reaches_the_listener_the_host_drop_in_adds():
+    forced = forced_command(ssh_doc.FRONTEND_DROPIN)
+    assert forced[:2] == [ssh_doc.PROGRAM, "online"]
+    client = online_parser().parse_args(forced[2:])
+    text = ssh_doc.the_block(file=ssh_doc.HOST_TLS).text
+    lines = [line for line in text.splitlines() if line.startswith("ExecStart=")]
+    assert lines[0] == "ExecStart=", "the drop-in must clear the unit's ExecStart first"
+    argv = shlex.split(lines[-1].split("=", 1)[1])
+    unit_argv = shlex.split(unit()["Service"]["ExecStart"])
+    assert argv[:len(unit_argv)] == unit_argv  # the unit's command, and TLS after it
+    host = host_parser().parse_args(argv[2:])
+    assert client.host[1] == host.listen_tls[1] and client.ssh_key
+    assert client.host_ca == host.frontend_ca  # the CA that signs the host and front ends
+    assert client.frontend_cert.parent == client.frontend_key.parent == host.cert.parent
+
+
+@needs_openssh
+def test_sshd_accepts_the_front_ends_drop_in_and_gives_the_documented_settings(tmp_path):
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
+                    tmp_path / "host_key"], check=True)
+    (tmp_path / "sshd_config.d").mkdir()
+    text = ssh_doc.substitute(ssh_doc.the_block(file=ssh_doc.FRONTEND_DROPIN).text,
+                              {f"Match User {ssh_doc.ACCOUNT}": f"Match User {USER}"})
+    (tmp_path / "sshd_config.d" / "solstis-frontend.conf").write_text(text)
+    (tmp_path / "sshd_config").write_text(MAIN_CONFIG.format(
+        port=free_port(), dir=tmp_path, sftp_server=SFTP_SERVER))
+    if os.geteuid() == 0:
+        Path("/run/sshd").mkdir(exist_ok=True)
+    config = tmp_path / "sshd_config"
+    checked = subprocess.run([_which("sshd"), "-t", "-f", config], capture_output=True,
+                             text=True)
+    assert (checked.returncode, checked.stdout + checked.stderr) == (0, ""), checked.stderr
+    out = subprocess.run([_which("sshd"), "-T", "-f", config, "-C",
+                          f"user={USER},host=localhost,addr=127.0.0.1"],
+                         capture_output=True, text=True, check=True)
+    pattern = ssh_doc.grep_pattern("sudo sshd -T -C")
+    shown = {line for line in out.stdout.splitlines() if pattern.search(line)}
+    forced = " ".join(forced_command(ssh_doc.FRONTEND_DROPIN))
+    expected = {line if not line.startswith("forcecommand ") else f"forcecommand {forced}"
+                for line in ssh_doc.the_block(output="sshd-T").text.splitlines()}
+    assert shown == expected
+
+
 # ---- what it promises, over real ssh -----------------------------------------------------
 
 @needs_openssh

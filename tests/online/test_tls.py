@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import datetime
 import logging
+import shutil
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -273,3 +275,108 @@ async def test_a_handshake_never_finished_ends_when_its_hello_time_is_up(tmp_pat
     finally:
         await close(host)
 
+
+
+# ---- command lines: bad flags and files get one sentence and exit 2 ------------------------
+
+def encrypted_key(pki: Pki) -> Path:
+    from cryptography.hazmat.primitives import serialization
+
+    key = serialization.load_pem_private_key((pki.dir / "fe1.key").read_bytes(), None)
+    path = pki.dir / "locked.key"
+    path.write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                       serialization.PrivateFormat.PKCS8,
+                                       serialization.BestAvailableEncryption(b"secret")))
+    return path
+
+
+CLIENT_MISTAKES = {  # the arguments after --host tls://127.0.0.1:7018 -> what is said
+    "a missing certificate": (["--frontend-cert", "{dir}/none.pem", "--frontend-key",
+                               "{dir}/fe1.key"], "cannot read the front end's certificate"),
+    "a certificate that is not one": (["--frontend-cert", "{dir}/fe1.key", "--frontend-key",
+                                       "{dir}/fe1.key"], "is not a PEM certificate"),
+    "another certificate's key": (["--frontend-cert", "{dir}/fe1.pem", "--frontend-key",
+                                   "{dir}/fe2.key"], "is not the key of the certificate"),
+    "a key with a passphrase": (["--frontend-cert", "{dir}/fe1.pem", "--frontend-key",
+                                 "{dir}/locked.key"], "protected by a passphrase"),
+    "a certificate without its key": (["--frontend-cert", "{dir}/fe1.pem"], "needs its key"),
+    "a host CA that is no certificate": (["--host-ca", "{dir}/fe1.key"],
+                                         "is not a PEM certificate"),
+    "--ssh-key without a front end's certificate": (["--ssh-key"],
+                                                    "believes --ssh-key only from a front end"),
+}
+
+
+@pytest.mark.parametrize("mistake", CLIENT_MISTAKES)
+def test_solstis_online_says_what_is_wrong_with_its_tls_flags_and_exits_2(pki, capsys,
+                                                                          mistake):
+    from solstis_tui.client.launch import online_main
+
+    pki.frontend("fe1"), pki.frontend("fe2"), encrypted_key(pki)
+    words, said = CLIENT_MISTAKES[mistake]
+    argv = ["--host", "tls://127.0.0.1:7018", *(w.format(dir=pki.dir) for w in words)]
+    with pytest.raises(SystemExit) as exit_:
+        online_main(argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and said in err and "Traceback" not in err
+    assert err.splitlines()[-1].startswith("solstis online: error: ")
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--host", "game.example.org:7018"], "write tls://HOST:PORT"),
+    (["--frontend-cert", "fe1.pem", "--frontend-key", "fe1.key"], "go with --host"),
+    (["--host", "tls://127.0.0.1:7018", "--tcp", "127.0.0.1:7017"], "one of --host"),
+])
+def test_solstis_online_refuses_tls_flags_that_do_not_go_together(capsys, argv, said):
+    from solstis_tui.client.launch import online_main
+
+    with pytest.raises(SystemExit) as exit_:
+        online_main(argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and said in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("words, said", [
+    (["--cert", "{dir}/host.pem", "--key", "{dir}/host.key"], "missing: --frontend-ca"),
+    (["--cert", "{dir}/host.pem", "--key", "{dir}/fe1.key", "--frontend-ca", "{dir}/ca.pem"],
+     "is not the key of the certificate"),
+    (["--cert", "{dir}/host.pem", "--key", "{dir}/host.key", "--frontend-ca",
+      "{dir}/none.pem"], "cannot read the front-end CA"),
+])
+def test_solstis_host_says_what_is_wrong_with_its_tls_flags_and_exits_2(pki, capsys, words,
+                                                                        said):
+    from solstis_tui.host.serve import main
+
+    pki.frontend("fe1")
+    argv = ["--listen-tls", "127.0.0.1:0", *(w.format(dir=pki.dir) for w in words)]
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and said in err and "Traceback" not in err
+
+
+# ---- the certificates docs/ssh.md makes ------------------------------------------------------
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl (apt install openssl)")
+async def test_the_docs_openssl_commands_make_a_host_and_a_front_end_that_shake_hands(
+        tmp_path):
+    from . import ssh_doc
+
+    script = ssh_doc.substitute(ssh_doc.the_block(run="certificates").text,
+                                {"game.example.org": "localhost"})
+    made = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, capture_output=True,
+                          text=True)
+    assert made.returncode == 0, made.stderr
+    assert "host.pem: OK" in made.stdout and "front1.pem: OK" in made.stdout
+    pki = Pki(tmp_path, trustme.CA(), tmp_path / "ca.pem", tmp_path / "host.pem",
+              tmp_path / "host.key")
+    host = await tls_host(tmp_path, pki)
+    try:
+        front_end = (tmp_path / "front1.pem", tmp_path / "front1.key")
+        answer = await hello(await connect(host, pki, front_end, server_name="localhost"), ANN)
+        assert answer["name"] == "Ann"
+        posing = (tmp_path / "host.pem", tmp_path / "host.key")  # for server use only
+        with pytest.raises((HostError, OSError)):
+            await hello(await connect(host, pki, posing, server_name="localhost"), ANN)
+    finally:
+        await close(host)
