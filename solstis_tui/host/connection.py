@@ -171,4 +171,6 @@ def _why(exc: BaseException) -> str:
         return f"certificate refused ({exc.verify_message})"
     if isinstance(exc, ssl.SSLError) and exc.reason:
         return str(exc.reason)
+    if isinstance(exc, ConnectionResetError | BrokenPipeError | EOFError):
+        return "the client hung up"
     return str(exc) or type(exc).__name__

@@ -235,6 +235,7 @@ class Host:
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                       tls: ssl.SSLContext | None = None) -> None:
         conn = Connection(writer, self.limits)
+        conn.handshaking = tls is not None  # no plain text to a TLS client, even "busy"
         if self._places_taken() >= self.max_connections:
             self._make_room()
         if self._places_taken() >= self.max_connections + OVERFLOW:
