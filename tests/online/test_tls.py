@@ -179,6 +179,18 @@ async def test_tls_guests_share_the_guests_pool(tmp_path, pki):
         await close(host)
 
 
+async def test_a_silent_front_end_connection_is_closed_at_the_idle_limit(tmp_path, pki):
+    host = await tls_host(tmp_path, pki, idle_seconds=0.2)
+    try:
+        client = await connect(host, pki, pki.frontend("fe1"))
+        assert (await hello(client, ANN))["name"] == "Ann"
+        while (said := await client.receive())["type"] != "error":
+            pass
+        assert said["code"] == "timeout" and "nothing heard" in said["message"]
+    finally:
+        await close(host)
+
+
 # ---- certificates the host refuses ---------------------------------------------------------
 
 async def test_a_certificate_from_another_ca_is_refused_with_one_log_line(host, pki, heard):
