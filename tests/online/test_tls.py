@@ -217,6 +217,12 @@ async def test_the_client_refuses_a_host_whose_certificate_names_another_host(ho
         await connect(host, pki, server_name="localhost")  # the same host, not its name
 
 
+async def test_without_host_ca_the_client_trusts_only_the_systems_cas(host, pki):
+    target = TlsTarget("127.0.0.1", host.tls_port, client_context(None))
+    with pytest.raises(HostError, match="did not prove it is that host"):
+        await HostClient.connect(tls=target)  # a private CA's host is nobody the system knows
+
+
 # ---- strangers at the TLS port -------------------------------------------------------------
 
 async def raw(host) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
