@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from ..analysis import Effort
     from ..play.hints import Answer
     from ..screens.services import AppServices
+    from ..wire.tls import TlsTarget
 
 
 #: Chat lines kept for the chat box's history.
@@ -47,9 +48,9 @@ class OnlineApp(ShellApp):
     def __init__(self, *, socket: Path | None = None, tcp: tuple[str, int] | None = None,
                  name: str | None = None, code: str | None = None,
                  theme_name: str | None = None, ascii_mode: bool = False,
-                 ssh_key: str | None = None) -> None:
+                 ssh_key: str | None = None, tls: TlsTarget | None = None) -> None:
         super().__init__(theme_name=theme_name, ascii_mode=ascii_mode)
-        self.socket, self.tcp = socket, tcp
+        self.socket, self.tcp, self.tls = socket, tcp, tls
         self.wanted_name, self.wanted_code = name, code
         self.ssh_key = ssh_key  # a player known by their key says hello at once
         self.client: HostClient | None = None
@@ -76,7 +77,7 @@ class OnlineApp(ShellApp):
     async def _network(self) -> None:
         last: dict[str, Any] = {}  # the host's last word: why it closed, if it said
         try:
-            self.client = await HostClient.connect(self.socket, self.tcp)
+            self.client = await HostClient.connect(self.socket, self.tcp, tls=self.tls)
             self.client.ssh_key = self.ssh_key
             self.run_worker(self.client.keep_alive(self.keep_alive_seconds), name="keep-alive",
                             group="keep-alive", exclusive=True)

@@ -6,8 +6,9 @@ import asyncio
 import contextlib
 import json
 import os
+import ssl
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..wire.paths import (
     TOKEN_FILE,
@@ -18,9 +19,13 @@ from ..wire.paths import (
 )
 from ..wire.protocol import MAX_MESSAGE, VERSION, encode
 
+if TYPE_CHECKING:
+    from ..wire.tls import TlsTarget
+
 KEEP_ALIVE_SECONDS = 60.0  # well inside the host's idle limit (see docs/protocol.md)
 READ_LIMIT = 4 * MAX_MESSAGE  # the longest line a client reads from the host
 CONNECT_TRIES = 5  # while the host's queue of waiting connects is full (about 3 s)
+TLS_HANDSHAKE_SECONDS = 30.0  # a host that does not finish its handshake in this is lost
 
 
 def read_token(path: Path | None = None) -> str | None:
@@ -54,20 +59,29 @@ class HostClient:
 
     @classmethod
     async def connect(cls, socket: Path | None = None, tcp: tuple[str, int] | None = None,
-                      token: str | None = None) -> HostClient:
-        """Connect over ``tcp`` (with ``token``, else ``read_token()``) or the Unix socket
-        (default: the host's, ``default_socket()``)."""
+                      token: str | None = None, tls: TlsTarget | None = None) -> HostClient:
+        """Connect over ``tls`` (a host on another machine), ``tcp`` (with ``token``, else
+        ``read_token()``) or the Unix socket (default: the host's, ``default_socket()``)."""
         try:
-            where = f"{tcp[0]}:{tcp[1]}" if tcp else str(socket or default_socket())
+            where = str(tls) if tls else f"{tcp[0]}:{tcp[1]}" if tcp else \
+                str(socket or default_socket())
         except NoSocketFolder as exc:
             raise HostError(str(exc)) from None
         try:
-            if tcp is not None:
+            if tls is not None:
+                reader, writer = await asyncio.open_connection(
+                    tls.host, tls.port, ssl=tls.context, server_hostname=tls.host,
+                    ssl_handshake_timeout=TLS_HANDSHAKE_SECONDS, limit=READ_LIMIT)
+            elif tcp is not None:
                 reader, writer = await asyncio.open_connection(*tcp, limit=READ_LIMIT)
             else:
                 reader, writer = await cls._unix(where)
+        except ssl.SSLCertVerificationError as exc:
+            raise HostError(f"the game host at {where} did not prove it is that host "
+                            f"({exc.verify_message or exc.reason}); nothing was sent") from None
         except OSError as exc:
-            ignored = ignored_runtime_dir() if socket is None and tcp is None else None
+            ignored = ignored_runtime_dir() if socket is None and tcp is None \
+                and tls is None else None
             raise HostError(f"cannot reach the game host at {where} ({exc.strerror or exc}); "
                             "is `solstis host` running?"
                             + (f" ({ignored})" if ignored else "")) from None

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 from solstis_tui.themes import THEMES
 
 from ..wire.paths import tcp_address
+from ..wire.tls import BadTlsFile
+from . import tls_options
 
 if TYPE_CHECKING:
     from textual_serve.server import Server
@@ -35,6 +37,7 @@ def online_parser() -> argparse.ArgumentParser:
     parser.add_argument("--token-file", type=Path, default=None,
                         help="with --tcp: the host's token file (default: $SOLSTIS_TOKEN, "
                              "else tcp-token in the host's default data folder)")
+    tls_options.add_arguments(parser)  # --host tls://…, --host-ca, --frontend-cert/-key
     parser.add_argument("--theme", choices=sorted(THEMES), default="dark")
     parser.add_argument("--ascii", action="store_true", help="plain ASCII drawing")
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
@@ -43,6 +46,10 @@ def online_parser() -> argparse.ArgumentParser:
 
 def online_main(argv: list[str]) -> int:
     args = online_parser().parse_args(argv)
+    try:
+        tls = tls_options.target_from(args)
+    except BadTlsFile as exc:
+        online_parser().error(str(exc))
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("solstis online needs a terminal: connect with 'ssh -t'.", file=sys.stderr)
         return 2
@@ -65,7 +72,7 @@ def online_main(argv: list[str]) -> int:
     from .app import OnlineApp
 
     app = OnlineApp(socket=args.socket, tcp=args.tcp, name=args.name, code=args.code,
-                    theme_name=args.theme, ascii_mode=args.ascii, ssh_key=ssh_key)
+                    theme_name=args.theme, ascii_mode=args.ascii, ssh_key=ssh_key, tls=tls)
     app.run(mouse=not args.no_mouse)
     return 0
 

@@ -51,7 +51,7 @@ class Door:
             raise ProtocolError("bad_message", "hello was already said")
         self._check_token(conn, msg.token)
         try:
-            who = self.trust.who(conn.writer.get_extra_info("socket"), msg.ssh_key)
+            who = self.trust.who(conn.writer.get_extra_info("socket"), msg.ssh_key, conn.tls)
         except NotBelieved as exc:
             raise ProtocolError("not_believed", str(exc)) from None
         bans = self.trust.bans
@@ -156,9 +156,10 @@ class Door:
         return ProtocolError("unknown_code", "that resume code is not known here")
 
     def _check_token(self, conn: Connection, token: str) -> None:
-        """Over TCP (open to every local user) a hello must carry the host's token."""
+        """Over TCP (open to every local user) a hello must carry the host's token; over
+        TLS, a front end's certificate replaces it (and a guest needs none)."""
         sock = conn.writer.get_extra_info("socket")
-        if sock is None or sock.family == socket.AF_UNIX:
+        if sock is None or sock.family == socket.AF_UNIX or conn.tls is not None:
             return
         if not self.tcp_token or not secrets.compare_digest(token.encode(),
                                                            self.tcp_token.encode()):

@@ -10,15 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import socket
+import ssl
 from typing import Any
 
 from ..wire.protocol import encode
-from .identity import LOCAL, Who
+from ..wire.tls import frontend_name
+from .identity import LOCAL, TlsPeer, Who
 from .limits import ACCEPT_BURST, Limits, TokenBucket
 
 LINGER_SECONDS = 2.0  # a closing connection waits this long for the client to hang up
+
+log = logging.getLogger("solstis.host")
 
 
 async def start_server(start: Any, backlog: int, **where: Any) -> asyncio.Server:
@@ -54,6 +59,30 @@ class Connection:
         self.code_failures = 0
         self.overflow = False  # accepted past the cap: must find a place at hello
         self.closed = False
+        self.tls: TlsPeer | None = None  # over TLS, once the handshake is done
+        self.handshaking = False  # nothing is written before TLS is up (see start_tls)
+
+    async def start_tls(self, context: ssl.SSLContext) -> bool:
+        """Do the TLS handshake (the client speaks first), within the time the connection
+        has to say hello; False, and one line in the log, if it fails or takes too long.
+        Meanwhile the connection is one without a hello, so a full host may drop it."""
+        peer = self.writer.get_extra_info("peername")
+        where = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else "a client"
+        left = self.hello_by - asyncio.get_running_loop().time()
+        self.handshaking = True
+        try:
+            await _handshake(self.writer, context, max(left, 0.1))
+        except (OSError, TimeoutError) as exc:  # ssl.SSLError is an OSError
+            if not self.closed:  # (a full host that dropped it has said why already)
+                log.info("TLS handshake with %s failed: %s", where, _why(exc))
+            self.closed = True
+            self.writer.transport.abort()
+            return False
+        finally:
+            self.handshaking = False
+        self.writer.transport.set_write_buffer_limits(high=max(1024, self.send_buffer // 2))
+        self.tls = TlsPeer(frontend_name(self.writer.get_extra_info("peercert")))
+        return True
 
     def allow(self) -> bool:
         """Spend one message of the allowance; False once the client floods."""
@@ -73,7 +102,7 @@ class Connection:
     def push(self, message: dict[str, Any]) -> None:
         """Queue ``message``; a client already holding ``send_buffer`` unread bytes is
         dropped instead."""
-        if self.closed:
+        if self.closed or self.handshaking:
             return
         transport = self.writer.transport
         if transport.is_closing():
@@ -117,3 +146,31 @@ class Connection:
             self.drop()
         except (OSError, RuntimeError):
             self.closed = True
+
+
+async def _handshake(writer: asyncio.StreamWriter, context: ssl.SSLContext,
+                     timeout: float) -> None:
+    """``writer.start_tls`` as the server; OSError if it fails. A connection closed during
+    the handshake (by the host, to make room) makes asyncio end the handshake without an
+    error and without a transport, on which ``start_tls`` then trips (CPython 3.11): that
+    comes out as ConnectionAbortedError, and the writer keeps its closed transport."""
+    raw = writer.transport
+    try:
+        await writer.start_tls(context, ssl_handshake_timeout=timeout)
+    except AttributeError:
+        if writer.transport is not None:
+            raise
+    if writer.transport is None:
+        setattr(writer, "_transport", raw)  # noqa: B010 (a private field: see above)
+        raise ConnectionAbortedError("closed during the TLS handshake")
+
+
+def _why(exc: BaseException) -> str:
+    """A failed handshake's reason in a few words (OpenSSL's, where it gave one)."""
+    if isinstance(exc, ssl.SSLCertVerificationError) and exc.verify_message:
+        return f"certificate refused ({exc.verify_message})"
+    if isinstance(exc, ssl.SSLError) and exc.reason:
+        return str(exc.reason)
+    if isinstance(exc, ConnectionResetError | BrokenPipeError | EOFError):
+        return "the client hung up"
+    return str(exc) or type(exc).__name__

@@ -8,10 +8,12 @@ stopped. Bots play their seats in worker processes (see botpool).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import random
 import secrets
+import ssl
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -84,7 +86,7 @@ log = logging.getLogger("solstis.host")
 
 
 class Host:
-    """Owns the tables; ``serve_unix`` / ``serve_tcp`` start listening."""
+    """Owns the tables; ``serve_unix`` / ``serve_tcp`` / ``serve_tls`` start listening."""
 
     def __init__(
         self,
@@ -201,6 +203,17 @@ class Host:
         self._started(server)
         return int(server.sockets[0].getsockname()[1])
 
+    async def serve_tls(self, host: str, port: int, context: ssl.SSLContext) -> int:
+        """Listen for TLS clients (SSH front ends on other machines) on ``host``: no token;
+        a front-end certificate says who may state a key (see identity); the port."""
+        if not self.locks:
+            self.load()
+        server = await start_server(asyncio.start_server, self.limits.backlog, host=host,
+                                    port=port, client_connected_cb=functools.partial(
+                                        self._client, tls=context))
+        self._started(server)
+        return int(server.sockets[0].getsockname()[1])
+
     def _started(self, server: asyncio.AbstractServer) -> None:
         self.servers.append(server)
         if self._expiry is None:
@@ -226,8 +239,10 @@ class Host:
             lock.release()
 
     # ------------------------------------------------------------------ connections
-    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                      tls: ssl.SSLContext | None = None) -> None:
         conn = Connection(writer, self.limits)
+        conn.handshaking = tls is not None  # no plain text to a TLS client, even "busy"
         if self._places_taken() >= self.max_connections:
             self._make_room()
         if self._places_taken() >= self.max_connections + OVERFLOW:
@@ -244,6 +259,8 @@ class Host:
         self.conns.add(conn)
         lines = LineReader()
         try:
+            if tls is not None and not await conn.start_tls(tls):
+                return  # counted as a silent connection until then
             while not conn.closed:
                 when, why = conn.deadline()
                 try:

@@ -12,6 +12,11 @@ the account it trusts to make claims.
   Guests play under a marked name and share one small pool of connections.
 - **The host's own account** (or a TCP client holding the host's secret token) can read
   the host's files anyway: its connections name themselves as before (``local``).
+- **Over TLS** (``solstis host --listen-tls``), a connection whose client certificate the
+  front-end CA signed (an SSH front end on another machine, where sshd checked the key) is
+  believed like the players' account: its key is the player the keys file names. Any
+  other TLS connection is a guest, and a key it claims is ignored. A front end states
+  keys only, never accounts: only its players' account can read its certificate's key.
 """
 
 from __future__ import annotations
@@ -64,6 +69,14 @@ class Who:
 
 LOCAL = Who("local", None)
 GUEST = Who("guest", "guest")
+
+
+@dataclass(frozen=True)
+class TlsPeer:
+    """A connection over TLS: the front end its verified client certificate names (its
+    common name), or None if it showed no certificate."""
+
+    frontend: str | None
 
 
 class NotBelieved(Exception):
@@ -276,9 +289,13 @@ class Trust:
         _players, problems = self.keys.file.current()
         return list(problems)
 
-    def who(self, sock: Any, claimed_key: str | None) -> Who:
-        """The identity of a connection on ``sock`` that claims ``claimed_key`` (a public
-        key, or None); NotBelieved if it may not claim one."""
+    def who(self, sock: Any, claimed_key: str | None, tls: TlsPeer | None = None) -> Who:
+        """The identity of a connection on ``sock`` (over TLS: ``tls``) that claims
+        ``claimed_key`` (a public key, or None); NotBelieved if it may not claim one."""
+        if tls is not None:  # never local: the certificate, not the socket, says who
+            if tls.frontend is None or claimed_key is None:
+                return GUEST  # whatever it claims
+            return self._keyed(claimed_key)
         uid = peer_uid(sock)
         players = uid is not None and uid == self.players_uid
         if claimed_key is not None and not players:
@@ -287,13 +304,7 @@ class Trust:
         if players:
             if claimed_key is None:
                 return GUEST if uid != os.getuid() else LOCAL
-            try:
-                _kind, blob = key_blob(claimed_key)
-            except ValueError as exc:
-                raise NotBelieved(str(exc)) from None
-            assert self.keys is not None
-            player = self.keys.player_of(blob)
-            return GUEST if player is None else Who("key", f"key:{player}", player)
+            return self._keyed(claimed_key)
         if uid is None or uid == os.getuid():
             return LOCAL  # TCP with the host's token, or the host's own account
         try:
@@ -301,3 +312,13 @@ class Trust:
         except KeyError:
             login = str(uid)
         return Who("user", f"user:{login}", login)
+
+    def _keyed(self, claimed_key: str) -> Who:
+        """The player the keys file names for ``claimed_key`` (a guest if none does)."""
+        try:
+            _kind, blob = key_blob(claimed_key)
+        except ValueError as exc:
+            raise NotBelieved(str(exc)) from None
+        assert self.keys is not None
+        player = self.keys.player_of(blob)
+        return GUEST if player is None else Who("key", f"key:{player}", player)

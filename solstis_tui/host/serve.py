@@ -23,11 +23,13 @@ from ..wire.paths import (
     ignored_runtime_dir,
     tcp_address,
 )
+from ..wire.tls import BadTlsFile
 from .bot_cluster import EXTRA, ClusterProblem, ClusterSettings, cluster_settings
 from .host import Host
 from .hostlock import StartRefused, unreachable_for_group
 from .identity import KeyRing, Trust
 from .limits import Limits
+from .tls_options import add_arguments, context_from
 
 
 def ensure_token(data_dir: Path) -> tuple[str, Path]:
@@ -130,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     limits.add_argument("--new-names-per-minute", type=_at_least(1),
                         default=Limits.new_names_per_minute, metavar="N",
                         help="new players accepted a minute, host-wide (default %(default)g)")
+    add_arguments(parser)  # --listen-tls and its certificates
     return parser
 
 
@@ -158,7 +161,11 @@ async def run(args: argparse.Namespace, ready: asyncio.Event | None = None) -> i
             print(f"solstis host: TCP clients must send the token in {token_path} (only "
                   "this user can read it; `solstis online --tcp` reads it from there or "
                   "from $SOLSTIS_TOKEN)", flush=True)
-    except (StartRefused, NoSocketFolder, OSError) as exc:
+        if (tls := context_from(args)) is not None:
+            address, wanted = args.listen_tls
+            port = await host.serve_tls(address, wanted, tls)
+            where.append(f"tls://{address}:{port}")
+    except (StartRefused, NoSocketFolder, OSError, BadTlsFile) as exc:
         print(f"solstis host: not started: {exc}", file=sys.stderr, flush=True)
         await host.close()
         return 1
@@ -213,6 +220,10 @@ def main(argv: list[str] | None = None) -> int:
 
         return status_main(argv[1:])
     args = build_parser().parse_args(argv)
+    try:
+        context_from(args)  # checked before anything starts (again as it starts)
+    except BadTlsFile as exc:
+        build_parser().error(str(exc))
     log_to_stderr()
     if args.group:
         try:

@@ -20,6 +20,8 @@ SOCKET = "/run/solstis/host.sock"
 KEYS = "/etc/ssh/solstis_authorized_keys"
 DROPIN = "/etc/ssh/sshd_config.d/solstis.conf"
 UNIT = "/etc/systemd/system/solstis-host.service"
+FRONTEND_DROPIN = "/etc/ssh/sshd_config.d/solstis-frontend.conf"  # several machines
+HOST_TLS = "/etc/systemd/system/solstis-host.service.d/tls.conf"
 
 _FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.M | re.S)
 _PIP_INSTALL = re.compile(r"pip3?\s+install\b([^`\n]*)")

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -154,13 +154,15 @@ def wait_for_line(proc: subprocess.Popen, text: str, timeout: float = 30) -> Non
     assert seen and text in seen[-1], f"the game host never said {text!r}: {''.join(seen)}"
 
 
-def start_host(tmp: Path) -> subprocess.Popen:
-    """The game host, run with the unit's ExecStart (program, socket, data, group swapped)."""
-    argv = shlex.split(unit()["Service"]["ExecStart"])
+def start_host(tmp: Path, exec_start: str | None = None,
+               more: dict[str, str] | None = None) -> subprocess.Popen:
+    """The game host, run with the unit's ExecStart, or ``exec_start`` (program, socket,
+    data, group swapped, and the options in ``more``)."""
+    argv = shlex.split(exec_start or unit()["Service"]["ExecStart"])
     assert argv[:2] == [ssh_doc.PROGRAM, "host"], argv
     swaps = {"--socket": str(tmp / "run" / "host.sock"), "--data": str(tmp / "data"),
              "--group": GROUP, "--players-account": USER,
-             "--keys-file": str(tmp / "authorized_keys")}
+             "--keys-file": str(tmp / "authorized_keys"), **(more or {})}
     for option, value in swaps.items():
         assert option in argv, f"the unit's ExecStart has no {option}"
         argv[argv.index(option) + 1] = value
@@ -169,7 +171,8 @@ def start_host(tmp: Path) -> subprocess.Popen:
     return host
 
 
-def deploy(tmp: Path, dropin: str) -> Deployment:
+def deploy(tmp: Path, dropin: str,
+           host: Callable[[Path], subprocess.Popen] = start_host) -> Deployment:
     for key in ("host_key", "user_key"):
         subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", tmp / key],
                        check=True)
@@ -190,7 +193,7 @@ def deploy(tmp: Path, dropin: str) -> Deployment:
     checked = subprocess.run([_which("sshd"), "-t", "-f", tmp / "sshd_config"],
                              capture_output=True, text=True)
     assert (checked.returncode, checked.stdout + checked.stderr) == (0, ""), checked.stderr
-    deployment.processes.append(start_host(tmp))
+    deployment.processes.append(host(tmp))
     with open(tmp / "sshd.log", "w") as log:
         daemon = subprocess.Popen([_which("sshd"), "-D", "-e", "-f", tmp / "sshd_config"],
                                   stderr=log)
@@ -384,6 +387,62 @@ def test_sshd_accepts_the_drop_in_and_gives_the_documented_settings(doc_sshd):
     assert shown == expected
 
 
+# ---- several machines: a front end's drop-in, the host's TLS listener ---------------------
+
+def forced_command(dropin: str) -> list[str]:
+    return shlex.split(next(line.split(None, 1)[1] for line in ssh_doc.directive_lines(
+        ssh_doc.the_block(file=dropin).text) if line.startswith("ForceCommand ")))
+
+
+def test_a_front_end_is_locked_down_as_the_single_machine_is():
+    one, front = (set(ssh_doc.directive_lines(ssh_doc.the_block(file=f).text))
+                  for f in (ssh_doc.DROPIN, ssh_doc.FRONTEND_DROPIN))
+    assert {line.split()[0] for line in one ^ front} == {"ForceCommand"}
+
+
+def test_the_front_ends_forced_command_reaches_the_listener_the_host_drop_in_adds():
+    forced = forced_command(ssh_doc.FRONTEND_DROPIN)
+    assert forced[:2] == [ssh_doc.PROGRAM, "online"]
+    client = online_parser().parse_args(forced[2:])
+    text = ssh_doc.the_block(file=ssh_doc.HOST_TLS).text
+    lines = [line for line in text.splitlines() if line.startswith("ExecStart=")]
+    assert lines[0] == "ExecStart=", "the drop-in must clear the unit's ExecStart first"
+    argv = shlex.split(lines[-1].split("=", 1)[1])
+    unit_argv = shlex.split(unit()["Service"]["ExecStart"])
+    assert argv[:len(unit_argv)] == unit_argv  # the unit's command, and TLS after it
+    host = host_parser().parse_args(argv[2:])
+    assert client.host[1] == host.listen_tls[1] and client.ssh_key
+    assert client.host_ca == host.frontend_ca  # the CA that signs the host and front ends
+    assert client.frontend_cert.parent == client.frontend_key.parent == host.cert.parent
+
+
+@needs_openssh
+def test_sshd_accepts_the_front_ends_drop_in_and_gives_the_documented_settings(tmp_path):
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
+                    tmp_path / "host_key"], check=True)
+    (tmp_path / "sshd_config.d").mkdir()
+    text = ssh_doc.substitute(ssh_doc.the_block(file=ssh_doc.FRONTEND_DROPIN).text,
+                              {f"Match User {ssh_doc.ACCOUNT}": f"Match User {USER}"})
+    (tmp_path / "sshd_config.d" / "solstis-frontend.conf").write_text(text)
+    (tmp_path / "sshd_config").write_text(MAIN_CONFIG.format(
+        port=free_port(), dir=tmp_path, sftp_server=SFTP_SERVER))
+    if os.geteuid() == 0:
+        Path("/run/sshd").mkdir(exist_ok=True)
+    config = tmp_path / "sshd_config"
+    checked = subprocess.run([_which("sshd"), "-t", "-f", config], capture_output=True,
+                             text=True)
+    assert (checked.returncode, checked.stdout + checked.stderr) == (0, ""), checked.stderr
+    out = subprocess.run([_which("sshd"), "-T", "-f", config, "-C",
+                          f"user={USER},host=localhost,addr=127.0.0.1"],
+                         capture_output=True, text=True, check=True)
+    pattern = ssh_doc.grep_pattern("sudo sshd -T -C")
+    shown = {line for line in out.stdout.splitlines() if pattern.search(line)}
+    forced = " ".join(forced_command(ssh_doc.FRONTEND_DROPIN))
+    expected = {line if not line.startswith("forcecommand ") else f"forcecommand {forced}"
+                for line in ssh_doc.the_block(output="sshd-T").text.splitlines()}
+    assert shown == expected
+
+
 # ---- what it promises, over real ssh -----------------------------------------------------
 
 @needs_openssh
@@ -469,6 +528,41 @@ def add_player(deployment: Deployment, key: str, name: str) -> None:
     argv[argv.index("--data") + 1] = str(deployment.dir / "data")
     argv[-2:] = [name, str(deployment.dir / f"{key}.pub")]
     subprocess.run(argv, check=True, capture_output=True)
+
+
+@needs_openssh
+@pytest.mark.skipif(_which("openssl") is None, reason="needs openssl (apt install openssl)")
+def test_a_front_end_passes_the_key_sshd_checked_to_the_host_over_tls(tmp_path):
+    """The several-machines layout on one machine: the doc's certificates (for localhost),
+    the host run with the TLS drop-in's ExecStart, sshd with the front end's drop-in."""
+    pki = tmp_path / "pki"
+    pki.mkdir()
+    script = ssh_doc.substitute(ssh_doc.the_block(run="certificates").text,
+                                {"game.example.org": "localhost"})
+    subprocess.run(["bash", "-e", "-c", script], cwd=pki, check=True, capture_output=True)
+    port = free_port()
+    exec_start = [line for line in ssh_doc.the_block(file=ssh_doc.HOST_TLS).text.splitlines()
+                  if line.startswith("ExecStart=")][-1].split("=", 1)[1]
+    tls = {"--listen-tls": f"127.0.0.1:{port}", "--cert": str(pki / "host.pem"),
+           "--key": str(pki / "host.key"), "--frontend-ca": str(pki / "ca.pem")}
+    dropin = ssh_doc.substitute(ssh_doc.the_block(file=ssh_doc.FRONTEND_DROPIN).text, {
+        f"Match User {ssh_doc.ACCOUNT}": f"Match User {USER}", ssh_doc.PROGRAM: str(PROGRAM),
+        ssh_doc.KEYS: str(tmp_path / "authorized_keys"),
+        "tls://game.example.org:7018": f"tls://localhost:{port}", "/etc/solstis/": f"{pki}/"})
+    front_end = deploy(tmp_path, dropin, lambda tmp: start_host(tmp, exec_start, tls))
+    tmux = Tmux("solstis-front-end")
+    try:
+        add_player(front_end, "ann_key", "Ann")  # the host's keys file, and sshd's copy
+        env = {"TERM": "xterm-256color"}
+        tmux.new("ann", front_end.ssh("-tt", key="ann_key"), env)
+        tmux.wait_for("ann", "You are Ann.")
+        tmux.new("gus", front_end.ssh("-tt"), env)  # the key whose line names nobody
+        tmux.wait_for("gus", "Your name")
+        tmux.keys("gus", "Gus", "Enter")
+        tmux.wait_for("gus", "You are Gus (guest).")
+    finally:
+        tmux.kill()
+        stop(front_end)
 
 
 @needs_openssh
