@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,9 @@ class Run:
     sock: Path
     think: float
     seconds: float
+    dial: Callable[[str], Awaitable[HostClient]] | None = None
+    """How a player of this name connects and says hello (default: the Unix socket)."""
+    bot_tier: str = "mcts"
     ready: int = 0
     until: float = float("inf")
     started: asyncio.Event = field(default_factory=asyncio.Event)
@@ -111,8 +115,11 @@ class Player:
 
 
 async def connect(run: Run, name: str, tally: Tally) -> Player:
-    client = await HostClient.connect(run.sock)
-    await client.hello(name)
+    if run.dial is not None:
+        client = await run.dial(name)
+    else:
+        client = await HostClient.connect(run.sock)
+        await client.hello(name)
     run.ready += 1
     return Player(client, tally)
 
@@ -187,13 +194,14 @@ async def people(run: Run, i: int, tally: Tally) -> None:
 
 
 async def against_bot(run: Run, i: int, tally: Tally) -> None:
-    """A person answering an mcts bot at once, so the bot is always asked to think."""
+    """A person answering a bot (``run.bot_tier``) at once, so the bot is always asked to
+    think."""
     p = await connect(run, f"Bot{i}", tally)
     rand = random.Random(1000 + i)
     try:
         await run.started.wait()
         while time.perf_counter() < run.until and not p.closed:
-            table = await new_table([p], "mcts", 1)  # the bot moves first
+            table = await new_table([p], run.bot_tier, 1)  # the bot moves first
             if table is None or not await play(run, {1: p}, table, rand, tally, False):
                 break
     finally:
