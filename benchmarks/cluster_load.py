@@ -18,7 +18,9 @@ keys file names, as after an SSH login). Prints:
    each answering a bot at once): people's move round trip p50/p95/p99 (from sending a
    move to the state that shows it), errors and drops, and the host's own figures (bot
    queue wait and thinking, decisions retried and lost); with ``--kill-worker``, one Dask
-   worker is killed halfway through.
+   worker is killed halfway through;
+4. with the scheduler away: how long the first decision takes (the local pool answers);
+   then, the scheduler started, how long until decisions go to it again.
 
 Prints figures; asserts nothing.
 """
@@ -77,8 +79,8 @@ def percentiles(times: list[float]) -> str:
 class Fleet:
     """A scheduler and ``workers`` worker processes (one thread each) on loopback."""
 
-    def __init__(self, folder: Path, workers: int) -> None:
-        self.port = free_port()
+    def __init__(self, folder: Path, workers: int, port: int | None = None) -> None:
+        self.port = port or free_port()
         self.address = f"tcp://127.0.0.1:{self.port}"
         self.folder = folder
         log = (folder / "scheduler.log").open("ab")
@@ -188,6 +190,32 @@ async def throughput(folder: Path, workers: int, tier: str, seconds: float,
               f"ms; local pool used {sum(stats['local']['served'].values())}", flush=True)
         await cluster.close()
     finally:
+        fleet.stop()
+
+
+# ---------------------------------------------------------------------- 4. away and back
+async def away_and_back(folder: Path) -> None:
+    """A scheduler that is not there: how long the first decision takes (the local pool
+    answers it); then the scheduler starts: how long until decisions go there again."""
+    port = free_port()
+    cluster = ClusterPool(ClusterSettings(f"tcp://127.0.0.1:{port}"), BotPool(1))
+    await BotPool.decide(cluster.local, "warm", decision(0, "random", 0.0))  # spawn first
+    start = time.perf_counter()
+    await cluster.decide("t", decision(1, "random", 0.0))
+    first = time.perf_counter() - start
+    fleet = Fleet(folder, 1, port)
+    try:
+        started = time.perf_counter()
+        await asyncio.wait_for(cluster.connected.wait(), SAFETY)
+        back = time.perf_counter() - started
+        await cluster.decide("t", decision(2, "random", 0.0))
+        print(f"  scheduler unreachable: the first decision answered by the local pool in "
+              f"{first:.2f} s; the scheduler started: decisions there again after "
+              f"{back:.1f} s (its start included; the host tries every "
+              f"{cluster.retry_seconds:g} s); answered there {cluster.stats()['answered']}",
+              flush=True)
+    finally:
+        await cluster.close()
         fleet.stop()
 
 
@@ -332,7 +360,8 @@ def main() -> None:
     parser.add_argument("--workers", default=f"1,2,{os.cpu_count() or 1}")
     parser.add_argument("--overhead-decisions", type=int, default=200)
     parser.add_argument("--kill-worker", action="store_true")
-    parser.add_argument("--only", choices=("overhead", "throughput", "load"), default=None)
+    parser.add_argument("--only", choices=("overhead", "throughput", "load", "away"),
+                        default=None)
     parser.add_argument("--frontend-job", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.frontend_job:
@@ -349,6 +378,9 @@ def main() -> None:
             print(f"2. decisions per second ({args.tier} at {args.bot_seconds} s):")
             for w in workers:
                 asyncio.run(throughput(folder, w, args.tier, args.bot_seconds, args.seconds))
+        if args.only in (None, "away"):
+            print("4. the scheduler away, and back:")
+            asyncio.run(away_and_back(folder))
         if args.only in (None, "load"):
             print("3. under load:")
             asyncio.run(load(folder, args, max(workers)))

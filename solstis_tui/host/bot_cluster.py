@@ -123,7 +123,7 @@ class ClusterPool:
     reached. Same interface as ``BotPool``."""
 
     def __init__(self, settings: ClusterSettings, local: BotPool,
-                 factory: BotFactory = make_solo_bot, *, connect_timeout: float = 1.5,
+                 factory: BotFactory = make_solo_bot, *, connect_timeout: float = 1.0,
                  retry_seconds: float = 5.0, grace: float = 30.0) -> None:
         self.settings = settings
         self.local = local
