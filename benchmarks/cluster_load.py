@@ -99,11 +99,14 @@ class Fleet:
 
         async with asyncio.timeout(SAFETY):
             while True:
-                with contextlib.suppress(OSError):
-                    client = await Client(self.address, asynchronous=True, timeout=5,
-                                          set_as_default=False)
+                client = Client(self.address, asynchronous=True, timeout=5,
+                                set_as_default=False)
+                try:
+                    await client
                     break
-                await asyncio.sleep(0.2)
+                except OSError:
+                    await client.close()
+                    await asyncio.sleep(0.2)
             await client.wait_for_workers(self.workers)
             await client.close()
 

@@ -266,7 +266,7 @@ class ClusterPool:
             self.client = None
             if not self.closed:
                 self._use_local("lost the connection")
-            self._later(_closed(client))
+            await _closed(client)
 
     async def _connect(self) -> Client | None:
         client = _dask("distributed").Client(

@@ -80,26 +80,31 @@ class Cluster:
 
         async with asyncio.timeout(SAFETY):
             while True:
+                client = Client(self.address, asynchronous=True, timeout=5,
+                                set_as_default=False, security=self.security())
                 try:
-                    client = await Client(self.address, asynchronous=True, timeout=5,
-                                          set_as_default=False, security=self.security())
+                    await client
                     break
                 except OSError:
+                    await client.close()  # else Dask complains when it is collected
                     await asyncio.sleep(0.1)
         await client.wait_for_workers(workers, timeout=SAFETY)
         return client
 
     def stop(self) -> None:
-        for process in [*self.workers, self.scheduler]:
-            if process is not None and process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-        for process in [*self.workers, self.scheduler]:
-            if process is not None:
-                try:
-                    process.wait(timeout=SAFETY)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+        """Kill the workers (a worker told to stop waits for its running decisions, and a
+        gated bot's may wait long) and stop the scheduler."""
+        for worker in self.workers:
+            if worker.poll() is None:
+                worker.kill()
+            worker.wait()
+        if self.scheduler is not None:
+            self.scheduler.send_signal(signal.SIGTERM)
+            try:
+                self.scheduler.wait(timeout=SAFETY)
+            except subprocess.TimeoutExpired:
+                self.scheduler.kill()
+                self.scheduler.wait()
 
     def logs(self) -> str:
         return "\n".join(f"--- {p.name}\n{p.read_text(errors='replace')[-3000:]}"
