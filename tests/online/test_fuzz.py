@@ -166,6 +166,7 @@ FIELDS = {
     "leave": ["table", "for_good"], "chat": ["table", "text"],
     "move": ["table", "move", "seq"], "nope": [],
     "games": ["offset"], "record": ["game"], "rematch": ["table"], "decline": ["table"],
+    "status": [],
 }
 
 
