@@ -39,10 +39,14 @@ Stats = list[tuple[Move, int, float, float]]
 #: Seconds the calling process waits for the workers' shares after its own has ended (at
 #: most 4% of the budget). They end when it does; the wait covers sending the results.
 GRACE = 0.03
+#: ... and at most this part of the budget.
+GRACE_PART = 0.04
 #: Seconds at most (a quarter of a short budget) the calling process waits, before its own
 #: share, for every worker to have picked up its share (see ``ExpertBot._hand_out``). It
 #: takes a millisecond or two; the calling process's share ends when the workers' do.
 HAND_OUT = 0.25
+#: ... and at most this part of the budget.
+HAND_OUT_PART = 0.25
 
 
 def usable_cores() -> int:
@@ -200,7 +204,8 @@ class ExpertBot(MCTSBot):
         sent after this process's share, a share found its time already spent, and the
         expert searched on one core (docs/bots.md)."""
         assert self._started is not None
-        bound = HAND_OUT if budget.seconds is None else min(HAND_OUT, 0.25 * budget.seconds)
+        bound = HAND_OUT if budget.seconds is None else \
+            min(HAND_OUT, HAND_OUT_PART * budget.seconds)
         until = time.perf_counter() + bound
         while self._started.value < shares and time.perf_counter() < until:
             time.sleep(0.0005)  # lets the pool's threads run
@@ -251,7 +256,8 @@ class ExpertBot(MCTSBot):
         pending = set(futures)
         # A timed share ends with the clock: wait a moment for the workers' (they began a
         # little later). An iteration budget has no clock: wait for all, unless cancelled.
-        grace = min(GRACE, 0.04 * budget.seconds) if budget.seconds is not None else None
+        grace = min(GRACE, GRACE_PART * budget.seconds) if budget.seconds is not None \
+            else None
         until = time.perf_counter() + grace if grace is not None else None
         while pending and not clock.cancelled:
             left = 0.01 if until is None else min(0.01, until - time.perf_counter())
