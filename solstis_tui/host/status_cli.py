@@ -37,6 +37,10 @@ def ask(path: Path, timeout: float = ANSWER_SECONDS) -> dict[str, Any]:
     return reply
 
 
+def _count(n: Any, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _figures(name: str, figures: Any) -> str:
     if not isinstance(figures, dict) or not figures.get("count"):
         return f"{name}: none yet"
@@ -47,8 +51,9 @@ def _figures(name: str, figures: Any) -> str:
 def lines(status: dict[str, Any], now: float | None = None) -> list[str]:
     """The status in plain sentences, one a line."""
     now = time.time() if now is None else now
-    out = [f"{status.get('connections', 0)} connections; {status.get('tables', 0)} tables "
-           f"({status.get('playing', 0)} being played, {status.get('finished', 0)} finished)"]
+    out = [f"{_count(status.get('connections', 0), 'connection')}; "
+           f"{_count(status.get('tables', 0), 'table')} ({status.get('playing', 0)} being "
+           f"played, {status.get('finished', 0)} finished)"]
     bots = status.get("bots", {})
     local = bots.get("local", bots)
     if "cluster" in bots:

@@ -23,7 +23,7 @@ async def test_host_status_prints_tables_and_how_long_bot_decisions_waited(host,
     code = await asyncio.to_thread(status_cli.main, ["--socket", str(host.socket_path)])
     out = capsys.readouterr().out
     assert code == 0
-    assert "2 connections; 1 tables (1 being played, 0 finished)" in out  # Ann, and us
+    assert "2 connections; 1 table (1 being played, 0 finished)" in out  # Ann, and us
     assert "local queue wait: median" in out and "local thinking: median" in out
     await asyncio.to_thread(status_cli.main, ["--socket", str(host.socket_path), "--json"])
     figures = json.loads(capsys.readouterr().out)
