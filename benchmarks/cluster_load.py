@@ -36,7 +36,6 @@ import os
 import random
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -46,6 +45,7 @@ from typing import Any
 
 import host_load
 
+from solstis_tui.ai.arena_stats import percentile
 from solstis_tui.client.client import HostClient
 from solstis_tui.core import Game
 from solstis_tui.host import status_cli
@@ -68,12 +68,9 @@ def percentiles(times: list[float]) -> str:
     if not times:
         return "no figures"
     ranked = sorted(times)
-
-    def at(q: float) -> float:
-        return ranked[min(len(ranked) - 1, int(q * len(ranked)))] * 1000
-
-    return (f"p50 {statistics.median(ranked) * 1000:.1f} ms, p95 {at(0.95):.1f} ms, "
-            f"p99 {at(0.99):.1f} ms ({len(ranked)} figures)")
+    return (f"p50 {percentile(ranked, 50) * 1000:.1f} ms, p95 "
+            f"{percentile(ranked, 95) * 1000:.1f} ms, p99 {percentile(ranked, 99) * 1000:.1f} "
+            f"ms ({len(ranked)} figures)")
 
 
 class Fleet:

@@ -29,8 +29,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from solstis_tui.ai.registry import make_solo_bot
-
 from .botpool import Answer, BotFactory, BotPool, Decision, Recent, WorkerLost, answer, move_of
 
 #: A ``distributed.Client`` (Dask's own typing is partial: it is handled as Any here).
@@ -120,18 +118,15 @@ def cluster_decide(factory: BotFactory, decision: Decision) -> tuple[Answer, str
 
 class ClusterPool:
     """Bot decisions on the Dask cluster at ``settings``, or in ``local`` while it cannot be
-    reached. Same interface as ``BotPool``."""
+    reached. Same interface as ``BotPool``; the cluster's bots are made by ``local``'s
+    factory, and a decision there is given up past its time by ``local``'s grace."""
 
-    def __init__(self, settings: ClusterSettings, local: BotPool,
-                 factory: BotFactory = make_solo_bot, *, connect_timeout: float = 1.0,
-                 retry_seconds: float = 5.0, grace: float = 30.0) -> None:
+    def __init__(self, settings: ClusterSettings, local: BotPool, *,
+                 connect_timeout: float = 1.0, retry_seconds: float = 5.0) -> None:
         self.settings = settings
         self.local = local
-        self.factory = factory
         self.connect_timeout = connect_timeout
         self.retry_seconds = retry_seconds
-        self.grace = grace
-        """Seconds past its thinking time before a decision on the cluster is given up."""
         self.client: Client | None = None
         self.connected = asyncio.Event()
         """Set while decisions go to the cluster (tests wait on it)."""
@@ -205,10 +200,11 @@ class ClusterPool:
         key = KEY_PREFIX + secrets.token_hex(12)
         self._starts[key] = 0
         asked = time.monotonic()
-        future = client.submit(cluster_decide, self.factory, decision, key=key, pure=False)
+        future = client.submit(cluster_decide, self.local.factory, decision, key=key,
+                               pure=False)
         try:
             reply, where = await asyncio.wait_for(_awaited(future),
-                                                  decision.seconds + self.grace)
+                                                  decision.seconds + self.local.grace)
         except asyncio.CancelledError:
             self.cancelled += 1
             self._later(client.cancel([future], force=True))

@@ -26,6 +26,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, Protocol
 
+from solstis_tui.ai.arena_stats import percentile
 from solstis_tui.ai.base import Bot
 from solstis_tui.ai.lifeline import die_with_parent
 from solstis_tui.ai.lifeline import start as start_process
@@ -107,13 +108,8 @@ class Recent:
     def summary(self) -> dict[str, float | int]:
         """``count`` and, in milliseconds, ``p50`` and ``p95`` (0 with no values)."""
         ranked = sorted(self.values)
-        if not ranked:
-            return {"count": 0, "p50": 0.0, "p95": 0.0}
-
-        def at(q: float) -> float:
-            return round(ranked[min(len(ranked) - 1, int(q * len(ranked)))] * 1000, 1)
-
-        return {"count": len(ranked), "p50": at(0.5), "p95": at(0.95)}
+        return {"count": len(ranked), "p50": round(percentile(ranked, 50) * 1000, 1),
+                "p95": round(percentile(ranked, 95) * 1000, 1)}
 
 
 class Bots(Protocol):

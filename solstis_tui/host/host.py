@@ -127,8 +127,7 @@ class Host:
         self.tables: dict[str, Table] = {}
         self.conns: set[Connection] = set()
         local = BotPool(bot_workers, bot_factory)
-        self.bots: Bots = local if bot_cluster is None else ClusterPool(bot_cluster, local,
-                                                                          bot_factory)
+        self.bots: Bots = local if bot_cluster is None else ClusterPool(bot_cluster, local)
         self.bot_seats = BotSeats(self.bots, bot_seconds, self.tables, self._commit,
                                   self._after_change)
         #: allowances per identity and kind (chat lines, new tables): token buckets

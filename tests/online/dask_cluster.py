@@ -4,25 +4,20 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+from solstis_tui.host.bot_cluster import ClusterSettings
+
+from .ssh_probes import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 DASK = Path(sys.executable).with_name("dask")
 SAFETY = 90.0  # seconds: a net for a broken build, never a measured time
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class Cluster:
@@ -66,13 +61,7 @@ class Cluster:
         return worker
 
     def security(self) -> Any:
-        if self.tls is None:
-            return None
-        from distributed import Security
-
-        ca, cert, key = self.tls
-        return Security(tls_ca_file=ca, tls_client_cert=cert, tls_client_key=key,
-                        require_encryption=True)
+        return ClusterSettings(self.address, self.tls).security()
 
     async def client(self, workers: int = 0) -> Any:
         """A client of the test's own (to look at the scheduler), once ``workers`` are in."""
@@ -129,8 +118,3 @@ def tls_files(folder: Path, ca: Any, name: str) -> tuple[str, str, str]:
     leaf.private_key_pem.write_to_path(str(files[2]))
     return str(files[0]), str(files[1]), str(files[2])
 
-
-def describe(obj: Any) -> str:
-    with contextlib.suppress(Exception):
-        return json.dumps(obj, indent=1, default=str)
-    return repr(obj)
