@@ -152,7 +152,8 @@ async def test_a_bot_move_the_disk_refuses_is_tried_again(host, connect, monkeyp
     await ann.send({"type": "move", "table": table, "move": move, "seq": seq})
     while True:  # Ann's moves are stored at once, the bot's after three refusals
         obs = (await state_where(ann, table, after(seq)))["observation"]
-        if any(player == 1 for player, _, _ in obs["history"]):
+        bot_moved = any(player == 1 for player, _, _ in obs["history"])
+        if bot_moved and (obs["to_play"] == 0 or obs["is_over"]):  # the bot's turn is over
             break
         if obs["legal_moves"]:  # Ann's turn goes on
             seq = len(obs["history"])
