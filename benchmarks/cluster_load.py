@@ -76,7 +76,8 @@ def percentiles(times: list[float]) -> str:
 class Fleet:
     """A scheduler and ``workers`` worker processes (one thread each) on loopback."""
 
-    def __init__(self, folder: Path, workers: int, port: int | None = None) -> None:
+    def __init__(self, folder: Path, workers: int, port: int | None = None,
+                 nice: int = 0) -> None:
         self.port = port or free_port()
         self.address = f"tcp://127.0.0.1:{self.port}"
         self.folder = folder
@@ -86,8 +87,9 @@ class Fleet:
              "--no-dashboard"], stdout=log, stderr=subprocess.STDOUT)
         log = (folder / "workers.log").open("ab")
         self.nanny = subprocess.Popen(
-            [str(DASK), "worker", self.address, "--nworkers", str(workers), "--nthreads", "1",
-             "--no-dashboard", "--preload", "solstis_tui.host.bot_cluster"],
+            ["nice", "-n", str(nice), str(DASK), "worker", self.address, "--nworkers",
+             str(workers), "--nthreads", "1", "--no-dashboard",
+             "--preload", "solstis_tui.host.bot_cluster"],
             stdout=log, stderr=subprocess.STDOUT)
         self.workers = workers
 
@@ -108,10 +110,12 @@ class Fleet:
             await client.close()
 
     def worker_pids(self) -> list[int]:
-        """The worker processes: children of the ``dask worker`` command's nannies."""
+        """The worker processes: the children of the ``dask worker`` command (its nannies
+        run in it) but for multiprocessing's resource tracker."""
         out = subprocess.run(["pgrep", "-P", str(self.nanny.pid)], capture_output=True,
                              text=True).stdout.split()
-        return [int(pid) for pid in out]
+        return [int(pid) for pid in out
+                if "resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_text()]
 
     def stop(self) -> None:
         for process in (self.nanny, self.scheduler):
@@ -263,22 +267,11 @@ async def frontend(job: dict[str, Any]) -> dict[str, Any]:
 
     run = host_load.Run(Path("unused"), job["think"], job["seconds"], dial=dial,
                         bot_tier=job["tier"])
-    people, bots = host_load.Tally(), host_load.Tally()
-    jobs = [asyncio.create_task(host_load.people(run, i, people)) for i in job["pairs"]]
-    jobs += [asyncio.create_task(host_load.against_bot(run, i, bots)) for i in job["bots"]]
-    while run.ready < 2 * len(job["pairs"]) + len(job["bots"]) and not any(
-            j.done() for j in jobs):
-        await asyncio.sleep(0.05)
-    await asyncio.sleep(max(0.0, job["start_at"] - time.time()))
-    run.until = time.perf_counter() + job["seconds"]
-    run.started.set()
-    await asyncio.gather(*jobs, return_exceptions=True)
-    return {"times": people.times, "errors": dict(people.errors + bots.errors),
-            "drops": people.drops + bots.drops, "bot_moves": bots.bot_moves}
+    return await host_load.share(run, job["pairs"], job["bots"], job["start_at"])
 
 
 async def load(folder: Path, args: argparse.Namespace, workers: int) -> None:
-    fleet = Fleet(folder, workers)
+    fleet = Fleet(folder, workers, nice=args.nice_workers)
     certs = make_certs(folder, args.frontends)
     names = [f"{kind}{i}" for i in range(args.players // 2) for kind in "AB"]
     names += [f"Bot{i}" for i in range(args.bot_tables)]
@@ -294,6 +287,7 @@ async def load(folder: Path, args: argparse.Namespace, workers: int) -> None:
                 [sys.executable, "-m", "solstis_tui.cli", "host", "--socket", str(sock),
                  "--data", str(folder / "data"), "--new-names-per-minute", "100000",
                  "--max-connections", str(len(names) + 100),
+                 "--max-open-tables", str(len(names)),  # every pair opens one at once
                  "--bot-seconds", str(args.bot_seconds), "--bot-cluster", fleet.address,
                  "--keys-file", str(folder / "keys"),
                  "--listen-tls", f"127.0.0.1:{port}", "--cert", certs["cert"],
@@ -315,18 +309,21 @@ async def load(folder: Path, args: argparse.Namespace, workers: int) -> None:
                 procs.append(await asyncio.create_subprocess_exec(
                     sys.executable, __file__, "--frontend-job", json.dumps(job),
                     stdout=asyncio.subprocess.PIPE))
+            killed_at = None
             if args.kill_worker:
                 await asyncio.sleep(max(0.0, start_at - time.time()) + args.seconds / 2)
                 pids = fleet.worker_pids()
                 if pids:
                     os.kill(pids[0], signal.SIGKILL)
+                    killed_at = time.time()
                     print(f"  killed Dask worker {pids[0]} halfway through", flush=True)
             outs = [json.loads((await p.communicate())[0]) for p in procs]
             status = await asyncio.to_thread(status_cli.ask, sock)
         times = [t for out in outs for t in out["times"]]
         print(f"  {args.players} people over {args.frontends} TLS front ends, "
               f"{args.bot_tables} bot tables ({args.tier} at {args.bot_seconds} s), "
-              f"{workers} Dask workers, {args.seconds:.0f} s:", flush=True)
+              f"{workers} Dask workers (nice {args.nice_workers}), {args.seconds:.0f} s:",
+              flush=True)
         print(f"  people's moves: {percentiles(times)}", flush=True)
         errors: dict[str, int] = {}
         for out in outs:
@@ -339,6 +336,12 @@ async def load(folder: Path, args: argparse.Namespace, workers: int) -> None:
               f"{bots['retried']}, lost {bots['lost']}, cancelled {bots['cancelled']}; "
               f"queue wait {bots['queue_wait_ms']}; thinking {bots['thinking_ms']}; local "
               f"pool served {sum(bots['local']['served'].values())}", flush=True)
+        for retry in bots["retries"]:
+            since = retry["first_start"] if killed_at is None else killed_at
+            print(f"  a retried decision: started again {retry['restart'] - since:.2f} s and "
+                  f"answered {retry['answered'] - since:.2f} s after "
+                  f"{'its first start' if killed_at is None else 'the kill'} (budget "
+                  f"{args.bot_seconds:g} s + 2 s = {args.bot_seconds + 2:g} s)", flush=True)
     finally:
         if host is not None:
             host.send_signal(signal.SIGTERM)
@@ -360,6 +363,9 @@ def main() -> None:
     parser.add_argument("--workers", default=f"1,2,{os.cpu_count() or 1}")
     parser.add_argument("--overhead-decisions", type=int, default=200)
     parser.add_argument("--kill-worker", action="store_true")
+    parser.add_argument("--nice-workers", type=int, default=0,
+                        help="niceness of the workers under load (to stand in for workers "
+                             "on machines of their own, let the host's processes go first)")
     parser.add_argument("--only", choices=("overhead", "throughput", "load", "away"),
                         default=None)
     parser.add_argument("--frontend-job", help=argparse.SUPPRESS)

@@ -44,6 +44,11 @@ class Tally:
     errors: Counter[str] = field(default_factory=Counter)
     drops: int = 0
     bot_moves: int = 0
+    games: int = 0
+    sent: int = 0
+    """Messages sent to the host."""
+    received: int = 0
+    """Messages received from the host."""
 
 
 @dataclass
@@ -76,6 +81,7 @@ class Player:
         try:
             while True:
                 message = await self.client.receive()
+                self.tally.received += 1
                 kind = message.get("type")
                 if kind == "state":
                     self.states[message["table"]] = (message, time.perf_counter())
@@ -128,12 +134,14 @@ async def new_table(players: list[Player], opponent: str, seat: int) -> str | No
     """A table created by the first player (and joined by the second, if any)."""
     first = players[0]
     await first.client.send({"type": "create", "opponent": opponent, "seat": seat})
+    first.tally.sent += 1
     try:
         table = await asyncio.wait_for(first.joined.get(), ANSWER_WITHIN)
     except TimeoutError:
         return None
     for other in players[1:]:
         await other.client.send({"type": "join", "table": table})
+        other.tally.sent += 1
         if not await other.reach(table, 0):
             return None
     return table
@@ -151,6 +159,7 @@ async def play(run: Run, players: dict[int, Player], table: str, rand: random.Ra
         obs = newest.states[table][0]["observation"]
         seq = len(obs["history"])
         if obs["is_over"]:
+            tally.games += 1
             return True
         mover = players.get(obs["to_play"])
         if mover is None:  # the bot's turn: wait for its move
@@ -169,6 +178,7 @@ async def play(run: Run, players: dict[int, Player], table: str, rand: random.Ra
         start = time.perf_counter()
         await mover.client.send({"type": "move", "table": table, "seq": seq,
                                  "move": rand.choice(legal)})
+        tally.sent += 1
         if not await mover.reach(table, seq + 1):
             tally.drops += 1
             return False
@@ -206,6 +216,26 @@ async def against_bot(run: Run, i: int, tally: Tally) -> None:
                 break
     finally:
         await p.close()
+
+
+async def share(run: Run, pairs: list[int], bot_tables: list[int],
+                start_at: float) -> dict[str, Any]:
+    """One process's share of a run spread over processes: the people of ``pairs`` and the
+    bot tables numbered ``bot_tables``, connected, then all starting at the wall-clock time
+    ``start_at`` for ``run.seconds``. Returns its tallies (JSON-able)."""
+    people_tally, bots = Tally(), Tally()
+    jobs = [asyncio.create_task(people(run, i, people_tally)) for i in pairs]
+    jobs += [asyncio.create_task(against_bot(run, i, bots)) for i in bot_tables]
+    while run.ready < 2 * len(pairs) + len(bot_tables) and not any(j.done() for j in jobs):
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(max(0.0, start_at - time.time()))
+    run.until = time.perf_counter() + run.seconds
+    run.started.set()
+    await asyncio.gather(*jobs, return_exceptions=True)
+    return {"times": people_tally.times, "errors": dict(people_tally.errors + bots.errors),
+            "drops": people_tally.drops + bots.drops, "bot_moves": bots.bot_moves,
+            "games": people_tally.games, "sent": people_tally.sent + bots.sent,
+            "received": people_tally.received + bots.received}
 
 
 async def scenario(clients: int, bot_tables: int, seconds: float, think: float) -> None:

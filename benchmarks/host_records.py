@@ -1,14 +1,17 @@
 """Online game records at the host: what keeping a record costs when a game ends, how big
 one is, and how fast a player's list and a record are read from a large ``ratings.db``.
 
-Run: python benchmarks/host_records.py [--games 40] [--rows 100000]
+Run: python benchmarks/host_records.py [--games 40] [--rows 100000] [--writes 3000]
 
 It plays ``--games`` random games to their end and times, for each, what the host does on
 its event loop as the game ends (``archive.archived``: the record replayed and written as
-text) and the record's size. Then it fills a ``ratings.db`` with ``--rows`` stored records
-(each with two readers, spread over 1,000 players) and times a ``games`` page and a
-``record`` fetch for one player (``archive.games_of`` and ``archive.fetch``, as the host's
-database thread runs them). Printed: medians and worst cases.
+text) and the record's size. It then writes ``--writes`` finished games through the
+host's ``Ratings`` (one transaction each: result, record, both ratings, as the host's
+writer thread does as games end; the SQLite writer's ceiling). Then it fills a
+``ratings.db`` with ``--rows`` stored records (each with two readers, spread over 1,000
+players) and times a ``games`` page and a ``record`` fetch for one player
+(``archive.games_of`` and ``archive.fetch``, as the host's database thread runs them).
+Printed: medians and worst cases.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from pathlib import Path
 
 from solstis_tui.core import Game, Options
 from solstis_tui.host import archive
-from solstis_tui.host.ratings import Ratings
+from solstis_tui.host.ratings import Ratings, result_of
 from solstis_tui.host.tables import Seat, Table
 
 
@@ -46,6 +49,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--writes", type=int, default=3000)
     args = parser.parse_args()
     costs, sizes, entries = [], [], []
     for seed in range(args.games):
@@ -60,7 +64,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         ratings = Ratings(Path(folder))
         ratings.open()
+        start = time.perf_counter()
+        for i in range(args.writes):  # what the host's writer thread does as a game ends
+            ratings.record_now(result_of(f"w{i:031x}", (f"key:p{i % 500}", f"key:q{i % 499}"),
+                                         i % 2, record=entries[i % len(entries)]))
+        took = time.perf_counter() - start
         ratings.close()
+        print(f"finished games written one transaction each (result, record, both ratings), "
+              f"as the host's writer thread does: {args.writes / took:.0f} a second "
+              f"({took / args.writes * 1000:.2f} ms each, {args.writes} games)")
         conn = sqlite3.connect(Path(folder) / "ratings.db")
         start = time.perf_counter()
         with conn:

@@ -24,7 +24,7 @@ import ipaddress
 import logging
 import secrets
 import time
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -141,12 +141,15 @@ class ClusterPool:
         self.answered = 0
         self.retried = 0
         """Decisions answered after their first worker was lost."""
+        self.retries: deque[dict[str, float]] = deque(maxlen=20)
+        """The last retried decisions: when each first started (on the worker that was
+        lost), started again, and was answered (seconds since the epoch)."""
         self.lost = 0
         self.cancelled = 0
         self.served: Counter[str] = Counter()
         """Decisions answered, by worker address."""
         self.closed = False
-        self._starts: dict[str, int] = {}
+        self._starts: dict[str, list[float]] = {}
         self._first_try: asyncio.Task[Client | None] | None = None
         self._watcher: asyncio.Task[None] | None = None
         self._chores: set[asyncio.Task[Any]] = set()
@@ -184,6 +187,7 @@ class ClusterPool:
             "cluster_workers": workers,
             "answered": self.answered,
             "retried": self.retried,
+            "retries": list(self.retries),
             "lost": self.lost,
             "cancelled": self.cancelled,
             "served": dict(self.served),
@@ -198,7 +202,7 @@ class ClusterPool:
         future_cancelled = _dask("distributed.client").FutureCancelledError
         killed_worker = _dask("distributed.scheduler").KilledWorker
         key = KEY_PREFIX + secrets.token_hex(12)
-        self._starts[key] = 0
+        self._starts[key] = []
         asked = time.monotonic()
         future = client.submit(cluster_decide, self.local.factory, decision, key=key,
                                pure=False)
@@ -224,10 +228,12 @@ class ClusterPool:
         except OSError:
             raise _Gone from None
         finally:
-            starts = self._starts.pop(key, 0)
+            starts = self._starts.pop(key, [])
         self.answered += 1
-        if starts > 1:
+        if len(starts) > 1:
             self.retried += 1
+            self.retries.append({"first_start": starts[0], "restart": starts[-1],
+                                 "answered": time.time()})
         self.served[where] += 1
         self.thinking.add(reply[2])
         self.waits.add(time.monotonic() - asked - reply[2])
@@ -236,7 +242,7 @@ class ClusterPool:
     def _started(self, event: tuple[float, Any]) -> None:
         key = event[1]
         if isinstance(key, str) and key in self._starts:
-            self._starts[key] += 1
+            self._starts[key].append(float(event[0]))
 
     async def _client(self) -> Client | None:
         """The connected client, or None (the local pool's turn). The first call waits for

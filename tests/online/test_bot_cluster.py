@@ -104,6 +104,8 @@ async def test_a_worker_killed_mid_decision_costs_a_retry_on_another_never_a_mov
     assert state["observation"]["history"][0][0] == 0  # the bot moved
     stats = seated.host.bots.stats()
     assert (stats["retried"], stats["lost"]) == (1, 0) and stats["answered"] >= 1
+    [retry] = stats["retries"]  # when it started, started again and was answered
+    assert retry["first_start"] < retry["restart"] <= retry["answered"]
     assert stats["local"]["served"] == {}
 
 
