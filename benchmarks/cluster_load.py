@@ -45,7 +45,6 @@ from typing import Any
 
 import host_load
 
-from solstis_tui.ai.arena_stats import percentile
 from solstis_tui.client.client import HostClient
 from solstis_tui.core import Game
 from solstis_tui.host import status_cli
@@ -62,15 +61,6 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
-
-
-def percentiles(times: list[float]) -> str:
-    if not times:
-        return "no figures"
-    ranked = sorted(times)
-    return (f"p50 {percentile(ranked, 50) * 1000:.1f} ms, p95 "
-            f"{percentile(ranked, 95) * 1000:.1f} ms, p99 {percentile(ranked, 99) * 1000:.1f} "
-            f"ms ({len(ranked)} figures)")
 
 
 class Fleet:
@@ -154,10 +144,10 @@ async def overhead(folder: Path, count: int) -> None:
                 if i >= 10:  # the first ones start processes and load code
                     times[name].append(time.perf_counter() - start)
         for name, found in times.items():
-            print(f"  {name:10s}: {percentiles(found)}", flush=True)
+            print(f"  {name:10s}: {host_load.percentiles(found)}", flush=True)
         extra = [c - lo for c, lo in zip(sorted(times["cluster"]), sorted(times["local pool"]),
                                          strict=True)]
-        print(f"  cluster path overhead (quantile by quantile): {percentiles(extra)}",
+        print(f"  cluster path overhead (quantile by quantile): {host_load.percentiles(extra)}",
               flush=True)
         await cluster.close()
         await local.close()
@@ -324,7 +314,7 @@ async def load(folder: Path, args: argparse.Namespace, workers: int) -> None:
               f"{args.bot_tables} bot tables ({args.tier} at {args.bot_seconds} s), "
               f"{workers} Dask workers (nice {args.nice_workers}), {args.seconds:.0f} s:",
               flush=True)
-        print(f"  people's moves: {percentiles(times)}", flush=True)
+        print(f"  people's moves: {host_load.percentiles(times)}", flush=True)
         errors: dict[str, int] = {}
         for out in outs:
             for code, n in out["errors"].items():

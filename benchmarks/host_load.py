@@ -33,9 +33,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from solstis_tui.ai.arena_stats import percentile
 from solstis_tui.client.client import HostClient, HostError
 
 ANSWER_WITHIN = 10.0
+
+
+def percentiles(times: list[float]) -> str:
+    """p50, p95 and p99 of ``times`` (seconds) in milliseconds, and how many there were."""
+    if not times:
+        return "no figures"
+    ranked = sorted(times)
+    return (f"p50 {percentile(ranked, 50) * 1000:.1f} ms, p95 "
+            f"{percentile(ranked, 95) * 1000:.1f} ms, p99 {percentile(ranked, 99) * 1000:.1f} "
+            f"ms ({len(ranked)} figures)")
 
 
 @dataclass

@@ -38,8 +38,6 @@ from typing import Any
 
 import host_load
 
-from solstis_tui.ai.arena_stats import percentile
-
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -57,10 +55,6 @@ def sqlite_writes(data: Path) -> int:
             with sqlite3.connect(f"file:{data / name}?mode=ro", uri=True) as conn:
                 total += int(conn.execute("SELECT writes FROM stamp").fetchone()[0])
     return total
-
-
-def ms(ranked: list[float], q: float) -> str:
-    return f"{percentile(ranked, q) * 1000:.1f}"
 
 
 async def clients(job: dict[str, Any]) -> dict[str, Any]:
@@ -100,7 +94,7 @@ async def saturate(pairs: int, procs: int, seconds: float, cores: int, think: fl
             finally:
                 host.send_signal(signal.SIGTERM)
                 host.wait(timeout=60)
-    times = sorted(t for out in outs for t in out["times"])
+    times = [t for out in outs for t in out["times"]]
     games = sum(out["games"] for out in outs)
     moves = len(times) / seconds
     share = (cpu1 - cpu0) / seconds
@@ -111,7 +105,7 @@ async def saturate(pairs: int, procs: int, seconds: float, cores: int, think: fl
           f"{share:4.0%} of its core (so ~{moves / max(share, 1e-9):5.0f} moves/s at 100%); "
           f"table files {(len(times) + games) / seconds:5.0f}/s; SQLite writes "
           f"{(writes1 - writes0) / seconds:4.1f}/s ({games / seconds:.1f} games ended/s); "
-          f"round trip p50 {ms(times, 50)} p95 {ms(times, 95)} p99 {ms(times, 99)} ms; "
+          f"round trip {host_load.percentiles(times)}; "
           f"errors {errors}, drops {sum(o['drops'] for o in outs)}", flush=True)
 
 
