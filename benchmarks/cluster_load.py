@@ -273,7 +273,7 @@ async def load(folder: Path, args: argparse.Namespace, workers: int) -> None:
     try:
         await fleet.ready()
         with (folder / "host.err").open("w+b") as errors:
-            host = subprocess.Popen(
+            host = await host_load.start_host(
                 [sys.executable, "-m", "solstis_tui.cli", "host", "--socket", str(sock),
                  "--data", str(folder / "data"), "--new-names-per-minute", "100000",
                  "--max-connections", str(len(names) + 100),
@@ -282,11 +282,7 @@ async def load(folder: Path, args: argparse.Namespace, workers: int) -> None:
                  "--keys-file", str(folder / "keys"),
                  "--listen-tls", f"127.0.0.1:{port}", "--cert", certs["cert"],
                  "--key", certs["key"], "--frontend-ca", certs["frontend_ca"]],
-                stdout=subprocess.PIPE, stderr=errors)
-            assert host.stdout is not None
-            line = await asyncio.to_thread(host.stdout.readline)
-            while b"listening" not in line and line:
-                line = await asyncio.to_thread(host.stdout.readline)
+                errors)
             start_at = time.time() + 10 + len(names) / 50  # time for everyone to connect
             procs = []
             for f in range(args.frontends):

@@ -24,6 +24,7 @@ import os
 import random
 import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -31,7 +32,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from solstis_tui.ai.arena_stats import percentile
 from solstis_tui.client.client import HostClient, HostError
@@ -47,6 +48,19 @@ def percentiles(times: list[float]) -> str:
     return (f"p50 {percentile(ranked, 50) * 1000:.1f} ms, p95 "
             f"{percentile(ranked, 95) * 1000:.1f} ms, p99 {percentile(ranked, 99) * 1000:.1f} "
             f"ms ({len(ranked)} figures)")
+
+
+async def start_host(command: list[str], errors: IO[bytes]) -> subprocess.Popen[bytes]:
+    """Start a host (``command``, its stderr to ``errors``) and return it once it says it
+    is listening; SystemExit if it stops first."""
+    host = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors)
+    assert host.stdout is not None
+    line = await asyncio.to_thread(host.stdout.readline)
+    while line and b"listening" not in line:
+        line = await asyncio.to_thread(host.stdout.readline)
+    if not line:
+        raise SystemExit("the host did not start (its errors are in the run's host.err)")
+    return host
 
 
 @dataclass

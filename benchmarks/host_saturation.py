@@ -29,7 +29,6 @@ import json
 import os
 import signal
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
@@ -68,16 +67,12 @@ async def saturate(pairs: int, procs: int, seconds: float, cores: int, think: fl
         folder = Path(tmp)
         sock, data = folder / "host.sock", folder / "data"
         with (folder / "host.err").open("w+b") as errors:
-            host = subprocess.Popen(
+            host = await host_load.start_host(
                 ["taskset", "-c", "0", sys.executable, "-m", "solstis_tui.cli", "host",
                  "--socket", str(sock), "--data", str(data),
                  "--new-names-per-minute", "100000", "--max-connections", str(2 * pairs + 50)],
-                stdout=subprocess.PIPE, stderr=errors)
+                errors)
             try:
-                assert host.stdout is not None
-                line = await asyncio.to_thread(host.stdout.readline)
-                while line and b"listening" not in line:
-                    line = await asyncio.to_thread(host.stdout.readline)
                 start_at = time.time() + 5 + pairs / 50
                 others = ",".join(str(c) for c in range(1, cores)) or "0"
                 jobs = [await asyncio.create_subprocess_exec(
