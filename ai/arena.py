@@ -229,10 +229,12 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def run(tasks: list[Task], jobs: int, console: Console,
-        peek: Peek | None = None) -> tuple[list[GameRecord], bool]:
+def run(tasks: list[Task], jobs: int, console: Console, peek: Peek | None = None,
+        on_game: Callable[[list[GameRecord]], None] | None = None,
+        ) -> tuple[list[GameRecord], bool]:
     """Play the tasks with a progress bar, each with ``play_game`` (and ``peek``, picklable
-    when ``jobs`` > 1); (finished games, whether interrupted)."""
+    when ``jobs`` > 1); (finished games, whether interrupted). ``on_game`` is given the
+    games finished so far each time one finishes, so a long run can keep them as it goes."""
     play = partial(play_game, peek=peek) if peek is not None else play_game
     done: list[GameRecord] = []
     columns = (TextColumn("[bold]arena"), BarColumn(), MofNCompleteColumn(),
@@ -253,6 +255,8 @@ def run(tasks: list[Task], jobs: int, console: Console,
             step = max(1, len(tasks) // 20)
             for record in results:
                 done.append(record)
+                if on_game is not None:
+                    on_game(done)
                 progress.update(bar, advance=1, description=" vs ".join(record["bots"]))
                 if not console.is_terminal and len(done) % step == 0:
                     console.print(f"{len(done)}/{len(tasks)} games", highlight=False)

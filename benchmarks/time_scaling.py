@@ -10,11 +10,12 @@ For each budget (``--budgets``, default 1/16, 1/8, 1/4, 1/2, 1, 2 and 4 seconds 
 decision, the cheapest first, so that a run cut short still has whole curves at the low
 end) and each tier (``--tiers``, default minimax, mcts, expert and plain-ismcts) it plays
 ``--games`` games (each deal from both seats) of ``TIER@Bs`` against ``--yardstick`` and
-keeps them as a compact arena record, ``RECORDS/TIER-Bs-seedSEED.csv``. A point whose
-record already holds the games is not played again, so an interrupted run goes on where it
-stopped, and ``--games 0`` only draws. The chart shows each tier's score with its Wilson
-95% interval against the budget (log scale); the CSV one line a point. The expert searches
-on every core: the script plays its games one at a time (``--jobs`` is for the others).
+keeps them as a compact arena record, ``RECORDS/TIER-Bs-seedSEED.csv``, rewritten as each
+game finishes. Games a record already holds are not played again, so a run interrupted
+(Ctrl-C, SIGTERM, even SIGKILL) goes on where it stopped, and ``--games 0`` only draws.
+The chart shows each tier's score with its Wilson 95% interval against the budget (log
+scale); the CSV one line a point. The expert searches on every core: the script plays its
+games one at a time (``--jobs`` is for the others).
 Drawing needs matplotlib (``pip install -e ".[chart]"``).
 """
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import signal
 import sys
 from pathlib import Path
 
@@ -64,13 +66,16 @@ def play_point(folder: Path, tier: str, seconds: float, args: argparse.Namespace
         console.print(f"{bots[0]} vs {bots[1]}: {len(kept)} games kept, {len(todo)} to play",
                       highlight=False)
         jobs = 1 if tier in ALL_CORES else args.jobs
-        played, interrupted = run(todo, jobs, console)
-        kept += played
         settings = {"bots": bots, "seed": args.seed, "variant": "base", "time": None,
                     "iterations": None, "engine": engine_build.STATUS.line,
                     "date": str(datetime.date.today())}
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(str(path), arena_record.dumps(settings, kept))
+
+        def keep(played: list[GameRecord]) -> None:
+            write_atomic(str(path), arena_record.dumps(settings, kept + played))
+
+        played, interrupted = run(todo, jobs, console, on_game=keep)
+        kept += played
         if interrupted:
             raise KeyboardInterrupt
     return kept
@@ -145,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--png", default="docs/time_scaling.png")
     parser.add_argument("--csv", default="docs/time_scaling.csv")
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     console = Console()
     console.print(f"Engine: {engine_build.STATUS.line}", markup=False, highlight=False)
     folder = Path(args.records)

@@ -150,6 +150,17 @@ def test_the_progress_bar_in_a_terminal_shows_the_time_left() -> None:
     assert "ETA" in out.getvalue() and "4/4" in out.getvalue()
 
 
+def test_a_long_run_is_handed_each_game_as_it_finishes() -> None:
+    """What lets a benchmark keep its games as it goes: the hook sees 1, 2, 3... games."""
+    from rich.console import Console
+
+    tasks = list(arena.tasks_for(["random", "greedy"], 4, 1, "base", None))
+    seen: list[int] = []
+    done, _ = arena.run(tasks, 1, Console(quiet=True), on_game=lambda games: seen.append(
+        len(games)))
+    assert seen == [1, 2, 3, 4] and len(done) == 4
+
+
 def test_a_peek_sees_the_real_game_at_every_decision_of_a_bot() -> None:
     """The hook research/hand_oracle.py tells its bot the opponent's hand with: called with the bot
     and the real game (hidden hands included) just before each decision with a choice."""
