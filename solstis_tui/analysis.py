@@ -356,9 +356,12 @@ def reason(obs: Observation, best: MoveValue, played: MoveValue,
 
 
 def _signed(value: float, places: int = 1) -> str:
-    """``value`` with its sign, the minus a true minus sign: "+1.2", "−4.6"."""
+    """``value`` with its sign, the minus a true minus sign: "+1.2", "−4.6"; no sign where
+    it rounds to zero ("0.0")."""
     text = f"{value:+.{places}f}"
-    return text.replace("-", "−") if value < 0 and float(text) != 0 else text.replace("-", "+")
+    if float(text) == 0:
+        return f"{0:.{places}f}"
+    return text.replace("-", "−")
 
 
 def describe(events: Sequence[Event], names: Sequence[str]) -> str:
@@ -437,7 +440,8 @@ def from_json(data: dict[str, Any]) -> Analysis:
 
 
 def summary(analysis: Analysis) -> str:
-    """One plain line about the first seat: did it play better, did it draw better."""
+    """One plain line about the first seat against the other: did it play better (its error
+    rate), did it draw better (its luck)."""
     me, other = analysis.seats
     if me.error_rate < other.error_rate:
         play, good = "played better", True
@@ -445,14 +449,16 @@ def summary(analysis: Analysis) -> str:
         play, good = "played worse", False
     else:
         play, good = "played as well", True
-    line = (f"{me.name} {play} ({me.error_rate:.1f}★ lost a decision against "
-            f"{other.error_rate:.1f}★)")
-    if me.luck == 0:
-        return f"{line} and drew evenly (luck 0.0★)"
-    lucky = me.luck > 0
+    if me.luck > other.luck:
+        draw, lucky = "drew better", True
+    elif me.luck < other.luck:
+        draw, lucky = "drew worse", False
+    else:
+        draw, lucky = "drew as well", good
     glue = "and" if lucky == good else "but"
-    sign = "+" if lucky else "−"
-    return f"{line} {glue} drew {'better' if lucky else 'worse'} (luck {sign}{abs(me.luck):.1f}★)"
+    return (f"{me.name} {play} ({me.error_rate:.1f}★ lost a decision against "
+            f"{other.error_rate:.1f}★) {glue} {draw} (luck {_signed(me.luck)}★ against "
+            f"{_signed(other.luck)}★)")
 
 
 def print_text(data: dict[str, Any], line: str, out: Any = None) -> None:
@@ -462,20 +468,27 @@ def print_text(data: dict[str, Any], line: str, out: Any = None) -> None:
     names = [s["name"] for s in data["seats"]]
     for note in data["decisions"]:
         if "event" in note:
-            luck = ", ".join(f"{n} {v:+.1f}★" for n, v in zip(names, note["luck"], strict=True))
+            luck = ", ".join(f"{n} {_signed(v)}★" for n, v in zip(names, note["luck"], strict=True))
             print(f"turn {note['turn']:>2}  chance: {note['event']} (luck: {luck})", file=out)
             continue
         mark = f"  [{note['label']}]" if note["label"] else ""
         text = f"turn {note['turn']:>2}  {names[note['seat']]}: {note['played']}"
         if note["played"] != note["best"]:
-            text += (f"  best {note['best']}: −{note['loss_stars']:.1f}★, "
-                     f"{-note['loss_win']:+.0%} win")
+            text += (f"  best {note['best']}: {_signed(-note['loss_stars'])}★, "
+                     f"{_signed(-note['loss_win'] * 100, 0)}% win")
         print(text + mark, file=out)
     for s in data["seats"]:
-        counts = ", ".join(f"{s['labels'][n]} {n}" for n in LABEL_NAMES)
+        counts = ", ".join(_counted(s['labels'][n], n) for n in LABEL_NAMES)
         print(f"{s['name']}: {s['error_rate']:.2f}★ lost a decision; {counts}; "
-              f"luck {s['luck']:+.1f}★", file=out)
+              f"luck {_signed(s['luck'])}★", file=out)
     print(line, file=out)
+
+
+def _counted(count: int, label: str) -> str:
+    """"1 mistake", "2 mistakes", "0 inaccuracies"."""
+    if count == 1:
+        return f"1 {label}"
+    return f"{count} {label[:-1]}ies" if label.endswith("y") else f"{count} {label}s"
 
 
 def dumps(analysis: Analysis) -> str:

@@ -95,8 +95,12 @@ def cached(record: Path, key: str) -> analysis.Analysis | None:
     """The analysis kept beside ``record`` under ``key``, or None (none kept, another
     key, a damaged file, or one written before decisions kept their top moves)."""
     data = read_cache(record, key)
-    if data is None:
-        return None
+    return None if data is None else analysis_of(data)
+
+
+def analysis_of(data: dict[str, Any]) -> analysis.Analysis | None:
+    """The analysis a kept file's ``data`` holds, or None (one written before decisions
+    kept their top moves)."""
     try:
         return analysis.from_json(data["analysis"])
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
@@ -142,7 +146,10 @@ def main(argv: list[str]) -> int:
     key = cache_key(text, effort, seed)
     kept = read_cache(path, key)
     if kept is not None:
-        result = (kept["analysis"], str(kept.get("summary", "")))
+        # The line is made afresh: its wording may be newer than the kept analysis.
+        found = analysis_of(kept)
+        result = (kept["analysis"], analysis.summary(found) if found else
+                  str(kept.get("summary", "")))
     else:
         from solstis_tui.ai.expert import usable_cores
 

@@ -183,6 +183,57 @@ def test_a_damaged_cache_is_analysed_afresh(
     assert capsys.readouterr().out == first
 
 
+def seats_with(error_rates: tuple[float, float], lucks: tuple[float, float]
+               ) -> analysis.Analysis:
+    labels = {name: 0 for name in analysis.LABEL_NAMES}
+    return analysis.Analysis(tuple(  # type: ignore[arg-type]
+        analysis.SeatNote(name, rate, luck, labels, 10)
+        for name, rate, luck in zip(("Ann", "Bob"), error_rates, lucks, strict=True)), ())
+
+
+@pytest.mark.parametrize(("lucks", "says"), [
+    ((0.2, 1.6), "but drew worse (luck +0.2★ against +1.6★)"),
+    ((-3.8, -5.0), "and drew better (luck −3.8★ against −5.0★)"),
+    ((1.0, 1.0), "and drew as well (luck +1.0★ against +1.0★)"),
+])
+def test_the_summary_says_who_drew_better_against_the_other_seats_luck(
+        lucks: tuple[float, float], says: str) -> None:
+    """Drawing "better" is against the other seat: +0.2★ beside its +1.6★ drew worse."""
+    line = analysis.summary(seats_with((0.6, 1.4), lucks))
+    assert line == f"Ann played better (0.6★ lost a decision against 1.4★) {says}"
+
+
+def test_the_printed_analysis_counts_in_plurals_and_signs_nothing_that_rounds_to_zero(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    data = analysis.to_json(seats_with((0.6, 1.4), (-0.04, 2.0)))
+    data["seats"][1]["labels"]["mistake"] = 1
+    data["decisions"] = [{"turn": 3, "seat": 1, "played": "take bee", "best": "take fly",
+                          "loss_stars": 9.6, "loss_win": 0.001, "label": "blunder",
+                          "reason": ""}]
+    analysis.print_text(data, "")
+    out = capsys.readouterr().out
+    assert "take fly: −9.6★, 0% win  [blunder]" in out
+    assert "Ann: 0.60★ lost a decision; 0 inaccuracies, 0 mistakes, 0 blunders; luck 0.0★" \
+        in out
+    assert "Bob: 1.40★ lost a decision; 0 inaccuracies, 1 mistake, 0 blunders; luck +2.0★" \
+        in out
+
+
+def test_a_kept_analysis_is_summed_up_in_the_current_words(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(analyze_command, "EFFORT", TINY)
+    path = record_file(tmp_path, greedy_game(20))
+    assert analyze_command.main([str(path), "--workers", "1"]) == 0
+    fresh = capsys.readouterr().out.splitlines()[-1]
+    cache = tmp_path / "game.json.analysis.json"
+    kept = json.loads(cache.read_text())
+    kept["summary"] = "Ann drew better (luck +9.9★)"  # an older program's words
+    cache.write_text(json.dumps(kept))
+    assert analyze_command.main([str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == fresh
+
+
 @pytest.mark.parametrize("text", ["", "\x00\x01binary", '{"seed": 1, "moves": ["fly away"]}',
                                   '{"seed": 1, "moves": ["play 1-1"], "seats": ["A", "B"]}'])
 def test_a_bad_record_is_refused_with_a_message(
