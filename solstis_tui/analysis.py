@@ -439,10 +439,10 @@ def from_json(data: dict[str, Any]) -> Analysis:
     return Analysis((seats[0], seats[1]), tuple(notes))
 
 
-def summary(analysis: Analysis) -> str:
-    """One plain line about the first seat against the other: did it play better (its error
+def summary(analysis: Analysis, seat: int = 0) -> str:
+    """One plain line about ``seat`` against the other: did it play better (its error
     rate), did it draw better (its luck)."""
-    me, other = analysis.seats
+    me, other = analysis.seats[seat], analysis.seats[1 - seat]
     if me.error_rate < other.error_rate:
         play, good = "played better", True
     elif me.error_rate > other.error_rate:
@@ -459,6 +459,13 @@ def summary(analysis: Analysis) -> str:
     return (f"{me.name} {play} ({me.error_rate:.1f}★ lost a decision against "
             f"{other.error_rate:.1f}★) {glue} {draw} (luck {_signed(me.luck)}★ against "
             f"{_signed(other.luck)}★)")
+
+
+def seat_line(name: str, error_rate: float, labels: dict[str, int], luck: float) -> str:
+    """One seat's figures: "Ann: 0.98★ lost a decision; 1 inaccuracy, 2 mistakes,
+    0 blunders; luck −20.8★"."""
+    counts = ", ".join(_counted(labels[n], n) for n in LABEL_NAMES)
+    return f"{name}: {error_rate:.2f}★ lost a decision; {counts}; luck {_signed(luck)}★"
 
 
 def print_text(data: dict[str, Any], line: str, out: Any = None) -> None:
@@ -478,9 +485,7 @@ def print_text(data: dict[str, Any], line: str, out: Any = None) -> None:
                      f"{_signed(-note['loss_win'] * 100, 0)}% win")
         print(text + mark, file=out)
     for s in data["seats"]:
-        counts = ", ".join(_counted(s['labels'][n], n) for n in LABEL_NAMES)
-        print(f"{s['name']}: {s['error_rate']:.2f}★ lost a decision; {counts}; "
-              f"luck {_signed(s['luck'])}★", file=out)
+        print(seat_line(s["name"], s["error_rate"], s["labels"], s["luck"]), file=out)
     print(line, file=out)
 
 

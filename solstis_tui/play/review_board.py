@@ -6,9 +6,10 @@ the seats whose decisions are reviewed (default: the people's; both seats for a 
 bots). It holds the cursor and the ``Analysis`` (``set_analysis``) and takes intents
 (``step``, ``home``, ``end``, ``next_mistake``, ``previous_mistake``); it returns what to
 draw: ``board`` (a ``BoardView`` of the deciding seat's observation, with the move played
-and the judge's best marked), ``info`` (the moves and their values), ``graph`` and
-``decision_lines``. The other seat's hand is never in a view: the board is what the
-deciding seat saw at the time, even though the game is over. No Textual here.
+and the judge's best marked), ``info`` (the moves and their values), ``graph``,
+``decision_lines`` and ``summary_lines``. The other seat's hand is never in a view: the
+board is what the deciding seat saw at the time, even though the game is over. No Textual
+here.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..analysis import Analysis, DecisionNote, TopMove
+from ..analysis import Analysis, DecisionNote, TopMove, seat_line, summary
 from ..choice_points import choice_points
 from ..core import Decision, Move, MoveKind, Observation
 from ..records import GameRecord, replay
@@ -281,6 +282,15 @@ class ReviewBoard:
         step = self.current
         return graph(self.analysis, self.seats[0], step.point if step else None,
                      width, ascii_mode, marked=self.seats)
+
+    def summary_lines(self) -> list[str]:
+        """The game in sum once it is judged: each seat's error rate, labels and luck,
+        then the summary of the (first) reviewed seat against the other; none before."""
+        if self.analysis is None:
+            return []
+        lines = [seat_line(s.name, s.error_rate, s.labels, s.luck)
+                 for s in self.analysis.seats]
+        return [*lines, summary(self.analysis, self.seats[0])]
 
     def decision_lines(self, height: int) -> tuple[list[str], int]:
         """The reviewed decisions, one a line, as many as ``height`` holds round the

@@ -8,7 +8,8 @@ own board widgets from what the deciding seat saw then (``play.review_board``), 
 played reversed and the judge's best underlined. The analysis (``analysis.analyse``) runs
 in a thread worker whose judge works in processes, with its progress in the top bar; with
 ``path`` (the record's file) it is kept beside it and read back the next time, as
-``solstis analyze`` keeps it. ``f`` posts ``PlayFromHere`` where the app offers it.
+``solstis analyze`` keeps it. ``f`` posts ``PlayFromHere`` where the app offers it; ``s``
+shows the game in sum once it is judged (on a wide screen it stands above the list too).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from ..widgets.panorama import LARGE, SMALL, PanoramaGrid
 from ..widgets.pool import SpiritPool
 from ..widgets.topbar import TopBar
 from ..widgets.view import ASCII, UNICODE, Palette, asciify, palette_of
+from .message import MessageScreen
 from .play_from_here import PlayFromHere
 
 #: The judge's seed for a review (the same as ``solstis analyze``'s: they share the cache).
@@ -78,9 +80,10 @@ class ReviewScreen(Screen[None]):
         Binding("right", "step(1)", "Next"),
         Binding("home", "home", "First", show=False),
         Binding("end", "end", "Last", show=False),
-        Binding("n", "mistake(1)", "Next mistake"),
-        Binding("p", "mistake(-1)", "Prev. mistake"),
+        Binding("n", "mistake(1)", "Mistakes", key_display="n/p"),
+        Binding("p", "mistake(-1)", "Previous mistake", show=False),
         Binding("f", "play_from_here", "Play from here"),
+        Binding("s", "summary", "Summary"),
         Binding("escape,q", "close", "Close"),
     ]
     DEFAULT_CSS = """
@@ -94,6 +97,8 @@ class ReviewScreen(Screen[None]):
     ReviewScreen #graph { height: 3; padding: 0 1; }
     ReviewScreen #info { height: 1fr; min-height: 0; padding: 0 1; background: $boost; }
     ReviewScreen #side { display: none; width: 1fr; border-left: tall $panel; }
+    ReviewScreen #summary { height: auto; padding: 0 1 1 1; display: none; }
+    ReviewScreen #summary.-shown { display: block; }
     ReviewScreen #list { height: 1fr; padding: 0 1; }
     ReviewScreen #legend { height: auto; padding: 1 1 0 1; color: $text-muted; }
     ReviewScreen.-narrow #pool { display: none; }
@@ -135,6 +140,7 @@ class ReviewScreen(Screen[None]):
                 yield Static(id="graph", markup=False)
                 yield Static(id="info", markup=False)
             with Vertical(id="side"):
+                yield Static(id="summary", markup=False)
                 yield Static(id="list", markup=False)
                 yield Static(id="legend", markup=False)
         yield Footer(compact=True)
@@ -186,6 +192,9 @@ class ReviewScreen(Screen[None]):
         self.query_one("#graph", Static).update(graph)
         self.query_one("#info", Static).update(
             Text("\n".join(self.text(line) for line in b.info(top_beside=beside))))
+        summed = self.query_one("#summary", Static)
+        summed.update(Text("\n".join(self.text(line) for line in b.summary_lines())))
+        summed.set_class(b.analysis is not None, "-shown")
         self.query_one("#list", Static).update(self.list_text())
         lucky = b.names[b.seats[0]]
         self.query_one("#legend", Static).update(
@@ -300,6 +309,7 @@ class ReviewScreen(Screen[None]):
             self._failed(str(exc))
             return
         self.redraw()
+        self.refresh_bindings()  # the summary's key is offered from now on
 
     def _failed(self, reason: str) -> None:
         self.board.analysis_failed(reason)
@@ -307,7 +317,10 @@ class ReviewScreen(Screen[None]):
 
     # ------------------------------------------------------------------ keys
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``f`` only where the app can play from here (and there is a decision)."""
+        """``f`` only where the app can play from here (and there is a decision); ``s``
+        once the game is judged."""
+        if action == "summary":
+            return self.board.analysis is not None
         if action == "play_from_here":
             return getattr(self.app, "play_from_here", None) is not None and \
                 self.board.current is not None
@@ -331,6 +344,14 @@ class ReviewScreen(Screen[None]):
         else:
             self.board.previous_mistake()
         self.redraw()
+
+    def action_summary(self) -> None:
+        """The game in sum: each seat's error rate, labels and luck, and who played and
+        drew better."""
+        lines = self.board.summary_lines()
+        if lines:
+            self.app.push_screen(MessageScreen(
+                "The game in sum", "\n\n".join(self.text(line) for line in lines)))
 
     def action_play_from_here(self) -> None:
         step = self.board.current

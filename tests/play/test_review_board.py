@@ -251,3 +251,16 @@ def test_a_seat_that_resigned_before_its_first_choice_has_nothing_to_review_and_
     assert board.points > 0 and not board.steps
     assert board.status() == ""  # no "judging 0 of 1" that never moves
     assert board.info() == ["Bob made no decision before the game ended: nothing to review."]
+
+
+def test_the_game_in_sum_comes_with_the_analysis_and_speaks_for_the_reviewed_seat():
+    record = finished_record()
+    board = ReviewBoard(record, (1,))
+    assert board.summary_lines() == []
+    found = tiny_analysis(record)
+    board.set_analysis(found)
+    ann, bob, line = board.summary_lines()
+    for text, seat in ((ann, found.seats[0]), (bob, found.seats[1])):
+        assert text.startswith(f"{seat.name}: {seat.error_rate:.2f}★ lost a decision; ")
+        assert f"{seat.labels['blunder']} blunder" in text and "luck " in text
+    assert line.startswith(f"{found.seats[1].name} played ")  # the reviewed seat, not seat 0

@@ -122,6 +122,44 @@ async def test_every_decision_on_the_board_is_drawn_in_ascii_in_ascii_mode():
             await pilot.press("right")
 
 
+async def test_s_sums_the_game_up_once_it_is_judged_and_a_wide_screen_shows_it_beside(
+        monkeypatch):
+    from solstis_tui import analysis
+    from solstis_tui.screens.message import MessageScreen
+
+    gate = threading.Event()
+    real = analysis.analyse
+
+    def held(*args, **kwargs):
+        gate.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(analysis, "analyse", held)
+    app = board_app()
+    try:
+        async with app.run_test(size=(130, 30)) as pilot:
+            review = app.screen
+            await pilot.press("s")  # nothing judged yet: no sum, and no key offered
+            assert app.screen is review and "Summary" not in "\n".join(screen_lines(app))
+            assert widget_text(app, "#summary").strip() == ""
+            gate.set()
+            await analysed(pilot, review)
+            await pilot.pause()
+            names = review.board.names
+            wide = "\n".join(screen_lines(app))  # the sum stands beside the board
+            assert all(f"{name}: " in wide for name in names) and "luck" in wide
+            assert "s Summary" in wide
+            await pilot.press("s")
+            await pilot.pause()
+            assert isinstance(app.screen, MessageScreen)
+            shown = "\n".join(screen_lines(app))
+            assert "The game in sum" in shown and f"{names[0]} played " in shown
+            await pilot.press("enter")
+            assert app.screen is review
+    finally:
+        gate.set()
+
+
 class NoPracticeApp(SolstisApp):
     """An app without practice games (as the online client is)."""
 
