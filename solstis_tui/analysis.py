@@ -349,13 +349,13 @@ def reason(obs: Observation, best: MoveValue, played: MoveValue,
     if best.move == played.move:
         other = runner_up.move if runner_up is not None else played.move
         words = explain(obs, other, best.move, names)
-        return f"{words} (the judge's best: {_signed(best.margin)}★ expected)"
+        return f"{words} (the judge's best: {signed(best.margin)}★ expected)"
     words = explain(obs, played.move, best.move, names)
     stars = max(0.0, best.margin - played.margin)
-    return f"{words} ({_signed(-stars)}★, {_signed((played.win - best.win) * 100, 0)}% win)"
+    return f"{words} ({signed(-stars)}★, {signed((played.win - best.win) * 100, 0)}% win)"
 
 
-def _signed(value: float, places: int = 1) -> str:
+def signed(value: float, places: int = 1) -> str:
     """``value`` with its sign, the minus a true minus sign: "+1.2", "−4.6"; no sign where
     it rounds to zero ("0.0")."""
     text = f"{value:+.{places}f}"
@@ -457,15 +457,15 @@ def summary(analysis: Analysis, seat: int = 0) -> str:
         draw, lucky = "drew as well", good
     glue = "and" if lucky == good else "but"
     return (f"{me.name} {play} ({me.error_rate:.1f}★ lost a decision against "
-            f"{other.error_rate:.1f}★) {glue} {draw} (luck {_signed(me.luck)}★ against "
-            f"{_signed(other.luck)}★)")
+            f"{other.error_rate:.1f}★) {glue} {draw} (luck {signed(me.luck)}★ against "
+            f"{signed(other.luck)}★)")
 
 
 def seat_line(name: str, error_rate: float, labels: dict[str, int], luck: float) -> str:
     """One seat's figures: "Ann: 0.98★ lost a decision; 1 inaccuracy, 2 mistakes,
     0 blunders; luck −20.8★"."""
     counts = ", ".join(_counted(labels[n], n) for n in LABEL_NAMES)
-    return f"{name}: {error_rate:.2f}★ lost a decision; {counts}; luck {_signed(luck)}★"
+    return f"{name}: {error_rate:.2f}★ lost a decision; {counts}; luck {signed(luck)}★"
 
 
 def print_text(data: dict[str, Any], line: str, out: Any = None) -> None:
@@ -475,14 +475,14 @@ def print_text(data: dict[str, Any], line: str, out: Any = None) -> None:
     names = [s["name"] for s in data["seats"]]
     for note in data["decisions"]:
         if "event" in note:
-            luck = ", ".join(f"{n} {_signed(v)}★" for n, v in zip(names, note["luck"], strict=True))
+            luck = ", ".join(f"{n} {signed(v)}★" for n, v in zip(names, note["luck"], strict=True))
             print(f"turn {note['turn']:>2}  chance: {note['event']} (luck: {luck})", file=out)
             continue
         mark = f"  [{note['label']}]" if note["label"] else ""
         text = f"turn {note['turn']:>2}  {names[note['seat']]}: {note['played']}"
         if note["played"] != note["best"]:
-            text += (f"  best {note['best']}: {_signed(-note['loss_stars'])}★, "
-                     f"{_signed(-note['loss_win'] * 100, 0)}% win")
+            text += (f"  best {note['best']}: {signed(-note['loss_stars'])}★, "
+                     f"{signed(-note['loss_win'] * 100, 0)}% win")
         print(text + mark, file=out)
     for s in data["seats"]:
         print(seat_line(s["name"], s["error_rate"], s["labels"], s["luck"]), file=out)

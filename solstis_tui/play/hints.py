@@ -18,7 +18,7 @@ from typing import Final, NamedTuple
 from solstis_tui.ai.clock import Signal
 from solstis_tui.ai.judge import judge
 
-from ..analysis import Effort
+from ..analysis import Effort, signed
 from ..core import Move, Observation
 from ..reasons import explain
 from .words import close_call, describe_move
@@ -68,8 +68,9 @@ def hint_text(obs: Observation, judged: Sequence[Judged], names: Sequence[str]) 
     second, margin2, win2 = judged[1]
     words = explain(obs, second, best, names, best_as="it")
     if close_call(margin - margin2):
-        figures = (f"about as good as {describe_move(second)}: {margin:+.1f}★ vs "
-                   f"{margin2:+.1f}★ expected")
+        figures = (f"about as good as {describe_move(second)}: {signed(margin)}★ vs "
+                   f"{signed(margin2)}★ expected")
     else:
-        figures = f"{margin:+.1f}★ vs {margin2:+.1f}★ expected, {win:.0%} vs {win2:.0%} win"
+        figures = (f"{signed(margin)}★ vs {signed(margin2)}★ expected, {win:.0%} vs "
+                   f"{win2:.0%} win")
     return f"Hint: {describe_move(best)} — {words[:1].lower()}{words[1:]} ({figures})"

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..analysis import Analysis, DecisionNote, TopMove, seat_line, summary
+from ..analysis import Analysis, DecisionNote, TopMove, seat_line, signed, summary
 from ..choice_points import choice_points
 from ..core import Decision, Move, MoveKind, Observation
 from ..records import GameRecord, replay
@@ -309,4 +309,4 @@ class ReviewBoard:
 
 
 def _value(top: TopMove) -> str:
-    return f"{short_move(top.move)} {top.margin:+.1f}★ {top.win:.0%}"
+    return f"{short_move(top.move)} {signed(top.margin)}★ {top.win:.0%}"

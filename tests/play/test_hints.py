@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 
 from solstis_tui.ai.base import Cancelled
-from solstis_tui.analysis import TINY, Effort
+from solstis_tui.analysis import TINY, Effort, signed
 from solstis_tui.core import Game, Options
 from solstis_tui.local.bot_process import BotProcess
 from solstis_tui.local.seats import PERSON
@@ -33,7 +33,7 @@ def test_a_hint_names_the_judges_best_move_and_why_in_game_terms_and_selects_it(
     words = explain(obs, second, best, names, best_as="it")
     assert hint.startswith(f"Hint: {describe_move(best)} — it ")
     assert words[1:] in hint and describe_move(second)[1:] in hint
-    assert f"{margin:+.1f}★ vs {margin2:+.1f}★" in hint
+    assert f"{signed(margin)}★ vs {signed(margin2)}★" in hint
     view = play.board()
     assert view.items[play.selected].move == best == play.hint_move
 

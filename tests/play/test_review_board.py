@@ -8,6 +8,7 @@ import dataclasses
 
 import pytest
 
+from solstis_tui.analysis import signed
 from solstis_tui.core import Game, Move, MoveKind
 from solstis_tui.core.board import NAMES
 from solstis_tui.play.review_board import ReviewBoard, marks_of
@@ -155,7 +156,7 @@ def test_the_lines_under_the_board_give_the_top_three_with_values_and_the_reason
     first, top, reason = board.info()
     assert first.startswith(f"Turn {board.current.turn}, Ann: ")
     assert note.label in first
-    assert top.startswith("Judge: 1 ") and f"{note.top[0].margin:+.1f}★" in top
+    assert top.startswith("Judge: 1 ") and f"{signed(note.top[0].margin)}★" in top
     assert len(note.top) == min(3, len(board.current.obs.legal_moves))
     assert "(played)" in top or "played " in top
     assert reason == note.reason
