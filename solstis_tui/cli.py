@@ -285,6 +285,21 @@ def to_a_pipe(command: Callable[[list[str]], int], argv: list[str]) -> int:
         return 1
 
 
+#: The subcommands, each with a parser of its own.
+COMMANDS = ("arena", "analyze", "learn", "games", "review", "drill", "host", "online", "web")
+
+
+def command_first(parser: argparse.ArgumentParser, argv: list[str]) -> list[str] | None:
+    """``argv`` with a subcommand written after options moved to the front (``solstis
+    --ascii review X`` is ``solstis review --ascii X``, whose parser then checks those
+    options); None where no subcommand follows the options."""
+    _, rest = parser.parse_known_args(argv)
+    if not rest or rest[0] not in COMMANDS:
+        return None
+    at = argv.index(rest[0])
+    return [rest[0], *argv[:at], *argv[at + 1:]]
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if engine_build.STATUS.stale:  # the edit runs, slower; say how to get speed back
@@ -314,6 +329,9 @@ def main(argv: list[str] | None = None) -> int:
 
         return (launch.online_main if argv[0] == "online" else launch.web_main)(argv[1:])
     parser = build_parser()
+    moved = command_first(parser, argv) if argv and argv[0] not in COMMANDS else None
+    if moved is not None:
+        return main(moved)
     args = parser.parse_args(argv)
     if args.pace < 0:
         parser.error("--pace must be 0 or more seconds")

@@ -191,3 +191,19 @@ def test_the_online_lobby_refuses_a_dumb_terminal_too(capsys, monkeypatch):
     monkeypatch.setattr(online_app.OnlineApp, "run", lambda *a, **k: started.append(1))
     assert launch.online_main([]) == 2 and not started
     assert "TERM=dumb" in capsys.readouterr().err
+
+
+def test_a_command_written_after_options_runs_with_those_options(monkeypatch):
+    """`solstis --ascii review FILE` is `solstis review --ascii FILE`, not an error."""
+    seen = []
+    monkeypatch.setattr(cli, "run_review", lambda argv: seen.append(argv) or 0)
+    assert cli.main(["--ascii", "review", "game.solstis"]) == 0
+    assert seen == [["--ascii", "game.solstis"]]
+
+
+def test_options_a_command_does_not_take_are_refused_by_that_command(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["--opponent", "mcts", "games"])
+    assert exc.value.code == 2
+    assert "solstis games: error: unrecognized arguments: --opponent mcts" in \
+        capsys.readouterr().err
