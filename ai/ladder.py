@@ -46,8 +46,9 @@ class Rung:
         return round(100 * self.score)
 
 
-#: Weakest first: each tier against the one below it, search bots at a quarter of their
-#: default budget, the expert at four times the mcts's time (as the defaults are).
+#: Weakest first: each tier against the one below it, search bots at 0.25 s a decision (a
+#: quarter of the minimax's default, half the mcts's), the expert at four times the mcts's
+#: time (as the defaults are).
 LADDER: tuple[Rung, ...] = (
     Rung("greedy", "greedy", "random", "random", 200, 160, 3, 37, 8.10, "2026-12-01"),
     Rung("minimax", "minimax@0.25s", "greedy", "greedy", 200, 127, 6, 67, 3.33, "2026-12-01"),

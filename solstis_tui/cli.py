@@ -235,8 +235,8 @@ def drill_parser() -> argparse.ArgumentParser:
                     "calls a mistake or a blunder), asked again one by one on the board; "
                     "each answer is judged and explained.")
     parser.add_argument("--analyse", action="store_true",
-                        help="first analyse the kept games not analysed yet (about half a "
-                             "minute a game, with progress)")
+                        help="first analyse the kept games not analysed yet (10 to 30 "
+                             "seconds a game, with progress)")
     add_screen_options(parser)
     return parser
 

@@ -5,7 +5,7 @@ or blunder (``analysis``; ``solstis analyze`` keeps it beside each record as
 ``RECORD.analysis.json``, at its effort: ``analyze_command.cached``). The newest come first
 (the newest game first, and in a game its last mistake first), ``LIMIT`` at most. A kept
 game not yet analysed is left out and counted (``Drill.unanalysed``): analysing a game
-takes about half a minute, so a drill starts at once and says how to add them
+takes 10 to 30 seconds, so a drill starts at once and says how to add them
 (``analyse_missing`` analyses them first, with progress, for ``solstis drill --analyse``).
 
 An exercise is the position as the seat saw it at that decision (``practice.points``),
@@ -105,7 +105,7 @@ class Drill:
             return ""
         games, whose = ("game is", "its") if n == 1 else ("games are", "their")
         return (f"{n} kept {games} not analysed yet, so {whose} mistakes are not asked: "
-                "'solstis drill --analyse' analyses them first (about half a minute a "
+                "'solstis drill --analyse' analyses them first (10 to 30 seconds a "
                 "game), or 'solstis analyze RECORD' one at a time.")
 
 
