@@ -15,5 +15,6 @@ async def test_the_recommended_move_is_never_shown_as_worth_less_than_the_next()
         gs = app.game_screen
         await ask_hint(pilot, app)
         assert gs.play.hint_text.startswith("Hint: play")
-        values = [float(v) for v in re.findall(r"([+-]\d+\.\d)★", gs.play.hint_text)]
+        values = [float(v.replace("−", "-"))  # a true minus sign, none on 0.0
+                  for v in re.findall(r"([+−]?\d+\.\d)★", gs.play.hint_text)]
         assert not values or values[0] >= values[1], gs.play.hint_text

@@ -24,7 +24,7 @@ async def test_t_shows_the_judges_move_in_game_terms_and_selects_it():
         hint = gs.play.hint_text
         assert hint.startswith("Hint: play ") and " — it " in hint, hint
         assert re.search(r"\bit (can capture|captures)", hint), hint
-        assert re.search(r"[+-]\d+\.\d★ vs [+-]\d+\.\d★ expected", hint), hint
+        assert re.search(r"[+−]?\d+\.\d★ vs [+−]?\d+\.\d★ expected", hint), hint
         assert gs.view.items[gs.play.selected].move == gs.play.hint_move
 
 
