@@ -146,11 +146,16 @@ def record_file(tmp_path: Path, g: Game) -> Path:
     return path
 
 
-def test_analyze_prints_the_json_and_keeps_it_beside_the_record(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+@pytest.fixture
+def path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A greedy game's record, which ``solstis analyze`` judges at the tiny effort."""
     monkeypatch.setattr(analyze_command, "EFFORT", TINY)
-    path = record_file(tmp_path, greedy_game(20))
+    return record_file(tmp_path, greedy_game(20))
+
+
+def test_analyze_prints_the_json_and_keeps_it_beside_the_record(
+        path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
     assert analyze_command.main([str(path), "--json", "--workers", "1"]) == 0
     first = json.loads(capsys.readouterr().out)
     assert set(first) == {"version", "seats", "decisions"}
@@ -167,10 +172,8 @@ def test_analyze_prints_the_json_and_keeps_it_beside_the_record(
 
 
 def test_a_damaged_cache_is_analysed_afresh(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setattr(analyze_command, "EFFORT", TINY)
-    path = record_file(tmp_path, greedy_game(20))
+        path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
     assert analyze_command.main([str(path), "--json", "--workers", "1"]) == 0
     first = capsys.readouterr().out
     cache = tmp_path / "game.json.analysis.json"
@@ -220,10 +223,8 @@ def test_the_printed_analysis_counts_in_plurals_and_signs_nothing_that_rounds_to
 
 
 def test_a_kept_analysis_is_summed_up_in_the_current_words(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setattr(analyze_command, "EFFORT", TINY)
-    path = record_file(tmp_path, greedy_game(20))
+        path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
     assert analyze_command.main([str(path), "--workers", "1"]) == 0
     fresh = capsys.readouterr().out.splitlines()[-1]
     cache = tmp_path / "game.json.analysis.json"
