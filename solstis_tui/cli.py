@@ -304,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if engine_build.STATUS.stale:  # the edit runs, slower; say how to get speed back
         print(engine_build.stale_message(engine_build.STATUS), file=sys.stderr)
+    if argv and argv[0] not in COMMANDS:
+        argv = command_first(build_parser(), argv) or argv
     if argv and argv[0] == "arena":
         return run_arena(argv[1:])
     if argv and argv[0] == "analyze":
@@ -329,9 +331,6 @@ def main(argv: list[str] | None = None) -> int:
 
         return (launch.online_main if argv[0] == "online" else launch.web_main)(argv[1:])
     parser = build_parser()
-    moved = command_first(parser, argv) if argv and argv[0] not in COMMANDS else None
-    if moved is not None:
-        return main(moved)
     args = parser.parse_args(argv)
     if args.pace < 0:
         parser.error("--pace must be 0 or more seconds")

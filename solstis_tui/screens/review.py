@@ -192,9 +192,6 @@ class ReviewScreen(Screen[None]):
         self.query_one("#graph", Static).update(graph)
         self.query_one("#info", Static).update(
             Text("\n".join(self.text(line) for line in b.info(top_beside=beside))))
-        summed = self.query_one("#summary", Static)
-        summed.update(Text("\n".join(self.text(line) for line in b.summary_lines())))
-        summed.set_class(b.analysis is not None, "-shown")
         self.query_one("#list", Static).update(self.list_text())
         lucky = b.names[b.seats[0]]
         self.query_one("#legend", Static).update(
@@ -309,6 +306,10 @@ class ReviewScreen(Screen[None]):
             self._failed(str(exc))
             return
         self.redraw()
+        # The sum changes only here: drawn once, not at every key.
+        summed = self.query_one("#summary", Static)
+        summed.update(Text("\n".join(self.text(line) for line in self.board.summary_lines())))
+        summed.add_class("-shown")
         self.refresh_bindings()  # the summary's key is offered from now on
 
     def _failed(self, reason: str) -> None:
