@@ -16,7 +16,7 @@ seat cannot see is never kept. No Textual here.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from .core import Dealer, Decision, Game, Move, MoveKind, Observation, Spirit
@@ -72,9 +72,14 @@ class BestCapture:
 
 @dataclass(frozen=True)
 class NoCapture:
-    """The played ``tile`` captures nothing: it joins the display (a second chance)."""
+    """The played ``tile`` captures nothing: it joins the display (a second chance), where
+    it is worth ``stars`` to ``seat``, the other seat, if it came into their panorama
+    (``square``: it would complete their square there, else -1)."""
 
     tile: int
+    seat: int
+    stars: int
+    square: int
 
 
 @dataclass(frozen=True)
@@ -288,6 +293,8 @@ def _world_facts(world: Game, me: int, move: Move) -> tuple[list[Fact], bool]:
     filled_before = world.land[me] | world.rainbow_cells[me]
     blocked_before = world.blocked[me]
     flies = world.fireflies[me].bit_count()
+    # A tile that captures nothing meets the other seat's panorama as it is now.
+    dropped = tile_worth(world, opp, move.arg) if move.kind is MoveKind.PLAY else (0, -1)
     start, moves = len(world.log), len(world.history)
     world.play(move)
     out: list[Fact] = []
@@ -303,7 +310,7 @@ def _world_facts(world: Game, me: int, move: Move) -> tuple[list[Fact], bool]:
                     move.kind is MoveKind.CAPTURE and target == move.arg):
                 out.append(Captures(tile, target))
             case Discarded(player=p, tile=tile) if p == me and tile == move.arg:
-                out.append(NoCapture(tile))
+                out.append(NoCapture(tile, opp, *dropped))
             case Removed(player=p, tile=tile):
                 out.append(TileLost(p, tile))
             case EvilGiven(player=p) if p == me:
@@ -398,9 +405,11 @@ def _weight(fact: Fact) -> float:
             return stars + 0.5
         case LeftInDisplay(stars=stars, square=square):
             return stars + (3.0 if square >= 0 else 0.0)
+        case NoCapture(stars=stars, square=square):
+            return 2.5 + stars + (3.0 if square >= 0 else 0.0)
         case Section(before=before, after=after) | FiresLit(before=before, after=after):
             return abs(after - before) + 0.2
-        case Captures() | CaptureChoice() | NoCapture():
+        case Captures() | CaptureChoice():
             return 2.5
         case BestCapture(gain=gain):
             return 2.4 + gain / 100
@@ -432,5 +441,12 @@ _POSITION: Final = (Stars, LeftInDisplay, RainbowBlocked, EvilPassed, Firefly, R
 def _unlike(mine: list[Fact], theirs: list[Fact], known: bool) -> list[Fact]:
     """The facts of ``mine`` that ``theirs`` lacks, at most ``PER_MOVE`` (``known``: the
     other move's position is known)."""
-    return [f for f in mine if f not in theirs
+    gists = [_gist(f) for f in theirs]
+    return [f for f in mine if _gist(f) not in gists
             and (known or not isinstance(f, _POSITION))][:PER_MOVE]
+
+
+def _gist(fact: Fact) -> Fact:
+    """What ``fact`` says besides the move's own tile: two tiles that capture nothing and
+    are worth the same to the other seat do the same thing (the move's words name them)."""
+    return replace(fact, tile=-1) if isinstance(fact, NoCapture) else fact

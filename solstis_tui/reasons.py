@@ -78,7 +78,7 @@ __all__ = [
 ]
 
 #: The reasons' wording: a kept analysis made with another is made afresh (its key says it).
-WORDING: Final = 3
+WORDING: Final = 4
 
 
 def say(fact: Fact, me: int, names: Sequence[str]) -> str:
@@ -91,6 +91,10 @@ def say(fact: Fact, me: int, names: Sequence[str]) -> str:
     def to(seat: int) -> str:
         return as_object(names[seat])
 
+    def worth(seat: int, stars: int, square: int) -> str:
+        why = f", completing {whose(seat)} square at {NAMES[square]}" if square >= 0 else ""
+        return f"worth {stars:+d}★ to {to(seat)}{why}"
+
     match fact:
         case Stars(seat=seat, before=before, after=after):
             if after == before:
@@ -102,8 +106,11 @@ def say(fact: Fact, me: int, names: Sequence[str]) -> str:
             return f"can capture {_or(targets)}"
         case BestCapture(target=target, gain=gain):
             return f"adds {gain}★ now if it captures {NAMES[target]}"
-        case NoCapture():
-            return "captures nothing (it joins the display: a second chance)"
+        case NoCapture(seat=seat, stars=stars, square=square):
+            if stars <= 0 and square < 0:
+                return "captures nothing (it joins the display: a second chance)"
+            return (f"captures nothing: it joins the display, {worth(seat, stars, square)} "
+                    "(then a second chance)")
         case Section(seat=seat, before=before, after=after):
             verb = "grows" if after > before else "shrinks"
             tiles = "tile" if after == 1 else "tiles"
@@ -121,8 +128,7 @@ def say(fact: Fact, me: int, names: Sequence[str]) -> str:
             unseen = "1 unseen spirit" if pile == 1 else f"{pile} unseen spirits"
             return f"leaves it to luck ({unseen} in the pile)"
         case LeftInDisplay(seat=seat, tile=tile, stars=stars, square=square):
-            why = f", completing {whose(seat)} square at {NAMES[square]}" if square >= 0 else ""
-            return f"leaves {NAMES[tile]} in the display, worth +{stars}★ to {to(seat)}{why}"
+            return f"leaves {NAMES[tile]} in the display, {worth(seat, stars, square)}"
         case RainbowOn(cell=cell):
             return f"places a rainbow on {NAMES[cell]}"
         case RainbowBlocked(cell=cell):

@@ -12,6 +12,7 @@ from solstis_tui.core.board import NAMES, SQUARE_CELLS
 from solstis_tui.core.events import Captured, Discarded, Kept, Took
 from solstis_tui.core.scoring import score_panorama
 from solstis_tui.core.spirits import Spirit
+from solstis_tui.play.words import describe_move
 from solstis_tui.reasons import (
     BestCapture,
     CaptureChoice,
@@ -80,8 +81,9 @@ def holds(fact, before: Game, after: Game, me: int) -> bool:
                 gains[mv.arg] = trial.score(me).total - after.score(me).total
             return gains[target] == gain == max(gains.values()) and \
                 sorted(gains.values())[-2:-1] != [gain]
-        case NoCapture(tile=tile):
-            return any(isinstance(e, Discarded) and e.tile == tile for e in log)
+        case NoCapture(tile=tile, seat=seat, stars=stars, square=square):
+            return (any(isinstance(e, Discarded) and e.tile == tile for e in log)
+                    and is_worth(before, seat, tile, stars, square))
         case Section(seat=seat, before=b, after=a):
             return (before.score(seat).biggest_section == b
                     and after.score(seat).biggest_section == a)
@@ -112,19 +114,7 @@ def holds(fact, before: Game, after: Game, me: int) -> bool:
         case DrawUnseen(pile=pile):
             return len(before.spirit_pile) == pile
         case LeftInDisplay(seat=seat, tile=tile, stars=stars, square=square):
-            if tile not in after.face_up:
-                return False
-            into = after.copy()
-            bit = 1 << tile
-            into.land[seat] |= bit
-            into.rainbow_cells[seat] &= ~bit
-            gain = into.score(seat).total - after.score(seat).total
-            if square >= 0:
-                cells = SQUARE_CELLS[square]
-                if (_filled(into, seat) & cells != cells
-                        or _filled(after, seat) & cells == cells):
-                    return False
-            return gain == stars
+            return tile in after.face_up and is_worth(after, seat, tile, stars, square)
         case RainbowOn(seat=seat, cell=cell):
             return bool(after.rainbow_cells[seat] >> cell & 1)
         case RainbowBlocked(seat=seat, cell=cell):
@@ -140,6 +130,25 @@ def holds(fact, before: Game, after: Game, me: int) -> bool:
                     and before.fireflies[seat].bit_count() < count
                     <= after.fireflies[seat].bit_count())
     raise AssertionError(f"the test does not know {fact!r}")
+
+
+def is_worth(g: Game, seat: int, tile: int, stars: int, square: int) -> bool:
+    """``tile`` would add ``stars`` to ``seat``'s score in ``g`` (and complete their
+    square at ``square``, if not -1), were it put into their panorama (a cell the Evil
+    Spirit forbids, or a blocked rainbow's, loses it: worth nothing)."""
+    bit = 1 << tile
+    lost = g.blocked[seat] & g.rainbow_cells[seat] & bit
+    if lost or (g.evil_player == seat and g.evil_cell == tile):
+        return (stars, square) == (0, -1)
+    into = g.copy()
+    into.land[seat] |= bit
+    into.rainbow_cells[seat] &= ~bit
+    gain = into.score(seat).total - g.score(seat).total
+    if square >= 0:
+        cells = SQUARE_CELLS[square]
+        if _filled(into, seat) & cells != cells or _filled(g, seat) & cells == cells:
+            return False
+    return gain == stars
 
 
 def seen_names(obs) -> set[str]:
@@ -166,11 +175,13 @@ def test_every_fact_a_reason_states_holds_when_the_move_is_played():
                     for fact in said:
                         assert holds(fact, g, after, me), (variant, seed, str(mv), fact)
                         kinds.add(type(fact).__name__)
+                        if isinstance(fact, NoCapture) and fact.square >= 0:
+                            kinds.add("NoCapture completing a square")
                         checked += 1
     assert checked > 500
     assert {"Stars", "Captures", "CaptureChoice", "BestCapture", "NoCapture", "Section",
             "SquareDone", "FiresLit", "SpiritGain", "ToLine", "DrawUnseen",
-            "LeftInDisplay"} <= kinds, kinds
+            "LeftInDisplay", "NoCapture completing a square"} <= kinds, kinds
 
 
 def test_the_evil_spirit_and_fireflies_are_told_truly():
@@ -215,11 +226,37 @@ def _cells_of(fact) -> list[int]:
     match fact:
         case SquareDone(square=sq) | Firefly(square=sq):
             return [sq]
-        case LeftInDisplay(square=sq) if sq >= 0:
+        case LeftInDisplay(square=sq) | NoCapture(square=sq) if sq >= 0:
             return [sq]
         case RainbowOn(cell=c) | RainbowBlocked(cell=c) | EvilForbids(cell=c):
             return [c]
     return []
+
+
+def test_tiles_that_capture_nothing_are_told_apart_by_their_worth_to_the_other_seat():
+    """Two tiles that would only join the display: the reason says what each is worth to
+    the other seat there; worth the same, it says they do the same this turn."""
+    alike = unlike = 0
+    for _g, obs in positions(Options(), 7, every=1):
+        names = NAMES_OF if obs.player == 0 else NAMES_OF[::-1]
+        dropped = {mv: f for mv in obs.legal_moves
+                   for f in facts(obs, mv, deals=2) if isinstance(f, NoCapture)}
+        for a, fa in dropped.items():
+            for b, fb in dropped.items():
+                if a == b:
+                    continue
+                text = explain(obs, a, b, names, deals=2)
+                if (fa.stars, fa.square) == (fb.stars, fb.square):
+                    alike += 1
+                    assert text == (f"{describe_move(b).capitalize()} does what "
+                                    f"{describe_move(a)} does this turn: the difference is "
+                                    "in what may follow."), text
+                else:
+                    unlike += 1
+                    me = obs.player
+                    assert say(fb, me, names) in text and say(fa, me, names) in text, text
+                    assert "★ to" in text, text
+    assert alike and unlike
 
 
 def test_a_hidden_tile_is_never_named_even_when_every_deal_agrees():
