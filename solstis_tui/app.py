@@ -450,11 +450,15 @@ class SolstisApp(ShellApp):
             yield SystemCommand("New game", "Choose a mode, opponent and variant",
                                 gs.action_new_game)
         if gs is not None and screen is gs:  # not on a drill or a board above the game
+            over = gs.play.obs.is_over  # only what would act now is offered
             if gs.play.undo_offered():
                 yield SystemCommand("Undo", "Back to your previous decision", gs.action_undo)
-            yield SystemCommand("Hint", "The judge's best move here, and why", gs.action_hint)
-            yield SystemCommand("Review game", "The finished game on the analysis board",
-                                gs.action_review)
+            if gs.play.hint_offered() and not over:
+                yield SystemCommand("Hint", "The judge's best move here, and why",
+                                    gs.action_hint)
+            if over:
+                yield SystemCommand("Review game", "The finished game on the analysis board",
+                                    gs.action_review)
         yield SystemCommand("Drill your mistakes", "Your last mistakes across kept games, "
                             "asked again one by one", self.start_drill)
         last = self.last_finished

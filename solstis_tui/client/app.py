@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 
 #: Chat lines kept for the chat box's history.
 CHAT_KEPT = 50
+#: Why a watcher who came after the end (or one too many) has no review.
+NOT_YOURS = ("no review here: the host gives a game's record to its players and to those who "
+             "watched it while it was played, and you came to this table later")
 
 
 class OnlineApp(ShellApp):
@@ -242,6 +245,7 @@ class OnlineApp(ShellApp):
                 self.screen.show(message)
         elif kind in ("joined", "watching"):
             self.remote = RemoteSession(message["table"], self.send_move)
+            self.remote.may_review = kind == "joined" or message.get("record") is True
         elif kind == "state":
             self._state(message)
         elif kind == "chat":
@@ -378,7 +382,9 @@ class OnlineApp(ShellApp):
         its review, the lobby (n) or quit. Undo and the same deal do not exist online."""
         from ..screens.end import EndScreen
 
-        choices = ["new", "review", "quit"]
+        choices = ["new", "quit"]
+        if self.remote is not None and self.remote.may_review:
+            choices.append("review")
         if self.remote is not None and not self.remote.is_spectator:
             choices.append("rematch")
         self.push_screen(EndScreen(session, obs, self.ascii_mode, choices), self._end_chosen)
@@ -396,7 +402,9 @@ class OnlineApp(ShellApp):
     def review_game(self) -> None:
         """Fetch this table's finished game's record from the host, to review it."""
         game = self.remote.game_id if self.remote is not None else None
-        if game is None:
+        if self.remote is not None and not self.remote.may_review:
+            self.notify(NOT_YOURS, severity="error")
+        elif game is None:
             self.notify("the review opens once the game is over", severity="error")
         else:
             self.fetch_record(game)

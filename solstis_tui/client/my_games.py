@@ -98,6 +98,16 @@ class MyGamesScreen(Screen[None]):
             last = self.first + len(self.games)
             note = f"Games {self.first + 1}-{last} of {self.total}. Enter reviews a game."
         self.say(note)
+        self.refresh_bindings()  # the page keys are offered only where there is a page
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No key is offered that would do nothing: ``[``/``]`` past the first or last
+        page."""
+        if action == "turn" and parameters:
+            pages = parameters[0]
+            offset = self.first + (pages if isinstance(pages, int) else 0) * GAMES_PAGE
+            return 0 <= offset < self.total
+        return True
 
     def say(self, text: str) -> None:
         self.query_one("#games-note", Static).update(text)

@@ -45,6 +45,9 @@ class RemoteSession:
         self.on_change: Callable[[RemoteSession], None] | None = None
         self.game_id: str | None = None
         """The game's id once it is over (it names its record at the host), else None."""
+        self.may_review = True
+        """The host will give this client the game's record once it is over: always a
+        player's; a watcher's if they came while it was played (and were not one too many)."""
 
     # -------------------------------------------------------------- host updates
     def update(self, state: dict[str, Any]) -> None:

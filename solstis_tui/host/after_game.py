@@ -80,19 +80,21 @@ class AfterGame:
         return key
 
     # ------------------------------------------------------------------ records
-    async def remember_watcher(self, conn: Connection, table: Table) -> None:
+    async def remember_watcher(self, conn: Connection, table: Table) -> bool:
         """``conn`` watches ``table``'s game while it is played: they may read its record
         once it is over (the first ``MAX_WATCHERS`` watchers; the table's file keeps them).
-        ``storage`` if the disk refused (then nothing changed)."""
+        Whether they may (a player may too); ``storage`` if the disk refused (then nothing
+        changed)."""
         key = self.reader(conn)
         if table.game.is_over or key in table.watchers or len(table.watchers) >= MAX_WATCHERS:
-            return
+            return key in table.watchers or table.seat_of(conn.code) is not None
 
         def watched(t: Table) -> None:
             if not t.game.is_over and key not in t.watchers and len(t.watchers) < MAX_WATCHERS:
                 t.watchers = (*t.watchers, key)
 
         await self.host._commit(table, watched, "you as a watcher", active=False)
+        return True
 
     async def games(self, conn: Connection, msg: MyGames) -> dict[str, Any]:
         """A page of the finished games the player played or watched, newest first."""

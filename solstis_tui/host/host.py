@@ -441,10 +441,10 @@ class Host:
         cap = self.limits.watched_per_connection
         if table.id not in conn.watching and len(conn.watching) >= cap:
             raise ProtocolError("too_many", f"you watch {cap} tables already: leave one first")
-        await self.after_game.remember_watcher(conn, table)  # they may read its record
+        record = await self.after_game.remember_watcher(conn, table)  # may they read it?
         table = self.tables.get(table.id, table)
         conn.watching.add(table.id)
-        conn.push({"type": "watching", "table": table.id})
+        conn.push({"type": "watching", "table": table.id, "record": record})
         conn.push(state_message(table, None, presence(self.conns),
                                 self.standings.rating_text, self.clock()))
         return None

@@ -33,6 +33,7 @@ class RemoteTable(SessionView, Protocol):
     seat: int | None
     rated: bool
     counts: bool
+    may_review: bool
 
     @property
     def is_spectator(self) -> bool: ...
@@ -176,7 +177,8 @@ class OnlineController(PlayController):
         game = s.observation(self.viewer())
         if game.is_over:  # the keys of a game at the host: no undo, q is the lobby
             headline, _keys = game_over_lines(s, game)
-            detail = ("Enter: score sheet · r review · c chat · q leaves the table"
+            review = " · r review" if s.may_review else ""
+            detail = (f"Enter: score sheet{review} · c chat · q leaves the table"
                       if s.is_spectator else
                       "Enter: score sheet (m rematch) · r review · c chat · q lobby")
             return Prompt(headline, detail, self.error)

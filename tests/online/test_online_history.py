@@ -10,8 +10,11 @@ from solstis_tui.client.game_screen import OnlineGameScreen
 from solstis_tui.client.my_games import MyGamesScreen, game_row
 from solstis_tui.screens.end import EndScreen
 from solstis_tui.screens.review import ReviewScreen
+from solstis_tui.wire.messages import GAMES_PAGE
 
 from .helpers import screen_lines
+from .states import over, state_where
+from .test_host import start_friend_game
 from .test_online_app import seated_with_bob, wait_for
 
 
@@ -49,6 +52,28 @@ async def test_the_end_dialog_online_offers_rematch_and_review_and_no_dead_key(h
         await wait_for(lambda: isinstance(app.screen, ReviewScreen), pilot)
         assert app.screen.board.game.end_reason.value == "resigned"
         assert list(app.screen.board.names) == ["Ann", "Bob"]
+
+
+async def test_a_watcher_who_came_after_the_end_is_offered_no_review_and_r_says_why(
+        host, connect):
+    ann, bob, table = await start_friend_game(connect)
+    await ann.send({"type": "resign", "table": table})
+    await state_where(bob, table, over)
+    app = OnlineApp(socket=host.socket_path, name="Eve")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(lambda: app.lobby.rows, pilot)
+        app.send({"type": "watch", "table": table})
+        await wait_for(lambda: isinstance(app.screen, EndScreen), pilot)
+        assert not app.remote.may_review
+        assert "Review (r)" not in shown(app)
+        await pilot.press("escape")
+        await wait_for(lambda: isinstance(app.screen, OnlineGameScreen), pilot)
+        prompt = str(app.screen.query_one("#prompt").render())
+        assert "Enter: score sheet" in prompt and "r review" not in prompt
+        await pilot.press("r")  # not offered; pressed anyway, it says why
+        await wait_for(lambda: any("watched it while it was played" in n.message
+                                   for n in app._notifications), pilot)
+        assert not isinstance(app.screen, ReviewScreen)
 
 
 async def test_one_review_opens_however_often_it_is_asked_and_stays_when_its_table_closes(
@@ -165,3 +190,21 @@ async def test_names_in_my_games_are_shown_as_written_never_as_markup(tmp_path):
             "date": "2026-12-04T09:30:00Z", "change": None}], "offset": 0, "total": 1})
         await pilot.pause()
         assert "[b]Eve[/b]" in shown(app) and "won 3-1, resigned" in shown(app)
+
+
+async def test_my_games_offers_the_page_keys_only_where_there_is_another_page(tmp_path):
+    app = OnlineApp(socket=tmp_path / "no.sock")  # no name given: it does not connect
+    asked: list[int] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = MyGamesScreen(asked.append, lambda game: None)
+        await app.push_screen(screen)
+        game = {"game": "g" + "0" * 32, "seat": 0, "names": ["Ann", "Bob"], "end": "normal",
+                "winner": 0, "scores": [30, 20], "date": "2026-12-04T09:30:00Z"}
+        screen.show({"games": [game] * GAMES_PAGE, "offset": 0, "total": GAMES_PAGE + 1})
+        await pilot.pause()
+        assert "Next page" in shown(app) and "Prev page" not in shown(app)
+        await pilot.press("left_square_bracket")  # not offered: asks nothing
+        assert asked == [0]
+        screen.show({"games": [game], "offset": GAMES_PAGE, "total": GAMES_PAGE + 1})
+        await pilot.pause()
+        assert "Prev page" in shown(app) and "Next page" not in shown(app)

@@ -103,6 +103,7 @@ async def test_a_watcher_during_the_game_reads_its_record_and_one_after_it_does_
     ann, bob, table = await start_friend_game(connect)
     cid = await connect("Cid")
     await cid.send({"type": "watch", "table": table})
+    assert (await cid.receive_until("watching"))["record"] is True  # told it will be his
     await state_where(cid, table, seated)
     await cid.send({"type": "leave", "table": table})  # a watcher at any time counts
     await cid.receive_until("left")
@@ -111,6 +112,7 @@ async def test_a_watcher_during_the_game_reads_its_record_and_one_after_it_does_
     game_id = (await state_where(bob, table, over))["game"]
     dan = await connect("Dan")
     await dan.send({"type": "watch", "table": table})  # only once it is over
+    assert (await dan.receive_until("watching"))["record"] is False  # told it is not his
     await state_where(dan, table, over)
     watched = await ask_record(cid, game_id)
     assert (watched["type"], watched["seat"]) == ("record", None)

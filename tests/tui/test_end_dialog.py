@@ -71,6 +71,8 @@ async def test_r_opens_the_review_of_the_finished_game_and_keeps_its_analysis(da
     async with app.run_test(size=(100, 30)) as pilot:
         await _finish(pilot, app)
         finished = app.game_screen.session
+        on_board = {c.title for c in app.get_system_commands(app.game_screen)}
+        assert "Review game" in on_board and "Hint" not in on_board  # what acts now
         await pilot.press("r")
         await pilot.pause()
         assert isinstance(app.screen, ReviewScreen)
