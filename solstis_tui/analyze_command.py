@@ -57,6 +57,16 @@ def load(text: str) -> tuple[Game, list[str]]:
     return game, [str(n) for n in names]
 
 
+def summed_seat(text: str) -> int:
+    """Whose side the summary line takes: the person's, in a record of one person against
+    a bot; else the first seat's."""
+    try:
+        humans = [i for i, seat in enumerate(records.parse(text).seats) if seat.is_human]
+    except ValueError:  # the JSON form, which has no kinds of seat
+        return 0
+    return humans[0] if len(humans) == 1 else 0
+
+
 def cache_key(text: str, effort: analysis.Effort, seed: int) -> str:
     made = (f"{analysis.VERSION}|{analysis.MEASURE}|{reasons.WORDING}|{effort}|{seed}|"
             f"{analysis.LABELS}|{text}")
@@ -133,22 +143,25 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     path = Path(args.record)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = records.read_text(path)
+    except OSError as exc:
         print(f"solstis analyze: cannot read {path}: {exc}", file=sys.stderr)
+        return 2
+    except records.RecordError as exc:  # binary, or far too big: it names the line
+        print(f"solstis analyze: {path}: {exc}", file=sys.stderr)
         return 2
     try:
         game, names = load(text)
     except RecordProblem as exc:
         print(f"solstis analyze: {path}: {exc}", file=sys.stderr)
         return 2
-    effort, seed = EFFORT, 0
+    effort, seed, seat = EFFORT, 0, summed_seat(text)
     key = cache_key(text, effort, seed)
     kept = read_cache(path, key)
     if kept is not None:
         # The line is made afresh: its wording may be newer than the kept analysis.
         found = analysis_of(kept)
-        result = (kept["analysis"], analysis.summary(found) if found else
+        result = (kept["analysis"], analysis.summary(found, seat) if found else
                   str(kept.get("summary", "")))
     else:
         from solstis_tui.ai.expert import usable_cores
@@ -160,7 +173,7 @@ def main(argv: list[str]) -> int:
         except ValueError as exc:
             print(f"solstis analyze: {path}: {exc}", file=sys.stderr)
             return 2
-        result = (analysis.to_json(found), analysis.summary(found))
+        result = (analysis.to_json(found), analysis.summary(found, seat))
         try:
             write_cache(path, key, found)
         except OSError as exc:

@@ -173,13 +173,25 @@ def _layout(record: GameRecord) -> dict[str, int]:
 def read(path: Path | str) -> GameRecord:
     """The record in file ``path``, checked by replaying it (``loads``); RecordError naming
     the line, OSError if the file cannot be read. The file is only read."""
+    return loads(read_text(path))
+
+
+def read_text(path: Path | str) -> str:
+    """The text of file ``path``, as a record's must be: RecordError naming the line of
+    the first byte that is not UTF-8 text, or past ``MAX_BYTES``; OSError if the file
+    cannot be read."""
     with Path(path).open("rb") as handle:
-        return loads_bytes(handle.read(MAX_BYTES + 1))
+        return _text(handle.read(MAX_BYTES + 1))
 
 
 def loads_bytes(data: bytes) -> GameRecord:
     """``loads`` for raw bytes: text that is not UTF-8, or more than ``MAX_BYTES`` of it,
     is refused at its line."""
+    return loads(_text(data))
+
+
+def _text(data: bytes) -> str:
+    """``data`` as a record's text (see ``read_text``)."""
     if len(data) > MAX_BYTES:
         line = data.count(b"\n", 0, MAX_BYTES) + 1
         raise RecordError(line, f"the file goes on past {MAX_BYTES:,} bytes here; a game's "
@@ -190,7 +202,7 @@ def loads_bytes(data: bytes) -> GameRecord:
         line = data.count(b"\n", 0, exc.start) + 1
         raise RecordError(line, f"byte 0x{data[exc.start]:02x} is not text (UTF-8): this "
                           "is a binary file or a damaged record") from None
-    return loads(text)
+    return text
 
 
 def loads(text: str, check: bool = True) -> GameRecord:

@@ -264,3 +264,28 @@ def test_where_the_best_was_played_the_reason_says_what_it_does_that_the_next_be
     assert agreed
     for note in agreed:
         assert describe_move(note.top[1].move).lower() in note.reason.lower(), note.reason
+
+
+def test_a_binary_record_is_refused_naming_the_line_of_its_first_bad_byte(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "photo.solstis"
+    path.write_bytes(b"# solstis record 1\nvariant base\n\xff\xd8\xff\xe0 JFIF\n")
+    assert analyze_command.main([str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "line 3" in err and "0xff is not text" in err, err
+
+
+def test_the_summary_line_takes_the_persons_side_whichever_seat_they_sat_in(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from solstis_tui.records import dumps
+
+    from .review_game import finished_record
+
+    monkeypatch.setattr(analyze_command, "EFFORT", TINY)
+    path = tmp_path / "game.solstis"
+    path.write_text(dumps(finished_record(5, "base", ("random", "human"))))
+    assert analyze_command.main([str(path), "--workers", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("Ann ")
+    assert analyze_command.main([str(path)]) == 0  # and from the kept analysis
+    assert capsys.readouterr().out.splitlines()[-1].startswith("Ann ")

@@ -241,8 +241,10 @@ class ReviewBoard:
             lines = [f"{first} ({state})."]
         else:
             if note.label:
-                first += (f" · {note.label}: {note.loss_stars:.1f}★ and "
-                          f"{note.loss_win:.0%} win chance lost")
+                win = round(note.loss_win * 100)  # below 0 if the best wins a little less
+                stars = f" · {note.label}: {note.loss_stars:.1f}★"
+                first += (f"{stars} and {win}% win chance lost" if win > 0 else
+                          f"{stars} lost (the win chance is no lower)")
             elif note.played == note.best:
                 first += " · the judge's best"
             else:

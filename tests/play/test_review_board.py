@@ -265,3 +265,14 @@ def test_the_game_in_sum_comes_with_the_analysis_and_speaks_for_the_reviewed_sea
         assert text.startswith(f"{seat.name}: {seat.error_rate:.2f}★ lost a decision; ")
         assert f"{seat.labels['blunder']} blunder" in text and "luck " in text
     assert line.startswith(f"{found.seats[1].name} played ")  # the reviewed seat, not seat 0
+
+
+def test_a_mistake_that_gives_up_no_win_chance_says_so_without_a_negative_percentage():
+    board = analysed_board()
+    board.next_mistake()
+    at = board.notes.index(board.note())
+    board.notes[at] = dataclasses.replace(board.note(), loss_win=-0.021)
+    first = board.info()[0]
+    assert "lost (the win chance is no lower)" in first and "-2%" not in first, first
+    board.notes[at] = dataclasses.replace(board.note(), loss_win=0.126)
+    assert "and 13% win chance lost" in board.info()[0]
