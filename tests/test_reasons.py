@@ -109,14 +109,20 @@ def holds(fact, before: Game, after: Game, me: int) -> bool:
                                      placed.spirits[seat], before.fireflies[seat],
                                      placed.covered[seat])
             return with_it.total - before.score(seat).total == stars
-        case ToLine(spirit=spirit):
-            return spirit in after.spirit_line and spirit not in before.spirit_line
+        case ToLine(seat=seat, spirit=spirit, stars=stars):
+            if spirit not in after.spirit_line or spirit in before.spirit_line:
+                return False
+            with_it = score_panorama(before.land[seat], before.rainbow_cells[seat],
+                                     (*before.spirits[seat], (spirit, -1)),
+                                     before.fireflies[seat], before.covered[seat])
+            return with_it.total - before.score(seat).total == stars
         case DrawUnseen(pile=pile):
             return len(before.spirit_pile) == pile
         case LeftInDisplay(seat=seat, tile=tile, stars=stars, square=square):
             return tile in after.face_up and is_worth(after, seat, tile, stars, square)
         case RainbowOn(seat=seat, cell=cell):
-            return bool(after.rainbow_cells[seat] >> cell & 1)
+            return bool(after.rainbow_cells[seat] >> cell & 1
+                        and not before.rainbow_cells[seat] >> cell & 1)
         case RainbowBlocked(seat=seat, cell=cell):
             return bool(after.rainbow_cells[seat] >> cell & 1 and after.blocked[seat] >> cell & 1)
         case TileLost(tile=tile):
@@ -181,7 +187,8 @@ def test_every_fact_a_reason_states_holds_when_the_move_is_played():
     assert checked > 500
     assert {"Stars", "Captures", "CaptureChoice", "BestCapture", "NoCapture", "Section",
             "SquareDone", "FiresLit", "SpiritGain", "ToLine", "DrawUnseen",
-            "LeftInDisplay", "NoCapture completing a square"} <= kinds, kinds
+            "LeftInDisplay", "NoCapture completing a square", "RainbowBlocked",
+            "TileLost"} <= kinds, kinds
 
 
 def test_the_evil_spirit_and_fireflies_are_told_truly():
