@@ -76,14 +76,15 @@ class ReviewScreen(Screen[None]):
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "step(-1)", "Back"),
-        Binding("right", "step(1)", "Next"),
+        Binding("right", "step(1)", "Step", key_display="←/→"),
+        Binding("left", "step(-1)", "Back", show=False),
         Binding("home", "home", "First", show=False),
         Binding("end", "end", "Last", show=False),
         Binding("n", "mistake(1)", "Mistakes", key_display="n/p"),
         Binding("p", "mistake(-1)", "Previous mistake", show=False),
         Binding("f", "play_from_here", "Play from here"),
         Binding("s", "summary", "Summary"),
+        Binding("question_mark", "legend", "Marks", key_display="?"),
         Binding("escape,q", "close", "Close"),
     ]
     DEFAULT_CSS = """
@@ -193,9 +194,11 @@ class ReviewScreen(Screen[None]):
         self.query_one("#info", Static).update(
             Text("\n".join(self.text(line) for line in b.info(top_beside=beside))))
         self.query_one("#list", Static).update(self.list_text())
-        lucky = b.names[b.seats[0]]
-        self.query_one("#legend", Static).update(
-            Text(self.text(legend(self.ascii_mode, lucky))))
+        self.query_one("#legend", Static).update(Text(self.legend_text()))
+
+    def legend_text(self) -> str:
+        """What the marks and the graph mean, in this screen's characters."""
+        return self.text(legend(self.ascii_mode, self.board.names[self.board.seats[0]]))
 
     def graph_text(self) -> tuple[Text, bool]:
         """The graph, and beside it the judge's top three where they fit (then True)."""
@@ -353,6 +356,11 @@ class ReviewScreen(Screen[None]):
         if lines:
             self.app.push_screen(MessageScreen(
                 "The game in sum", "\n\n".join(self.text(line) for line in lines)))
+
+    def action_legend(self) -> None:
+        """?: what the board's marks and the graph's characters mean (beside the board
+        from 120 columns; on a smaller screen, only here)."""
+        self.app.push_screen(MessageScreen("Reading the board", self.legend_text()))
 
     def action_play_from_here(self) -> None:
         step = self.board.current

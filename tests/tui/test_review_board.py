@@ -267,3 +267,24 @@ async def test_at_80_columns_the_spirit_line_shows_where_a_spirit_is_chosen():
         assert taken in widget_text(app, "#pool")
         (style,) = [s for s in _styles_of(app, "#pool", taken)]
         assert style.reverse
+
+
+async def test_question_mark_explains_the_marks_at_80_columns_where_no_side_panel_shows():
+    from textual.widgets import Static
+
+    from solstis_tui.screens.message import MessageScreen
+
+    app = board_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        review = await analysed(pilot, app.screen)
+        footer = screen_lines(app)[-1]
+        assert "? Marks" in footer and "esc Close" in footer  # every key fits
+        assert "Reversed: the move played" not in "\n".join(screen_lines(app))
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, MessageScreen)
+        shown = " ".join(str(w.render()) for w in app.screen.query(Static))
+        assert "Reading the board" in shown and "Reversed: the move played" in shown
+        assert "Underlined: the judge's best" in shown and "i, m, b: inaccuracy" in shown
+        await pilot.press("enter")
+        assert app.screen is review
