@@ -44,7 +44,8 @@ class Step:
 
 def marks_of(move: Move | None, obs: Observation) -> MoveMarks:
     """Where ``move``, a choice at ``obs``'s decision, shows on a board drawn from
-    ``obs``'s seat: its tile, cell, square or spirit (nothing for a draw or a pass)."""
+    ``obs``'s seat: its tile, cell, square or spirit, or the spirit pile it draws from
+    (nothing for a pass)."""
     if move is None:
         return NO_MARKS
     k, a = move.kind, move.arg
@@ -59,8 +60,10 @@ def marks_of(move: Move | None, obs: Observation) -> MoveMarks:
         return MoveMarks(cells=(none, one))
     if k is MoveKind.SQUARE:
         return MoveMarks(squares=(one, none))
-    if k is MoveKind.TAKE:
+    if k in (MoveKind.TAKE, MoveKind.KEEP):
         return MoveMarks(spirits=one)
+    if k is MoveKind.DRAW:
+        return MoveMarks(pile=True)
     if k is MoveKind.COVER and obs.context:
         holder = obs.context[0]
         squares = frozenset(sq for spirit, sq in obs.panoramas[holder].spirits if spirit == a)

@@ -12,12 +12,14 @@ from .zones import Item, Zone
 class MoveMarks:
     """Where one move shows on the board (the review's played and best moves): tiles in
     the hands and the display, cells and squares of each panorama (mine, theirs, relative
-    to the view), and spirits in the line."""
+    to the view), spirits in the line or just drawn, and the spirit pile."""
 
     tiles: frozenset[int] = frozenset()
     cells: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
     squares: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
     spirits: frozenset[int] = frozenset()
+    pile: bool = False
+    """The spirit pile: two spirits drawn from it (the Encounter's other choice)."""
 
 
 NO_MARKS = MoveMarks()

@@ -1,9 +1,12 @@
-"""The spirit pool: the face-up spirit line, the spirit pile, rainbows and the land pile."""
+"""The spirit pool: the face-up spirit line, the spirit pile, rainbows and the land pile;
+the spirits just drawn where one is to be kept."""
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
 
+from ..core import Decision, Spirit
 from .board_widget import BoardWidget
 from .clicks import tag
 from .view import BoardView, glyphs_of, palette_of
@@ -21,6 +24,12 @@ class SpiritPool(BoardWidget):
     def draw(self, view: BoardView) -> Text:
         pal, g = palette_of(self), glyphs_of(view)
         obs = view.obs
+
+        def spirit_style(spirit: Spirit) -> Style:
+            """A spirit's colour, with the review's marks as on tiles."""
+            return pal.review(pal.spirit if spirit.is_plain else pal.blue_spirit,
+                              spirit in view.played.spirits, spirit in view.best.spirits)
+
         out = Text()
         if view.zone == "spirits":
             out.append("Choose ", style=pal.bold)
@@ -33,17 +42,19 @@ class SpiritPool(BoardWidget):
                 tag(out, start, ("item", "spirits", i))
                 out.append("  ")
             out.append("\n")
+        elif obs.decision is Decision.KEEP and obs.context:  # the review: what was drawn
+            out.append("Drawn ", style=pal.bold)
+            for spirit in map(Spirit, obs.context):
+                out.append(spirit.title, style=spirit_style(spirit))
+                out.append(" ")
+            out.append("\n")
         out.append("Spirits ", style=pal.bold)
-        out.append(f"pile {obs.spirit_pile}", style=pal.spirit)
+        out.append(f"pile {obs.spirit_pile}",
+                   style=pal.review(pal.spirit, view.played.pile, view.best.pile))
         out.append(" line: ", style=pal.dim)
         if obs.spirit_line:
             for spirit in obs.spirit_line:
-                style = pal.spirit if spirit.is_plain else pal.blue_spirit
-                if spirit in view.best.spirits:  # the review's marks, as on tiles
-                    style = style + pal.best
-                if spirit in view.played.spirits:
-                    style = style + pal.played
-                out.append(spirit.title, style=style)
+                out.append(spirit.title, style=spirit_style(spirit))
                 if self.show_effects:
                     out.append(f" ({spirit.effect})", style=pal.dim)
                 out.append(" ")

@@ -20,7 +20,4 @@ def tile_chip(tile: int, pal: Palette, extra: Style | None = None) -> Text:
 def review_marks(chip: Text, tile: int, view: BoardView, pal: Palette) -> None:
     """The review's marks on a tile's chip: reversed where the move played picks it,
     underlined where the judge's best does."""
-    if tile in view.best.tiles:
-        chip.stylize(pal.best)
-    if tile in view.played.tiles:
-        chip.stylize(pal.played)
+    chip.stylize(pal.review(Style(), tile in view.played.tiles, tile in view.best.tiles))

@@ -95,6 +95,12 @@ class Palette:
         self.bold = Style(bold=True)
         self.illegal = Style(dim=True, strike=True)
 
+    def review(self, style: Style, played: bool, best: bool) -> Style:
+        """``style`` with the review's marks: the move played's, the judge's best's."""
+        if best:
+            style = style + self.best
+        return style + self.played if played else style
+
 
 _PALETTES: weakref.WeakKeyDictionary[App[Any], tuple[str, Palette]] = \
     weakref.WeakKeyDictionary()

@@ -123,7 +123,9 @@ def test_each_kind_of_move_marks_its_own_place():
     assert marks_of(Move(MoveKind.VIPER, 21), obs).cells == (set(), {21})
     assert marks_of(Move(MoveKind.SQUARE, 11), obs).squares == ({11}, set())
     assert marks_of(Move(MoveKind.TAKE, 4), obs).spirits == {4}
-    assert marks_of(Move(MoveKind.DRAW), obs) == marks_of(None, obs)
+    assert marks_of(Move(MoveKind.KEEP, 4), obs).spirits == {4}
+    assert marks_of(Move(MoveKind.DRAW), obs).pile and not marks_of(None, obs).pile
+    assert marks_of(Move(MoveKind.PASS), obs) == marks_of(None, obs)
 
 
 def test_each_decision_is_shown_as_its_seat_saw_it_and_the_other_hand_stays_hidden():

@@ -288,3 +288,23 @@ async def test_question_mark_explains_the_marks_at_80_columns_where_no_side_pane
         assert "Underlined: the judge's best" in shown and "i, m, b: inaccuracy" in shown
         await pilot.press("enter")
         assert app.screen is review
+
+
+async def test_a_draw_marks_the_spirit_pile_and_a_keep_the_spirit_kept_among_those_drawn():
+    app = board_app(finished_record(1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await analysed(pilot, app.screen)
+        board = screen.board
+        for kind in ("DRAW", "KEEP"):
+            board.go(next(i for i, s in enumerate(board.steps) if s.played.kind.name == kind))
+            screen.redraw()
+            await pilot.pause()
+            step = board.current
+            if kind == "DRAW":
+                marked = f"pile {step.obs.spirit_pile}"
+            else:
+                marked = Spirit(step.played.arg).title
+                drawn = [Spirit(s).title for s in step.obs.context]
+                assert "Drawn " + " ".join(drawn) in widget_text(app, "#pool")
+            assert marked in widget_text(app, "#pool")
+            assert any(style.reverse for style in _styles_of(app, "#pool", marked)), kind
