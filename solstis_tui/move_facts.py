@@ -1,11 +1,12 @@
 """What a move does, as typed facts, from the deciding seat's observation only.
 
 ``facts(obs, move)`` lists what ``move`` does at the decision pending in ``obs``: a biggest
-section growing, a square completed, a fire lit, a spirit and its stars, a display tile
-left to the opponent and its worth to them, a rainbow placed or blocked, a tile lost, the
-Evil Spirit passed or placed, the score. Each ``Fact`` is a small frozen dataclass that a
-test checks in the engine (tests/test_reasons.py). ``differences`` says what two moves do
-that the other does not. ``reasons`` puts them into words.
+section growing, a square completed or brought to 3 of 4 cells, a fire lit, a spirit and
+its stars, a display tile left to the opponent (or captured from them) and its worth to
+them, a rainbow placed or blocked, a tile lost, the Evil Spirit passed or placed, the score.
+Each ``Fact`` is a small frozen dataclass that a test checks in the engine
+(tests/test_reasons.py). ``differences`` says what two moves do that the other does not.
+``reasons`` puts them into words.
 
 Where a move's effect needs a whole game, the move is applied in several deals of the
 unseen parts (``core.Dealer``, as the bots deal them) and only the facts every deal agrees
@@ -20,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from .core import Dealer, Decision, Game, Move, MoveKind, Observation, Spirit
-from .core.board import MATCH, full_squares
+from .core.board import MATCH, SQUARE_CELLS, bits, full_squares, squares_at
 from .core.events import (
     Captured,
     Discarded,
@@ -79,6 +80,26 @@ class NoCapture:
     tile: int
     seat: int
     stars: int
+    square: int
+
+
+@dataclass(frozen=True)
+class Denied:
+    """The capture takes ``tile`` from the display, where it was worth ``stars`` to
+    ``seat``, the other seat (``square``: it would have completed their square there, else
+    -1)."""
+
+    seat: int
+    tile: int
+    stars: int
+    square: int
+
+
+@dataclass(frozen=True)
+class SquareNear:
+    """``seat``'s square at ``square`` now has 3 of its 4 cells filled (it had fewer)."""
+
+    seat: int
     square: int
 
 
@@ -201,9 +222,9 @@ class Stars:
     after: int
 
 
-Fact = (Stars | Captures | CaptureChoice | BestCapture | NoCapture | Section | SquareDone | FiresLit
-        | SpiritGain | ToLine | DrawUnseen | LeftInDisplay | RainbowOn | RainbowBlocked
-        | TileLost | EvilPassed | EvilForbids | Firefly)
+Fact = (Stars | Captures | CaptureChoice | BestCapture | NoCapture | Denied | Section
+        | SquareDone | SquareNear | FiresLit | SpiritGain | ToLine | DrawUnseen | LeftInDisplay
+        | RainbowOn | RainbowBlocked | TileLost | EvilPassed | EvilForbids | Firefly)
 """One claim about a move, checkable in the engine (tests/test_reasons.py)."""
 
 
@@ -293,8 +314,10 @@ def _world_facts(world: Game, me: int, move: Move) -> tuple[list[Fact], bool]:
     filled_before = world.land[me] | world.rainbow_cells[me]
     blocked_before = world.blocked[me]
     flies = world.fireflies[me].bit_count()
-    # A tile that captures nothing meets the other seat's panorama as it is now.
+    # A tile that captures nothing meets the other seat's panorama as it is now; so does a
+    # display tile captured, which they no longer can.
     dropped = tile_worth(world, opp, move.arg) if move.kind is MoveKind.PLAY else (0, -1)
+    offered = {tile: tile_worth(world, opp, tile) for tile in world.face_up}
     start, moves = len(world.log), len(world.history)
     world.play(move)
     out: list[Fact] = []
@@ -306,9 +329,12 @@ def _world_facts(world: Game, me: int, move: Move) -> tuple[list[Fact], bool]:
             luck = True  # what follows depends on the draw: said by no fact
             break
         match ev:
-            case Captured(player=p, tile=tile, target=target) if p == me and not (
-                    move.kind is MoveKind.CAPTURE and target == move.arg):
-                out.append(Captures(tile, target))
+            case Captured(player=p, tile=tile, target=target) if p == me:
+                if not (move.kind is MoveKind.CAPTURE and target == move.arg):
+                    out.append(Captures(tile, target))
+                stars, square = offered.get(target, (0, -1))
+                if stars > 0 or square >= 0:
+                    out.append(Denied(opp, target, stars, square))
             case Discarded(player=p, tile=tile) if p == me and tile == move.arg:
                 out.append(NoCapture(tile, opp, *dropped))
             case Removed(player=p, tile=tile):
@@ -337,6 +363,12 @@ def _world_facts(world: Game, me: int, move: Move) -> tuple[list[Fact], bool]:
         low = new & -new
         out.append(SquareDone(me, low.bit_length() - 1))
         new ^= low
+    for square in bits(squares_at(filled & ~filled_before)):
+        cells = SQUARE_CELLS[square]
+        missing = cells & ~filled
+        if (filled & cells).bit_count() == 3 > (filled_before & cells).bit_count() \
+                and not world.removed & missing:  # a lost tile's cell: it never fills
+            out.append(SquareNear(me, square))
     newly = world.rainbow_cells[me] & world.blocked[me] & ~blocked_before
     while newly:
         low = newly & -newly
@@ -389,7 +421,8 @@ def _tiles_of(fact: Fact) -> tuple[int, ...]:
             return (tile, *targets)
         case BestCapture(target=target):
             return (target,)
-        case NoCapture(tile=tile) | LeftInDisplay(tile=tile) | TileLost(tile=tile):
+        case NoCapture(tile=tile) | LeftInDisplay(tile=tile) | TileLost(tile=tile) \
+                | Denied(tile=tile):
             return (tile,)
     return ()
 
@@ -407,6 +440,10 @@ def _weight(fact: Fact) -> float:
             return stars + (3.0 if square >= 0 else 0.0)
         case NoCapture(stars=stars, square=square):
             return 2.5 + stars + (3.0 if square >= 0 else 0.0)
+        case Denied(stars=stars, square=square):  # after the capture it comes with
+            return 2.45 + (stars + (3.0 if square >= 0 else 0.0)) / 100
+        case SquareNear():
+            return 1.5
         case Section(before=before, after=after) | FiresLit(before=before, after=after):
             return abs(after - before) + 0.2
         case Captures() | CaptureChoice():

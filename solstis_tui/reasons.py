@@ -27,6 +27,7 @@ from .move_facts import (
     BestCapture,
     CaptureChoice,
     Captures,
+    Denied,
     DrawUnseen,
     EvilForbids,
     EvilPassed,
@@ -40,6 +41,7 @@ from .move_facts import (
     Section,
     SpiritGain,
     SquareDone,
+    SquareNear,
     Stars,
     TileLost,
     ToLine,
@@ -54,6 +56,7 @@ __all__ = [
     "BestCapture",
     "CaptureChoice",
     "Captures",
+    "Denied",
     "DrawUnseen",
     "EvilForbids",
     "EvilPassed",
@@ -67,6 +70,7 @@ __all__ = [
     "Section",
     "SpiritGain",
     "SquareDone",
+    "SquareNear",
     "Stars",
     "TileLost",
     "ToLine",
@@ -117,6 +121,14 @@ def say(fact: Fact, me: int, names: Sequence[str]) -> str:
             return f"{verb} {whose(seat)} biggest section ({before} → {after} {tiles})"
         case SquareDone(square=square):
             return f"completes the square at {NAMES[square]} (a spirit)"
+        case SquareNear(square=square):
+            return f"brings the square at {NAMES[square]} to 3 of its 4 cells"
+        case Denied(seat=seat, tile=tile, stars=stars, square=square):
+            them = to(seat)
+            pronoun = "you" if them == "you" else "them"
+            why = (f", completing {'your' if them == 'you' else 'their'} square at "
+                   f"{NAMES[square]}" if square >= 0 else "")
+            return f"keeps {NAMES[tile]} from {them} (worth {stars:+d}★ to {pronoun}{why})"
         case FiresLit(seat=seat, before=before, after=after):
             lit = "a fire" if after - before == 1 else f"{after - before} fires"
             return f"lights {lit} ({before} → {after} lit)"

@@ -17,6 +17,7 @@ from solstis_tui.reasons import (
     BestCapture,
     CaptureChoice,
     Captures,
+    Denied,
     DrawUnseen,
     EvilForbids,
     EvilPassed,
@@ -29,6 +30,7 @@ from solstis_tui.reasons import (
     Section,
     SpiritGain,
     SquareDone,
+    SquareNear,
     Stars,
     TileLost,
     ToLine,
@@ -84,6 +86,15 @@ def holds(fact, before: Game, after: Game, me: int) -> bool:
         case NoCapture(tile=tile, seat=seat, stars=stars, square=square):
             return (any(isinstance(e, Discarded) and e.tile == tile for e in log)
                     and is_worth(before, seat, tile, stars, square))
+        case Denied(seat=seat, tile=tile, stars=stars, square=square):
+            return (any(isinstance(e, Captured) and e.player == me and e.target == tile
+                        for e in log)
+                    and tile in before.face_up and tile not in after.face_up
+                    and is_worth(before, seat, tile, stars, square))
+        case SquareNear(seat=seat, square=sq):
+            cells = SQUARE_CELLS[sq]
+            return (_filled(after, seat) & cells).bit_count() == 3 > \
+                (_filled(before, seat) & cells).bit_count()
         case Section(seat=seat, before=b, after=a):
             return (before.score(seat).biggest_section == b
                     and after.score(seat).biggest_section == a)
@@ -188,7 +199,7 @@ def test_every_fact_a_reason_states_holds_when_the_move_is_played():
     assert {"Stars", "Captures", "CaptureChoice", "BestCapture", "NoCapture", "Section",
             "SquareDone", "FiresLit", "SpiritGain", "ToLine", "DrawUnseen",
             "LeftInDisplay", "NoCapture completing a square", "RainbowBlocked",
-            "TileLost"} <= kinds, kinds
+            "TileLost", "Denied", "SquareNear"} <= kinds, kinds
 
 
 def test_the_evil_spirit_and_fireflies_are_told_truly():
@@ -233,7 +244,9 @@ def _cells_of(fact) -> list[int]:
     match fact:
         case SquareDone(square=sq) | Firefly(square=sq):
             return [sq]
-        case LeftInDisplay(square=sq) | NoCapture(square=sq) if sq >= 0:
+        case LeftInDisplay(square=sq) | NoCapture(square=sq) | Denied(square=sq) if sq >= 0:
+            return [sq]
+        case SquareNear(square=sq):
             return [sq]
         case RainbowOn(cell=c) | RainbowBlocked(cell=c) | EvilForbids(cell=c):
             return [c]
@@ -354,3 +367,14 @@ def test_against_a_draw_a_take_is_not_credited_with_what_the_draw_may_do_too():
                 assert not [f for f in only_take if isinstance(f, _POSITION)], only_take
                 assert only_draw == [DrawUnseen(obs.spirit_pile)]
     assert met >= 5
+
+
+def test_a_capture_that_denies_a_tile_says_whom_it_is_kept_from():
+    tile, square = 23, 33
+    assert say(Denied(1, tile, 2, -1), 0, NAMES_OF) == \
+        f"keeps {NAMES[tile]} from Expert (worth +2★ to them)"
+    assert say(Denied(0, tile, 1, square), 1, NAMES_OF) == (
+        f"keeps {NAMES[tile]} from you (worth +1★ to you, completing your square at "
+        f"{NAMES[square]})")
+    assert say(SquareNear(0, square), 0, NAMES_OF) == \
+        f"brings the square at {NAMES[square]} to 3 of its 4 cells"
