@@ -440,8 +440,8 @@ def _weight(fact: Fact) -> float:
             return stars + (3.0 if square >= 0 else 0.0)
         case NoCapture(stars=stars, square=square):
             return 2.5 + stars + (3.0 if square >= 0 else 0.0)
-        case Denied(stars=stars, square=square):  # after the capture it comes with
-            return 2.45 + (stars + (3.0 if square >= 0 else 0.0)) / 100
+        case Denied(stars=stars, square=square):  # never before the capture it comes with
+            return min(2.45, 0.5 + stars + (3.0 if square >= 0 else 0.0))
         case SquareNear():
             return 1.5
         case Section(before=before, after=after) | FiresLit(before=before, after=after):
@@ -484,6 +484,7 @@ def _unlike(mine: list[Fact], theirs: list[Fact], known: bool) -> list[Fact]:
 
 
 def _gist(fact: Fact) -> Fact:
-    """What ``fact`` says besides the move's own tile: two tiles that capture nothing and
-    are worth the same to the other seat do the same thing (the move's words name them)."""
-    return replace(fact, tile=-1) if isinstance(fact, NoCapture) else fact
+    """What ``fact`` says besides the tile: two tiles that capture nothing, or two captured
+    tiles, worth the same to the other seat do the same thing there (the moves' words
+    name the tiles)."""
+    return replace(fact, tile=-1) if isinstance(fact, NoCapture | Denied) else fact

@@ -378,3 +378,19 @@ def test_a_capture_that_denies_a_tile_says_whom_it_is_kept_from():
         f"{NAMES[square]})")
     assert say(SquareNear(0, square), 0, NAMES_OF) == \
         f"brings the square at {NAMES[square]} to 3 of its 4 cells"
+
+
+def test_two_captures_denying_tiles_of_equal_worth_do_not_list_the_denial_as_a_difference():
+    alike = 0
+    for variant in ("base", "beginner"):
+        for seed in (1, 2, 3):
+            for _g, obs in positions(VARIANTS[variant], seed, every=1):
+                denied = {mv: f for mv in obs.legal_moves
+                          for f in facts(obs, mv, deals=2) if isinstance(f, Denied)}
+                for a, fa in denied.items():
+                    for b, fb in denied.items():
+                        if a != b and (fa.stars, fa.square) == (fb.stars, fb.square):
+                            alike += 1
+                            only_b, only_a = differences(obs, a, b, deals=2)
+                            assert not any(isinstance(f, Denied) for f in only_a + only_b)
+    assert alike
