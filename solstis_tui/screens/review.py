@@ -85,6 +85,7 @@ class ReviewScreen(Screen[None]):
         Binding("f", "play_from_here", "Play from here"),
         Binding("s", "summary", "Summary"),
         Binding("question_mark", "legend", "Marks", key_display="?"),
+        Binding("enter", "whole_text", "All of the text", show=False),
         Binding("escape,q", "close", "Close"),
     ]
     DEFAULT_CSS = """
@@ -127,6 +128,8 @@ class ReviewScreen(Screen[None]):
         self.judges = workers
         """Processes the judge works on."""
         self.cancel = threading.Event()
+        self.info_lines: list[str] = []
+        """The lines under the board, whole (the screen may cut them: Enter shows all)."""
 
     @property
     def ascii_mode(self) -> bool:
@@ -191,10 +194,31 @@ class ReviewScreen(Screen[None]):
             self.set_class(view.obs.decision in SPIRIT_DECISIONS, "-spirits")
         graph, beside = self.graph_text()
         self.query_one("#graph", Static).update(graph)
-        self.query_one("#info", Static).update(
-            Text("\n".join(self.text(line) for line in b.info(top_beside=beside))))
+        self.info_lines = [self.text(line) for line in b.info(top_beside=beside)]
+        self.query_one("#info", Static).update(Text("\n".join(self.info_lines)))
+        self.call_after_refresh(self.fit_info)  # once the layout gives the lines their room
         self.query_one("#list", Static).update(self.list_text())
         self.query_one("#legend", Static).update(Text(self.legend_text()))
+
+    def fit_info(self) -> None:
+        """Cut the lines under the board to the room they have (about four at 80×24),
+        the last one ending with a pointer to Enter, which shows them whole."""
+        info = self.query_one("#info", Static)
+        width, height = info.content_region.width, info.content_region.height
+        lines = Text("\n".join(self.info_lines)).wrap(self.app.console, max(1, width))
+        if width <= 0 or height <= 0 or len(lines) <= height:
+            return
+        more = self.text(" … Enter: all of it")
+        kept = list(lines)[:height]
+        kept[-1].truncate(max(0, width - len(more)))
+        kept[-1].append(more)
+        info.update(Text("\n").join(kept))
+
+    def action_whole_text(self) -> None:
+        """Enter: the lines under the board whole, where the screen cut them."""
+        if self.info_lines:
+            self.app.push_screen(MessageScreen(self.text(self.board.heading()),
+                                               "\n\n".join(self.info_lines)))
 
     def legend_text(self) -> str:
         """What the marks and the graph mean, in this screen's characters."""

@@ -47,7 +47,7 @@ class SpiritPool(BoardWidget):
             for spirit in map(Spirit, obs.context):
                 out.append(spirit.title, style=spirit_style(spirit))
                 out.append(" ")
-            out.append("\n")
+            out.append(f"{g.bullet} ", style=pal.dim)  # one line with the rest, if it fits
         out.append("Spirits ", style=pal.bold)
         out.append(f"pile {obs.spirit_pile}",
                    style=pal.review(pal.spirit, view.played.pile, view.best.pile))

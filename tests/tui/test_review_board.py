@@ -305,6 +305,38 @@ async def test_a_draw_marks_the_spirit_pile_and_a_keep_the_spirit_kept_among_tho
             else:
                 marked = Spirit(step.played.arg).title
                 drawn = [Spirit(s).title for s in step.obs.context]
-                assert "Drawn " + " ".join(drawn) in widget_text(app, "#pool")
+                assert "Drawn " + " ".join(drawn) + " · Spirits" in widget_text(app, "#pool")
             assert marked in widget_text(app, "#pool")
             assert any(style.reverse for style in _styles_of(app, "#pool", marked)), kind
+
+
+async def test_a_reason_too_long_for_80x24_is_cut_with_a_pointer_and_enter_shows_it_whole():
+    from textual.widgets import Static
+
+    from solstis_tui.screens.message import MessageScreen
+
+    app = board_app(finished_record(1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        review = await analysed(pilot, app.screen)
+        board = review.board
+        seen = {"cut": 0, "whole": 0}
+        for i in range(len(board.steps)):
+            board.go(i)
+            review.redraw()
+            await pilot.pause()
+            shown = widget_text(app, "#info")
+            reason = board.note().reason
+            if reason.split()[-1] in shown:  # all of it fits
+                seen["whole"] += 1
+                assert "Enter: all of it" not in shown
+            else:
+                seen["cut"] += 1
+                assert shown.rstrip().endswith("… Enter: all of it"), shown
+                await pilot.press("enter")
+                await pilot.pause()
+                assert isinstance(app.screen, MessageScreen)
+                text = " ".join(str(w.render()) for w in app.screen.query(Static))
+                assert " ".join(reason.split()) in " ".join(text.split())
+                await pilot.press("enter")
+                assert app.screen is review
+        assert seen["cut"] and seen["whole"], seen
