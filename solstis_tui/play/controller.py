@@ -24,7 +24,7 @@ from ..core.events import Event, Played, SecondChance, SpiritsDrawn
 from ..core.explain import drawn_for_second_chance, why_illegal
 from .clicks import Choice, click_choice
 from .hints import Answer
-from .narrate import narrate, turn_summary
+from .narrate import narrate, possessive, turn_summary
 from .pacing import BotPacing, Cancellable
 from .prompt import Prompt, deciding_lines, game_over_lines, waiting_lines, zone_keys
 from .session_view import SessionView, scores_of
@@ -302,10 +302,12 @@ class PlayController:
 
     def not_now(self) -> None:
         """A key that answers nothing at this moment: say why."""
-        if self.session.human_to_play:
+        if self.obs.is_over:
+            self.error = "the game is over: that key does nothing now"
+        elif self.session.human_to_play:
             self.error = "that key does nothing for this decision"
         else:
-            self.error = f"wait: it is {self.session.name(self.obs.to_play)}'s decision"
+            self.error = f"wait: it is {possessive(self.session.name(self.obs.to_play))} decision"
             self.wait_refused = True
         self.port.redraw_prompt()
 
@@ -600,6 +602,9 @@ class PlayController:
         """t: the judge's best move and why, found away from the screen."""
         if not self.hint_offered():
             self.say_error("hints are for a person playing against bots")
+            return
+        if self.obs.is_over:
+            self.say_error("the game is over: r reviews every decision with the judge")
             return
         if self.zone is None:
             self.not_now()

@@ -102,6 +102,8 @@ class GameScreen(Screen[None]):
         """Which legend line `g` showed last (-1: none yet)."""
         self.too_small = False
         self.palette_was_on: bool | None = None
+        self.over_drawn = False
+        """The game was over when last drawn (the footer's keys follow it)."""
 
     def make_controller(self, session: SessionView, pace: float) -> PlayController:
         """The controller this screen shows (a tutorial or online screen has its own)."""
@@ -163,14 +165,16 @@ class GameScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Behind the "window too small" screen only quitting acts (and resizing). Undo and
-        hints are in the footer only in a game where they can act (False also leaves a key
-        out of it); watching bots, neither are Enter and Esc."""
+        hints are in the footer only in a game where they can act (hints: until it is
+        over; False also leaves a key out of it); watching bots, neither are Enter and
+        Esc."""
         if self.too_small:
             return action == "quit_game"
         if action in ("undo", "undo_unavailable"):
             return self.play.undo_offered() == (action == "undo")
         if action in ("hint", "hint_unavailable"):
-            return self.play.hint_offered() == (action == "hint")
+            can = self.play.hint_offered() and not self.over_drawn
+            return can == (action == "hint")
         # Watching bots nobody here decides: Enter and Esc have nothing to act on.
         return not (action in ("confirm", "back") and self.session.is_watch)
 
@@ -211,6 +215,9 @@ class GameScreen(Screen[None]):
             self.query_one("#scoreline", ScoreLine), self.query_one("#sheet", ScoreSheet)]
         for part in parts:
             part.show(view)
+        if view.obs.is_over != self.over_drawn:  # t leaves the footer at the end (and an
+            self.over_drawn = view.obs.is_over  # undo of the last decision brings it back)
+            self.refresh_bindings()
         hand = self.query_one("#hand", HandBar)
         if self.play.hands_hidden:
             hand.update("Hand hidden: pass the keyboard")

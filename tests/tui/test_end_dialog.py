@@ -207,3 +207,24 @@ async def test_u_in_the_score_dialog_takes_back_the_last_decision():
         await settle(pilot, app)
         assert isinstance(app.screen, GameScreen)
         assert not app.game_screen.session.game.is_over
+
+
+async def test_once_the_game_is_over_t_hint_leaves_the_footer_and_t_says_the_review_judges():
+    from .test_footer_keys import footer_keys
+
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await pilot.pause()
+        assert footer_keys(app).get("t") == "Hint"  # while the game is played
+        await _finish(pilot, app)
+        await pilot.press("escape")  # the board under the score sheet
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert "t" not in footer_keys(app)
+        await pilot.press("t")
+        await pilot.pause()
+        assert app.screen.play.error.startswith("the game is over: r reviews")
+        await pilot.press("1")  # a key that does nothing says so, not "wait: it is You's"
+        await pilot.pause()
+        assert app.screen.play.error == "the game is over: that key does nothing now"
