@@ -456,7 +456,7 @@ class SolstisApp(ShellApp):
             if gs.play.hint_offered() and not over:
                 yield SystemCommand("Hint", "The judge's best move here, and why",
                                     gs.action_hint)
-            if over:
+            if over and gs.play.review_offered():
                 yield SystemCommand("Review game", "The finished game on the analysis board",
                                     gs.action_review)
         yield SystemCommand("Drill your mistakes", "Your last mistakes across kept games, "

@@ -317,6 +317,8 @@ def _world_facts(world: Game, me: int, move: Move) -> tuple[list[Fact], bool]:
     # A tile that captures nothing meets the other seat's panorama as it is now; so does a
     # display tile captured, which they no longer can.
     dropped = tile_worth(world, opp, move.arg) if move.kind is MoveKind.PLAY else (0, -1)
+    if dropped[0] <= 0 and dropped[1] < 0:
+        dropped = (0, -1)  # worth nothing to them, or less: they would not want it
     offered = {tile: tile_worth(world, opp, tile) for tile in world.face_up}
     start, moves = len(world.log), len(world.history)
     world.play(move)
@@ -363,11 +365,14 @@ def _world_facts(world: Game, me: int, move: Move) -> tuple[list[Fact], bool]:
         low = new & -new
         out.append(SquareDone(me, low.bit_length() - 1))
         new ^= low
+    # The last cell can still fill: its tile is not lost nor the other's, nor is the cell
+    # forbidden by the Evil Spirit (a rainbow could still fill it: too far to say).
+    gone = world.removed | world.land[opp] | (
+        1 << world.evil_cell if world.evil_player == me and world.evil_cell >= 0 else 0)
     for square in bits(squares_at(filled & ~filled_before)):
         cells = SQUARE_CELLS[square]
-        missing = cells & ~filled
         if (filled & cells).bit_count() == 3 > (filled_before & cells).bit_count() \
-                and not world.removed & missing:  # a lost tile's cell: it never fills
+                and not gone & cells & ~filled:
             out.append(SquareNear(me, square))
     newly = world.rainbow_cells[me] & world.blocked[me] & ~blocked_before
     while newly:

@@ -96,8 +96,14 @@ def say(fact: Fact, me: int, names: Sequence[str]) -> str:
         return as_object(names[seat])
 
     def worth(seat: int, stars: int, square: int) -> str:
-        why = f", completing {whose(seat)} square at {NAMES[square]}" if square >= 0 else ""
-        return f"worth {stars:+d}★ to {to(seat)}{why}"
+        """A tile's worth to ``seat``: "worth +2★ to Ann", with the square it would
+        complete; "where it would complete Ann's square at 2-7" when the stars are 0."""
+        if square < 0:
+            return f"worth {stars:+d}★ to {to(seat)}"
+        done = f"{whose(seat)} square at {NAMES[square]}"
+        if stars == 0:
+            return f"where it would complete {done} (a spirit)"
+        return f"worth {stars:+d}★ to {to(seat)}, completing {done}"
 
     match fact:
         case Stars(seat=seat, before=before, after=after):
@@ -125,10 +131,14 @@ def say(fact: Fact, me: int, names: Sequence[str]) -> str:
             return f"brings the square at {NAMES[square]} to 3 of its 4 cells"
         case Denied(seat=seat, tile=tile, stars=stars, square=square):
             them = to(seat)
-            pronoun = "you" if them == "you" else "them"
-            why = (f", completing {'your' if them == 'you' else 'their'} square at "
-                   f"{NAMES[square]}" if square >= 0 else "")
-            return f"keeps {NAMES[tile]} from {them} (worth {stars:+d}★ to {pronoun}{why})"
+            you = them == "you"
+            done = (f"{'your' if you else 'their'} square at {NAMES[square]}"
+                    if square >= 0 else "")
+            if stars == 0 and done:
+                return f"keeps {NAMES[tile]} from {them} (it would complete {done})"
+            why = f", completing {done}" if done else ""
+            return (f"keeps {NAMES[tile]} from {them} "
+                    f"(worth {stars:+d}★ to {'you' if you else 'them'}{why})")
         case FiresLit(seat=seat, before=before, after=after):
             lit = "a fire" if after - before == 1 else f"{after - before} fires"
             return f"lights {lit} ({before} → {after} lit)"

@@ -85,16 +85,18 @@ def holds(fact, before: Game, after: Game, me: int) -> bool:
                 sorted(gains.values())[-2:-1] != [gain]
         case NoCapture(tile=tile, seat=seat, stars=stars, square=square):
             return (any(isinstance(e, Discarded) and e.tile == tile for e in log)
-                    and is_worth(before, seat, tile, stars, square))
+                    and is_worth(before, seat, tile, stars, square, or_less=True))
         case Denied(seat=seat, tile=tile, stars=stars, square=square):
             return (any(isinstance(e, Captured) and e.player == me and e.target == tile
                         for e in log)
                     and tile in before.face_up and tile not in after.face_up
                     and is_worth(before, seat, tile, stars, square))
-        case SquareNear(seat=seat, square=sq):
+        case SquareNear(seat=seat, square=sq):  # and its last tile is still to be had
             cells = SQUARE_CELLS[sq]
+            last = cells & ~_filled(after, seat)
             return (_filled(after, seat) & cells).bit_count() == 3 > \
-                (_filled(before, seat) & cells).bit_count()
+                (_filled(before, seat) & cells).bit_count() \
+                and not (after.removed | after.land[1 - seat]) & last
         case Section(seat=seat, before=b, after=a):
             return (before.score(seat).biggest_section == b
                     and after.score(seat).biggest_section == a)
@@ -149,10 +151,12 @@ def holds(fact, before: Game, after: Game, me: int) -> bool:
     raise AssertionError(f"the test does not know {fact!r}")
 
 
-def is_worth(g: Game, seat: int, tile: int, stars: int, square: int) -> bool:
+def is_worth(g: Game, seat: int, tile: int, stars: int, square: int,
+             or_less: bool = False) -> bool:
     """``tile`` would add ``stars`` to ``seat``'s score in ``g`` (and complete their
     square at ``square``, if not -1), were it put into their panorama (a cell the Evil
-    Spirit forbids, or a blocked rainbow's, loses it: worth nothing)."""
+    Spirit forbids, or a blocked rainbow's, loses it: worth nothing). ``or_less``: "worth
+    0" also stands for less than nothing."""
     bit = 1 << tile
     lost = g.blocked[seat] & g.rainbow_cells[seat] & bit
     if lost or (g.evil_player == seat and g.evil_cell == tile):
@@ -165,7 +169,7 @@ def is_worth(g: Game, seat: int, tile: int, stars: int, square: int) -> bool:
         cells = SQUARE_CELLS[square]
         if _filled(into, seat) & cells != cells or _filled(g, seat) & cells == cells:
             return False
-    return gain == stars
+    return gain == stars or (or_less and stars == 0 and gain < 0)
 
 
 def seen_names(obs) -> set[str]:
@@ -394,3 +398,26 @@ def test_two_captures_denying_tiles_of_equal_worth_do_not_list_the_denial_as_a_d
                             only_b, only_a = differences(obs, a, b, deals=2)
                             assert not any(isinstance(f, Denied) for f in only_a + only_b)
     assert alike
+
+
+def test_a_tile_worth_less_than_nothing_to_the_other_seat_reads_as_worth_nothing():
+    from solstis_tui.core import MoveKind
+    from solstis_tui.move_facts import tile_worth
+
+    for g, obs in positions(VARIANTS["base"], 8, every=1):
+        for mv in obs.legal_moves:
+            if mv.kind is MoveKind.PLAY and tile_worth(g, 1 - obs.player, mv.arg) == (-1, -1):
+                (fact,) = [f for f in facts(obs, mv, deals=2) if isinstance(f, NoCapture)]
+                assert (fact.stars, fact.square) == (0, -1)
+                assert say(fact, obs.player, NAMES_OF) == \
+                    "captures nothing (it joins the display: a second chance)"
+                return
+    raise AssertionError("no tile worth less than nothing came up: choose another seed")
+
+
+def test_a_tile_worth_no_stars_that_would_complete_a_square_says_only_the_square():
+    assert say(LeftInDisplay(1, 23, 0, 33), 0, NAMES_OF) == \
+        f"leaves {NAMES[23]} in the display, where it would complete Expert's square at " \
+        f"{NAMES[33]} (a spirit)"
+    assert say(Denied(1, 23, 0, 33), 0, NAMES_OF) == \
+        f"keeps {NAMES[23]} from Expert (it would complete their square at {NAMES[33]})"

@@ -35,8 +35,8 @@ if TYPE_CHECKING:
 #: Chat lines kept for the chat box's history.
 CHAT_KEPT = 50
 #: Why a watcher who came after the end (or one too many) has no review.
-NOT_YOURS = ("no review here: the host gives a game's record to its players and to those who "
-             "watched it while it was played, and you came to this table later")
+NOT_YOURS = ("no review here: the host gives a game's record to its players and to the first "
+             "100 who watched it while it was played, and you were not among them")
 
 
 class OnlineApp(ShellApp):

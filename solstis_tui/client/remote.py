@@ -47,7 +47,8 @@ class RemoteSession:
         """The game's id once it is over (it names its record at the host), else None."""
         self.may_review = True
         """The host will give this client the game's record once it is over: always a
-        player's; a watcher's if they came while it was played (and were not one too many)."""
+        player's; a watcher's if they came while it was played (and were among the first
+        100)."""
 
     # -------------------------------------------------------------- host updates
     def update(self, state: dict[str, Any]) -> None:

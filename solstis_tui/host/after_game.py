@@ -87,14 +87,22 @@ class AfterGame:
         changed)."""
         key = self.reader(conn)
         if table.game.is_over or key in table.watchers or len(table.watchers) >= MAX_WATCHERS:
-            return key in table.watchers or table.seat_of(conn.code) is not None
+            return self._may_read(table, key)
 
         def watched(t: Table) -> None:
             if not t.game.is_over and key not in t.watchers and len(t.watchers) < MAX_WATCHERS:
                 t.watchers = (*t.watchers, key)
 
-        await self.host._commit(table, watched, "you as a watcher", active=False)
-        return True
+        # The game may end, or the watchers fill up, while the change waits its turn.
+        return self._may_read(await self.host._commit(
+            table, watched, "you as a watcher", active=False), key)
+
+    @staticmethod
+    def _may_read(table: Table, key: str) -> bool:
+        """Whether the reader ``key`` will be given ``table``'s record once its game is
+        over: a watcher remembered, or one of its players (by the key records go by)."""
+        return key in table.watchers or any(
+            reader_key(seat.identity, seat.code) == key for seat in table.seats)
 
     async def games(self, conn: Connection, msg: MyGames) -> dict[str, Any]:
         """A page of the finished games the player played or watched, newest first."""

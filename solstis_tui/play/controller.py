@@ -688,6 +688,10 @@ class PlayController:
             pacing.step_once = True
             self.advance()
 
+    def review_offered(self) -> bool:
+        """The finished game can be reviewed (not a tutorial's)."""
+        return True
+
     def review(self) -> bool:
         """r: True if the review may open (the game is over); else say why."""
         if not self.obs.is_over:

@@ -244,10 +244,13 @@ class ReviewBoard:
             lines = [f"{first} ({state})."]
         else:
             if note.label:
-                win = round(note.loss_win * 100)  # below 0 if the best wins a little less
                 stars = f" · {note.label}: {note.loss_stars:.1f}★"
-                first += (f"{stars} and {win}% win chance lost" if win > 0 else
-                          f"{stars} lost (the win chance is no lower)")
+                if note.loss_win <= 0:  # the star-best move may win a little less often
+                    first += f"{stars} lost (the win chance is no lower)"
+                elif note.loss_win < 0.005:
+                    first += f"{stars} and under 1% win chance lost"
+                else:
+                    first += f"{stars} and {note.loss_win:.0%} win chance lost"
             elif note.played == note.best:
                 first += " · the judge's best"
             else:

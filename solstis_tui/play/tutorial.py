@@ -104,6 +104,9 @@ class TutorialController(PlayController):
     def hint(self) -> None:
         self.say_error("no hints in the tutorial: the lesson above says what to do")
 
+    def review_offered(self) -> bool:
+        return False
+
     def review(self) -> bool:
         self.say_error("the review is for real games: finish the tutorial and play one")
         return False

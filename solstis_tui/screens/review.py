@@ -59,7 +59,8 @@ def legend(ascii_mode: bool, lucky: str) -> str:
     """What the board's review marks and the graph's characters mean (the luck marked
     being ``lucky``'s)."""
     g = ASCII if ascii_mode else UNICODE
-    return (f"Reversed: the move played ({g.played * 2} a cell, <+> a square). "
+    return (f"Reversed: the move played ({g.played * 2} a cell, <+> a square; tiles, "
+            "spirits and the spirit pile alike). "
             f"Underlined: the judge's best ({g.target * 2} a cell, [+] a square). "
             "Beside the graph, the judge's top three, < the move played. "
             "Graph: each side's expected star margin; i, m, b: inaccuracy, mistake, "

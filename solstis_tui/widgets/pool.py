@@ -42,7 +42,8 @@ class SpiritPool(BoardWidget):
                 tag(out, start, ("item", "spirits", i))
                 out.append("  ")
             out.append("\n")
-        elif obs.decision is Decision.KEEP and obs.context:  # the review: what was drawn
+        elif obs.decision is Decision.KEEP and obs.context:  # drawn, and public: shown
+            # to the other seat while it keeps one, and on the review's board
             out.append("Drawn ", style=pal.bold)
             for spirit in map(Spirit, obs.context):
                 out.append(spirit.title, style=spirit_style(spirit))

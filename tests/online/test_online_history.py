@@ -71,7 +71,7 @@ async def test_a_watcher_who_came_after_the_end_is_offered_no_review_and_r_says_
         prompt = str(app.screen.query_one("#prompt").render())
         assert "Enter: score sheet" in prompt and "r review" not in prompt
         await pilot.press("r")  # not offered; pressed anyway, it says why
-        await wait_for(lambda: any("watched it while it was played" in n.message
+        await wait_for(lambda: any("who watched it while it was played" in n.message
                                    for n in app._notifications), pilot)
         assert not isinstance(app.screen, ReviewScreen)
 

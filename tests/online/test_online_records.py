@@ -123,6 +123,18 @@ async def test_a_watcher_during_the_game_reads_its_record_and_one_after_it_does_
         (game_id, None, None)]
 
 
+async def test_the_watcher_past_the_first_hundred_is_told_the_record_will_not_be_theirs(
+        host, connect):
+    from solstis_tui.host.tables import MAX_WATCHERS
+
+    _ann, _bob, table = await start_friend_game(connect)
+    host.tables[table].watchers = tuple(f"code:{i:032x}" for i in range(MAX_WATCHERS))
+    eve = await connect("Eve")
+    await eve.send({"type": "watch", "table": table})
+    assert (await eve.receive_until("watching"))["record"] is False
+    assert len(host.tables[table].watchers) == MAX_WATCHERS
+
+
 async def test_my_games_lists_date_opponent_rating_change_and_ending_newest_first(keyed):
     from .identities import hello
 

@@ -276,5 +276,7 @@ def test_a_mistake_that_gives_up_no_win_chance_says_so_without_a_negative_percen
     board.notes[at] = dataclasses.replace(board.note(), loss_win=-0.021)
     first = board.info()[0]
     assert "lost (the win chance is no lower)" in first and "-2%" not in first, first
+    board.notes[at] = dataclasses.replace(board.note(), loss_win=0.003)
+    assert "and under 1% win chance lost" in board.info()[0]
     board.notes[at] = dataclasses.replace(board.note(), loss_win=0.126)
     assert "and 13% win chance lost" in board.info()[0]

@@ -4,9 +4,11 @@ first-run offer; 80x24, --ascii and every theme."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import textwrap
+from unittest import mock
 
 import pytest
 
@@ -380,6 +382,9 @@ async def test_clicks_and_the_palette_do_not_get_past_the_tutorial():
         screen.play.click_pick(("item", 0))
         assert screen.tutorial.step == 0
         assert "Review game" not in {c.title for c in app.get_system_commands(screen)}
+        over = dataclasses.replace(screen.play.obs, is_over=True)
+        with mock.patch.object(type(screen.play), "obs", new=over):  # a tutorial game ended
+            assert "Review game" not in {c.title for c in app.get_system_commands(screen)}
         await pilot.press("r")
         await pilot.pause()
         assert app.screen is screen and "review is for real games" in screen.play.error
