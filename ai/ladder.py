@@ -2,7 +2,7 @@
 
 Each rung is a tier's arena result against the tier below (base game, held-out seed 3031,
 every deal from both seats; ``benchmarks/bot_strength.py --pairs ladder``). The opponent
-list ("MCTS bot · wins 62% vs Minimax") and the online host's starting bot ratings read
+list ("MCTS bot · wins 66% vs Minimax") and the online host's starting bot ratings read
 them here; docs/bots.md's ladder table shows them (``tests/ai/test_ladder.py`` checks that
 it agrees), and research/runs/bots-history.md keeps the runs that came before.
 """
@@ -50,10 +50,10 @@ class Rung:
 #: quarter of the minimax's default, half the mcts's), the expert at four times the mcts's
 #: time (as the defaults are).
 LADDER: tuple[Rung, ...] = (
-    Rung("greedy", "greedy", "random", "random", 200, 160, 3, 37, 8.10, "2026-12-01"),
-    Rung("minimax", "minimax@0.25s", "greedy", "greedy", 200, 127, 6, 67, 3.33, "2026-12-01"),
-    Rung("mcts", "mcts@0.25s", "minimax", "minimax@0.25s", 200, 119, 9, 72, 3.05,
-         "2026-12-01"),
+    Rung("greedy", "greedy", "random", "random", 200, 160, 3, 37, 8.10, "2026-12-05"),
+    Rung("minimax", "minimax@0.25s", "greedy", "greedy", 200, 128, 8, 64, 3.91, "2026-12-05"),
+    Rung("mcts", "mcts@0.25s", "minimax", "minimax@0.25s", 200, 131, 1, 68, 4.795,
+         "2026-12-05"),
     Rung("expert", "expert@1s (2 cores)", "mcts", "mcts@0.25s", 400, 224, 15, 161, 2.12,
          "2026-12-02"),
 )

@@ -45,7 +45,7 @@ STRONGEST = "expert"
 
 
 #: How strong each tier is, as the opponent list says it: its score against the tier below
-#: on the ladder (solstis_tui.ai.ladder), e.g. "wins 62% vs Minimax".
+#: on the ladder (solstis_tui.ai.ladder), e.g. "wins 66% vs Minimax".
 STRENGTH = {"random": "any legal move"} | {
     rung.tier: f"wins {rung.percent}% vs {TIER_TITLES[rung.below].removesuffix(' bot')}"
     for rung in LADDER}

@@ -28,7 +28,7 @@ async def test_the_opponent_list_names_the_experts_cores(monkeypatch):
         items = {line.split("▊")[1].split("▎")[0].strip()  # what each line of it says
                  for line in screen_lines(app) if "▊" in line and "▎" in line}
         assert {"Expert bot (4 cores) · wins 58% vs MCTS",
-                "MCTS bot · wins 62% vs Minimax"} <= items, items
+                "MCTS bot · wins 66% vs Minimax"} <= items, items
         await pilot.press("escape")
         await pilot.pause()
         # The field shows the chosen label whole at 80 columns.
