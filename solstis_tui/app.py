@@ -450,13 +450,12 @@ class SolstisApp(ShellApp):
             yield SystemCommand("New game", "Choose a mode, opponent and variant",
                                 gs.action_new_game)
         if gs is not None and screen is gs:  # not on a drill or a board above the game
-            over = gs.play.obs.is_over  # only what would act now is offered
-            if gs.play.undo_offered():
+            if gs.play.undo_offered():  # only what would act now is offered
                 yield SystemCommand("Undo", "Back to your previous decision", gs.action_undo)
-            if gs.play.hint_offered() and not over:
+            if gs.play.hint_now():
                 yield SystemCommand("Hint", "The judge's best move here, and why",
                                     gs.action_hint)
-            if over and gs.play.review_offered():
+            if gs.play.obs.is_over and gs.play.review_offered():
                 yield SystemCommand("Review game", "The finished game on the analysis board",
                                     gs.action_review)
         yield SystemCommand("Drill your mistakes", "Your last mistakes across kept games, "

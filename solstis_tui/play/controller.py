@@ -236,6 +236,10 @@ class PlayController:
         """Hints can be asked for in this game: a person against bots (as undo)."""
         return self.undo_offered()
 
+    def hint_now(self) -> bool:
+        """A hint can be asked for now: a game with hints, not over yet."""
+        return self.hint_offered() and not self.obs.is_over
+
     def game_label(self) -> str:
         """What names this game in the top bar: a chosen seed (which replays the same deal,
         so it is no secret); a secret seed is never shown (it gives the deal away)."""

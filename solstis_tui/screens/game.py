@@ -173,8 +173,7 @@ class GameScreen(Screen[None]):
         if action in ("undo", "undo_unavailable"):
             return self.play.undo_offered() == (action == "undo")
         if action in ("hint", "hint_unavailable"):
-            can = self.play.hint_offered() and not self.over_drawn
-            return can == (action == "hint")
+            return self.play.hint_now() == (action == "hint")
         # Watching bots nobody here decides: Enter and Esc have nothing to act on.
         return not (action in ("confirm", "back") and self.session.is_watch)
 

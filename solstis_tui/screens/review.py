@@ -206,8 +206,10 @@ class ReviewScreen(Screen[None]):
         the last one ending with a pointer to Enter, which shows them whole."""
         info = self.query_one("#info", Static)
         width, height = info.content_region.width, info.content_region.height
-        lines = Text("\n".join(self.info_lines)).wrap(self.app.console, max(1, width))
-        if width <= 0 or height <= 0 or len(lines) <= height:
+        if width <= 0 or height <= 0:
+            return  # not laid out yet
+        lines = Text("\n".join(self.info_lines)).wrap(self.app.console, width)
+        if len(lines) <= height:
             return
         more = self.text(" … Enter: all of it")
         kept = list(lines)[:height]
