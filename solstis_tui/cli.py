@@ -286,7 +286,8 @@ def to_a_pipe(command: Callable[[list[str]], int], argv: list[str]) -> int:
 
 
 #: The subcommands, each with a parser of its own.
-COMMANDS = ("arena", "analyze", "learn", "games", "review", "drill", "host", "online", "web")
+COMMANDS = ("arena", "analyze", "learn", "games", "review", "drill", "host", "fleet",
+            "online", "web")
 
 
 def command_first(parser: argparse.ArgumentParser, argv: list[str]) -> list[str] | None:
@@ -326,6 +327,14 @@ def main(argv: list[str] | None = None) -> int:
         from .host.serve import main as host_main
 
         return host_main(argv[1:])
+    if argv and argv[0] == "fleet":
+        if argv[1:2] != ["certs"]:
+            print("usage: solstis fleet certs DIR [--scheduler NAME] [--workers NAMES]: "
+                  "make the bot fleet's TLS files (docs/cluster.md)", file=sys.stderr)
+            return 2
+        from .host.fleet_certs import main as certs_main
+
+        return certs_main(argv[2:])
     if argv and argv[0] in ("online", "web"):
         from .client import launch
 

@@ -7,8 +7,8 @@ robin), so a table where bots play each other cannot starve the rest. A worker t
 overruns its time is replaced; its decision fails with ``WorkerLost``. Each decision's
 queue wait and thinking time are kept (``Recent``) for the host's status.
 
-``answer`` is what a worker does with a decision; a Dask worker does the same
-(``bot_cluster``), so a bot learns the same wherever it runs.
+``answer`` is what a worker does with a decision; a worker of the bot fleet does the same
+(``fleet_node``), so a bot learns the same wherever it runs.
 """
 
 from __future__ import annotations
@@ -69,9 +69,9 @@ class BotFailed(Exception):
     """The bot raised an error while choosing (its worker is fine)."""
 
 
-Answer = tuple[str | None, str | None, float]
+Answer = tuple[str | None, str | None, float, int]
 """A worker's answer: the move's text, or None and the error in words; the seconds the bot
-thought."""
+thought, and its search's iterations (0 for a bot that does not count them)."""
 
 
 def answer(factory: BotFactory, decision: Decision) -> Answer:
@@ -82,14 +82,16 @@ def answer(factory: BotFactory, decision: Decision) -> Answer:
     try:
         bot = factory(decision.tier, decision.seed)
         move = bot.choose(decision.observation, Budget(seconds=decision.seconds))
-        return str(move), None, time.perf_counter() - start
+        iterations = getattr(bot, "last_iterations", 0)
+        return (str(move), None, time.perf_counter() - start,
+                iterations if isinstance(iterations, int) else 0)
     except Exception as exc:  # the host plays on; it needs the reason, not the trace
-        return None, f"{type(exc).__name__}: {exc}", time.perf_counter() - start
+        return None, f"{type(exc).__name__}: {exc}"[:200], time.perf_counter() - start, 0
 
 
 def move_of(reply: Answer) -> str:
     """The answer's move text; BotFailed with the bot's error if it has none."""
-    move, error, _seconds = reply
+    move, error, _seconds, _iterations = reply
     if move is None:
         raise BotFailed(error or "the bot gave no move")
     return move
@@ -116,6 +118,8 @@ class Bots(Protocol):
     """Where the host's bot seats get their decisions: the local pool, or a cluster."""
 
     def start(self) -> None: ...
+
+    def capacity(self) -> int: ...
 
     async def decide(self, key: str, decision: Decision) -> str: ...
 
@@ -185,6 +189,10 @@ class BotPool:
 
     def start(self) -> None:
         """Nothing to do yet: workers start when the first decisions come."""
+
+    def capacity(self) -> int:
+        """Bot decisions that can run at once."""
+        return self.size
 
     # ------------------------------------------------------------------ asking
     async def decide(self, key: str, decision: Decision) -> str:

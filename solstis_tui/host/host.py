@@ -49,11 +49,11 @@ from ..wire.messages import (
 from ..wire.protocol import VERSION, LineReader, ProtocolError, decode, message_kind
 from .admission import Door
 from .after_game import AfterGame
-from .bot_cluster import ClusterPool, ClusterSettings
 from .botpool import BotFactory, BotPool, Bots
 from .connection import Connection, start_server
 from .crowding import OVERFLOW, OVERFLOW_HELLO_SECONDS, displaceable, oldest_silent
 from .database import Unreadable
+from .fleet import FleetPool, FleetSettings
 from .host_bots import BotSeats
 from .hostlock import FileLock, StartRefused, claim_data_dir, claim_socket
 from .housekeeping import Housekeeping
@@ -98,11 +98,12 @@ class Host:
         bot_workers: int | None = None,
         trust: Trust | None = None,
         clock: Callable[[], float] = time.time,
-        bot_cluster: ClusterSettings | None = None,
+        bot_cluster: FleetSettings | None = None,
     ) -> None:
         """``bot_factory`` makes a bot from a tier and a seed in the worker processes: a
         module-level function, since it is sent to them by reference. With ``bot_cluster``
-        bots decide on that Dask cluster, and in the local pool while it is unreachable."""
+        bots decide on that Dask fleet, through a gateway process (``fleet``), and in the
+        local pool when it cannot answer in time."""
         self.data_dir = data_dir
         self.clock = clock  # the move clock's time (tests set it)
         self.limits = limits or Limits()
@@ -127,7 +128,7 @@ class Host:
         self.tables: dict[str, Table] = {}
         self.conns: set[Connection] = set()
         local = BotPool(bot_workers, bot_factory)
-        self.bots: Bots = local if bot_cluster is None else ClusterPool(bot_cluster, local)
+        self.bots: Bots = local if bot_cluster is None else FleetPool(bot_cluster, local)
         self.bot_seats = BotSeats(self.bots, bot_seconds, self.tables, self._commit,
                                   self._after_change)
         #: allowances per identity and kind (chat lines, new tables): token buckets
@@ -421,7 +422,9 @@ class Host:
                       if not t.game.is_over and not any(seat.is_open for seat in t.seats))
         finished = sum(1 for t in self.tables.values() if t.game.is_over)
         return {"connections": len(self.conns), "tables": len(self.tables),
-                "playing": playing, "finished": finished, "bots": self.bots.stats(),
+                "playing": playing, "finished": finished,
+                "bot_tables": self._bot_tables(), "bot_table_capacity": self._bot_capacity(),
+                "bots": self.bots.stats(), "bot_seats": self.bot_seats.stats(),
                 "storage_errors": len(self.storage_errors),
                 "internal_errors": len(self.internal_errors)}
 
@@ -526,6 +529,11 @@ class Host:
         if against_bot and sum(any(s.bot for s in t.seats) for t in mine) >= cap:
             raise ProtocolError("too_many", f"you already have {cap} unfinished games against "
                                 "bots here: finish one first")
+        if against_bot and self._bot_tables() >= self._bot_capacity():
+            raise ProtocolError("busy", "the bots here are all busy with "
+                                f"{self._bot_tables()} games: try again in "
+                                f"{self.limits.bot_busy_retry_seconds // 60:g} minutes (or "
+                                "play a friend meanwhile)")
         if against_bot is not False:
             return
         cap = self.limits.open_tables_per_player
@@ -536,6 +544,16 @@ class Host:
         if waiting >= self.limits.max_open_tables:
             raise ProtocolError("busy", f"{self.limits.max_open_tables} tables are already "
                                 "waiting for a player here: join one of them, or try later")
+
+    def _bot_tables(self) -> int:
+        """Unfinished games against a bot, host-wide."""
+        return sum(1 for t in self.tables.values()
+                   if not t.game.is_over and any(seat.bot for seat in t.seats))
+
+    def _bot_capacity(self) -> int:
+        """Unfinished games against bots the host takes: the bot workers it has now (its
+        own and the fleet's) times ``Limits.bot_tables_per_worker``."""
+        return self.bots.capacity() * self.limits.bot_tables_per_worker
 
     async def _join(self, conn: Connection, table: Table) -> Reply:
         seat = table.seat_of(conn.code)

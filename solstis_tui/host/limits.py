@@ -35,6 +35,8 @@ class Limits:
     page_size: int = 50  # rows in one `welcome` or `tables` message
     tables_per_player: int = 5  # unfinished tables one player sits at
     bot_tables_per_player: int = 2  # of those, games against a bot (bots cost the host CPU)
+    bot_tables_per_worker: int = 4  # unfinished bot games host-wide, per bot worker it has
+    bot_busy_retry_seconds: float = 120.0  # when a refused bot game is told to try again
     max_open_tables: int = 200  # tables waiting for a second player, host-wide
     open_tables_per_player: int = 2  # of a player's tables, those waiting for a player
     finished_tables_per_player: int = 5  # a player's latest finished tables kept (older go)

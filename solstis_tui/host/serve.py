@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import grp
+import importlib.util
 import logging
 import os
 import pwd
@@ -24,7 +25,7 @@ from ..wire.paths import (
     tcp_address,
 )
 from ..wire.tls import BadTlsFile
-from .bot_cluster import EXTRA, ClusterProblem, ClusterSettings, cluster_settings
+from .fleet import DEFAULT_FLEET_USER, EXTRA, FleetProblem, FleetSettings, fleet_settings
 from .host import Host
 from .hostlock import StartRefused, unreachable_for_group
 from .identity import KeyRing, Trust
@@ -106,13 +107,20 @@ def build_parser() -> argparse.ArgumentParser:
                         help="thinking time of bots at the host (default 1.0)")
     parser.add_argument("--bot-workers", type=_workers, default=None, metavar="N",
                         help="processes that run bots (default: cores - 1, at least 1)")
-    parser.add_argument("--bot-cluster", default=None, metavar="tcp://SCHEDULER:8786",
-                        help="let bots decide on this Dask cluster (needs "
-                             f"{EXTRA!r}); while it cannot be reached they decide in the "
-                             "local pool (see docs/cluster.md)")
-    parser.add_argument("--bot-cluster-tls", default=None, metavar="CA,CERT,KEY",
-                        help="TLS files for the Dask cluster: its CA, and this host's "
-                             "certificate and key; needed for a scheduler off this machine")
+    parser.add_argument("--bot-cluster", default=None, metavar="tls://SCHEDULER:8786",
+                        help="let bots decide on this Dask bot fleet (needs "
+                             f"{EXTRA!r}; mutual TLS only); when it cannot answer in time "
+                             "they decide in the local pool (see docs/cluster.md)")
+    parser.add_argument("--bot-cluster-tls", default=None, metavar="DIR|CA,CERT,KEY",
+                        help="the fleet's TLS files: the folder 'solstis fleet certs' made "
+                             "(its ca.pem, gateway.pem, gateway.key), or CA,CERT,KEY")
+    parser.add_argument("--fleet-user", default=DEFAULT_FLEET_USER, metavar="USER",
+                        help="where the host runs as root, the account its fleet gateway "
+                             "runs as (default %(default)s)")
+    parser.add_argument("--metrics-port", type=int, default=None, metavar="PORT",
+                        help="serve the host's figures as Prometheus text on "
+                             "127.0.0.1:PORT/metrics (needs 'pip install "
+                             "solstis-tui[metrics]')")
     limits = parser.add_argument_group("limits (see docs/protocol.md)")
     limits.add_argument("--max-connections", type=_at_least(1, int),
                         default=Limits.max_connections, metavar="N",
@@ -173,6 +181,13 @@ async def run(args: argparse.Namespace, ready: asyncio.Event | None = None) -> i
         print(f"solstis host: warning: members of group {args.group} cannot enter {closed}, "
               "so they cannot reach the socket; choose a --socket in a folder they can "
               "enter", flush=True)
+    metrics_task = None
+    if args.metrics_port is not None:
+        from . import metrics
+
+        metrics_task = asyncio.get_running_loop().create_task(
+            metrics.serve(args.metrics_port, host.status))
+        where.append(f"metrics on http://127.0.0.1:{args.metrics_port}/metrics")
     print(f"solstis host: {len(host.tables)} tables; listening on {', '.join(where)} "
           f"(at most {host.max_connections} connections)", flush=True)
     stop = asyncio.Event()
@@ -182,6 +197,9 @@ async def run(args: argparse.Namespace, ready: asyncio.Event | None = None) -> i
     if ready:
         ready.set()
     await stop.wait()
+    if metrics_task is not None:
+        metrics_task.cancel()
+        await asyncio.gather(metrics_task, return_exceptions=True)
     await host.close()
     print("solstis host: stopped; every table is saved", flush=True)
     return 0
@@ -192,20 +210,19 @@ def log_to_stderr() -> None:
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="solstis host: %(message)s")
 
 
-def cluster_of(args: argparse.Namespace) -> ClusterSettings | None:
-    """The bot cluster the flags name (None: the local pool only); exits with status 2 and
-    the reason if the flags or files will not do or the cluster extra is missing."""
+def cluster_of(args: argparse.Namespace) -> FleetSettings | None:
+    """The bot fleet the flags name (None: the local pool only); exits with status 2 and
+    the reason if the flags or files will not do or the cluster extra is missing. The host
+    itself never imports Dask: only its gateway does."""
     if args.bot_cluster is None:
         if args.bot_cluster_tls is not None:
             build_parser().error("--bot-cluster-tls needs --bot-cluster")
         return None
     try:
-        settings = cluster_settings(args.bot_cluster, args.bot_cluster_tls)
-    except ClusterProblem as exc:
+        settings = fleet_settings(args.bot_cluster, args.bot_cluster_tls, args.fleet_user)
+    except FleetProblem as exc:
         build_parser().error(str(exc))
-    try:
-        import distributed  # noqa: F401  (only to say now, not at the first bot move)
-    except ImportError:
+    if importlib.util.find_spec("distributed") is None:
         build_parser().error(f"--bot-cluster needs Dask: {EXTRA}")
     return settings
 
@@ -224,6 +241,14 @@ def main(argv: list[str] | None = None) -> int:
         context_from(args)  # checked before anything starts (again as it starts)
     except BadTlsFile as exc:
         build_parser().error(str(exc))
+    if args.metrics_port is not None:
+        from .metrics import EXTRA as METRICS_EXTRA
+        from .metrics import available
+
+        if not 0 < args.metrics_port < 65536:
+            build_parser().error("--metrics-port: give a port from 1 to 65535")
+        if not available():
+            build_parser().error(f"--metrics-port needs prometheus_client: {METRICS_EXTRA}")
     log_to_stderr()
     if args.group:
         try:

@@ -56,24 +56,43 @@ def lines(status: dict[str, Any], now: float | None = None) -> list[str]:
            f"played, {status.get('finished', 0)} finished)"]
     bots = status.get("bots", {})
     local = bots.get("local", bots)
+    seats = status.get("bot_seats", {})
+    if "bot_tables" in status:
+        out.append(f"{_count(status['bot_tables'], 'game')} against bots, of at most "
+                   f"{status.get('bot_table_capacity', 0)} the bot workers take now")
     if "cluster" in bots:
         since = max(0, int(now - float(bots.get("since", now))))
-        if bots.get("path") == "cluster":
-            out.append(f"bots decide on the cluster {bots['cluster']} "
-                       f"({bots.get('cluster_workers', 0)} workers) for {since} s")
+        workers = _count(bots.get("cluster_workers", 0), "worker")
+        if bots.get("gateway") != "running":
+            out.append(f"bots decide in the local pool: the fleet gateway is down (started "
+                       f"{_count(bots.get('gateway_starts', 0), 'time')})")
+        elif bots.get("path") == "cluster":
+            out.append(f"bots decide on the fleet {bots['cluster']} ({workers}) for {since} s")
         else:
-            out.append(f"bots decide in the local pool: the cluster {bots['cluster']} has "
-                       f"not answered for {since} s")
-        out.append(f"cluster: {bots.get('answered', 0)} decisions answered, "
-                   f"{bots.get('retried', 0)} retried after a worker was lost, "
-                   f"{bots.get('lost', 0)} lost, {bots.get('cancelled', 0)} cancelled")
-        out.append(_figures("cluster queue wait and transfer", bots.get("queue_wait_ms")))
-        out.append(_figures("cluster thinking", bots.get("thinking_ms")))
+            out.append(f"bots decide in the local pool: the fleet {bots['cluster']} has "
+                       f"had no workers for {since} s")
+        out.append(f"fleet: {bots.get('answered', 0)} decisions answered, "
+                   f"{bots.get('retried', 0)} of them retried after a worker was lost; "
+                   f"{bots.get('to_local', 0)} sent to the local pool, "
+                   f"{bots.get('refused', 0)} bad answers refused")
+        whys = bots.get("to_local_why", {})
+        if whys:
+            out.append("sent to the local pool: " + "; ".join(
+                f"{n} as {why}" for why, n in sorted(whys.items(), key=lambda kv: -kv[1])))
+        for refusal in bots.get("refusals", [])[-3:]:
+            out.append(f"refused: {refusal}")
+        out.append(_figures("fleet queue wait and transfer", bots.get("queue_wait_ms")))
+        out.append(_figures("fleet thinking", bots.get("thinking_ms")))
     out.append(f"local pool: {len(local.get('workers', []))} workers, "
                f"{local.get('running', 0)} deciding, {local.get('queued', 0)} waiting, "
                f"{local.get('lost', 0)} workers lost")
     out.append(_figures("local queue wait", local.get("queue_wait_ms")))
     out.append(_figures("local thinking", local.get("thinking_ms")))
+    if seats:
+        lost = seats.get("random_moves", 0)
+        out.append(f"{_count(lost, 'decision')} nobody answered, played as a random legal "
+                   "move (the log names each)" if lost else
+                   "0 random moves: every bot decision was answered")
     if status.get("storage_errors") or status.get("internal_errors"):
         out.append(f"{status.get('storage_errors', 0)} storage errors and "
                    f"{status.get('internal_errors', 0)} internal errors since the start "
@@ -89,7 +108,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--socket", type=Path, default=None,
                         help=f"the host's Unix socket (default: {describe_default_socket()})")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--prometheus", action="store_true",
+                        help="print the figures as Prometheus text (needs prometheus_client: "
+                             "pip install 'solstis-tui[metrics]')")
     args = parser.parse_args(argv)
+    if args.prometheus:
+        from .metrics import EXTRA, available
+
+        if not available():
+            parser.error(f"--prometheus needs prometheus_client: {EXTRA}")
     try:
         path = args.socket or default_socket()
         status = ask(path)
@@ -104,7 +131,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"solstis host status: the host refused: {exc.message}", file=sys.stderr)
         return 1
     status.pop("id", None)
-    if args.json:
+    if args.prometheus:
+        from .metrics import prometheus_text
+
+        print(prometheus_text(status), end="")
+    elif args.json:
         print(json.dumps(status, indent=1, sort_keys=True))
     else:
         print("\n".join(lines(status)))

@@ -1,5 +1,7 @@
-"""A Dask cluster for the tests: a scheduler and workers started as the docs start them
-(``dask scheduler``, ``dask worker``), as processes of their own, on loopback."""
+"""A bot fleet for the tests: a TLS scheduler and workers started as docs/cluster.md starts
+them (``dask scheduler``, ``dask worker``, mutual TLS with the files ``solstis fleet certs``
+makes, ``require-encryption`` on, the fleet's preload), as processes of their own, on
+loopback."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from solstis_tui.host.bot_cluster import ClusterSettings
+from solstis_tui.host.fleet import FleetSettings
+from solstis_tui.host.fleet_certs import make
 
 from .ssh_probes import free_port
 
@@ -21,47 +24,60 @@ SAFETY = 90.0  # seconds: a net for a broken build, never a measured time
 
 
 class Cluster:
-    """Processes of one test cluster in ``folder``; ``tls`` (CA, CERT, KEY files) makes
-    every part speak TLS (the workers with ``worker_tls`` if given). Workers can import the
-    tests (their factories) and see ``env``; they preload the bots as docs/cluster.md says."""
+    """Processes of one test fleet in ``folder``, with its certificates in ``folder/certs``.
+    Workers can import the tests (their factories), see ``env`` and preload ``preload``
+    (the fleet's own by default)."""
 
-    def __init__(self, folder: Path, env: dict[str, str] | None = None,
-                 tls: tuple[str, str, str] | None = None,
-                 worker_tls: tuple[str, str, str] | None = None) -> None:
+    def __init__(self, folder: Path, env: dict[str, str] | None = None) -> None:
         self.folder = folder
-        self.tls = tls
-        self.worker_tls = worker_tls or tls
-        self.env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+        self.certs = folder / "certs"
+        make(self.certs, ["127.0.0.1"], ["localhost"])
+        self.env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {}),
+                    "DASK_DISTRIBUTED__COMM__REQUIRE_ENCRYPTION": "True"}
         self.scheduler: subprocess.Popen[bytes] | None = None
         self.workers: list[subprocess.Popen[bytes]] = []
         self.port = free_port()
-        self.address = f"{'tls' if tls else 'tcp'}://127.0.0.1:{self.port}"
+        self.address = f"tls://127.0.0.1:{self.port}"
 
-    def _start(self, args: list[str], name: str,
-               tls: tuple[str, str, str] | None) -> subprocess.Popen[bytes]:
-        if tls is not None:
-            ca, cert, key = tls
-            args += ["--tls-ca-file", ca, "--tls-cert", cert, "--tls-key", key]
-        log = (self.folder / f"{name}.log").open("wb")
+    def files(self, part: str) -> tuple[str, str, str]:
+        return (str(self.certs / "ca.pem"), str(self.certs / f"{part}.pem"),
+                str(self.certs / f"{part}.key"))
+
+    def settings(self) -> FleetSettings:
+        """What the host is given: the scheduler and the gateway's files."""
+        return FleetSettings(self.address, self.files("gateway"))
+
+    def _start(self, args: list[str], name: str, part: str) -> subprocess.Popen[bytes]:
+        ca, cert, key = self.files(part)
+        args += ["--tls-ca-file", ca, "--tls-cert", cert, "--tls-key", key]
+        log = (self.folder / f"{name}.log").open("ab")
         return subprocess.Popen([str(DASK), *args], cwd=ROOT, env=self.env, stdout=log,
                                 stderr=subprocess.STDOUT)
 
-    def start_scheduler(self) -> None:
+    def start_scheduler(self) -> subprocess.Popen[bytes]:
         self.scheduler = self._start(
-            ["scheduler", "--host", "127.0.0.1", "--port", str(self.port), "--no-dashboard",
-             "--protocol", "tls" if self.tls else "tcp"], "scheduler", self.tls)
+            ["scheduler", "--protocol", "tls", "--host", "127.0.0.1", "--port",
+             str(self.port), "--no-dashboard", "--dashboard-address", "127.0.0.1:0",
+             "--preload", "solstis_tui.host.fleet_node"], "scheduler", "scheduler")
+        return self.scheduler
 
-    def start_worker(self) -> subprocess.Popen[bytes]:
-        name = f"worker{len(self.workers)}"
+    def start_worker(self, preload: str = "solstis_tui.host.fleet_node",
+                     name: str | None = None) -> subprocess.Popen[bytes]:
+        name = name or f"worker{len(self.workers)}"
         worker = self._start(["worker", self.address, "--nthreads", "1", "--no-nanny",
-                              "--no-dashboard", "--name", name, "--death-timeout", "60",
-                              "--preload", "solstis_tui.host.bot_cluster"], name,
-                             self.worker_tls)
+                              "--no-dashboard", "--dashboard-address", "127.0.0.1:0",
+                              "--listen-address", "tls://127.0.0.1:0", "--name", name,
+                              "--death-timeout", "60", "--preload", preload], name,
+                             "worker-localhost")
         self.workers.append(worker)
         return worker
 
     def security(self) -> Any:
-        return ClusterSettings(self.address, self.tls).security()
+        from distributed import Security
+
+        ca, cert, key = self.files("gateway")
+        return Security(tls_ca_file=ca, tls_client_cert=cert, tls_client_key=key,
+                        require_encryption=True)
 
     async def client(self, workers: int = 0) -> Any:
         """A client of the test's own (to look at the scheduler), once ``workers`` are in."""
@@ -87,7 +103,7 @@ class Cluster:
             if worker.poll() is None:
                 worker.kill()
             worker.wait()
-        if self.scheduler is not None:
+        if self.scheduler is not None and self.scheduler.poll() is None:
             self.scheduler.send_signal(signal.SIGTERM)
             try:
                 self.scheduler.wait(timeout=SAFETY)
@@ -106,15 +122,3 @@ async def bot_tasks(client: Any) -> list[str]:
         return [str(key) for key in dask_scheduler.tasks if str(key).startswith("solstis-bot-")]
 
     return list(await client.run_on_scheduler(held))
-
-
-def tls_files(folder: Path, ca: Any, name: str) -> tuple[str, str, str]:
-    """CA, certificate and key files for ``name`` (loopback), issued by trustme's ``ca``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    leaf = ca.issue_cert("127.0.0.1", "localhost", common_name=name)
-    files = (folder / "ca.pem", folder / f"{name}.pem", folder / f"{name}.key")
-    ca.cert_pem.write_to_path(str(files[0]))
-    leaf.cert_chain_pems[0].write_to_path(str(files[1]))
-    leaf.private_key_pem.write_to_path(str(files[2]))
-    return str(files[0]), str(files[1]), str(files[2])
-

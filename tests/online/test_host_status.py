@@ -10,7 +10,8 @@ import json
 import pytest
 
 from solstis_tui.host import serve, status_cli
-from solstis_tui.host.bot_cluster import ClusterProblem, cluster_settings
+from solstis_tui.host import fleet_certs
+from solstis_tui.host.fleet import FleetProblem, fleet_settings
 
 from .test_botpool import bot_table, state_with
 
@@ -52,36 +53,36 @@ def test_host_status_says_plainly_when_no_host_answers(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(("address", "tls", "says"), [
-    ("tcp://10.0.0.5:8786", None, "must use TLS"),
-    ("tcp://scheduler.example:8786", None, "must use TLS"),
+    ("tcp://127.0.0.1:8786", None, "speaks TLS only"),
+    ("tcp://10.0.0.5:8786", "ca.pem,cert.pem,key.pem", "speaks TLS only"),
     ("tls://127.0.0.1:8786", None, "needs --bot-cluster-tls"),
-    ("127.0.0.1:8786", None, "give the scheduler as tcp://HOST:PORT"),
-    ("tcp://127.0.0.1:99999", None, "give the scheduler as tcp://HOST:PORT"),
-    ("tcp://10.0.0.5:8786", "ca.pem,cert.pem", "give three files"),
-    ("tcp://10.0.0.5:8786", "missing-ca.pem,cert.pem,key.pem", "cannot read missing-ca.pem"),
+    ("127.0.0.1:8786", None, "give the scheduler as tls://HOST:PORT"),
+    ("tls://127.0.0.1:99999", None, "give the scheduler as tls://HOST:PORT"),
+    ("tls://10.0.0.5:8786", "ca.pem,cert.pem", "give three files"),
+    ("tls://10.0.0.5:8786", "missing-ca.pem,cert.pem,key.pem", "cannot read missing-ca.pem"),
+    ("tls://10.0.0.5:8786", "no-such-folder", "cannot read no-such-folder/ca.pem"),
 ])
-def test_a_bot_cluster_off_this_machine_needs_tls_and_bad_flags_are_refused(
+def test_the_bot_fleet_speaks_tls_only_and_bad_flags_are_refused(
         address, tls, says, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(ClusterProblem, match=says):
-        cluster_settings(address, tls)
+    with pytest.raises(FleetProblem, match=says):
+        fleet_settings(address, tls)
 
 
-def test_a_bot_cluster_on_loopback_needs_no_tls_and_tls_files_make_it_tls(tmp_path):
-    assert cluster_settings("tcp://127.0.0.1:8786").address == "tcp://127.0.0.1:8786"
-    assert cluster_settings("tcp://localhost:8786").tls is None
-    files = [tmp_path / name for name in ("ca.pem", "cert.pem", "key.pem")]
-    for path in files:
-        path.write_text("-----BEGIN CERTIFICATE-----\n")
-    settings = cluster_settings("tcp://10.0.0.5:8786", ",".join(map(str, files)))
+def test_the_fleet_takes_the_folder_fleet_certs_made_or_three_files(tmp_path):
+    made = tmp_path / "certs"
+    assert fleet_certs.main([str(made)]) == 0
+    settings = fleet_settings("tls://10.0.0.5:8786", str(made))
     assert settings.address == "tls://10.0.0.5:8786"
-    assert settings.tls == tuple(map(str, files))
+    assert settings.tls == tuple(str(made / n) for n in ("ca.pem", "gateway.pem", "gateway.key"))
+    files = ",".join(settings.tls)
+    assert fleet_settings("tls://[::1]:8786", files).tls == settings.tls
 
 
-def test_the_host_will_not_start_on_an_unencrypted_remote_cluster(tmp_path, capsys):
+def test_the_host_will_not_start_on_an_unencrypted_cluster(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
         serve.main(["--data", str(tmp_path / "data"), "--socket", str(tmp_path / "h.sock"),
-                    "--bot-cluster", "tcp://10.0.0.5:8786"])
+                    "--bot-cluster", "tcp://127.0.0.1:8786"])
     assert stop.value.code == 2
-    assert "must use TLS" in capsys.readouterr().err
+    assert "speaks TLS only" in capsys.readouterr().err
     assert not (tmp_path / "data").exists()  # nothing was started or made
