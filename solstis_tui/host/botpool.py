@@ -38,6 +38,14 @@ from ..core.observation import Observation
 #: is sent to the workers by reference).
 BotFactory = Callable[[str, int], Bot]
 
+#: The shortest thinking time a decision that waited is given, and the seconds kept for the
+#: way to the worker and back when its time is cut to meet its deadline.
+LEAST_THINKING = 0.1
+DISPATCH_MARGIN = 0.3
+#: No bot decision should wait much longer than its thinking time plus this: one that waits
+#: in a queue, or that the fleet could not answer, thinks for what is left.
+DEADLINE_SECONDS = 5.0
+
 WORKER_NICE = 5
 """Workers run at a lower priority than the host, so bots yield the CPU to people."""
 
@@ -121,7 +129,8 @@ class Bots(Protocol):
 
     def capacity(self) -> int: ...
 
-    async def decide(self, key: str, decision: Decision) -> str: ...
+    async def decide(self, key: str, decision: Decision,
+                     deadline: float | None = None) -> str: ...
 
     def stats(self) -> dict[str, Any]: ...
 
@@ -151,6 +160,7 @@ def _work(conn: Connection, factory: BotFactory) -> None:
 class _Job:
     decision: Decision
     future: asyncio.Future[str]
+    deadline: float | None = None
     asked: float = field(default_factory=time.monotonic)
 
 
@@ -194,14 +204,22 @@ class BotPool:
         """Bot decisions that can run at once."""
         return self.size
 
+    def idle(self) -> bool:
+        """Whether a new decision would start at once (no queue, a worker free or to start)."""
+        busy = sum(w.job is not None for w in self.workers)
+        return not any(self.queues.values()) and busy < self.size
+
     # ------------------------------------------------------------------ asking
-    async def decide(self, key: str, decision: Decision) -> str:
+    async def decide(self, key: str, decision: Decision,
+                     deadline: float | None = None) -> str:
         """The move text a worker chose for ``decision``, queued behind table ``key``'s
-        earlier ones. Raises ``WorkerLost`` or ``BotFailed`` when there is no answer."""
+        earlier ones; a decision that waited thinks only for what is left before
+        ``deadline`` (``time.monotonic()``), at least ``LEAST_THINKING``. Raises
+        ``WorkerLost`` or ``BotFailed`` when there is no answer."""
         if self.closed:
             raise WorkerLost("the bot workers are shut down")
         future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        self.queues.setdefault(key, deque()).append(_Job(decision, future))
+        self.queues.setdefault(key, deque()).append(_Job(decision, future, deadline))
         self._pump()
         return await future
 
@@ -261,9 +279,17 @@ class BotPool:
 
     def _start(self, worker: _Worker, job: _Job) -> None:
         worker.job = job
-        self.waits.add(time.monotonic() - job.asked)
+        now = time.monotonic()
+        self.waits.add(now - job.asked)
+        decision = job.decision
+        if job.deadline is not None:  # it waited: it thinks for what is left
+            left = job.deadline - now - DISPATCH_MARGIN
+            seconds = max(LEAST_THINKING, min(decision.seconds, left))
+            if seconds < decision.seconds:
+                decision = job.decision = Decision(decision.tier, decision.seed,
+                                                   decision.observation, seconds)
         try:
-            worker.conn.send(job.decision)
+            worker.conn.send(decision)
         except (OSError, ValueError):
             self._lose(worker)
             return

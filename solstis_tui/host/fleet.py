@@ -33,7 +33,7 @@ from solstis_tui.ai.registry import make_solo_bot
 from ..core import Move
 from ..core.observation_json import observation_to_dict
 from . import fleet_wire
-from .botpool import BotFactory, BotPool, Decision, Recent
+from .botpool import DEADLINE_SECONDS, BotFactory, BotPool, Decision, Recent
 
 log = logging.getLogger("solstis.host")
 
@@ -41,15 +41,13 @@ EXTRA = "pip install 'solstis-tui[cluster]'"
 #: Seconds past its thinking time the host waits for the fleet's answer before it asks the
 #: local pool instead (which then thinks for what is left of ``DEADLINE_SECONDS``).
 FLEET_GRACE: Final = 2.0
-#: No decision waits longer than its thinking time plus this, wherever it is answered.
-DEADLINE_SECONDS: Final = 5.0
 #: Seconds kept for the local pool's own way there and back.
-LOCAL_MARGIN: Final = 1.0
-#: The shortest thinking time the local pool is given for a decision the fleet missed.
-LEAST_THINKING: Final = 0.1
+LOCAL_MARGIN: Final = 0.7
 #: Seconds between starts of a gateway that stopped, and of silence before it is stopped.
 RESTART_SECONDS: Final = 1.0
 SILENCE_SECONDS: Final = 5.0
+#: Seconds a new gateway may take to say its first line (it loads Dask first).
+START_SECONDS: Final = 60.0
 #: The account the gateway runs as where the host runs as root.
 DEFAULT_FLEET_USER: Final = "nobody"
 
@@ -115,11 +113,14 @@ class FleetPool:
 
     def __init__(self, settings: FleetSettings, local: BotPool, *,
                  grace: float = FLEET_GRACE, deadline: float = DEADLINE_SECONDS,
+                 silence: float = SILENCE_SECONDS,
                  command: Sequence[str] | None = None) -> None:
         self.settings = settings
         self.local = local
         self.grace = grace
         self.deadline = deadline
+        self.silence = silence
+        """Seconds without a line from the gateway before it is stopped and started anew."""
         self.command = list(command or [sys.executable, "-m",
                                         "solstis_tui.host.fleet_gateway"])
         self.factory = None if local.factory is make_solo_bot else \
@@ -140,12 +141,16 @@ class FleetPool:
         self.refusals: list[str] = []
         """The last bad answers, in words."""
         self.gateway_starts = 0
+        self.starts: Counter[int] = Counter()
+        """Times a worker began each decision under way (two: it was retried)."""
         self.waits = Recent()
         self.thinking = Recent()
         self.closed = False
         self.process: asyncio.subprocess.Process | None = None
         self._pending: dict[int, asyncio.Future[fleet_wire.Answer | fleet_wire.Failed]] = {}
         self._next_id = 0
+        self._answered: dict[int, int] = {}
+        """The last decisions answered on the fleet, and how many starts each had."""
         self._supervisor: asyncio.Task[None] | None = None
         self._folder: str | None = None
 
@@ -154,10 +159,14 @@ class FleetPool:
             self._supervisor = asyncio.get_running_loop().create_task(self._supervise())
 
     # ------------------------------------------------------------------ asking
-    async def decide(self, key: str, decision: Decision) -> str:
+    async def decide(self, key: str, decision: Decision,
+                     deadline: float | None = None) -> str:
         """The move text for ``decision``: from the fleet if it can answer in time, else
-        from the local pool. Any failure on the fleet's side ends in the local pool."""
-        asked = time.monotonic()
+        from the local pool, which thinks for what is left before ``deadline`` (by
+        default the thinking time plus ``DEADLINE_SECONDS`` from now). Any failure on the
+        fleet's side ends in the local pool."""
+        if deadline is None:
+            deadline = time.monotonic() + decision.seconds + self.deadline
         why = self._refuse_route(decision)
         if why is None:
             try:
@@ -171,12 +180,8 @@ class FleetPool:
                 why = "an error in the host"
         self.outcomes["local"] += 1
         self.to_local[why] += 1
-        left = self.deadline - (time.monotonic() - asked) - LOCAL_MARGIN
-        seconds = max(LEAST_THINKING, min(decision.seconds, left))
-        if seconds < decision.seconds:
-            decision = Decision(decision.tier, decision.seed, decision.observation, seconds)
         self.start()
-        return await self.local.decide(key, decision)
+        return await self.local.decide(key, decision, deadline - LOCAL_MARGIN)
 
     def _refuse_route(self, decision: Decision) -> str | None:
         """Why this decision goes to the local pool now (None: to the fleet)."""
@@ -186,8 +191,8 @@ class FleetPool:
             return "the scheduler cannot be reached"
         if self.workers <= 0:
             return "the fleet has no workers"
-        if len(self._pending) >= 2 * self.workers:  # a new one would wait a whole round
-            return "the fleet is busy"
+        if len(self._pending) >= 2 * self.workers and self.local.idle():
+            return "the fleet is busy"  # it would wait a whole round there, not here
         return None
 
     async def _on_fleet(self, decision: Decision) -> str:
@@ -215,10 +220,19 @@ class FleetPool:
             raise
         finally:
             self._pending.pop(ident, None)
+            retried = self.starts.pop(ident, 0) > 1
         if isinstance(reply, fleet_wire.Failed):
+            if reply.why == "a bad answer":  # refused and counted as it came
+                raise _Miss("a bad answer")
+            if reply.why.startswith("a malformed answer"):  # the gateway saw a bad answer
+                self._refused(f"the gateway: {reply.why}")
+                raise _Miss("a bad answer")
             raise _Miss(_short_why(reply.why))
         move = self._checked(reply, decision)
-        self.outcomes["retried" if reply.retried else "fleet"] += 1
+        self.outcomes["retried" if retried else "fleet"] += 1
+        self._answered[ident] = 2 if retried else 1
+        if len(self._answered) > 1000:
+            del self._answered[next(iter(self._answered))]
         self.thinking.add(reply.seconds)
         self.waits.add(time.monotonic() - asked - reply.seconds)
         return move
@@ -296,7 +310,7 @@ class FleetPool:
         folder, user = self._private_folder()
         hello = {"type": "hello", "address": self.settings.address,
                  "tls": [Path(p).read_text(encoding="ascii") for p in self.settings.tls],
-                 "factory": self.factory, "grace": self.grace, "user": user}
+                 "factory": self.factory, "user": user}
         process = await asyncio.create_subprocess_exec(
             *self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE, cwd=folder, env=_gateway_env(folder),
@@ -308,9 +322,11 @@ class FleetPool:
         process.stdin.write(fleet_wire.line(hello))
         said = asyncio.get_running_loop().create_task(_relay_log(process.stderr))
         try:
+            wait = START_SECONDS  # the first line comes once Dask is loaded
             while True:
                 try:
-                    raw = await asyncio.wait_for(process.stdout.readline(), SILENCE_SECONDS)
+                    raw = await asyncio.wait_for(process.stdout.readline(), wait)
+                    wait = self.silence
                 except TimeoutError:
                     log.warning("bot fleet: the gateway fell silent; starting it again")
                     break
@@ -323,6 +339,8 @@ class FleetPool:
         finally:
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
+            with contextlib.suppress(Exception):  # the pipe must reach its end first
+                await asyncio.wait_for(process.stdout.read(), self.silence)
             await process.wait()
             said.cancel()
             self.process = None
@@ -338,9 +356,21 @@ class FleetPool:
             reply = fleet_wire.parse_reply(raw.rstrip(b"\n"))
         except fleet_wire.BadReply as exc:
             self._refused(f"the gateway: {exc}")
+            named = fleet_wire.named_decision(raw) if len(raw) <= fleet_wire.MAX_REPLY else None
+            if named is not None and (future := self._pending.get(named)) is not None \
+                    and not future.done():  # a bad answer: the local pool decides now
+                future.set_result(fleet_wire.Failed(named, "a bad answer"))
             return
         if isinstance(reply, fleet_wire.Presence):
             self._set_presence(reply.connected, reply.workers)
+            return
+        if isinstance(reply, fleet_wire.Started):
+            if reply.id in self._pending:
+                self.starts[reply.id] += 1
+            elif self._answered.get(reply.id) == 1:  # its restart was said after its answer
+                self._answered[reply.id] = 2
+                self.outcomes["fleet"] -= 1
+                self.outcomes["retried"] += 1
             return
         future = self._pending.get(reply.id)
         if future is None:

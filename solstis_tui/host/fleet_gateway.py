@@ -46,11 +46,11 @@ class Gateway:
         self.address = str(hello["address"])
         self.tls = hello["tls"]
         self.factory = _factory(hello.get("factory"))
-        self.grace = float(hello.get("grace", 3.0))
         self.out = out
         self.client: Any = None
         self.running: dict[int, tuple[Any, str]] = {}
-        self.starts: dict[str, int] = {}
+        self.asks: dict[str, int] = {}
+        """The key of each decision on the cluster → the host's id for it."""
         self.workers = 0
         self.chores: set[Any] = set()
 
@@ -109,8 +109,8 @@ class Gateway:
 
     def _started(self, event: tuple[float, Any]) -> None:
         key = event[1]
-        if isinstance(key, str) and key in self.starts:
-            self.starts[key] += 1
+        if isinstance(key, str) and key in self.asks:
+            self.say({"type": "started", "id": self.asks[key]})
 
     # ------------------------------------------------------------------ decisions
     async def answer(self, ask: dict[str, Any]) -> None:
@@ -121,28 +121,24 @@ class Gateway:
             return
         key = KEY_PREFIX + secrets.token_hex(12)
         seconds = float(ask["seconds"])
-        self.starts[key] = 0
+        self.asks[key] = ident
         try:
             future = client.submit(decide, self.factory, str(ask["tier"]), int(ask["seed"]),
                                    json.dumps(ask["observation"]), seconds, key=key,
                                    pure=False)
             self.running[ident] = (future, key)
-            reply = await asyncio.wait_for(future, seconds + self.grace)
+            reply = await future  # the host says when it gives up (``cancel``)
         except asyncio.CancelledError:
             raise
-        except TimeoutError:
-            self._drop(ident)
-            self.say({"type": "failed", "id": ident, "why": "no answer in time"})
-            return
         except Exception as exc:  # lost, cancelled, a broken answer: say so, in short
             self._drop(ident)
             self.say({"type": "failed", "id": ident,
-                      "why": f"{type(exc).__name__}: {str(exc)[:150]}"})
+                      "why": _printable(f"{type(exc).__name__}: {exc}")[:250]})
             return
         finally:
             self.running.pop(ident, None)
-            starts = self.starts.pop(key, 0)
-        self.say(_reply(ident, reply, starts > 1))
+            self.asks.pop(key, None)
+        self.say(_reply(ident, reply))
 
     def cancel(self, ident: int) -> None:
         self._drop(ident)
@@ -156,20 +152,27 @@ class Gateway:
                 chore.add_done_callback(self.chores.discard)
 
 
-def _reply(ident: int, reply: Any, retried: bool) -> dict[str, Any]:
+def _reply(ident: int, reply: Any) -> dict[str, Any]:
     """The line for a worker's ``reply``: an answer only if it has the shape ``decide``
     gives (the host checks it again, and the move against the observation)."""
     try:
         move, error, iterations, thought, worker = reply
         if error is not None:
-            return {"type": "failed", "id": ident, "why": f"the bot failed: {str(error)[:200]}"}
+            return {"type": "failed", "id": ident,
+                    "why": _printable(f"the bot failed: {error}")[:250]}
         if not (type(move) is str and type(iterations) is int and type(thought) is float
                 and type(worker) is str):
             raise TypeError
     except (TypeError, ValueError):
-        return {"type": "failed", "id": ident, "why": "a malformed answer"}
+        return {"type": "failed", "id": ident,
+                "why": f"a malformed answer from a worker ({type(reply).__name__[:40]})"}
     return {"type": "answer", "id": ident, "move": move[:100], "iterations": iterations,
-            "seconds": thought, "worker": worker[:200], "retried": retried}
+            "seconds": thought, "worker": worker[:200]}
+
+
+def _printable(text: str) -> str:
+    """``text`` on one line, as the host's wire takes it."""
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
 
 
 def _factory(path: Any) -> Any:
@@ -187,8 +190,8 @@ def _drop_privileges(user: Any) -> None:
     no access to the host's data. The code it needs is loaded first, as root."""
     if user is None or os.geteuid() != 0:
         return
-    import distributed.comm.tcp  # noqa: F401  (loaded while the interpreter's files can be read)
-    import distributed.protocol  # noqa: F401
+    import distributed.comm.tcp  # loaded now, while the interpreter's files can be read
+    import distributed.protocol
     import distributed.versions
 
     distributed.versions.get_versions()  # kept: the scheduler compares them at connection

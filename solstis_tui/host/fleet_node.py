@@ -50,8 +50,9 @@ def decide(factory: BotFactory | None, tier: str, seed: int, observation: str,
     return move, error, iterations, thought, str(worker.address)
 
 
-class InsecureFleet(RuntimeError):
-    """A fleet process started without mutual TLS everywhere."""
+class InsecureFleet(SystemExit):
+    """A fleet process started without mutual TLS everywhere: it ends (Dask logs and
+    ignores any other error a preload raises, and would run on in the clear)."""
 
 
 def dask_setup(server: Any) -> None:

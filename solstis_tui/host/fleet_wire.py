@@ -8,9 +8,10 @@ each answer's move against the observation it sent (``fleet``).
 
 Host → gateway: ``hello`` (once, first: the cluster's address and TLS material), ``ask``
 (a decision: tier, seed, the bot seat's observation, thinking time) and ``cancel``.
-Gateway → host: ``answer`` (a move in the notation, iterations, seconds, the worker, whether
-the decision was retried after a worker was lost), ``failed`` (no answer, in words) and
-``presence`` (connected to the scheduler or not, and how many workers it has).
+Gateway → host: ``started`` (a worker began a decision: twice means the first worker was
+lost and it was retried), ``answer`` (a move in the notation, iterations, seconds, the
+worker), ``failed`` (no answer, in words) and ``presence`` (connected to the scheduler or
+not, and how many workers it has).
 """
 
 from __future__ import annotations
@@ -45,7 +46,13 @@ class Answer:
     iterations: int
     seconds: float
     worker: str
-    retried: bool
+
+
+@dataclass(frozen=True)
+class Started:
+    """A worker began the decision (a second start: the first worker was lost)."""
+
+    id: int
 
 
 @dataclass(frozen=True)
@@ -64,7 +71,7 @@ class Presence:
     workers: int
 
 
-Reply = Answer | Failed | Presence
+Reply = Answer | Failed | Presence | Started
 
 
 def line(message: dict[str, Any]) -> bytes:
@@ -95,17 +102,29 @@ def parse_reply(raw: bytes) -> Reply:
         raise BadReply("not a JSON object")
     kind = data.get("type")
     fields = set(data) - {"type"}
-    if kind == "answer" and fields == {"id", "move", "iterations", "seconds", "worker",
-                                       "retried"}:
+    if kind == "answer" and fields == {"id", "move", "iterations", "seconds", "worker"}:
         return Answer(_ident(data), _text(data, "move", MAX_MOVE),
                       _whole(data, "iterations", MAX_ITERATIONS), _seconds(data),
-                      _text(data, "worker", MAX_WORKER), _flag(data, "retried"))
+                      _text(data, "worker", MAX_WORKER))
+    if kind == "started" and fields == {"id"}:
+        return Started(_ident(data))
     if kind == "failed" and fields == {"id", "why"}:
         return Failed(_ident(data), _text(data, "why", MAX_WHY))
     if kind == "presence" and fields == {"connected", "workers"}:
         return Presence(_flag(data, "connected"), _whole(data, "workers", MAX_WORKERS))
-    raise BadReply(f"not an answer, failed or presence line (type {str(kind)[:20]!r}, "
+    raise BadReply(f"not a started, answer, failed or presence line (type {str(kind)[:20]!r}, "
                    f"fields {sorted(fields)[:8]})")
+
+
+def named_decision(raw: bytes) -> int | None:
+    """The decision a refused line named plainly (``"id"``, a whole number), if any: the host
+    then gives up on the fleet for it at once."""
+    try:
+        data = json.loads(raw, parse_constant=_no_constant)
+        value = data["id"]
+    except (ValueError, RecursionError, TypeError, KeyError):
+        return None
+    return value if type(value) is int and 0 <= value <= MAX_ID else None
 
 
 def _no_constant(name: str) -> Any:

@@ -18,7 +18,7 @@ from typing import Any, Final
 from ..core import IllegalMove, Move
 from ..core.rng import derive
 from ..wire.protocol import ProtocolError
-from .botpool import BotFailed, Bots, Decision, WorkerLost
+from .botpool import DEADLINE_SECONDS, BotFailed, Bots, Decision, WorkerLost
 from .tables import Table
 
 log = logging.getLogger("solstis.host")
@@ -164,11 +164,14 @@ class BotSeats:
 
     async def _ask(self, table_id: str, decision: Decision) -> tuple[Move | None, str]:
         """The bot's move for ``decision``, or None and why there is none. Whatever goes
-        wrong (a lost worker is asked once more), the table's loop goes on."""
+        wrong (a lost worker is asked once more), the table's loop goes on. A decision
+        that must wait thinks less: none waits much past its thinking time plus
+        ``DEADLINE_SECONDS``."""
         why = "no answer"
+        deadline = time.monotonic() + decision.seconds + DEADLINE_SECONDS
         for _ in range(2):
             try:
-                return Move.parse(await self.pool.decide(table_id, decision)), ""
+                return Move.parse(await self.pool.decide(table_id, decision, deadline)), ""
             except WorkerLost as exc:
                 why = str(exc)
             except (BotFailed, ValueError) as exc:

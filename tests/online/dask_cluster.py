@@ -66,7 +66,7 @@ class Cluster:
         name = name or f"worker{len(self.workers)}"
         worker = self._start(["worker", self.address, "--nthreads", "1", "--no-nanny",
                               "--no-dashboard", "--dashboard-address", "127.0.0.1:0",
-                              "--listen-address", "tls://127.0.0.1:0", "--name", name,
+                              "--protocol", "tls", "--host", "127.0.0.1", "--name", name,
                               "--death-timeout", "60", "--preload", preload], name,
                              "worker-localhost")
         self.workers.append(worker)

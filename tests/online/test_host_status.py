@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import pytest
 
-from solstis_tui.host import serve, status_cli
-from solstis_tui.host import fleet_certs
+from solstis_tui.host import fleet_certs, serve, status_cli
 from solstis_tui.host.fleet import FleetProblem, fleet_settings
 
 from .test_botpool import bot_table, state_with
@@ -86,3 +86,52 @@ def test_the_host_will_not_start_on_an_unencrypted_cluster(tmp_path, capsys):
     assert stop.value.code == 2
     assert "speaks TLS only" in capsys.readouterr().err
     assert not (tmp_path / "data").exists()  # nothing was started or made
+
+
+async def test_host_status_prints_prometheus_text_a_scraper_reads(host, connect, capsys):
+    from prometheus_client.parser import text_string_to_metric_families
+
+    ann = await connect("Ann")
+    table = await bot_table(ann, "greedy")
+    await state_with(ann, table, 1)
+    code = await asyncio.to_thread(status_cli.main, ["--socket", str(host.socket_path),
+                                                     "--prometheus"])
+    assert code == 0
+    families = {f.name: f for f in text_string_to_metric_families(capsys.readouterr().out)}
+    decisions = {s.labels["outcome"]: s.value for s in families["solstis_bot_decisions"].samples
+                 if s.name.endswith("_total")}
+    assert decisions["local"] >= 1 and decisions["lost"] == 0
+    latency = families["solstis_bot_decision_seconds"].samples
+    assert any(s.name.endswith("_count") and s.value >= 1 for s in latency)
+    assert {"solstis_bot_queue_length", "solstis_fleet_workers", "solstis_connections",
+            "solstis_tables", "solstis_bot_tables"} <= set(families)
+
+
+async def test_the_metrics_port_serves_the_figures_on_loopback_only(host):
+    import urllib.request
+
+    from solstis_tui.host import metrics
+
+    from .ssh_probes import free_port
+
+    port = free_port()
+    serving = asyncio.get_running_loop().create_task(metrics.serve(port, host.status))
+    try:
+        async with asyncio.timeout(30):
+            while True:
+                try:
+                    body = await asyncio.to_thread(
+                        lambda: urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics",
+                                                       timeout=5).read().decode())
+                    break
+                except OSError:
+                    await asyncio.sleep(0.05)
+        assert "solstis_connections" in body and "solstis_bot_decisions_total" in body
+        listening = [line.split()[1] for line in
+                     Path("/proc/net/tcp").read_text().splitlines()[1:]
+                     if line.split()[3] == "0A" and int(line.split()[1].split(":")[1], 16)
+                     == port]
+        assert listening == [f"0100007F:{port:04X}"]  # 127.0.0.1 only
+    finally:
+        serving.cancel()
+        await asyncio.gather(serving, return_exceptions=True)
