@@ -28,6 +28,8 @@ from typing import Any
 from .arena_stats import GameRecord
 
 MAGIC = "# solstis arena record 1"
+#: The most bots a record's settings may name (their pairs are listed: n * (n - 1) / 2).
+MAX_BOTS = 64
 COLUMNS = ("pair", "deal", "first", "winner", "score0", "score1", "end")
 
 
@@ -55,7 +57,13 @@ def loads(text: str, deal_seed: Any = None) -> tuple[dict[str, Any], list[GameRe
                          f"{MAGIC!r} and a line of settings)")
     try:
         settings = json.loads(lines[1][2:])
-        pairs = list(itertools.combinations(settings["bots"], 2))
+        bots = settings["bots"]
+        if not isinstance(bots, list) or len(bots) > MAX_BOTS or \
+                not all(isinstance(b, str) for b in bots):
+            raise TypeError(f"'bots' is a list of at most {MAX_BOTS} bots' specs")
+        pairs = list(itertools.combinations(bots, 2))  # specs are only compared, never made
+    except RecursionError:
+        raise ValueError("the record's settings line is malformed: nested too deep") from None
     except (ValueError, KeyError, TypeError) as exc:
         raise ValueError(f"the record's settings line is malformed: {exc}") from None
     rows = csv.reader(lines[2:])

@@ -7,6 +7,10 @@ decision. The budget becomes the bot's ``default_budget``. A package offers a bo
 
     [project.entry-points."solstis.bots"]
     clever = "mybots.clever:CleverBot"
+
+An import path is what a person types on their own command line. A spec read from a file
+(a game record's seat kind) goes through ``spec_from_file`` first, which takes only the
+names above, never an import path, and imports nothing.
 """
 
 from __future__ import annotations
@@ -120,6 +124,53 @@ def bot_class(spec: str) -> type[Bot]:
     if tier is not None:
         return tier.cls
     return BASELINES.get(name.lower()) or load_class(name)
+
+
+#: The most a spec read from a file may ask a bot to think, a decision (``spec_from_file``).
+MAX_FILE_SECONDS = 60.0
+MAX_FILE_ITERATIONS = 1_000_000
+#: A name a file may give a bot by: a tier's, a yardstick's or an installed entry point's
+#: (no ':', so never an import path), with its budget after '@'.
+_FILE_SPEC = re.compile(r"^([A-Za-z0-9_][\w.-]{0,63})(?:@([0-9.]{1,12}s?))?$")
+
+
+def spec_from_file(text: str) -> str:
+    """The spec of the bot that ``text``, read from a file someone may have sent (a game
+    record's seat kind), names: a built-in tier or yardstick (``TIERS``, ``BASELINES``) or
+    a bot an installed package offers in the entry point group ``solstis.bots``, each with
+    an optional budget of at most ``MAX_FILE_SECONDS`` or ``MAX_FILE_ITERATIONS``. An
+    import path (``pkg.mod:Class``) is never taken from a file: ValueError, as for
+    anything else, saying why. Nothing is imported: an entry point is only looked up in
+    the installed packages' metadata here (``make_bot`` loads it, as the command line's
+    ``--opponent NAME`` would)."""
+    found = _FILE_SPEC.match(text)
+    if found is None:
+        if ":" in text:
+            raise ValueError("a file may name a bot, never a module to import: "
+                             f"{_shown(text)} is an import path")
+        raise ValueError(f"{_shown(text)} is not a bot's name with an optional @budget")
+    name, budget_text = found.groups()
+    lower = name.lower()
+    if lower in TIERS or lower in BASELINES:
+        name = lower
+    elif entry_point(name) is None:
+        raise ValueError(f"{_shown(name)} is not a bot this program has: the tiers are "
+                         f"{', '.join(TIERS)}, and no installed package offers a bot of "
+                         f"that name (entry point group '{ENTRY_POINTS}')")
+    if budget_text is None:
+        return name
+    budget = parse_budget(budget_text)
+    if (budget.seconds or 0) > MAX_FILE_SECONDS or \
+            (budget.iterations or 0) > MAX_FILE_ITERATIONS:
+        raise ValueError(f"{_shown(text)} asks for more than a bot may think from a file "
+                         f"({MAX_FILE_SECONDS:g} seconds or {MAX_FILE_ITERATIONS:,} "
+                         "iterations a decision)")
+    return f"{name}@{budget_text}"
+
+
+def _shown(text: str, most: int = 60) -> str:
+    """``text`` quoted for a message, cut to ``most`` characters."""
+    return repr(text if len(text) <= most else text[:most - 1] + "…")
 
 
 def make_bot(spec: str, seed: int | None = None, **options: Any) -> Bot:

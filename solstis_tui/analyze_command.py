@@ -16,10 +16,13 @@ from typing import Any
 
 from solstis_tui import analysis, reasons, records
 from solstis_tui.core import Game, Options
-from solstis_tui.files import write_atomic
+from solstis_tui.files import NotAFile, read_regular, write_atomic
 
 EFFORT = analysis.Effort()
 """The judge's effort for the command (tests make it tiny)."""
+MAX_CACHE_BYTES = 20_000_000
+"""The most a kept analysis may hold (a game's is a few hundred KB): past it, analysed
+afresh."""
 
 
 class RecordProblem(ValueError):
@@ -30,8 +33,10 @@ def load(text: str) -> tuple[Game, list[str]]:
     """The game a record holds, and its seats' names.
 
     Reads a game record (``solstis_tui.records``, docs/records.md), or a small JSON form:
-    ``{"variant": "base", "seed": 7, "moves": ["play 3-5", ...], "seats": ["Ann", "Bob"]}``.
-    RecordProblem with the reason (a record's names its line) otherwise.
+    ``{"variant": "base", "seed": 7, "moves": ["play 3-5", ...], "seats": ["Ann", "Bob"]}``,
+    bounded as a record is (``records.SEED_BITS``, ``records.MAX_MOVES``). RecordProblem
+    with the reason (a record's names its line) otherwise. A seat's kind is never read
+    here: no bot is made.
     """
     if not text.lstrip().startswith("{"):
         try:
@@ -49,12 +54,21 @@ def load(text: str) -> tuple[Game, list[str]]:
         if not isinstance(seed, int) or not isinstance(moves, list) or \
                 not all(isinstance(m, str) for m in moves) or len(names) != 2:
             raise RecordProblem("a record needs an integer seed, a list of moves and two seats")
+        if abs(seed) >= 2 ** records.SEED_BITS or len(moves) > records.MAX_MOVES:
+            raise RecordProblem(f"a seed has at most {records.SEED_BITS} bits and a game at "
+                                f"most {records.MAX_MOVES:,} moves")
         game = analysis.game_from_moves(options, seed, moves)
     except RecordProblem:
         raise
+    except RecursionError:  # json: arrays nested thousands deep
+        raise RecordProblem("not a game record: nested too deep") from None
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise RecordProblem(f"not a game record: {exc}") from None
+        raise RecordProblem(f"not a game record: {_cut(str(exc))}") from None
     return game, [str(n) for n in names]
+
+
+def _cut(text: str, most: int = 200) -> str:
+    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def summed_seat(text: str) -> int:
@@ -77,9 +91,9 @@ def key_of(record: Path, effort: analysis.Effort | None = None, seed: int = 0) -
     """The cache key of ``record``'s analysis at ``effort`` (default: this command's) and
     ``seed``; None if the record cannot be read."""
     try:
-        return cache_key(record.read_text(encoding="utf-8"),
-                         EFFORT if effort is None else effort, seed)
-    except (OSError, UnicodeDecodeError):
+        return cache_key(records.read_text(record), EFFORT if effort is None else effort,
+                         seed)
+    except (OSError, ValueError):  # not a file, not text, too long
         return None
 
 
@@ -88,15 +102,16 @@ def cache_path(record: Path) -> Path:
 
 
 def read_cache(record: Path, key: str) -> dict[str, Any] | None:
-    try:
-        data = json.loads(cache_path(record).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    try:  # a FIFO there is not waited on; a file past the limit is not read whole
+        raw = read_regular(cache_path(record), MAX_CACHE_BYTES)
+        data = json.loads(raw) if len(raw) <= MAX_CACHE_BYTES else None
+    except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(data, dict) or data.get("key") != key:
         return None
     try:  # a damaged or hand-edited file is analysed afresh, never half printed
         analysis.print_text(data["analysis"], str(data["summary"]), out=io.StringIO())
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError):
         return None
     return data
 
@@ -113,7 +128,7 @@ def analysis_of(data: dict[str, Any]) -> analysis.Analysis | None:
     kept their top moves)."""
     try:
         return analysis.from_json(data["analysis"])
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError):
         return None
 
 
@@ -144,6 +159,9 @@ def main(argv: list[str]) -> int:
     path = Path(args.record)
     try:
         text = records.read_text(path)
+    except NotAFile as exc:  # a FIFO or a device: refused at once, never waited on
+        print(f"solstis analyze: {exc}", file=sys.stderr)
+        return 2
     except OSError as exc:
         print(f"solstis analyze: cannot read {path}: {exc}", file=sys.stderr)
         return 2

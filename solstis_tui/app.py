@@ -235,10 +235,14 @@ class SolstisApp(ShellApp):
             self.show_message("No practice game", f"Cannot play from there: {exc}.")
             return
         self.start_session(session)
-        self.notify(f"Practice from {session.started_at()} against "
-                    f"{session.name(1 - seat)}: what you could not see is dealt anew. A "
-                    "practice game is not kept and does not replace your saved game.",
-                    markup=False, timeout=8)
+        said = (f"Practice from {session.started_at()} against {session.name(1 - seat)}: "
+                "what you could not see is dealt anew. A practice game is not kept and "
+                "does not replace your saved game.")
+        if session.note:  # the record's bot is not one of ours: said before play starts
+            self.show_message(f"Practice against the {session.name(1 - seat)}",
+                              f"{session.note}\n\n{said}")
+        else:
+            self.notify(said, markup=False, timeout=8)
 
     def on_play_from_here(self, message: PlayFromHere) -> None:
         """A review board's "play from here" (key f)."""

@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Final
 
-from . import analysis, analyze_command, record_files
+from . import analysis, analyze_command, record_files, records
 from .ai.judge import judge
 from .core import Game, IllegalMove, Move, Observation
 from .core.determinize import deal_anew
@@ -153,7 +153,7 @@ def analyse_missing(drill: Drill, progress: Callable[[int, int, Path], None] | N
         if progress is not None:
             progress(k, len(drill.unanalysed), path)
         try:
-            text = path.read_text(encoding="utf-8")
+            text = records.read_text(path)  # a FIFO put there is refused, not waited on
             game, names = analyze_command.load(text)
             found = analysis.analyse(game, names, 0, analyze_command.EFFORT, workers)
             key = analyze_command.cache_key(text, analyze_command.EFFORT, 0)

@@ -8,8 +8,10 @@ only (platformdirs when asked where the data directory is)."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -46,6 +48,60 @@ def write_atomic(path: Path | str, text: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+class NotAFile(OSError):
+    """What was to be read is not a regular file (a FIFO, a device, a folder, a socket);
+    the message says which."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(errno.EINVAL, message)
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+
+def read_regular(path: Path | str, limit: int) -> bytes:
+    """At most ``limit`` bytes of the regular file ``path`` (``limit + 1`` is read, so the
+    caller sees a file that is too long). NotAFile, an OSError saying what it is, for a
+    FIFO, a device, a folder or a socket, without waiting on it: the path is looked at
+    before it is opened, opened without blocking and without becoming the controlling
+    terminal, and looked at again once open (it may have been swapped in between)."""
+    path = Path(path)
+    _refuse_unless_regular(path, os.stat(path).st_mode)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) \
+        | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    try:
+        _refuse_unless_regular(path, os.fstat(fd).st_mode)
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (a named pipe)"),
+          (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+
+
+def not_regular(mode: int) -> str:
+    """What a file of ``st_mode`` ``mode`` is when it is not a regular file ('a FIFO (a
+    named pipe)', 'a device', ...); '' for a regular file."""
+    if stat.S_ISREG(mode):
+        return ""
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def _refuse_unless_regular(path: Path, mode: int) -> None:
+    what = not_regular(mode)
+    if what:
+        raise NotAFile(f"{path} is {what}, not a file: only a regular file is read")
 
 
 def keep_aside(path: Path, why: str = "corrupt") -> Path:

@@ -2,8 +2,12 @@
 
 A finished game's record (``records.GameRecord``) is replayed to one of its decisions with
 a real choice, numbered as ``analysis.analyse`` numbers them (its ``DecisionNote``s, in
-order). From there the reviewing seat plays on against the record's other seat (the same
-bot spec; a person there is replaced by ``STANDIN``). Only the reviewing seat's
+order). From there the reviewing seat plays on against the record's other seat: the bot
+its kind names, if it is one of this program's tiers or an installed bot
+(``ai.registry.spec_from_file``: a record, which anyone may send, never names a module to
+import); a person there, or a kind that names no such bot, is replaced by ``STANDIN`` (or
+the same tier at its own budget), and the practice says so (``Opponent.note``). Only the
+reviewing seat's
 observation goes into the practice game: the other hand, the land pile, the face-down
 display tiles and the spirit pile are dealt anew from it by the bots' dealer
 (``core.determinize.deal_anew``), from the OS's randomness, so nothing hidden in the real
@@ -17,6 +21,7 @@ import random
 from dataclasses import dataclass
 from typing import Final
 
+from .ai.registry import spec_from_file
 from .choice_points import choice_points
 from .core import Game, Move
 from .core.determinize import deal_anew
@@ -63,11 +68,42 @@ def point(record: GameRecord, decision_index: int) -> Point:
     return found[decision_index]
 
 
-def opponent(record: GameRecord, seat: int) -> Seat:
-    """Who the practice is against: the record's other seat's bot (the same spec), or
-    ``STANDIN`` where a person sat."""
+@dataclass(frozen=True)
+class Opponent:
+    """Who a practice from a record plays against (``seat``), and ``note``: '' when it is
+    the record's own bot (or the stand-in for a person), else a sentence saying that the
+    record's seat names no bot this program has and which tier plays it instead."""
+
+    seat: Seat
+    note: str = ""
+
+
+def opponent_of(record: GameRecord, seat: int) -> Opponent:
+    """The opponent of a practice as ``seat``: the record's other seat's bot, with its
+    budget, when its kind names one of the program's bots (``spec_from_file``); the same
+    bot at its own budget when only the budget is out of bounds; ``STANDIN`` where a person
+    sat or the kind names no such bot (an import path, a bot not installed here), with a
+    ``note`` naming the record's line. Nothing named in the record is ever imported."""
     other = record.seats[1 - seat]
-    return Seat(STANDIN) if other.is_human else Seat(other.kind)
+    if other.is_human:
+        return Opponent(Seat(STANDIN))
+    try:
+        return Opponent(Seat(spec_from_file(other.kind)))
+    except ValueError as exc:
+        why = str(exc)
+    try:
+        nearest = Seat(spec_from_file(other.kind.partition("@")[0]))
+    except ValueError:
+        nearest = Seat(STANDIN)
+    number = 2 - seat
+    note = (f"Seat {number} of this record (line {record.line_of(f'seat {number}')}) "
+            f"cannot play here: {why}. The {nearest.title} plays it instead.")
+    return Opponent(nearest, note)
+
+
+def opponent(record: GameRecord, seat: int) -> Seat:
+    """Who the practice as ``seat`` is against (``opponent_of``)."""
+    return opponent_of(record, seat).seat
 
 
 class PracticeSession(Session):
@@ -80,6 +116,8 @@ class PracticeSession(Session):
     source: tuple[GameRecord, int, int] | None = None
     """(record, decision index, seat) it started from: the same decision may be tried
     again (re-dealt again)."""
+    note: str = ""
+    """'' or why the record's other seat is played by another bot (``Opponent.note``)."""
 
     def deal_label(self) -> str:
         return LABEL
@@ -92,14 +130,17 @@ class PracticeSession(Session):
 def start(record: GameRecord, decision_index: int, seat: int,
           rand: random.Random | None = None) -> PracticeSession:
     """A practice game from decision ``decision_index`` of ``record`` for ``seat`` (0 or
-    1), against the same opponent (``opponent``). The position is what ``seat`` saw just
-    before that decision; everything it could not see is dealt anew by ``rand`` (default:
-    the OS's CSPRNG). ValueError, saying why, for a seat or decision that is not there."""
+    1), against the same opponent where the program has it (``opponent_of``). The
+    position is what ``seat`` saw just before that decision; everything it could not see
+    is dealt anew by ``rand`` (default: the OS's CSPRNG). ValueError, saying why, for a
+    seat or decision that is not there."""
     if seat not in (0, 1):
         raise ValueError(f"a game has seats 1 and 2, not {seat + 1}")
     before = point(record, decision_index).before
-    session = from_position(before, seat, opponent(record, seat), rand)
+    against = opponent_of(record, seat)
+    session = from_position(before, seat, against.seat, rand)
     session.source = (record, decision_index, seat)
+    session.note = against.note
     return session
 
 

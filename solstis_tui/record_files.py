@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from .files import data_dir, write_atomic
+from .files import data_dir, not_regular, write_atomic
 from .records import SUFFIX, GameRecord, RecordError, dumps, read
 
 #: The folder of the data directory that holds the records.
@@ -63,10 +63,20 @@ def entries(folder: Path | None = None) -> list[Entry]:
 
 def find(key: str, folder: Path | None = None) -> Path:
     """The record named ``key``: a file's path, or the id of a kept record (a unique
-    start of one is enough). LookupError saying why when there is none or several."""
+    start of one is enough). LookupError saying why when there is none or several, or
+    when ``key`` is a FIFO, a device or a folder (reading it could wait for ever; the
+    read itself refuses one swapped in afterwards: ``files.read_regular``)."""
     given = Path(key).expanduser()
-    if given.is_file():
+    try:
+        what = not_regular(given.stat().st_mode)
+    except (OSError, ValueError):  # not there (or a name no file can have): an id?
+        what = None
+    if what == "":
         return given
+    # (A folder in the current directory named like an id does not hide the kept record.)
+    if what and not (what == "a folder" and _ID.fullmatch(key)):
+        raise LookupError(f"{key} is {what}, not a record file: only a regular file is "
+                          "read")
     folder = folder or records_dir()
     if not _ID.fullmatch(key):
         raise LookupError(f"there is no record file {key!r}")

@@ -4,8 +4,11 @@ A record holds the options (the variant), the two seats, the seed (a record is w
 only once its game is over, so the deal gives nothing away), every decision in the move
 notation, the end reason, the winner and the scores. ``loads`` reads one and replays it in
 the engine: a record that is truncated, edited, binary or of an unknown version is refused
-with a ``RecordError`` naming its line, and nothing is changed. docs/records.md describes
-the format. No Textual here: the arena and the host write records too.
+with a ``RecordError`` naming its line, and nothing is changed. A record is data: every
+number in it is bounded (``MAX_TURN``, ``MAX_MOVES``, ``MAX_SCORE``, ``SEED_BITS``), and a
+seat's kind is only text here (``ai.registry.spec_from_file`` says which bot it names, if
+any). docs/records.md describes the format. No Textual here: the arena and the host write
+records too.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .core import EndReason, Game, IllegalMove, Move, Options
+from .files import read_regular
 
 #: The format version this program writes and reads.
 VERSION = 1
@@ -28,10 +32,21 @@ SUFFIX = ".solstis"
 MAX_BYTES = 1_000_000
 #: A person's kind of seat (a bot's kind is its spec: "mcts", "mcts@0.5s", "pkg.mod:Class").
 HUMAN = "human"
+#: The bounds of a record's numbers (a real game has about 30 turns and a few dozen
+#: decisions and stars a seat; a dealt seed has 128 bits): past them, refused at the line.
+MAX_TURN = 1_000
+MAX_MOVES = 10_000
+MAX_SCORE = 10_000
+SEED_BITS = 256
+"""A seed's size: ``-2**256 < seed < 2**256``."""
+#: The longest seat kind: its name, then '@' and a budget of at most 12 characters.
+MAX_KIND = 100
 
 _COMMENT = "# A finished game of Solstis; docs/records.md says what each line means."
-_KIND = re.compile(r"^[A-Za-z_][\w.:@-]*$")
-_MOVE_LINE = re.compile(r"^turn (\d+), seat ([12]): (.+)$")
+_KIND = re.compile(r"^[A-Za-z_][\w.:-]{0,86}(?:@[\w.]{1,12})?$", re.ASCII)
+_MOVE_LINE = re.compile(r"^turn ([0-9]+), seat ([12]): (.+)$")
+#: The longest move a decision line may hold ('keep dragonfly' and the like are shorter).
+_MAX_MOVE_TEXT = 40
 #: The header's fields in the order they are written (``deal`` only for legacy deals).
 _FIELDS = ("date", "program", "variant", "seat 1", "seat 2", "seed", "deal", "end",
            "winner", "scores", "moves")
@@ -108,6 +123,8 @@ def record_of(game: Game, seats: tuple[SeatRecord, SeatRecord], date: datetime, 
     decisions do not replay from its deal (a game rebuilt from a snapshot)."""
     if not game.is_over or game.end_reason is None:
         raise ValueError("only a finished game has a record")
+    if abs(game.seed) >= 2 ** SEED_BITS:
+        raise ValueError(f"the seed has more than {SEED_BITS} bits: a record cannot hold it")
     made = [(p, mv) for p, mv, auto in game.history if not auto]
     replayed = Game.new(game.seed, game.options, legacy=legacy)
     movers = []
@@ -131,7 +148,8 @@ def _clean(seat: SeatRecord, index: int) -> SeatRecord:
     surrounding spaces (never empty), a kind without spaces."""
     name = "".join(c if c.isprintable() else " " for c in seat.name).strip()
     if not _KIND.match(seat.kind):
-        raise ValueError(f"{seat.kind!r} is not a seat kind: 'human' or a bot's spec")
+        raise ValueError(f"{_shown(seat.kind)} is not a seat kind: 'human' or a bot's "
+                         f"spec, at most {MAX_KIND} characters")
     return SeatRecord(name or f"Seat {index + 1}", seat.kind)
 
 
@@ -179,9 +197,15 @@ def read(path: Path | str) -> GameRecord:
 def read_text(path: Path | str) -> str:
     """The text of file ``path``, as a record's must be: RecordError naming the line of
     the first byte that is not UTF-8 text, or past ``MAX_BYTES``; OSError if the file
-    cannot be read."""
-    with Path(path).open("rb") as handle:
-        return _text(handle.read(MAX_BYTES + 1))
+    cannot be read, ``files.NotAFile`` (an OSError) at once, without waiting, for a FIFO,
+    a device or anything else that is not a regular file."""
+    return _text(read_bytes(path))
+
+
+def read_bytes(path: Path | str) -> bytes:
+    """The bytes of the regular file ``path``, at most ``MAX_BYTES + 1`` of them (see
+    ``read_text``)."""
+    return read_regular(path, MAX_BYTES)
 
 
 def loads_bytes(data: bytes) -> GameRecord:
@@ -240,7 +264,8 @@ def _check_version(number: int, first: str) -> None:
                           f"'{MAGIC} {VERSION}')")
     version = first[len(MAGIC):].strip()
     if version != str(VERSION):
-        raise RecordError(number, f"the record is in format version {version or '?'}; this "
+        shown = _shown(version, 20)[1:-1] if version else "?"
+        raise RecordError(number, f"the record is in format version {shown}; this "
                           f"solstis reads version {VERSION} (a newer solstis wrote it?)")
 
 
@@ -264,7 +289,8 @@ class _Reader:
         if not colon or name.strip().lower() != key:
             if key in _OPTIONAL:
                 return ""
-            raise RecordError(number, f"expected the '{key}:' line here, found {line!r}")
+            raise RecordError(number, f"expected the '{key}:' line here, found "
+                              f"{_shown(line)}")
         self.at += 1
         self.last = number
         self.lines[key] = number
@@ -280,8 +306,8 @@ class _Reader:
         except ValueError:
             date = None
         if date is None or date.tzinfo is None:
-            raise self.fail("date", f"{date_text!r} is not a date and time in UTC, such "
-                            "as 2026-12-04T17:30:00Z")
+            raise self.fail("date", f"{_shown(date_text)} is not a date and time in UTC, "
+                            "such as 2026-12-04T17:30:00Z")
         program = self.field("program")
         variant = self.field("variant")
         try:
@@ -292,7 +318,8 @@ class _Reader:
         seed = self.number("seed")
         deal = self.field("deal")
         if deal not in ("", "splitmix"):
-            raise self.fail("deal", f"unknown deal {deal!r}: only 'splitmix' may be named")
+            raise self.fail("deal", f"unknown deal {_shown(deal)}: only 'splitmix' may be "
+                            "named")
         end_text = self.field("end").lower()
         try:
             end = EndReason(end_text)
@@ -301,14 +328,17 @@ class _Reader:
             raise self.fail("end", f"unknown end; it is one of {known}") from None
         winner = self.winner()
         scores = self.field("scores").split()
-        if len(scores) != 2 or not all(re.fullmatch(r"[0-9]{1,6}", s) for s in scores):
+        if len(scores) != 2 or not all(re.fullmatch(r"[0-9]+", s) for s in scores):
             raise self.fail("scores", "two whole numbers are expected: seat 1's stars, "
                             "then seat 2's")
+        stars = (_bounded(scores[0], MAX_SCORE), _bounded(scores[1], MAX_SCORE))
+        if None in stars:
+            raise self.fail("scores", f"a score is at most {MAX_SCORE:,} stars")
         count = self.number("moves")
         moves, movers = self.moves(count)
         return GameRecord(variant=variant.lower(), seats=seats, seed=seed,
                           moves=moves, movers=movers, end=end, winner=winner,
-                          scores=(int(scores[0]), int(scores[1])), date=date,
+                          scores=(stars[0] or 0, stars[1] or 0), date=date,
                           program=program, legacy=bool(deal), lines=self.lines)
 
     def seat(self, index: int) -> SeatRecord:
@@ -317,14 +347,27 @@ class _Reader:
         name, _, kind = value.rpartition(" (")
         if not name.strip() or not kind.endswith(")") or not _KIND.match(kind[:-1]):
             raise self.fail(key, "a seat is written as its name, then its kind in "
-                            "brackets: 'Alice (human)' or 'MCTS bot (mcts)'")
+                            "brackets: 'Alice (human)' or 'MCTS bot (mcts)'; a kind is at "
+                            f"most {MAX_KIND} letters, digits and . _ - : with an optional "
+                            "@budget")
         return SeatRecord(name.strip(), kind[:-1])
 
     def number(self, key: str) -> int:
+        """Field ``key``: the seed (``SEED_BITS``) or the count of moves (``MAX_MOVES``)."""
         value = self.field(key)
-        if not re.fullmatch(r"-?[0-9]{1,60}", value) or (key == "moves" and value[0] == "-"):
-            raise self.fail(key, f"{value!r} is not a whole number")
-        return int(value)
+        if not re.fullmatch(r"-?[0-9]+", value) or (key == "moves" and value[0] == "-"):
+            raise self.fail(key, f"{_shown(value)} is not a whole number")
+        if key == "moves":
+            count = _bounded(value, MAX_MOVES)
+            if count is None:
+                raise self.fail(key, f"{_shown(value)} is more moves than a record may "
+                                f"hold (at most {MAX_MOVES:,})")
+            return count
+        seed = _bounded(value.lstrip("-"), 2 ** SEED_BITS - 1)
+        if seed is None:
+            raise self.fail(key, f"the seed {_shown(value)} is too big: a seed has at most "
+                            f"{SEED_BITS} bits")
+        return -seed if value[0] == "-" else seed
 
     def winner(self) -> int | None:
         value = self.field("winner").lower()
@@ -352,14 +395,38 @@ class _Reader:
             match = _MOVE_LINE.match(line)
             if match is None:
                 raise RecordError(number, f"expected a decision such as 'turn 3, seat 1: "
-                                  f"play 3-5', found {line!r}")
+                                  f"play 3-5', found {_shown(line)}")
+            turn = _bounded(match.group(1), MAX_TURN)
+            if turn is None:
+                raise RecordError(number, f"turn {_shown(match.group(1))[1:-1]} is past the "
+                                  f"last a game may have (turn {MAX_TURN:,})")
+            text = match.group(3)
+            if len(text) > _MAX_MOVE_TEXT:
+                raise RecordError(number, f"{_shown(text)} is not a move: a move is a few "
+                                  "words, such as 'play 3-5' or 'keep bee'")
             try:
-                mv = Move.parse(match.group(3))
+                mv = Move.parse(text)
             except ValueError as exc:
                 raise RecordError(number, str(exc)) from None
             moves.append(str(mv))
-            movers.append((int(match.group(1)), int(match.group(2)) - 1))
+            movers.append((turn, int(match.group(2)) - 1))
         return tuple(moves), tuple(movers)
+
+
+def _bounded(digits: str, most: int) -> int | None:
+    """The number written ``digits`` (ASCII digits only), or None past ``most``; never
+    converts more digits than ``most`` has (Python refuses ints of over 4,300 digits)."""
+    digits = digits.lstrip("0") or "0"
+    if len(digits) > len(str(most)):
+        return None
+    value = int(digits)
+    return value if value <= most else None
+
+
+def _shown(text: str, most: int = 60) -> str:
+    """``text`` quoted for a message, cut to ``most`` characters: a message never repeats a
+    whole damaged line."""
+    return repr(text if len(text) <= most else text[:most - 1] + "…")
 
 
 # ---------------------------------------------------------------------- replaying

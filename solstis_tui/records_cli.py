@@ -11,7 +11,7 @@ from typing import TextIO
 
 from . import record_files
 from .core import EndReason
-from .records import GameRecord, RecordError, read
+from .records import GameRecord, RecordError, loads_bytes, read, read_bytes
 
 #: How each end reason reads in the list.
 ENDED = {
@@ -93,8 +93,8 @@ def export(key: str, target: str, out: TextIO, err: TextIO) -> int:
     existing ``target`` is not written over."""
     try:
         path = record_files.find(key)
-        data = path.read_bytes()
-        read(path)
+        data = read_bytes(path)
+        loads_bytes(data)
     except (LookupError, OSError, RecordError) as exc:
         print(f"solstis games: {_where(key, exc)}", file=err)
         return 2

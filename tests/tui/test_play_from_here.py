@@ -6,6 +6,7 @@ player's saved game; "Same deal" on its end sheet tries the same decision again.
 from __future__ import annotations
 
 import random
+import sys
 from datetime import UTC, datetime
 
 from solstis_tui import practice
@@ -89,3 +90,35 @@ async def test_a_boards_play_from_here_message_starts_the_practice(data_dir):
         assert isinstance(session, practice.PracticeSession)
         assert session.source == (record, 6, 1)
         assert [str(s) for s in session.setup.seats] == [practice.STANDIN, "human"]
+
+
+async def test_play_from_a_record_naming_a_module_says_which_tier_plays_and_imports_nothing(
+        data_dir):
+    """A record someone sent names ``venv.__main__:Bot`` as its other seat: the practice is
+    played against the expert, and a message says so, naming the record's line, before
+    play starts; the module is never imported."""
+    game = Game.new(4)
+    rng = random.Random(4)
+    while not game.is_over:
+        game.play(rng.choice(game.legal_moves()))
+    record = record_of(game, (SeatRecord("You", "human"),
+                              SeatRecord("Evil", "venv.__main__:Bot")),
+                       datetime(2026, 12, 1, tzinfo=UTC))
+    spot = next(p for p in practice.points(record) if p.seat == 0 and p.index > 5)
+    app = make_app(seats=("human", "random"), seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.play_from_here(record, spot.index, 0)
+        await pilot.pause()
+        assert isinstance(app.screen, MessageScreen)
+        said = " ".join(" ".join(screen_lines(app)).split())
+        assert "Practice against the Expert bot" in said
+        assert "Seat 2 of this record (line 6) cannot play here" in said
+        assert "never a module to import" in said and "Expert bot plays it instead" in said
+        session = app.game_screen.session
+        assert isinstance(session, practice.PracticeSession)
+        assert [str(s) for s in session.setup.seats] == ["human", practice.STANDIN]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is app.game_screen
+    assert "venv.__main__" not in sys.modules
