@@ -6,7 +6,10 @@ Each candidate is put to the host's own checks, the way a hello puts it: ``norma
 (bad_name), then the look-alike keys of the names already taken (name_taken). Prints how
 many are accepted and each accepted one, so that a person can judge whether it looks
 clearly different from every taken name and seat word (``--verbose``: the refused ones
-too, with the reason). Nothing here is timed.
+too, with the reason). Then the same for the look-alikes of issue 60 (``FOUND_ON_MAIN``,
+``NEW_ATTACKS``: none may be accepted) and for honest names (``HONEST``: every one must
+be, beside the taken names and each other). tests/online/test_name_posing.py asserts both.
+Nothing here is timed.
 """
 
 from __future__ import annotations
@@ -29,6 +32,38 @@ HOMOGLYPHS = {
     "D": "Ꭰ", "S": "Ѕ", "l": "ӏ1|",
 }
 SEAT_WORDS = ("open", "empty", "bot", "you", "guest", "host", "away", "waiting")
+
+#: Issue 60: names of three kinds the host accepted before it (2026-12-06) beside the
+#: taken names, by what each passes for: a taken name (a Latin letter with a hook, tail or
+#: loop outside Unicode's table, or one the table maps in the other case only, "ƅ"); a
+#: mark the screens put after a name (any brackets, a rating); a bot.
+FOUND_ON_MAIN = {
+    "taken": ["Boƅ", "Boᶀ", "Kiᶆ", "Evᶒ", "Dᶏn", "Aᶇn", "Tⱺm"],
+    "mark": ["Ann (host)", "Ann (admin)", "Ann ⦅guest⦆", "Ann [bot]", "Ann (mod)",
+             "Ann {you}", "Ann 【staff】"],
+    "rating": ["Ann 1500?"],
+    "bot": ["Expert bot (2 cores)", "Expert bot 2", "MCTS bot v2", "Greedy Bot Jr"],
+}
+#: Forty more of the same kinds, each also accepted before issue 60.
+NEW_ATTACKS = {
+    "taken": ["Boᵬ", "Ꞗob", "Kᶖm", "Kiꬺ", "Ꝃim", "Eᶌe", "Eⱱe", "Evⱸ", "Sⱥm", "Ꞩam", "Ꟈan",
+              "Aꞑn", "Daȵ", "Tꝍm"],
+    "mark": ["Ann ⟨away⟩", "Ann «host»", "Ann <admin>", "Ann 〔mod〕", "Ann ❨mod❩",
+             "Ann （owner）", "Ann - host", "Ann | staff", "Kim·admin", "Ann (gone)",
+             "Ann (h o s t)", "Ann ⁽ʰᵒˢᵗ⁾"],
+    "rating": ["Ann 2100", "Eve 1500 ?"],
+    "bot": ["Expert (2 cores)", "EXPERT BOT (4 cores)", "Expert-bot-2", "ExpertBot9000",
+            "E x p e r t 2", "Minimax 2", "MCTS 2.0", "The Expert bot", "Random bot #3",
+            "Ann bot", "Expert · wins 58%", "Greedy bot Jr."],
+}
+#: Names people really have or pick: accents, other scripts, digits, common names, and
+#: names that share letters with the program's words.
+HONEST = ["Zoë", "Élodie", "Nguyễn Văn An", "José", "François", "Søren", "Łukasz", "Björk",
+          "Siobhán", "Dvořák", "Şebnem", "Đorđe", "東京たろう", "김철수", "李小龍", "Пётр",
+          "Νίκος", "Mal74", "R2D2", "Agent 47", "Bob2", "Kim Lee", "Anna", "Annie", "Hannah",
+          "Dana", "Ivan", "Kai", "Liam", "Noah", "Olivia", "Mohammed", "Priya", "Jean-Luc",
+          "O'Brien", "Mary Ann", "Botond", "Talbot", "Hostetler", "Max", "Theo", "Ann Lee",
+          "Guido", "Moderna"]
 
 
 def swaps(name: str) -> list[str]:
@@ -70,11 +105,50 @@ def verdict(name: str, taken: dict[str, str]) -> str | None:
     return f"name_taken: looks like {clash[0]}" if clash else None
 
 
+def taken_keys(names: tuple[str, ...] = TAKEN) -> dict[str, str]:
+    """Clash key -> name, for ``names``."""
+    return {key: name for name in names for key in clash_keys(name)}
+
+
+def attacks(groups: dict[str, list[str]]) -> list[tuple[str, str]]:
+    """(kind, name) for every name of ``groups``."""
+    return [(kind, name) for kind, names in groups.items() for name in names]
+
+
+def honest_clashes() -> list[tuple[str, str]]:
+    """Pairs of honest names (and taken ones) that the host would take for each other."""
+    seen: dict[str, str] = {}
+    clashes = []
+    for name in (*TAKEN, *HONEST):
+        for key in clash_keys(name):
+            if key in seen and seen[key] != name:
+                clashes.append((seen[key], name))
+            seen.setdefault(key, name)
+    return clashes
+
+
+def report_issue_60(taken: dict[str, str], verbose: bool) -> None:
+    """Print how many of issue 60's look-alikes and honest names are accepted."""
+    for label, groups in (("found on main", FOUND_ON_MAIN), ("new", NEW_ATTACKS)):
+        tried = attacks(groups)
+        accepted = [name for _kind, name in tried if verdict(name, taken) is None]
+        print(f"issue 60, {label}: {len(tried)} look-alikes, {len(accepted)} accepted"
+              + (f": {', '.join(accepted)}" if accepted else ""))
+        if verbose:
+            for kind, name in tried:
+                print(f"  {kind:7} {name!r:24} {verdict(name, taken)}")
+    refused = [(name, why) for name in HONEST if (why := verdict(name, taken)) is not None]
+    print(f"honest names: {len(HONEST)}, {len(refused)} refused, "
+          f"{len(honest_clashes())} pairs taken for each other")
+    for name, why in refused:
+        print(f"  {name!r:24} {why}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--verbose", action="store_true", help="show the refused ones too")
     args = parser.parse_args()
-    taken = {key: name for name in TAKEN for key in clash_keys(name)}
+    taken = taken_keys()
     tried = candidates()
     accepted = []
     for name in tried:
@@ -89,6 +163,7 @@ def main() -> None:
         letters = " ".join(unicodedata.name(ch, "?").split(" ")[0] for ch in name
                            if unicodedata.category(ch).startswith("L"))
         print(f"  {name!r:20} {name!a:32} {letters}")
+    report_issue_60(taken, args.verbose)
 
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@ KEY_OPTIONS = "restrict,pty"
 BANS_FILE = "bans"
 #: The file in the host's data folder that attaches earlier players to keys.
 ATTACH_FILE = "attach"
-#: The mark put after a guest's name (a person cannot type it: see names.MARKS).
+#: The mark put after a guest's name (a person cannot type it: see wire/posing.py).
 GUEST_MARK = " (guest)"
 
 _KEY_TYPES = (r"ssh-ed25519|ssh-rsa|ssh-dss|ecdsa-sha2-nistp(?:256|384|521)"

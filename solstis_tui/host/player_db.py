@@ -164,9 +164,10 @@ def put_all(conn: sqlite3.Connection, changes: Iterable[Change],
 
 #: Which way the ``names`` rows were worked out (the ``meta`` row ``clash_keys``): when
 #: ``clash_keys`` changes (2: Cyrillic and Greek look-alikes folded; spaces, punctuation
-#: and accents left out), every player's rows
-#: are worked out again once, at start-up (``rekey``).
-CLASH_KEYS = "2"
+#: and accents left out; 3: Unicode's confusables.txt 17.0 read as published, the case
+#: rule for Latin letters, Latin letters with hooks, strokes and tails as their letters),
+#: every player's rows are worked out again once, at start-up (``rekey``).
+CLASH_KEYS = "3"
 
 
 def rekey(conn: sqlite3.Connection) -> int | None:

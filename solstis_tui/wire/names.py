@@ -6,21 +6,22 @@ or format characters (zero-width joiners, direction overrides, soft hyphens...),
 space as one plain space, no padding. ``name_key`` is what two names must not share: it
 ignores case, invisible characters and compatibility look-alikes (full-width letters).
 ``lookalike_key`` is the other thing they must not share: the UTS #39 confusable skeleton
-(see lookalike), with Cyrillic and Greek look-alikes of Latin letters folded to them, so
-that "Апп" in Cyrillic cannot sit beside "Ann" (``lookalike_core`` also leaves out spaces,
-punctuation and accents). A name's letters come from one script; names the program gives
-itself and their look-alikes, and names that begin like the game's own log lines, are
-refused (``normalize_name``); ``chat_text`` makes a chat line one line of plain words.
+with case folded (see lookalike), with look-alikes of Latin letters outside Unicode's table
+folded to them, so that "Апп" in Cyrillic cannot sit beside "Ann", nor "Boƅ" beside "Bob"
+(``lookalike_core`` also leaves out spaces, punctuation and accents). A name's letters come
+from one script, and a name must not pass for a name, mark or line of the program's own
+(see posing); ``normalize_name`` refuses the rest with a reason. ``chat_text`` makes a
+chat line one line of plain words.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from typing import Any
 
-from .lookalike import fold, mixed_scripts, scripts, skeleton
+from .lookalike import key, mixed_scripts, scripts
+from .posing import problem
 from .protocol import MAX_NAME
 
 #: Characters that draw nothing but are not in category Cf (Unicode default-ignorables and
@@ -35,26 +36,8 @@ _RUNS = re.compile(r" {2,}")
 #: the text drawn after them (a name could make the next words read backwards).
 _CONTROLS = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
                        r"\u2066-\u2069]")
-#: Names only the program gives: the screens say "You", bots sit under their tiers' titles
-#: ("Greedy", "expert bot"), an empty seat reads "open" or "(empty seat)"; a person taking
-#: one, or one that looks like it in any script ("— ореп —" in Cyrillic), would pass for
-#: the other player, a bot, a free seat or the host.
-TIERS = ("Random", "Greedy", "Minimax", "Mcts", "Expert")
-RESERVED = ("You", "Bot", "Host", "Open", "Guest", "Away", "Empty", "Empty seat", "Nobody",
-            "Waiting", *TIERS, *(f"{tier} bot" for tier in TIERS))
-#: How the game's own log lines begin before a ':' ("Game over: ...", "Second chance: ...",
-#: "Eagle: ...") and the turn header's word ("— turn 9: Ann —"): a name that begins with
-#: one (in any case, spacing or look-alike letters) would make a chat line, "Game over:
-#: Mal ran out of time", read like the game speaking. tests/online/test_names.py checks
-#: this against every opening the narrator (solstis_tui/narrate.py) writes.
-NARRATOR_OPENINGS = ("Game over", "Second chance", "turn", "Renard", "Eagle", "Fly", "Deer",
-                     "Beetle", "Viper", "Marmot", "Squirrel")
-#: Marks the screens put after a name: a name may not carry one itself.
-MARKS = ("(bot)", "(guest)", "(away)", "(you)")
 MAX_MARKS = 2  # combining marks on one letter (more is "Zalgo" text that spills over lines)
 _SPACES = re.compile(r"\s+")
-_SPEAKING = re.compile(r":( |$)")  # "Host: the game is void" would read as the host speaking
-_WORDS = re.compile(r"[^\W_]+")  # runs of letters and digits
 _CORE = frozenset({"Lu", "Ll", "Lt", "Lo", "Nd", "Nl", "No"})
 _REFUSED = {
     "Cc": "control characters (line breaks, tabs, escape codes)",
@@ -95,28 +78,14 @@ def normalize_name(raw: str) -> str:
     if unicodedata.combining(name[0]) or too_many_marks(name):
         raise BadName(f"a name puts at most {MAX_MARKS} accents on a letter, and starts with "
                       "a letter, not an accent")
-    look = lookalike_key(name)
-    cores, marks = _reserved()
-    if _core(look) in cores:
-        raise BadName(f"'{name}' is, or looks like, a name the program uses itself: choose "
-                      "another")
-    if any(mark in look.replace(" ", "") for mark in marks):
-        raise BadName(f"a name cannot carry a mark the program puts after names "
-                      f"({', '.join(MARKS)})")
+    posing = problem(name)
+    if posing is not None:
+        raise BadName(posing)
     if mixed_scripts(name):
         raise BadName("a name writes its letters in one script, not "
                       f"{' and '.join(sorted(w.title() for w in scripts(name)))} together "
                       "(a letter of another script that looks like one of yours would pass "
                       "for someone else's name)")
-    if unicodedata.category(name[0]) not in _CORE:
-        raise BadName("a name starts with a letter or a digit (the game's own lines start "
-                      "with a dash, and chat with a mark)")
-    if _begins_like_narrator(name):
-        raise BadName(f"'{name}' begins like one of the game's own lines "
-                      f"({', '.join(NARRATOR_OPENINGS)}): choose another")
-    if _SPEAKING.search(look):
-        raise BadName("a name cannot have ':' before a space or at its end (it would read "
-                      "like someone speaking)")
     if len(name) > MAX_NAME:
         raise BadName(f"a name has at most {MAX_NAME} characters")
     return name
@@ -140,65 +109,25 @@ def name_key(name: str) -> str:
 
 
 def lookalike_key(name: str) -> str:
-    """What two names that look alike share: the confusable skeleton (UTS #39) of the
-    name, case folded and skeletoned again ("Bоb" with a Cyrillic о, "B0b" and "bob" all
-    share one; so do "Ian" and "lan"), with the Cyrillic and Greek letters that pass for
-    Latin ones and the table leaves alone folded to them before each skeleton (see
-    lookalike.fold: "Aпп" with two Cyrillic п and "Ann" share one too)."""
-    text = _SPACES.sub(" ", _visible(name)).strip()
-    return skeleton(fold(skeleton(fold(unicodedata.normalize("NFKC", text))).casefold()))
+    """What two names that look alike share: the look-alike key (lookalike.key: UTS #39's
+    confusable skeleton with case folded, and the look-alikes of Latin letters outside its
+    table folded to them) of the name as shown."""
+    return key(_SPACES.sub(" ", _visible(name)).strip())
 
 
 def lookalike_core(name: str) -> str:
     """What two names that look alike share even when one has an extra space, dot, dash
     or accent ("Mal 73", "Mal73." and "Mȧl73" beside "Mal73"): the letters and digits of
     the look-alike key without their accents (the whole key for a name with none)."""
-    key = lookalike_key(name)
-    core = "".join(ch for ch in _core(key) if not unicodedata.combining(ch))
-    return core or key
-
-
-def _core(key: str) -> str:
-    """The letters and digits of a look-alike key, without modifier letters such as the
-    long dash "ー" ("— open —" and "Open!" are "open")."""
-    return "".join(ch for ch in key if unicodedata.category(ch) in _CORE)
-
-
-def _words(key: str) -> list[str]:
-    """The runs of letters and digits in a look-alike key."""
-    return _WORDS.findall(key)
-
-
-def _begins_like_narrator(name: str) -> bool:
-    """Whether ``name`` begins with one of ``NARRATOR_OPENINGS`` as whole words, in any
-    case and with look-alike letters ("Game over 2", "GameOver" and "SQUIRREL" do;
-    "Deere" and "Flynn" do not)."""
-    openings = _openings()
-    for look in (lookalike_key(name), lookalike_key(name.casefold())):
-        words = _words(look)
-        if any("".join(words[:k]) in openings for k in range(1, min(len(words), 3) + 1)):
-            return True
-    return False
-
-
-@functools.cache
-def _openings() -> frozenset[str]:
-    return frozenset("".join(_words(lookalike_key(o.casefold()))) for o in NARRATOR_OPENINGS
-                     ) | frozenset("".join(_words(lookalike_key(o))) for o in NARRATOR_OPENINGS)
+    found = lookalike_key(name)
+    core = "".join(ch for ch in found if unicodedata.category(ch) in _CORE)
+    return core or found
 
 
 def chat_text(text: str) -> str:
     """A chat line as the host passes it on: every run of spaces one space, no padding,
     so that nothing typed can push words onto a line of their own."""
     return _SPACES.sub(" ", text).strip()
-
-
-@functools.cache
-def _reserved() -> tuple[frozenset[str], tuple[str, ...]]:
-    """The cores of the reserved names and the keys of the marks (worked out on first
-    use: the skeleton table loads then)."""
-    cores = frozenset(_core(lookalike_key(n)) for n in RESERVED)
-    return cores, tuple(lookalike_key(m).replace(" ", "") for m in MARKS)
 
 
 def without_controls(value: Any) -> Any:
