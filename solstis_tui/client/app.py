@@ -63,6 +63,7 @@ class OnlineApp(ShellApp):
         self.chat_lines: list[str] = []
         """What was said at the tables, oldest first (the last ``CHAT_KEPT`` lines)."""
         self.rating_told: set[str] = set()  # tables whose rating change was shown
+        self.unrated_told: set[str] = set()  # tables said to be played unrated
         self.offers_asked: set[str] = set()  # rematch tables offered to this player
         self.table_gone = False  # the table closed under its review: the lobby comes next
 
@@ -288,6 +289,11 @@ class OnlineApp(ShellApp):
         if remote is None or remote.table != message.get("table"):
             return
         remote.update(message)
+        if (remote.unrated and remote.table not in self.unrated_told and remote.obs
+                is not None and not remote.obs.is_over):
+            self.unrated_told.add(remote.table)  # said once, before they play
+            self.notify(f"This rated game will be played unrated: {remote.unrated}.",
+                        title="Ratings", timeout=30)
         news = rating_news(remote.seats, remote.seat)
         if news is not None and remote.table not in self.rating_told:
             self.rating_told.add(remote.table)  # once per game, not at each redraw

@@ -15,6 +15,12 @@ from textual.widgets import Static
 PAGE = 15  # the host's page of the leaderboard (host.standings.LEADERS_PAGE)
 
 
+def provisional(rating: str) -> str:
+    """What a rating's "?" means, said beside it (nothing for a settled rating)."""
+    return " (provisional: too few recent rated games to be sure)" if rating.endswith(
+        "?") else ""
+
+
 def board_text(message: dict[str, Any]) -> str:
     """A ``leaders`` message as lines a person reads (names are shown as written)."""
     rows = message.get("rows") or []
@@ -26,10 +32,16 @@ def board_text(message: dict[str, Any]) -> str:
     if not rows:
         lines.append("Nobody is rated yet: create a rated table (k in the new-table box).")
     offset, total = int(message.get("offset") or 0), int(message.get("total") or 0)
-    place = message.get("place")
+    place, rating, why = message.get("place"), message.get("rating"), message.get("board")
     lines.append("")
-    lines.append(f"You: {message.get('rating')}, place {place} of {total}" if place
-                 else "You have no rated game yet.")
+    if place:
+        lines.append(f"You: {rating}, place {place} of {total}")
+    elif rating:  # rated, not listed: what is still needed
+        lines.append(f"You: {rating}{provisional(str(rating))}")
+        if why:
+            lines.append(str(why))
+    else:
+        lines.append("You have no rated game yet.")
     more = []
     if offset > 0:
         more.append("[ previous page")

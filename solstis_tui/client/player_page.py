@@ -27,7 +27,12 @@ def chart(ratings: list[int]) -> str:
 
 def page_text(message: dict[str, Any]) -> str:
     """A ``player`` message as lines a person reads (names as written)."""
-    lines = [f"{message.get('name')}: rating {message.get('rating')}", ""]
+    from .leaders import provisional
+
+    rating, why = str(message.get("rating")), message.get("board")
+    lines = [f"{message.get('name')}: rating {rating}{provisional(rating)}", ""]
+    if why:
+        lines += [str(why), ""]
     points = [int(r) for r in message.get("chart") or []]
     if points:
         lines += [f"Rating over the last {len(points)} rated games "

@@ -35,6 +35,9 @@ class RemoteSession:
         self.rated = False
         self.counts = False
         """A rated game's end would count in the ratings now (both players have played)."""
+        self.unrated: str | None = None
+        """Why the game at this rated table is played unrated, as the host says (None: it
+        counts, or the table is not rated)."""
         self.time_left: float | None = None
         """Seconds the player to move had when the last state came (None: no clock runs)."""
         self.bank_left: tuple[float, float] | None = None
@@ -59,6 +62,8 @@ class RemoteSession:
         self.seats = state["seats"]
         self.rated = state.get("rated") is True
         self.counts = state.get("counts") is True
+        why = state.get("unrated")
+        self.unrated = why if isinstance(why, str) and why else None
         left = state.get("time_left")
         self.time_left = float(left) if isinstance(left, int | float) and \
             not isinstance(left, bool) else None
@@ -195,6 +200,8 @@ def rating_news(seats: list[dict[str, Any]], seat: int | None) -> str | None:
     changes = [s.get("change") for s in seats]
     if not all(isinstance(c, str) for c in changes):
         return None
+    if changes[0] == changes[1] and str(changes[0]).startswith("not counted"):
+        return f"Rated game, {changes[0]}"  # played unrated: one reason for both
     names = [str(s.get("name") or "?") for s in seats]
     if seat is None:
         return f"Rated game: {names[0]} {changes[0]} · {names[1]} {changes[1]}"

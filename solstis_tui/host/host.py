@@ -114,7 +114,7 @@ class Host:
         self.ratings = Ratings(data_dir, self.limits.rated_games_per_pair_per_day)
         self.storage_errors: list[str] = []
         self.standings = Standings(self.ratings, self.players, self.storage_errors,
-                                   bot_seconds)
+                                   bot_seconds, clock=lambda: self.clock())
         self.locks: list[FileLock] = []
         trust = trust or Trust()
         if trust.bans is None or trust.bans.file.path is None:
@@ -141,7 +141,7 @@ class Host:
         self._lobby: LobbyOrder | None = None  # the lobby's order (see lobby_page)
         self.housekeeping = Housekeeping(self.limits, self.tables, self.conns, self.save_locks,
                                          self.store, self.players, self.lobby_changed,
-                                         self.standings.forfeit, self.standings.record,
+                                         self.standings.forfeit, self._record_again,
                                          lambda: self.clock())
         self._expiry: asyncio.Task[None] | None = None
         self.after_game = AfterGame(self)
@@ -574,7 +574,15 @@ class Host:
 
             async with self.create_lock:
                 self._check_caps(conn, against_bot=None)
-                table = await self._commit(table, sit, "your seat")
+                unrated = await self.standings.unrated_at(table, self._identity(conn),
+                                                          self.tables.values())
+
+                def sit_told(t: Table) -> None:
+                    sit(t)
+                    if unrated is not None and not any(s.is_open for s in t.seats):
+                        t.unrated = unrated  # both are told before they play
+
+                table = await self._commit(table, sit_told, "your seat")
             seat = table.seat_of(conn.code)
         conn.seated.add(table.id)
         conn.push({"type": "joined", "table": table.id, "seat": seat})
@@ -768,6 +776,16 @@ class Host:
         self.bot_seats.schedule(table)
         if table.game.is_over:
             self.housekeeping.prune_finished()
+
+    async def _record_again(self, table: Table) -> bool:
+        """Store a finished game's result the database refused before (housekeeping tries
+        each round); once stored, everyone at the table and the lobby are told, as when it
+        is stored at once (``_after_change``). True once stored."""
+        if not await self.standings.record(table):
+            return False
+        self.lobby_changed()
+        await self._broadcast(table)
+        return True
 
     async def _commit(self, table: Table, change: Callable[[Table], None], what: str, *,
                       active: bool = True) -> Table:

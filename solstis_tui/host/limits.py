@@ -10,6 +10,8 @@ import resource
 import time
 from dataclasses import dataclass
 
+from .rating_rules import PAIR_GAMES_PER_DAY
+
 FD_HEADROOM = 64  # descriptors kept free for table files, bot workers and the listeners
 ACCEPT_BURST = 32  # connections accepted in one go (asyncio takes this many per wake-up)
 
@@ -25,7 +27,9 @@ class Limits:
     new_tables_per_minute: float = 10.0  # one identity's new tables (bursts of as many)
     guest_tables: int = 16  # unfinished tables with a guest at them, all guests together
     guest_bot_tables: int = 4  # ... of those, games against a bot
-    rated_games_per_pair_per_day: int = 3  # rated games of two identities that count
+    # rated games of the same two people that count in 24 hours (bots are nobody's pair;
+    # the sentence players read says the default: rating_rules.PAIR_GAMES_PER_DAY)
+    rated_games_per_pair_per_day: int = PAIR_GAMES_PER_DAY
     message_rate: float = 20.0  # messages a second from one connection, on average
     message_burst: float = 60.0  # ... and in one burst
     backlog: int = 512  # connections waiting to be accepted

@@ -11,6 +11,11 @@ table file says it is over but whose result is not in the database is recorded a
 next start (``Host.load``). A result the database refuses (locked, a full disk) stays with
 its table, which is not pruned, and is tried again every housekeeping round.
 
+Which rated games count (the same two people's daily games, two provisional ratings) is
+``rating_rules``'s to say: a table decides it when its second player sits down (they are
+told before they play) and its result carries that; a result that does not (an older
+table's) is decided here, by the same rule, when it is stored.
+
 The event loop never waits on the file: writes run in one worker thread; the ratings are
 also kept in memory (only identified players and bots have one: guests are never stored).
 """
@@ -32,6 +37,19 @@ from . import archive
 from .archive import Archived
 from .database import counted_transaction, open_database, refused
 from .glicko2 import RATING_PERIOD, Rating, rate
+from .rating_rules import (
+    BOARD_OPPONENTS,
+    PAIR,
+    PAIR_GAMES_PER_DAY,
+    PAIR_GAMES_PROVISIONAL,
+    PAIR_PROVISIONAL,
+    PAIR_WINDOW,
+    PROVISIONAL,
+    Played,
+    is_bot,
+    not_counted,
+    settled,
+)
 
 SCHEMA_VERSION = 4
 RATINGS_SCHEMA = """
@@ -47,7 +65,7 @@ CREATE TABLE results (
     finished REAL NOT NULL,
     player0 TEXT NOT NULL, player1 TEXT NOT NULL,
     score0 REAL NOT NULL,            -- seat 1's result: 1 a win, 0.5 a draw, 0 a loss
-    counted INTEGER NOT NULL,        -- 0: over the pair's daily allowance, no change
+    counted INTEGER NOT NULL,        -- 0: played unrated (rating_rules), no change
     before0 REAL, after0 REAL, before1 REAL, after1 REAL,
     rated INTEGER NOT NULL DEFAULT 1 -- 0: an unrated game (no rating moved)
 );
@@ -75,7 +93,6 @@ RANDOM_START = 1200.0
 START_RD_BOT = 100.0  # the ladder's 95% intervals are about ±60 Elo a step
 T = TypeVar("T")
 WHAT, EMPTY = "a ratings database", "no ratings"  # for the messages of a damaged file
-PAIR_GAMES_PER_DAY = 3  # rated games between the same two identities that count, a day
 
 
 def bot_starts() -> dict[str, Rating]:
@@ -92,7 +109,9 @@ def bot_starts() -> dict[str, Rating]:
 class Result:
     """A finished game (``game``: its id, never reused): the identities at seats 1 and 2
     ("": a guest or the host's own account), seat 1's score, whether it was rated, the
-    table it was played at, and the game's record (None: a result kept without one)."""
+    table it was played at, and the game's record (None: a result kept without one).
+    ``unrated``: why a rated game is played unrated, as its table decided and told its
+    players ("": it counts; None: not decided, the rules are applied when it is stored)."""
 
     game: str
     player0: str
@@ -102,21 +121,24 @@ class Result:
     rated: bool = True
     table_id: str = ""
     record: Archived | None = None
+    unrated: str | None = None
 
 
 @dataclass(frozen=True)
 class Change:
-    """What a recorded game did to both ratings (``counted`` False: nothing)."""
+    """What a recorded game did to both ratings (``counted`` False: nothing, for the
+    reason ``why``)."""
 
     before: tuple[Rating, Rating]
     after: tuple[Rating, Rating]
     counted: bool
+    why: str = ""
 
     def shown(self) -> tuple[str, str]:
-        """Each seat's change as a person reads it: "+14 → 1594", "not counted (3 rated
-        games a day between you)"."""
+        """Each seat's change as a person reads it: "+14 → 1594" ("?": provisional),
+        "not counted: both ratings were provisional (?)"."""
         if not self.counted:
-            return ("not counted: the same two players' daily rated games were played",) * 2
+            return (f"not counted: {self.why}",) * 2
         texts = []
         for old, new in zip(self.before, self.after, strict=True):
             delta = round(new.rating) - round(old.rating)
@@ -131,6 +153,9 @@ class Ratings:
         self.path = directory / "ratings.db"
         self.pair_games_per_day = pair_games_per_day
         self.known: dict[str, Rating] = {}
+        #: each rated identity's counted games (for the leaderboard's rule, and the day
+        #: its rating last changed: its deviation widens from then)
+        self.played: dict[str, Played] = {}
         self._conn: sqlite3.Connection | None = None
         self._thread = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="solstis-ratings")
@@ -142,10 +167,17 @@ class Ratings:
         conn = open_database(self.path, SCHEMA, SCHEMA_VERSION, WHAT, EMPTY,
                              upgrades=UPGRADES)
         self.known = bot_starts()
+        self.played = {}
         try:
-            for identity, rating, rd, vol in conn.execute(
-                    "SELECT identity, rating, rd, vol FROM ratings"):
+            for identity, rating, rd, vol, games, updated in conn.execute(
+                    "SELECT identity, rating, rd, vol, games, updated FROM ratings"):
                 self.known[identity] = Rating(rating, rd, vol)
+                self.played[identity] = Played(games, updated)
+            for player0, player1 in conn.execute(
+                    "SELECT DISTINCT player0, player1 FROM results "
+                    "WHERE rated = 1 AND counted = 1"):
+                for me, other in ((player0, player1), (player1, player0)):
+                    self._met(me, other)
         except sqlite3.DatabaseError as exc:  # damage past what the check at start read
             conn.close()
             raise refused(self.path, WHAT, EMPTY, exc) from None
@@ -163,6 +195,13 @@ class Ratings:
             self._conn.close()
             self._conn = None
 
+    def _met(self, identity: str, opponent: str) -> None:
+        """Note (at start) that ``identity`` has a counted game against ``opponent``."""
+        played = self.played.get(identity, Played())
+        if opponent not in played.opponents and len(played.opponents) < BOARD_OPPONENTS:
+            self.played[identity] = Played(played.games, played.last,
+                                           played.opponents | {opponent})
+
     # ------------------------------------------------------------------ reading
     def rating(self, identity: str | None) -> Rating | None:
         """``identity``'s rating (a newcomer's if they have none yet); None for nobody (a
@@ -171,9 +210,28 @@ class Ratings:
             return None
         return self.known.get(identity, Rating())
 
+    def rating_now(self, identity: str | None, now: float) -> Rating | None:
+        """``rating`` as it stands at ``now``: its deviation widened for each whole day
+        (rating period) since it last changed, as the next game will find it."""
+        rating = self.rating(identity)
+        last = self.played.get(identity or "", Played()).last
+        if rating is None or last is None:
+            return rating
+        return rating.idle((now - last) // RATING_PERIOD)
+
+    async def rule_for(self, ids: tuple[str, str], now: float, promised: int = 0) -> str:
+        """Whether a rated game between ``ids`` that starts ``now`` will count ("") or be
+        played unrated (``rating_rules.PAIR``, ``PROVISIONAL``), given ``promised`` games
+        of theirs already being played that will count (read in the database's thread)."""
+        def read(conn: sqlite3.Connection) -> str:
+            before = (self._current(conn, ids[0], now), self._current(conn, ids[1], now))
+            return self._rule(conn, ids, before, now, promised)
+        return await self._read(read)
+
     async def games_of(self, identity: str, most: int = 40) -> list[tuple[str, float, float]]:
-        """``identity``'s latest rated games, oldest first: (opponent's identity, score,
-        own rating after), at most ``most`` (read in the database's thread)."""
+        """``identity``'s latest rated games that counted, oldest first: (opponent's
+        identity, score, own rating after), at most ``most`` (read in the database's
+        thread). A game played unrated (``rating_rules``) is not among them."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._thread, self._games_of, identity, most)
 
@@ -183,7 +241,8 @@ class Ratings:
             return []
         rows = conn.execute(
             "SELECT player0, player1, score0, after0, after1 FROM results "
-            "WHERE rated = 1 AND (player0 = ? OR player1 = ?) ORDER BY finished DESC "
+            "WHERE rated = 1 AND counted = 1 AND (player0 = ? OR player1 = ?) "
+            "ORDER BY finished DESC "
             "LIMIT ?",
             (identity, identity, most)).fetchall()
         games = []
@@ -234,6 +293,9 @@ class Ratings:
     def _remember(self, result: Result, change: Change | None) -> None:
         if change is not None and change.counted:
             self.known[result.player0], self.known[result.player1] = change.after
+            for me, other in ((result.player0, result.player1),
+                              (result.player1, result.player0)):
+                self.played[me] = self.played.get(me, Played()).after(other, result.finished)
 
     def _store(self, result: Result) -> Change | None:
         """One transaction: the result and both ratings (in the worker thread)."""
@@ -262,12 +324,10 @@ class Ratings:
             return None
         before = (self._current(conn, ids[0], result.finished),
                   self._current(conn, ids[1], result.finished))
-        day_ago = result.finished - 24 * 3600.0
-        (played,) = conn.execute(
-            "SELECT count(*) FROM results WHERE counted = 1 AND finished > ? AND "
-            "((player0 = ? AND player1 = ?) OR (player0 = ? AND player1 = ?))",
-            (day_ago, ids[0], ids[1], ids[1], ids[0])).fetchone()
-        counted = played < self.pair_games_per_day
+        kind = result.unrated
+        if kind is None:  # not decided when its players sat down (an older table's)
+            kind = self._rule(conn, ids, before, result.finished)
+        counted = not kind
         after = before
         if counted:
             after = (rate(before[0], [(before[1], result.score0)]),
@@ -277,13 +337,32 @@ class Ratings:
                     "INSERT INTO ratings (identity, rating, rd, vol, games, updated) "
                     "VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (identity) DO UPDATE SET "
                     "rating = excluded.rating, rd = excluded.rd, vol = excluded.vol, "
-                    "games = games + 1, updated = excluded.updated",
+                    "games = games + 1, updated = max(updated, excluded.updated)",
                     (identity, new.rating, new.rd, new.vol, result.finished))
         conn.execute(
             "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
             (*where, result.finished, ids[0], ids[1], result.score0, int(counted),
              before[0].rating, after[0].rating, before[1].rating, after[1].rating))
-        return Change(before, after, counted)
+        why = "" if counted else not_counted(
+            kind if kind in (PAIR_PROVISIONAL, PROVISIONAL) else PAIR, self.pair_games_per_day)
+        return Change(before, after, counted, why)
+
+    def _rule(self, conn: sqlite3.Connection, ids: tuple[str, str],
+              before: tuple[Rating, Rating], now: float, promised: int = 0) -> str:
+        """Whether a rated game between ``ids`` (rated ``before``) at ``now`` counts ("")
+        or is played unrated, and why (``rating_rules``). A bot is nobody's pair."""
+        if is_bot(ids[0]) or is_bot(ids[1]):
+            return ""
+        settled_now = [settled(i, r) for i, r in zip(ids, before, strict=True)]
+        if not any(settled_now):
+            return PROVISIONAL
+        (played,) = conn.execute(
+            "SELECT count(*) FROM results WHERE counted = 1 AND finished > ? AND "
+            "((player0 = ? AND player1 = ?) OR (player0 = ? AND player1 = ?))",
+            (now - PAIR_WINDOW, ids[0], ids[1], ids[1], ids[0])).fetchone()
+        if not all(settled_now):
+            return PAIR_PROVISIONAL if played + promised >= PAIR_GAMES_PROVISIONAL else ""
+        return PAIR if played + promised >= self.pair_games_per_day else ""
 
     def _current(self, conn: sqlite3.Connection, identity: str, now: float) -> Rating:
         """``identity``'s rating now: the stored one with its deviation widened for the
@@ -298,10 +377,11 @@ class Ratings:
 
 def result_of(game: str, identities: tuple[str, str], winner: int | None,
               finished: float | None = None, rated: bool = True,
-              table_id: str | None = None, record: Archived | None = None) -> Result:
+              table_id: str | None = None, record: Archived | None = None,
+              unrated: str | None = None) -> Result:
     """The Result of the game ``game`` (at table ``table_id``: by default ``game``) won by
-    seat ``winner`` (None: a draw)."""
+    seat ``winner`` (None: a draw); ``unrated`` as its table decided (see Result)."""
     score0 = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
     return Result(game, identities[0], identities[1], score0,
                   time.time() if finished is None else finished, rated,
-                  game if table_id is None else table_id, record)
+                  game if table_id is None else table_id, record, unrated)

@@ -1,17 +1,22 @@
-"""The host's standings: ratings as shown, the leaderboard, a player's page, and the
-recording of rated games' results (and of forfeits). A part the host holds; it shares the
-host's player registry, ratings store and list of storage errors."""
+"""The host's standings: ratings as shown, the leaderboard (established players only, and
+the bots: see rating_rules), a player's page, whether a rated game about to start will
+count, and the recording of rated games' results (and of forfeits). A part the host holds;
+it shares the host's player registry, ratings store, list of storage errors and clock."""
 
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..core import EndReason
 from ..wire.protocol import ProtocolError
 from .archive import Archived, archived
+from .glicko2 import Rating
 from .players import PlayerRegistry, clash_keys
-from .ratings import Ratings, Result, result_of
+from .rating_rules import Played, board_rule, is_bot, missing_for_board
+from .ratings import Change, Ratings, Result, result_of
 from .tables import MIN_DECISIONS, Table, end_game
 
 #: Rows in one page of the leaderboard (it fits 80x24 with its title and your place).
@@ -31,8 +36,10 @@ class Standings:
     """Ratings as people see them, and the results that make them."""
 
     def __init__(self, ratings: Ratings, players: PlayerRegistry,
-                 storage_errors: list[str], bot_seconds: float = 1.0) -> None:
+                 storage_errors: list[str], bot_seconds: float = 1.0,
+                 clock: Callable[[], float] = time.time) -> None:
         self.ratings = ratings
+        self.clock = clock  # the host's time: ratings widen, and activity ages, by it
         self.bot_seconds = bot_seconds  # how long the host's bots think (their seats' kind)
         self.players = players
         self.storage_errors = storage_errors
@@ -70,14 +77,33 @@ class Standings:
         listed = [{"opponent": self.name_of(other) or "(gone)", "score": score,
                    "rating": round(after)} for other, score, after in reversed(games)][:10]
         return {"name": self.name_of(identity), "rating": self.rating_text(identity),
-                "games": listed, "chart": [round(after) for _o, _s, after in games]}
+                "games": listed, "chart": [round(after) for _o, _s, after in games],
+                "board": self.board_note(identity)}
+
+    def board_note(self, identity: str) -> str | None:
+        """Why ``identity`` is not on the leaderboard, as a person reads it (None: listed,
+        or a bot, always listed)."""
+        if is_bot(identity):
+            return None
+        now = self.clock()
+        missing = missing_for_board(self.ratings.played.get(identity, Played()),
+                                    self.ratings.rating_now(identity, now) or Rating(), now)
+        if not missing:
+            return None
+        return f"Not on the leaderboard yet: {board_rule()}. Still needed: " + \
+            "; ".join(missing) + "."
+
+    def listed(self, identity: str) -> bool:
+        """Whether ``identity`` is on the leaderboard: a bot, or an established player."""
+        return self.board_note(identity) is None
 
     async def leaders(self, me: str | None, offset: int = 0) -> dict[str, Any]:
         """A page of the leaderboard (``LEADERS_PAGE`` rows from ``offset``: place, name,
-        rating; bots among people) and ``me``'s place (None: unrated so far). A player the
-        registry forgot is not shown."""
+        rating; the bots among established players), ``me``'s place (None: not listed)
+        and, if ``me`` is rated but not listed, what they still need (``board``). A player
+        the registry forgot is not shown."""
         board = [(-self.ratings.known[identity].rating, identity, name)
-                 for identity, name in (await self.names()).items()]
+                 for identity, name in (await self.names()).items() if self.listed(identity)]
         board.sort()
         rows = [{"place": i + 1, "name": name, "rating": self.rating_text(identity),
                  "you": identity == me}
@@ -86,23 +112,46 @@ class Standings:
         place = next((i + 1 for i, (_r, identity, _n) in enumerate(board)
                       if identity == me), None)
         return {"rows": rows, "offset": offset, "total": len(board), "place": place,
-                "rating": self.rating_text(me)}
+                "rating": self.rating_text(me),
+                "board": None if me is None else self.board_note(me)}
 
     def rating_text(self, identity: str | None) -> str | None:
-        """A rating as shown: "1580", "1500?" while provisional; None for nobody's."""
-        rating = self.ratings.rating(identity)
+        """A rating as shown: "1580", "1500?" while provisional (its deviation as it
+        stands now, widened for idle days, is over 110); None for nobody's."""
+        rating = self.ratings.rating_now(identity, self.clock())
         if rating is None:
             return None
         return f"{round(rating.rating)}{'?' if rating.provisional else ''}"
 
+    async def unrated_at(self, table: Table, joiner: str | None,
+                         tables: Iterable[Table]) -> str | None:
+        """For the person ``joiner`` about to take the open seat of the rated ``table``:
+        whether the game will count ("") or be played unrated, and why (rating_rules),
+        counting the same two players' games being played that will count (``tables``:
+        the host's). None if that is not for now (not rated, or not two identities)."""
+        others = [s.identity for s in table.seats if not s.is_open]
+        if not table.rated or joiner is None or len(others) != 1 or others[0] is None:
+            return None
+        pair = {others[0], joiner}
+        promised = sum(1 for t in tables if t.id != table.id and t.rated and t.unrated == ""
+                       and not t.recorded and {s.identity for s in t.seats} == pair
+                       and not (t.game.is_over and not t.played()))
+        try:
+            return await self.ratings.rule_for((others[0], joiner), self.clock(), promised)
+        except OSError as exc:  # cannot tell now: decided by the same rule when recorded
+            log.error("could not tell whether the game at %s will count: %s", table.id, exc)
+            return None
+
     def result(self, table: Table) -> Result:
         """The result of the finished game at ``table``, with its record; who sat there for
         an unrated game: the identity, the bot, or "" (a guest, the host's own account). A
-        rated table's game counts only if it was played (``Table.played``)."""
+        rated table's game counts only if it was played (``Table.played``), and not if
+        its players were told it would be played unrated (``Table.unrated``)."""
         ids = [s.identity or (f"bot:{s.bot}" if s.bot else "") for s in table.seats]
         return result_of(table.game_id, (ids[0], ids[1]), table.game.winner,
-                         table.last_active, table.counts(), table_id=table.id,
-                         record=self.archived(table, table.last_active))
+                         table.last_active, table.rated and table.played(),
+                         table_id=table.id, record=self.archived(table, table.last_active),
+                         unrated=table.unrated)
 
     def archived(self, table: Table, finished: float) -> Archived | None:
         """The record of the finished game at ``table`` (see archive); None, logged, for a
@@ -123,8 +172,10 @@ class Standings:
         end_game(ended, loser, EndReason.TIME)
         try:
             await self.ratings.record(result_of(table.game_id, (ids[0], ids[1]), 1 - loser,
-                                                now, table.counts(), table_id=table.id,
-                                                record=self.archived(ended, now)))
+                                                now, table.rated and table.played(),
+                                                table_id=table.id,
+                                                record=self.archived(ended, now),
+                                                unrated=table.unrated))
         except OSError as exc:
             self.storage_errors.append(f"the forfeit of {table.id}: {exc}")
             log.error("could not record the forfeit of %s: %s", table.id, exc)
@@ -141,11 +192,16 @@ class Standings:
             self._refused(table, exc)
             return False
         self._stored(table)
+        self._show(table, change)
+        return True
+
+    @staticmethod
+    def _show(table: Table, change: Change | None) -> None:
+        """What the game just stored did to each rating, for the table's states."""
         if change is not None:
             table.changes = change.shown()
         elif table.rated and not table.played():
             table.changes = (ABANDONED, ABANDONED)
-        return True
 
     def record_at_start(self, table: Table) -> None:
         """At start-up: store the result of the finished game at ``table`` if it is not
@@ -154,11 +210,12 @@ class Standings:
             table.recorded = True
             return
         try:
-            self.ratings.record_now(self.result(table))
+            change = self.ratings.record_now(self.result(table))
         except OSError as exc:
             self._refused(table, exc)
             return
         self._stored(table)
+        self._show(table, change)
 
     def _refused(self, table: Table, exc: OSError) -> None:
         if table.id not in self._refusing:

@@ -85,6 +85,11 @@ class Table:
     watchers: tuple[str, ...] = ()
     #: the game id of the finished game this table is a rematch of ("" for none)
     rematch_of: str = ""
+    #: at a rated table, decided when its second person sits down (and said to both):
+    #: why the game will be played unrated (``rating_rules.PAIR`` or ``PROVISIONAL``; "":
+    #: it counts; None: not decided, as at a bot's table or in an older file: the rules
+    #: then apply when it is recorded)
+    unrated: str | None = None
 
     def __post_init__(self) -> None:
         if not self.game_id:
@@ -148,8 +153,9 @@ class Table:
         return self.status() == "playing" and all(self.decisions(s) > 0 for s in (0, 1))
 
     def counts(self) -> bool:
-        """Whether the game's end would move ratings now: a rated table, played."""
-        return self.rated and self.played()
+        """Whether the game's end would move ratings now: a rated table, played, and not
+        told it will be played unrated."""
+        return self.rated and self.played() and not self.unrated
 
     def copy(self) -> Table:
         """A table to change in this one's place: its own game and seats; everything else
@@ -177,6 +183,7 @@ class Table:
             "banks": list(self.banks),
             "watchers": list(self.watchers),
             "rematch_of": self.rematch_of,
+            "unrated": self.unrated,
         }
 
     @classmethod
@@ -198,6 +205,8 @@ class Table:
             table.banks = (banks[0], banks[1])
             table.watchers = tuple(str(w) for w in data.get("watchers", ()))[:MAX_WATCHERS]
             table.rematch_of = str(data.get("rematch_of") or "")
+            unrated = data.get("unrated")
+            table.unrated = None if unrated is None else str(unrated)
             ended = data.get("ended")  # how files before version 0.2 kept it
             if ended is not None:
                 reason, loser = EndReason(ended["reason"]), ended["loser"]

@@ -12,6 +12,7 @@ from typing import Any
 from ..core.observation import observe
 from ..core.observation_json import observation_to_dict
 from .connection import Connection
+from .rating_rules import unrated_reason
 from .tables import Table
 
 RANK = {"open": 1, "playing": 2, "over": 3}
@@ -113,6 +114,15 @@ def lobby_page(order: LobbyOrder, conns: Iterable[Connection], code: str | None,
     return {"tables": rows, "offset": offset, "total": len(order)}
 
 
+def unrated_text(table: Table) -> str | None:
+    """Why the game at a rated ``table`` will be played unrated, as its players read it
+    (None: it counts, or it is not rated)."""
+    if not table.rated or not table.unrated:
+        return None
+    names = (table.seats[0].name or "?", table.seats[1].name or "?")
+    return unrated_reason(table.unrated, names)
+
+
 def state_message(table: Table, seat: int | None, present: Presence,
                   rating_of: RatingOf = _unrated, now: float | None = None) -> dict[str, Any]:
     """The ``state`` message for ``seat`` (None: a watcher, who sees no hand); ``now``
@@ -133,6 +143,7 @@ def state_message(table: Table, seat: int | None, present: Presence,
         "seats": seats,
         "rated": table.rated,
         "counts": table.counts(),
+        "unrated": unrated_text(table),
         "clock": round(table.clock),
         "time_left": None if now is None or not table.clocks_run()
         else max(0, round(table.decision_since + table.clock - now)),

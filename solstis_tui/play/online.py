@@ -33,6 +33,7 @@ class RemoteTable(SessionView, Protocol):
     seat: int | None
     rated: bool
     counts: bool
+    unrated: str | None
     may_review: bool
 
     @property
@@ -57,6 +58,8 @@ class RemoteTable(SessionView, Protocol):
 
 def loss_words(table: RemoteTable) -> str:
     """What ending the game now (resigning, leaving for good) does, after "ends now"."""
+    if table.rated and table.unrated:
+        return " as your loss; it is played unrated, so it moves no rating"
     if table.rated and not table.counts:
         return (" as abandoned, not as a result: too few decisions were made for it to "
                 "count, so it moves no rating")

@@ -11,6 +11,7 @@ from solstis_tui.client.client import HostClient
 from solstis_tui.host import identity
 from solstis_tui.host.identity import KeyRing, Trust, key_line
 from solstis_tui.host.limits import Limits
+from solstis_tui.host.ratings import result_of
 
 from .conftest import start_host
 
@@ -69,6 +70,18 @@ async def hello(host, key: str | None = None, **fields) -> dict:
         if message["type"] in ("welcome", "error"):
             message["client"] = client
             return message
+
+
+def settled(host, identity: str, games: int = 14) -> None:
+    """Give ``identity`` a settled rating (no "?": deviation about 96) before the test: it
+    drew ``games`` rated games with the greedy bot an hour ago (the host's time). A rated
+    game between two provisional ratings is played unrated (docs/ratings.md): tests of a
+    rated game between two people settle one of them first."""
+    now = host.clock()
+    for i in range(games):
+        host.ratings.record_now(result_of(f"settle-{identity}-{i}", (identity, "bot:greedy"),
+                                          None, finished=now - 3600 - i))
+    assert not host.ratings.rating(identity).provisional
 
 
 async def seated_at_a_rated_table(host, first: str, second: str) -> tuple[dict, dict, str]:

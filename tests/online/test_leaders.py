@@ -19,19 +19,28 @@ async def leaders(client, offset: int = 0) -> dict:
     return await client.receive_until("leaders")
 
 
-async def rated_past(keyed) -> tuple:
-    """Ann beat the expert bot twice; Bob lost to the random bot. A guest came too."""
+async def rated_past(keyed, established: bool = False) -> tuple:
+    """Ann beat the expert bot twice; Bob lost to the random bot. A guest came too. If
+    ``established``, each drew 21 games with three bots first, an hour ago: both are on
+    the leaderboard (docs/ratings.md)."""
     ann, bob = await hello(keyed, ANN), await hello(keyed, BOB)
     await hello(keyed, STRANGER, name="Gus")
+    now = keyed.clock()
+    if established:
+        for i in range(21):
+            for who, bots in (("key:Ann", ("greedy", "minimax", "mcts")),
+                              ("key:Bob", ("random", "greedy", "minimax"))):
+                keyed.ratings.record_now(result_of(f"e{who}{i}", (who, f"bot:{bots[i % 3]}"),
+                                                   None, finished=now - 3600 + i))
     for i, (who, bot, winner) in enumerate([("key:Ann", "bot:expert", 0),
                                              ("key:Ann", "bot:expert", 0),
                                              ("key:Bob", "bot:random", 1)]):
-        keyed.ratings.record_now(result_of(f"t{i}", (who, bot), winner, finished=1000.0 + i))
+        keyed.ratings.record_now(result_of(f"t{i}", (who, bot), winner, finished=now - 60 + i))
     return ann, bob
 
 
 async def test_people_and_bots_are_ranked_on_one_scale_with_your_place(keyed):
-    ann, bob = await rated_past(keyed)
+    ann, bob = await rated_past(keyed, established=True)
     board = await leaders(ann["client"])
     names = [row["name"] for row in board["rows"]]
     ratings = [keyed.ratings.rating(i).rating for i in (
@@ -54,7 +63,7 @@ async def test_a_guest_reads_the_board_without_a_place(keyed):
 
 
 async def test_l_in_the_lobby_opens_the_leaderboard(keyed):
-    await rated_past(keyed)
+    await rated_past(keyed, established=True)
     app = OnlineApp(socket=keyed.socket_path, ssh_key=ANN)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(lambda: app.player_name == "Ann", pilot)

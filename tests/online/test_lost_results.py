@@ -20,7 +20,8 @@ from solstis_tui.host.standings import Standings
 from solstis_tui.host.tables import Seat, Table, new_table
 
 from .conftest import start_host
-from .identities import ANN, BOB, close_all, seated_at_a_rated_table
+from .identities import ANN, BOB, close_all, seated_at_a_rated_table, settled
+from .states import state_where
 from .test_host import play_to_end
 from .test_players import locked
 
@@ -28,25 +29,37 @@ pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
 
 
 def results(host) -> list[tuple[str, str]]:
+    """The results of the games played (not those that settled Bob's rating before)."""
     with sqlite3.connect(host.ratings.path) as db:
-        return db.execute("SELECT game, table_id FROM results").fetchall()
+        return db.execute("SELECT game, table_id FROM results WHERE game NOT LIKE "
+                          "'settle-%'").fetchall()
 
 
 def rated_games(host) -> list[tuple[str, int]]:
+    """The people's counted games (Bob's first 14 settled his rating: see ``settled``)."""
     with sqlite3.connect(host.ratings.path) as db:
-        return db.execute("SELECT identity, games FROM ratings ORDER BY identity").fetchall()
+        return db.execute("SELECT identity, games FROM ratings WHERE identity NOT LIKE "
+                          "'bot:%' ORDER BY identity").fetchall()
 
 
 async def game_ended_while_locked(host) -> str:
     """A rated game between Ann and Bob that ends while another program holds
     ``ratings.db``'s write lock (the host waits 0.1 s for it, not 3); its table."""
+    return (await players_ended_while_locked(host))[2]
+
+
+async def players_ended_while_locked(host) -> tuple[dict, dict, str]:
+    """``game_ended_while_locked``: Ann's and Bob's welcomes (they are still at the table,
+    and read no rating change: none was stored) and the table."""
     host.ratings._conn.execute("PRAGMA busy_timeout = 100")
+    settled(host, "key:Bob")  # a rated game with a newcomer counts (docs/ratings.md)
     ann, bob, table = await seated_at_a_rated_table(host, ANN, BOB)
     with locked(host.ratings.path):
-        await play_to_end(host, {0: ann["client"], 1: bob["client"]}, table,
-                          random.Random(3))
+        states = await play_to_end(host, {0: ann["client"], 1: bob["client"]}, table,
+                                   random.Random(3))
         assert host.tables[table].game.is_over and results(host) == []
-    return table
+    assert all("change" not in seat for state in states.values() for seat in state["seats"])
+    return ann, bob, table
 
 
 def keep_no_finished_tables(host) -> None:
@@ -66,8 +79,26 @@ async def test_a_result_the_locked_database_refused_is_kept_and_tried_again(keye
     assert sum(table in e for e in keyed.storage_errors) == 1  # said once, not each round
     await keyed.housekeeping.record_finished()
     assert results(keyed) == [(game, table)]
-    assert rated_games(keyed) == [("key:Ann", 1), ("key:Bob", 1)]  # ratings moved with it
+    assert rated_games(keyed) == [("key:Ann", 1), ("key:Bob", 15)]  # ratings moved with it
     assert table in keyed.housekeeping.expire(later)  # recorded: it may go now
+
+
+async def test_a_result_stored_at_a_later_try_reaches_the_players_and_the_lobby(keyed):
+    """The players read what the game did to their ratings once it is stored, as they do
+    when it is stored at once; the lobby shows the new ratings."""
+    ann, bob, table = await players_ended_while_locked(keyed)
+    await keyed.housekeeping.record_finished()  # the lock is gone: stored now
+    assert results(keyed) == [(keyed.tables[table].game_id, table)]
+    shown = [keyed.standings.rating_text(who) for who in ("key:Ann", "key:Bob")]
+    for client in (ann["client"], bob["client"]):
+        state = await state_where(client, table, lambda s: "change" in s["seats"][0])
+        changes = [seat["change"] for seat in state["seats"]]
+        assert [change.split(" → ")[1] for change in changes] == shown
+    await ann["client"].send({"type": "list"})
+    lobby = await ann["client"].receive_until("tables")
+    assert lobby["rating"] == shown[0] != "1500?"
+    row = next(r for r in lobby["tables"] if r["table"] == table)
+    assert [seat["rating"] for seat in row["seats"]] == shown
 
 
 async def test_a_refused_result_survives_pruning_and_a_restart(keyed, tmp_path):
@@ -81,7 +112,7 @@ async def test_a_refused_result_survives_pruning_and_a_restart(keyed, tmp_path):
     try:
         assert results(again) == [(game, table)]
         assert again.tables[table].recorded
-        assert rated_games(again) == [("key:Ann", 1), ("key:Bob", 1)]
+        assert rated_games(again) == [("key:Ann", 1), ("key:Bob", 15)]
     finally:
         await again.close()
 
@@ -150,7 +181,10 @@ PRAGMA user_version = 2;
         assert ratings.is_recorded("tabc123")
         assert await ratings.games_of("key:Ann") == [("key:Bob", 1.0, 1662)]
         standings = Standings(ratings, None, [])  # type: ignore[arg-type]
-        assert await standings.record(finished("tabc123"))
-        assert len(await ratings.games_of("key:Ann")) == 2
+        again = finished("tabc123")
+        assert await standings.record(again) and ratings.is_recorded(again.game_id)
+        with sqlite3.connect(ratings.path) as db:
+            assert db.execute("SELECT count(*) FROM results WHERE table_id = 'tabc123'"
+                              ).fetchone() == (2,)
     finally:
         ratings.close()

@@ -16,7 +16,7 @@ from solstis_tui.host.archive import reader_key
 from solstis_tui.records import loads
 
 from .conftest import start_host
-from .identities import ANN, BOB, seated_at_a_rated_table
+from .identities import ANN, BOB, seated_at_a_rated_table, settled
 from .states import over, seated, state_where
 from .test_host import play_to_end, start_friend_game
 
@@ -138,6 +138,7 @@ async def test_the_watcher_past_the_first_hundred_is_told_the_record_will_not_be
 async def test_my_games_lists_date_opponent_rating_change_and_ending_newest_first(keyed):
     from .identities import hello
 
+    settled(keyed, "key:Bob")
     ann, bob, table = await seated_at_a_rated_table(keyed, ANN, BOB)
     await play_to_end(keyed, {0: ann["client"], 1: bob["client"]}, table, random.Random(5),
                       until=lambda state: state["counts"])
@@ -214,6 +215,7 @@ async def test_a_rated_game_nobody_came_back_to_is_kept_as_lost_on_time_once_its
 
     from .identities import hello
 
+    settled(keyed, "key:Bob")
     ann, bob, table = await seated_at_a_rated_table(keyed, ANN, BOB)
     await play_to_end(keyed, {0: ann["client"], 1: bob["client"]}, table, random.Random(4),
                       until=lambda state: state["counts"])

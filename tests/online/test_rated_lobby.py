@@ -87,3 +87,30 @@ async def test_the_lobby_shows_the_players_new_rating_after_a_rated_game(keyed):
         await pilot.press("r")  # the lobby's page again
         await until(lambda: f"Your rating: {after}." in " ".join(
             line.strip() for line in screen_lines(ann_app)), pilot)
+
+
+async def test_a_player_joining_reads_before_the_first_move_that_the_game_is_played_unrated(
+        keyed):
+    """Two provisional ratings never rate each other (docs/ratings.md): Bob, joining Ann's
+    rated table, reads so before anyone moves, and leaving for good says it moves no
+    rating."""
+    from textual.widgets._toast import Toast
+
+    from solstis_tui.client.game_screen import OnlineGameScreen
+
+    from .identities import hello
+
+    ann = (await hello(keyed, ANN))["client"]
+    await ann.send({"type": "create", "variant": "base", "opponent": "friend", "seat": 0,
+                    "rated": True})
+    table = (await ann.receive_until("joined"))["table"]
+    bob_app = OnlineApp(socket=keyed.socket_path, ssh_key=BOB)
+    async with bob_app.run_test(size=(80, 24), notifications=True) as bob:
+        await until(lambda: bob_app.player_name == "Bob" and bob_app.lobby.rows, bob)
+        await bob.press("enter")  # the first row: Ann's rated table, open
+        await until(lambda: isinstance(bob_app.screen, OnlineGameScreen)
+                    and bob_app.screen.query(Toast), bob)
+        assert_shown(bob_app, "This rated game will be played unrated: both ratings are")
+        assert keyed.tables[table].game.history == []  # told before the first move
+        assert "it is played unrated, so it moves no rating" in \
+            bob_app.screen.play.leave_question()

@@ -19,7 +19,15 @@ from solstis_tui.host.standings import ABANDONED
 from solstis_tui.host.tables import Seat, TableStore, new_table
 
 from .conftest import start_host
-from .identities import ANN, BOB, PLAYERS_UID, STRANGER, hello, seated_at_a_rated_table
+from .identities import (
+    ANN,
+    BOB,
+    PLAYERS_UID,
+    STRANGER,
+    hello,
+    seated_at_a_rated_table,
+    settled,
+)
 from .states import SAFETY, next_turn, over, state_where
 from .test_host import play_to_end
 
@@ -35,31 +43,41 @@ async def rated_game(host, first: str, second: str) -> tuple[dict, dict, str]:
     return ann, bob, table
 
 
-def stored(host) -> tuple[list, list]:
+def stored(host, bots: bool = False) -> tuple[list, list]:
+    """The rating rows (the people's, unless ``bots``) and the results of the tables
+    played (not those that settled a rating before the test: see ``settled``)."""
     with sqlite3.connect(host.ratings.path) as db:
-        ratings = db.execute("SELECT identity, games FROM ratings ORDER BY identity").fetchall()
-        results = db.execute("SELECT table_id, counted FROM results").fetchall()
+        ratings = db.execute("SELECT identity, games FROM ratings WHERE identity NOT LIKE "
+                             "? ORDER BY identity", ("" if bots else "bot:%",)).fetchall()
+        results = db.execute("SELECT table_id, counted FROM results WHERE table_id NOT "
+                             "LIKE 'settle-%'").fetchall()
     return ratings, results
 
 
 async def test_a_rated_game_moves_both_ratings_and_is_stored_with_its_result(keyed):
+    settled(keyed, "key:Bob")  # played the bots before: his rating has settled
+    bob_before = keyed.ratings.rating("key:Bob")
     ann, bob, table = await rated_game(keyed, ANN, BOB)
-    assert ann["rating"] == bob["rating"] == "1500?"  # newcomers: provisional
+    assert ann["rating"] == "1500?"  # a newcomer: provisional
+    assert bob["rating"] == str(round(bob_before.rating))
     winner = keyed.tables[table].game.winner
     after = {who: keyed.ratings.rating(f"key:{who}") for who in ("Ann", "Bob")}
+    before = {"Ann": Rating(), "Bob": bob_before}
     if winner is not None:
         won, lost = ("Ann", "Bob") if winner == 0 else ("Bob", "Ann")
-        assert after[won].rating > 1500 > after[lost].rating
-    assert stored(keyed) == ([("key:Ann", 1), ("key:Bob", 1)], [(table, 1)])
+        assert after[won].rating > before[won].rating
+        assert after[lost].rating < before[lost].rating
+    assert stored(keyed) == ([("key:Ann", 1), ("key:Bob", 15)], [(table, 1)])
     for seat, who in enumerate(("Ann", "Bob")):  # the end: each seat's change, as shown
-        delta = round(after[who].rating) - 1500
+        delta = round(after[who].rating) - round(before[who].rating)
+        mark = "?" if after[who].provisional else ""
         assert keyed.final_states[0]["seats"][seat]["change"] == \
-            f"{delta:+d} → {round(after[who].rating)}?"
+            f"{delta:+d} → {round(after[who].rating)}{mark}"
     again = await hello(keyed, ANN)  # the lobby and the welcome show the new rating
     assert again["rating"] == f"{round(after['Ann'].rating)}?"
     row = next(r for r in again["tables"] if r["table"] == table)
     assert row["rated"] and [s["rating"] for s in row["seats"]] == [
-        f"{round(after[w].rating)}?" for w in ("Ann", "Bob")]
+        keyed.standings.rating_text(f"key:{w}") for w in ("Ann", "Bob")]
 
 
 async def test_an_unrated_game_is_stored_with_its_result_and_moves_no_rating(keyed):
@@ -138,7 +156,7 @@ async def test_a_bot_is_rated_on_the_same_scale_from_its_ladder_figure(keyed):
             await ann["client"].send({"type": "move", "table": table,
                                       "move": obs["legal_moves"][0], "seq": made})
         obs = (await state_where(ann["client"], table, next_turn(made)))["observation"]
-    ratings, results = stored(keyed)
+    ratings, results = stored(keyed, bots=True)
     assert ratings == [("bot:greedy", 1), ("key:Ann", 1)] and results == [(table, 1)]
     assert keyed.ratings.rating("bot:greedy") != starts["bot:greedy"]
 
@@ -193,17 +211,28 @@ async def test_a_ratings_file_of_the_version_before_unrated_results_keeps_its_ga
         ratings.close()
 
 
-def test_the_same_two_identities_count_at_most_three_times_a_day(tmp_path):
+def test_the_same_two_people_count_at_most_three_times_a_day_but_a_bot_every_time(
+        tmp_path):
     ratings = Ratings(tmp_path)
     ratings.open()
     try:
+        for i in range(14):  # both settled against the greedy bot: every game counted
+            for who in ("key:Ann", "key:Bob"):
+                change = ratings.record_now(result_of(f"s{who}{i}", (who, "bot:greedy"),
+                                                      None, finished=100.0 + i))
+                assert change.counted
         changes = [ratings.record_now(result_of(f"t{i}", ("key:Ann", "key:Bob"), i % 2,
                                                 finished=1000.0 + i)) for i in range(4)]
         assert [c.counted for c in changes] == [True, True, True, False]
         assert changes[3].after == changes[3].before
+        assert changes[3].shown()[0] == \
+            "not counted: 3 rated games a day between the same two players count"
         later = ratings.record_now(result_of("t9", ("key:Bob", "key:Ann"), 0,
                                              finished=1000.0 + 25 * 3600))
         assert later.counted  # a day later they count again (either seat order)
+        newcomer = [ratings.record_now(result_of(f"c{i}", ("key:Cat", "key:Bob"), 0,
+                                                 finished=2000.0 + i)) for i in range(2)]
+        assert [c.counted for c in newcomer] == [True, False]  # one a day while provisional
     finally:
         ratings.close()
 
@@ -233,6 +262,7 @@ async def test_a_rated_game_that_ended_before_a_crash_is_recorded_once_at_the_ne
     store.directory.mkdir(parents=True)
     table = new_table(Options(), [Seat("Ann", "c1", identity="key:Ann"),
                                   Seat("Bob", "c2", identity="key:Bob")], rated=True)
+    table.unrated = ""  # told it counts when Bob sat down
     rand = random.Random(1)
     while not table.game.is_over:
         table.game.play(rand.choice(table.game.legal_moves()))
@@ -280,6 +310,8 @@ def test_the_change_reads_as_a_person_reads_it():
 async def test_a_rated_game_nobody_came_back_to_is_lost_by_whoever_left_it(keyed):
     import time
 
+    settled(keyed, "key:Bob")
+    before = {i: keyed.ratings.rating(i) for i in ("key:Ann", "key:Bob")}
     ann, bob, table = await seated_at_a_rated_table(keyed, ANN, BOB)
     await play_to_end(keyed, {0: ann["client"], 1: bob["client"]}, table, random.Random(4),
                       until=lambda state: state["counts"])
@@ -291,7 +323,7 @@ async def test_a_rated_game_nobody_came_back_to_is_lost_by_whoever_left_it(keyed
             await asyncio.sleep(0.01)
     soon = time.time() + 3600  # within the time to come back: nothing happens
     await keyed.housekeeping.forfeit_abandoned(soon)
-    assert keyed.housekeeping.expire(soon) == [] and stored(keyed) == ([], [])
+    assert keyed.housekeeping.expire(soon) == [] and stored(keyed) == ([("key:Bob", 14)], [])
     later = time.time() + 25 * 3600
     record = keyed.ratings.record
 
@@ -306,4 +338,4 @@ async def test_a_rated_game_nobody_came_back_to_is_lost_by_whoever_left_it(keyed
     assert table in keyed.housekeeping.expire(later)
     assert stored(keyed)[1] == [(table, 1)]
     loser = ("key:Ann", "key:Bob")[stalled]
-    assert keyed.ratings.rating(loser).rating < 1500
+    assert keyed.ratings.rating(loser).rating < before[loser].rating

@@ -10,7 +10,7 @@ import pytest
 from solstis_tui.core import EndReason
 
 from .conftest import start_host
-from .identities import ANN, BOB, seated_at_a_rated_table
+from .identities import ANN, BOB, seated_at_a_rated_table, settled
 from .states import over, seated, state_where
 from .test_host import play_to_end, start_friend_game
 
@@ -90,6 +90,8 @@ async def test_leaving_for_good_during_a_game_is_a_resignation(host, connect):
 
 
 async def test_a_rated_resignation_counts_in_the_ratings_once_both_have_played(keyed):
+    settled(keyed, "key:Bob")
+    bob_before = keyed.ratings.rating("key:Bob").rating
     ann, bob, table = await seated_at_a_rated_table(keyed, ANN, BOB)
     states = await play_to_end(keyed, {0: ann["client"], 1: bob["client"]}, table,
                                random.Random(5), until=lambda state: state["counts"])
@@ -98,7 +100,7 @@ async def test_a_rated_resignation_counts_in_the_ratings_once_both_have_played(k
     await ann["client"].send({"type": "resign", "table": table})
     state = await state_where(bob["client"], table, over)
     assert state["observation"]["winner"] == 1
-    assert keyed.ratings.rating("key:Bob").rating > 1500 > keyed.ratings.rating(
-        "key:Ann").rating
+    assert keyed.ratings.rating("key:Bob").rating > bob_before
+    assert keyed.ratings.rating("key:Ann").rating < 1500
     assert keyed.ratings.is_recorded(keyed.tables[table].game_id)
     assert state["seats"][1]["change"].startswith("+")
