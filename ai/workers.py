@@ -1,0 +1,611 @@
+"""Worker processes that end with the process that started them: the program's one way to
+put work on other cores (the expert's shares, the judge's verdicts, the arena's games,
+the app's bot).
+
+A ``Worker`` is one process and the pipe to it. It runs jobs one at a time, in the order
+sent: a job is a module-level function and its arguments (pickled; the function goes by
+reference), and its answer (an ``Outcome``) is the function's result, its error in words
+(``JobFailed``), or ``Cancelled``. ``cancel`` sets a mark in memory the two processes share;
+a job reads it through ``cancel_signal()`` (a search's cancel event). A job sent while an
+earlier one runs waits behind it, and the earlier one's answer is dropped. ``ask`` sends a
+job and waits for its answer, passing on a caller's cancel and killing a worker that
+overruns. A dead worker (killed, crashed, overran) raises ``WorkerLost``; ``start`` starts
+a new process in the same ``Worker``. ``WorkerPool`` hands a list of jobs to a few workers.
+
+An event loop drives a worker without blocking: ``send``, a reader on ``fileno()``, then
+``answer(0)``; ``kill`` for an overrun; ``stop``, then a reader on ``sentinel`` and
+``join(0)`` to reap it.
+
+Lifetime: a worker dies with its parent however the parent ends, ``kill -9`` included.
+Its very first statement, before it imports anything of ours, asks the kernel to kill it
+when the parent goes (``lifeline``), then checks the parent is still there; a thread in it
+also watches a pipe only the parent holds. ``stop``/``close`` hang up and kill a busy
+worker; a Worker nobody holds any more is closed, and so is every worker when the parent
+exits normally. Workers ignore Ctrl-C (SIGINT): the parent decides when they stop.
+
+Like multiprocessing's spawn start method, a worker is a fresh interpreter (never a fork
+of a threaded parent) given the parent's ``sys.path`` and main module (``spawn.prepare``),
+so a job may be a function of the parent's script. Unlike it, it starts no resource
+tracker (a process that outlived the workers it served), and nothing here makes a
+semaphore, lock or queue: the cancel mark is one shared page of memory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import mmap
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from multiprocessing import process, spawn, util
+from multiprocessing.connection import Connection, wait
+from multiprocessing.reduction import ForkingPickler
+from typing import Any, Final
+
+from .clock import Cancelled
+from .lifeline import on_lasting_thread, watch
+
+#: How often ``ask`` looks at its caller's cancel and clock, in seconds.
+POLL: Final = 0.01
+#: Seconds ``close`` waits for a worker to end before it kills it.
+GRACE: Final = 1.0
+
+Job = Callable[..., Any]
+"""A job: a module-level function (sent by reference), called with the job's arguments."""
+
+#: What a new worker's interpreter runs: the parent-death signal and the check that the
+#: parent is still there come before anything else (the imports below take a while).
+BOOT: Final = """\
+import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+if sys.platform.startswith("linux"):
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)
+    except Exception:
+        pass
+if os.getppid() != {parent}:
+    os._exit(1)
+sys.path[:0] = {path!r}
+from solstis_tui.ai.workers import _boot
+_boot({conn}, {watch}, {mark})
+"""
+
+
+class WorkerLost(Exception):
+    """The worker died, overran its time, was shut down, or could not start: no answer."""
+
+
+class JobFailed(Exception):
+    """The job raised in the worker; the message is its error's, as it said it (or the
+    error's type name where it said nothing). ``kind`` is the type's name."""
+
+    def __init__(self, message: str, kind: str = "Exception") -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A job's answer: ``status`` "ok" (``value`` is the result), "error" (``value`` is
+    (the error's type name, its words)) or "cancelled"."""
+
+    status: str
+    value: Any
+
+    def get(self) -> Any:
+        """The result; JobFailed or Cancelled for the others."""
+        if self.status == "ok":
+            return self.value
+        if self.status == "cancelled":
+            raise Cancelled
+        kind, words = self.value
+        raise JobFailed(words, kind)
+
+
+class _Mark:
+    """A number in one page of memory that a worker and its parent share (by descriptor):
+    every job up to it is cancelled."""
+
+    def __init__(self, fd: int | None = None) -> None:
+        if fd is None:
+            fd = _shared_file()
+            os.ftruncate(fd, mmap.PAGESIZE)
+        self.fd = fd
+        self.memory = mmap.mmap(fd, mmap.PAGESIZE)
+        self.number = ctypes.c_int64.from_buffer(self.memory)
+
+    @property
+    def value(self) -> int:
+        return int(self.number.value)
+
+    @value.setter
+    def value(self, number: int) -> None:
+        self.number.value = number
+
+    def forget_fd(self) -> None:
+        """Close the descriptor (the memory stays mapped)."""
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+
+
+def _shared_file() -> int:
+    """A descriptor of a file in memory with no name."""
+    if hasattr(os, "memfd_create"):
+        return os.memfd_create("solstis-cancel")
+    fd, name = tempfile.mkstemp(prefix="solstis-cancel-")
+    os.unlink(name)
+    return fd
+
+
+# ---------------------------------------------------------------------- in the worker
+_mark: _Mark | None = None
+"""In a worker: the shared cancel mark."""
+_job = 0
+"""In a worker: the number of the job running."""
+
+
+class _JobCancel:
+    """A job's cancel signal: set once the parent has cancelled this job (or a later one)."""
+
+    __slots__ = ("job", "mark")
+
+    def __init__(self, mark: _Mark, job: int) -> None:
+        self.mark, self.job = mark, job
+
+    def is_set(self) -> bool:
+        return self.mark.value >= self.job
+
+
+class _Never:
+    __slots__ = ()
+
+    def is_set(self) -> bool:
+        return False
+
+
+def cancel_signal() -> _JobCancel | _Never:
+    """The running job's cancel signal (``is_set()``), for the search it runs. Outside a
+    worker (a job run in the calling process) it is never set."""
+    if _mark is None:
+        return _Never()
+    return _JobCancel(_mark, _job)
+
+
+def in_worker() -> bool:
+    """True in a worker process of this module."""
+    return _mark is not None
+
+
+def _boot(conn_fd: int, watch_fd: int, mark_fd: int) -> None:
+    """A new worker, once ``BOOT`` has made it die with its parent: watch the parent's
+    pipe, take the parent's path and main module, run the initializer, answer jobs."""
+    global _mark
+    for fd in (conn_fd, watch_fd, mark_fd):
+        os.set_inheritable(fd, False)  # this worker's own workers get none of them
+    watch(watch_fd)
+    conn = Connection(conn_fd)
+    me = process.current_process()
+    me._inheriting = True  # type: ignore[attr-defined]  # a script without a main guard
+    try:  # that starts a worker as it is imported here: RuntimeError, as with spawn
+        spawn.prepare(conn.recv())  # sys.path, the working folder, the main module
+        nice, initializer, initargs = conn.recv()
+    except (EOFError, OSError):
+        return
+    finally:
+        me._inheriting = False  # type: ignore[attr-defined]
+    _mark = _Mark(mark_fd)
+    _mark.forget_fd()
+    if nice and hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+    if initializer is not None:
+        initializer(*initargs)
+    _serve(conn)
+
+
+def _serve(conn: Connection) -> None:
+    """Answer jobs until the parent hangs up (or dies)."""
+    global _job
+    while True:
+        try:
+            job, fn, args = conn.recv()
+        except (EOFError, OSError):
+            return
+        _job = job
+        try:
+            reply: tuple[int, str, Any] = (job, "ok", fn(*args))
+        except Cancelled:
+            reply = (job, "cancelled", None)
+        except Exception as exc:  # the parent gets the reason in words, not the object
+            reply = (job, "error", _words(exc))
+        try:
+            data = ForkingPickler.dumps(reply)
+        except Exception as exc:  # a result that does not pickle
+            data = ForkingPickler.dumps((job, "error", _words(exc)))
+        try:
+            conn.send_bytes(data)
+        except OSError:
+            return  # the parent hung up
+
+
+def _words(exc: BaseException) -> tuple[str, str]:
+    """An error as (its type's name, its words)."""
+    return type(exc).__name__, str(exc) or type(exc).__name__
+
+
+# ---------------------------------------------------------------------- in the parent
+_ending: list[_Incarnation] = []
+"""Workers stopped but maybe not yet ended: reaped at the next start, and at exit."""
+
+
+def _reap_ended() -> None:
+    _ending[:] = [now for now in _ending if not now.join(0)]
+
+
+def _end_all() -> None:
+    """At exit: wait for the stopped workers to end (killing the slow)."""
+    for now in _ending:
+        now.close()
+    _ending.clear()
+
+
+util.Finalize(None, _end_all, exitpriority=5)
+
+
+class _Incarnation:
+    """One worker process, its pipes and its cancel mark; what closing it needs."""
+
+    def __init__(self, popen: subprocess.Popen[bytes], conn: Connection, lifeline: int,
+                 sentinel: int, mark: _Mark) -> None:
+        self.popen, self.conn, self.mark = popen, conn, mark
+        self.lifeline = lifeline
+        """The parent's end of the pipe the worker watches: closing it ends the worker."""
+        self.sentinel = sentinel
+        """Reads end-of-file once the worker has ended."""
+        self.pending: int | None = None
+        """The job whose answer is awaited (None: idle)."""
+        self.last = 0
+        """The number of the last job sent."""
+
+    def stop(self) -> None:
+        """Hang up (the worker ends, busy or not), without waiting."""
+        if self.pending is not None:
+            self.kill()
+            self.pending = None
+        for close in (self.conn.close, lambda: os.close(self.lifeline)):
+            with contextlib.suppress(OSError):
+                close()
+        self.lifeline = -1
+
+    def kill(self) -> None:
+        with contextlib.suppress(OSError):
+            self.popen.kill()
+
+    def join(self, timeout: float | None) -> bool:
+        """Wait up to ``timeout`` seconds for the process to end; True once it has (and
+        it is reaped)."""
+        try:
+            self.popen.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return False
+        if self.sentinel >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self.sentinel)
+            self.sentinel = -1
+        return True
+
+    def close(self, timeout: float = GRACE) -> None:
+        self.stop()
+        if not self.join(timeout):
+            self.kill()
+            self.join(timeout)
+
+
+def _launch(name: str, nice: int, initializer: Callable[..., None] | None,
+            initargs: tuple[Any, ...]) -> _Incarnation:
+    """Start a worker process (from a thread that lives as long as this process)."""
+    preparation = spawn.get_preparation_data(name)  # RuntimeError inside a worker's start
+    preparation["authkey"] = bytes(preparation["authkey"])  # pickles only as bytes
+    ours, theirs = socket.socketpair()
+    watched, lifeline = os.pipe()
+    sentinel, ended = os.pipe()
+    mark = _Mark()
+    boot = BOOT.format(parent=os.getpid(), path=sys.path, conn=theirs.fileno(),
+                       watch=watched, mark=mark.fd)
+    flags: list[str] = getattr(subprocess, "_args_from_interpreter_flags", list)()  # as spawn
+    command = [spawn.get_executable(), *flags, "-c", boot]
+    try:
+        popen = on_lasting_thread(lambda: subprocess.Popen(
+            command, stdin=subprocess.DEVNULL,
+            pass_fds=(theirs.fileno(), watched, ended, mark.fd)))
+    except BaseException:
+        for fd in (lifeline, sentinel):
+            os.close(fd)
+        ours.close()
+        raise
+    finally:
+        theirs.close()  # so the worker's end reads as end-of-file here
+        for fd in (watched, ended):
+            os.close(fd)
+        mark.forget_fd()
+    conn = Connection(ours.detach())
+    now = _Incarnation(popen, conn, lifeline, sentinel, mark)
+    try:
+        conn.send(preparation)
+        conn.send((nice, initializer, initargs))
+    except BaseException:
+        now.close()
+        raise
+    return now
+
+
+class Worker:
+    """One worker process (started by ``start``) that runs jobs sent to it.
+
+    ``nice``: how much lower its priority is than the parent's; ``initializer(*initargs)``
+    runs in the process before its first job. ``name`` names the process.
+    """
+
+    def __init__(self, name: str = "solstis-worker", *, nice: int = 0,
+                 initializer: Callable[..., None] | None = None,
+                 initargs: tuple[Any, ...] = ()) -> None:
+        self.name, self.nice = name, nice
+        self.initializer, self.initargs = initializer, initargs
+        self._now: _Incarnation | None = None
+        self._finalizer: util.Finalize | None = None
+
+    # ------------------------------------------------------------------ life
+    def start(self) -> None:
+        """Start the process (a new one if the last died or was stopped). WorkerLost if
+        none can start here (a process limit, a sandbox)."""
+        self.stop()
+        _reap_ended()
+        try:
+            now = _launch(self.name, self.nice, self.initializer, self.initargs)
+        except (OSError, RuntimeError, ValueError, subprocess.SubprocessError) as exc:
+            raise WorkerLost(f"cannot start a worker process: {exc}") from None
+        self._now = now
+        # Closed when nobody holds this Worker any more, and at this process's normal
+        # exit (before multiprocessing waits for its own children there).
+        self._finalizer = util.Finalize(self, now.close, exitpriority=10)
+
+    def ensure_started(self) -> None:
+        """``start`` unless the process runs."""
+        if not self.alive:
+            self.start()
+
+    @property
+    def alive(self) -> bool:
+        """The process was started, is not stopped, and has not ended."""
+        now = self._now
+        return now is not None and not now.conn.closed and now.popen.poll() is None
+
+    @property
+    def busy(self) -> bool:
+        """A job's answer is awaited."""
+        now = self._now
+        return now is not None and now.pending is not None and not now.conn.closed
+
+    @property
+    def pid(self) -> int | None:
+        return self._now.popen.pid if self._now is not None else None
+
+    def fileno(self) -> int:
+        """The pipe's descriptor: readable when an answer (or the worker's end) is there."""
+        return self._incarnation().conn.fileno()
+
+    @property
+    def sentinel(self) -> int:
+        """A descriptor readable once the process has ended (then ``join(0)`` reaps it)."""
+        if self._now is None or self._now.sentinel < 0:
+            raise WorkerLost("the worker process is not running")
+        return self._now.sentinel
+
+    # ------------------------------------------------------------------ jobs
+    def send(self, fn: Job, *args: Any) -> int:
+        """Send a job; its number. The answer of any earlier job still running will be
+        dropped. WorkerLost if the worker is not running."""
+        now = self._incarnation()
+        job = now.last + 1
+        try:
+            now.conn.send((job, fn, args))
+        except (OSError, ValueError) as exc:  # a closed pipe, a worker gone
+            self._lost()
+            raise WorkerLost(f"the worker process stopped: {exc}") from None
+        now.last = now.pending = job
+        return job
+
+    def cancel(self) -> None:
+        """Cancel every job sent so far: each stops at its next look at ``cancel_signal``
+        and answers Cancelled (or its result, if it did not look)."""
+        now = self._now
+        if now is not None:
+            now.mark.value = now.last
+
+    def answer(self, timeout: float | None = 0.0) -> Outcome | None:
+        """The awaited job's answer, waiting up to ``timeout`` seconds (None: as long as it
+        takes); None if it is not there yet. Answers of dropped jobs are skipped. WorkerLost
+        if the worker died (the ``Worker`` can ``start`` again)."""
+        now = self._incarnation()
+        if now.pending is None:
+            raise RuntimeError("no job is awaiting its answer")
+        until = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = None if until is None else max(0.0, until - time.monotonic())
+            try:
+                if not now.conn.poll(left):
+                    return None
+                job, status, value = now.conn.recv()
+            except (EOFError, OSError) as exc:
+                why = "was stopped" if now.conn.closed else "stopped"
+                self._lost()
+                raise WorkerLost(f"the worker process {why}") from exc
+            if job == now.pending:
+                now.pending = None
+                return Outcome(status, value)
+
+    def ask(self, fn: Job, *args: Any, cancel: Any = None,
+            timeout: float | None = None) -> Any:
+        """Run a job and return its result (starting the worker if need be). ``cancel``
+        (anything with ``is_set()``) is passed on within ``POLL`` seconds; after
+        ``timeout`` seconds the worker is killed (WorkerLost: it overran). JobFailed,
+        Cancelled or WorkerLost as ``answer`` and ``Outcome.get`` say."""
+        self.ensure_started()
+        self.send(fn, *args)
+        until = None if timeout is None else time.monotonic() + timeout
+        passed_on = False
+        while True:
+            found = self.answer(POLL)
+            if found is not None:
+                return found.get()
+            if cancel is not None and not passed_on and cancel.is_set():
+                self.cancel()
+                passed_on = True
+            if until is not None and time.monotonic() >= until:
+                self.kill()
+                self.join(GRACE)  # killed: it is gone in a moment
+                self._lost()
+                raise WorkerLost("the worker process overran its time")
+
+    # ------------------------------------------------------------------ ending
+    def kill(self) -> None:
+        """Kill the process now (without waiting for it); the pipe then reads end-of-file."""
+        if self._now is not None:
+            self._now.kill()
+
+    def stop(self) -> None:
+        """Hang up without waiting: the worker ends, busy or not (a busy one is killed).
+        The process is reaped by ``join``, by a later ``start``, or at exit."""
+        if self._finalizer is not None:
+            self._finalizer.cancel()
+            self._finalizer = None
+        now = self._now
+        if now is not None:
+            now.stop()
+            if not now.join(0) and now not in _ending:
+                _ending.append(now)
+
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait up to ``timeout`` seconds for the process to end and reap it; True once
+        it has ended (or never started)."""
+        return self._now is None or self._now.join(timeout)
+
+    def close(self, timeout: float = GRACE) -> None:
+        """Stop the process and wait for it to end (killing it after ``timeout``)."""
+        self.stop()
+        if self._now is not None:
+            now, self._now = self._now, None
+            if not now.join(timeout):
+                now.kill()
+                now.join(timeout)
+
+    def _incarnation(self) -> _Incarnation:
+        if self._now is None or self._now.conn.closed:
+            raise WorkerLost("the worker process is not running")
+        return self._now
+
+    def _lost(self) -> None:
+        """The process died or must: make sure it has, and let it be reaped."""
+        if self._now is not None:
+            self._now.kill()
+            self.stop()
+
+
+def wait_for_answers(workers: Sequence[Worker], timeout: float | None) -> list[Worker]:
+    """The busy ``workers`` with something to read (an answer or their end), waiting up
+    to ``timeout`` seconds for one."""
+    busy = {w._incarnation().conn: w for w in workers if w.busy}
+    if not busy:
+        return []
+    return [busy[conn] for conn in wait(list(busy), timeout)]  # type: ignore[index]
+
+
+class WorkerPool:
+    """Up to ``size`` workers (started when first needed) for a list of jobs; the
+    arguments of ``Worker``. Use it as a context manager, or ``close`` it."""
+
+    def __init__(self, size: int, name: str = "solstis-worker", *, nice: int = 0,
+                 initializer: Callable[..., None] | None = None,
+                 initargs: tuple[Any, ...] = ()) -> None:
+        if size < 1:
+            raise ValueError("a pool needs at least one worker")
+        self.size, self.name, self.nice = size, name, nice
+        self.initializer, self.initargs = initializer, initargs
+        self.workers: list[Worker] = []
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def imap(self, fn: Job, items: Iterable[Any], *, ordered: bool = True) -> Iterator[Any]:
+        """``fn(item)`` for every item, computed by the workers, in the items' order (or as
+        they come with ``ordered`` False). JobFailed or WorkerLost as soon as a job
+        fails; a worker still busy when the iteration ends early is killed."""
+        todo = iter(enumerate(items))
+        running: dict[Worker, int] = {}
+        kept: dict[int, Any] = {}
+        next_out = 0
+        try:
+            more = True
+            while True:
+                while more and len(running) < self.size:
+                    entry = next(todo, None)
+                    if entry is None:
+                        more = False
+                        break
+                    worker = self._idle(running)
+                    worker.send(fn, entry[1])
+                    running[worker] = entry[0]
+                if not running:
+                    return
+                for worker in wait_for_answers(list(running), None):
+                    found = worker.answer(0)
+                    if found is None:
+                        continue
+                    index = running.pop(worker)
+                    value = found.get()
+                    if not ordered:
+                        yield value
+                        continue
+                    kept[index] = value
+                    while next_out in kept:
+                        yield kept.pop(next_out)
+                        next_out += 1
+        finally:
+            for worker in running:
+                worker.kill()
+                worker.stop()
+
+    def _idle(self, running: dict[Worker, int]) -> Worker:
+        for worker in self.workers:
+            if worker not in running:
+                worker.ensure_started()  # one that died is replaced
+                return worker
+        worker = Worker(self.name, nice=self.nice, initializer=self.initializer,
+                        initargs=self.initargs)
+        worker.start()
+        self.workers.append(worker)
+        return worker
+
+    def kill(self) -> None:
+        """Kill every worker now."""
+        for worker in self.workers:
+            worker.kill()
+        self.close()
+
+    def close(self, timeout: float = GRACE) -> None:
+        """Stop every worker (a busy one is killed) and wait until they are gone."""
+        for worker in self.workers:
+            worker.stop()
+        for worker in self.workers:
+            worker.close(timeout)
+        self.workers.clear()
