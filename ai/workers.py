@@ -154,13 +154,13 @@ _job = 0
 class _JobCancel:
     """A job's cancel signal: set once the parent has cancelled this job (or a later one)."""
 
-    __slots__ = ("job", "mark")
+    __slots__ = ("job", "number")
 
     def __init__(self, mark: _Mark, job: int) -> None:
-        self.mark, self.job = mark, job
+        self.number, self.job = mark.number, job
 
-    def is_set(self) -> bool:
-        return self.mark.value >= self.job
+    def is_set(self) -> bool:  # once per search iteration: kept short
+        return bool(self.number.value >= self.job)
 
 
 class _Never:
