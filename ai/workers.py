@@ -14,7 +14,7 @@ a new process in the same ``Worker``. ``WorkerPool`` hands a list of jobs to a f
 
 An event loop drives a worker without blocking: ``send``, a reader on ``fileno()``, then
 ``answer(0)``; ``kill`` for an overrun; ``stop``, then a reader on ``sentinel`` and
-``join(0)`` to reap it.
+``join()`` to reap it (it has ended, or ends in a moment).
 
 Lifetime: a worker dies with its parent however the parent ends, ``kill -9`` included.
 Its very first statement, before it imports anything of ours, asks the kernel to kill it
@@ -33,23 +33,24 @@ semaphore, lock or queue: the cancel mark is one shared page of memory.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import mmap
 import os
 import socket
 import subprocess
 import sys
-import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from multiprocessing import process, spawn, util
+from multiprocessing import spawn, util
 from multiprocessing.connection import Connection, wait
-from multiprocessing.reduction import ForkingPickler
 from typing import Any, Final
 
 from .clock import Cancelled
-from .lifeline import on_lasting_thread, watch
+from .lifeline import on_lasting_thread
+from .worker_process import BOOT, Mark, cancel_signal, in_worker
+
+__all__ = ["GRACE", "POLL", "Job", "JobFailed", "Outcome", "Worker", "WorkerLost",
+           "WorkerPool", "cancel_signal", "in_worker", "wait_for_answers"]
 
 #: How often ``ask`` looks at its caller's cancel and clock, in seconds.
 POLL: Final = 0.01
@@ -58,25 +59,6 @@ GRACE: Final = 1.0
 
 Job = Callable[..., Any]
 """A job: a module-level function (sent by reference), called with the job's arguments."""
-
-#: What a new worker's interpreter runs: the parent-death signal and the check that the
-#: parent is still there come before anything else (the imports below take a while).
-BOOT: Final = """\
-import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_IGN)
-if sys.platform.startswith("linux"):
-    try:
-        import ctypes
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)
-    except Exception:
-        pass
-if os.getppid() != {parent}:
-    os._exit(1)
-sys.path[:0] = {path!r}
-from solstis_tui.ai.workers import _boot
-_boot({conn}, {watch}, {mark})
-"""
-
 
 class WorkerLost(Exception):
     """The worker died, overran its time, was shut down, or could not start: no answer."""
@@ -109,151 +91,31 @@ class Outcome:
         raise JobFailed(words, kind)
 
 
-class _Mark:
-    """A number in one page of memory that a worker and its parent share (by descriptor):
-    every job up to it is cancelled."""
-
-    def __init__(self, fd: int | None = None) -> None:
-        if fd is None:
-            fd = _shared_file()
-            os.ftruncate(fd, mmap.PAGESIZE)
-        self.fd = fd
-        self.memory = mmap.mmap(fd, mmap.PAGESIZE)
-        self.number = ctypes.c_int64.from_buffer(self.memory)
-
-    @property
-    def value(self) -> int:
-        return int(self.number.value)
-
-    @value.setter
-    def value(self, number: int) -> None:
-        self.number.value = number
-
-    def forget_fd(self) -> None:
-        """Close the descriptor (the memory stays mapped)."""
-        with contextlib.suppress(OSError):
-            os.close(self.fd)
-
-
-def _shared_file() -> int:
-    """A descriptor of a file in memory with no name."""
-    if hasattr(os, "memfd_create"):
-        return os.memfd_create("solstis-cancel")
-    fd, name = tempfile.mkstemp(prefix="solstis-cancel-")
-    os.unlink(name)
-    return fd
-
-
-# ---------------------------------------------------------------------- in the worker
-_mark: _Mark | None = None
-"""In a worker: the shared cancel mark."""
-_job = 0
-"""In a worker: the number of the job running."""
-
-
-class _JobCancel:
-    """A job's cancel signal: set once the parent has cancelled this job (or a later one)."""
-
-    __slots__ = ("job", "number")
-
-    def __init__(self, mark: _Mark, job: int) -> None:
-        self.number, self.job = mark.number, job
-
-    def is_set(self) -> bool:  # once per search iteration: kept short
-        return bool(self.number.value >= self.job)
-
-
-class _Never:
-    __slots__ = ()
-
-    def is_set(self) -> bool:
-        return False
-
-
-def cancel_signal() -> _JobCancel | _Never:
-    """The running job's cancel signal (``is_set()``), for the search it runs. Outside a
-    worker (a job run in the calling process) it is never set."""
-    if _mark is None:
-        return _Never()
-    return _JobCancel(_mark, _job)
-
-
-def in_worker() -> bool:
-    """True in a worker process of this module."""
-    return _mark is not None
-
-
-def _boot(conn_fd: int, watch_fd: int, mark_fd: int) -> None:
-    """A new worker, once ``BOOT`` has made it die with its parent: watch the parent's
-    pipe, take the parent's path and main module, run the initializer, answer jobs."""
-    global _mark
-    for fd in (conn_fd, watch_fd, mark_fd):
-        os.set_inheritable(fd, False)  # this worker's own workers get none of them
-    watch(watch_fd)
-    conn = Connection(conn_fd)
-    me = process.current_process()
-    me._inheriting = True  # type: ignore[attr-defined]  # a script without a main guard
-    try:  # that starts a worker as it is imported here: RuntimeError, as with spawn
-        spawn.prepare(conn.recv())  # sys.path, the working folder, the main module
-        nice, initializer, initargs = conn.recv()
-    except (EOFError, OSError):
-        return
-    finally:
-        me._inheriting = False  # type: ignore[attr-defined]
-    _mark = _Mark(mark_fd)
-    _mark.forget_fd()
-    if nice and hasattr(os, "nice"):
-        with contextlib.suppress(OSError):
-            os.nice(nice)
-    if initializer is not None:
-        initializer(*initargs)
-    _serve(conn)
-
-
-def _serve(conn: Connection) -> None:
-    """Answer jobs until the parent hangs up (or dies)."""
-    global _job
-    while True:
-        try:
-            job, fn, args = conn.recv()
-        except (EOFError, OSError):
-            return
-        _job = job
-        try:
-            reply: tuple[int, str, Any] = (job, "ok", fn(*args))
-        except Cancelled:
-            reply = (job, "cancelled", None)
-        except Exception as exc:  # the parent gets the reason in words, not the object
-            reply = (job, "error", _words(exc))
-        try:
-            data = ForkingPickler.dumps(reply)
-        except Exception as exc:  # a result that does not pickle
-            data = ForkingPickler.dumps((job, "error", _words(exc)))
-        try:
-            conn.send_bytes(data)
-        except OSError:
-            return  # the parent hung up
-
-
-def _words(exc: BaseException) -> tuple[str, str]:
-    """An error as (its type's name, its words)."""
-    return type(exc).__name__, str(exc) or type(exc).__name__
-
-
-# ---------------------------------------------------------------------- in the parent
 _ending: list[_Incarnation] = []
 """Workers stopped but maybe not yet ended: reaped at the next start, and at exit."""
+_ending_lock = threading.Lock()
 
 
 def _reap_ended() -> None:
-    _ending[:] = [now for now in _ending if not now.join(0)]
+    with _ending_lock:
+        _ending[:] = [now for now in _ending if not now.join(0)]
+
+
+def _end_later(now: _Incarnation) -> None:
+    """Reap ``now`` once it has ended (it is told to end)."""
+    if not now.join(0):
+        with _ending_lock:
+            if now not in _ending:
+                _ending.append(now)
 
 
 def _end_all() -> None:
     """At exit: wait for the stopped workers to end (killing the slow)."""
-    for now in _ending:
+    with _ending_lock:
+        ending = list(_ending)
+        _ending.clear()
+    for now in ending:
         now.close()
-    _ending.clear()
 
 
 util.Finalize(None, _end_all, exitpriority=5)
@@ -263,7 +125,7 @@ class _Incarnation:
     """One worker process, its pipes and its cancel mark; what closing it needs."""
 
     def __init__(self, popen: subprocess.Popen[bytes], conn: Connection, lifeline: int,
-                 sentinel: int, mark: _Mark) -> None:
+                 sentinel: int, mark: Mark) -> None:
         self.popen, self.conn, self.mark = popen, conn, mark
         self.lifeline = lifeline
         """The parent's end of the pipe the worker watches: closing it ends the worker."""
@@ -316,7 +178,7 @@ def _launch(name: str, nice: int, initializer: Callable[..., None] | None,
     ours, theirs = socket.socketpair()
     watched, lifeline = os.pipe()
     sentinel, ended = os.pipe()
-    mark = _Mark()
+    mark = Mark()
     boot = BOOT.format(parent=os.getpid(), path=sys.path, conn=theirs.fileno(),
                        watch=watched, mark=mark.fd)
     flags: list[str] = getattr(subprocess, "_args_from_interpreter_flags", list)()  # as spawn
@@ -403,7 +265,8 @@ class Worker:
 
     @property
     def sentinel(self) -> int:
-        """A descriptor readable once the process has ended (then ``join(0)`` reaps it)."""
+        """A descriptor readable once the process ends (its last moments may still be to
+        come: ``join()``, not ``join(0)``, then reaps it)."""
         if self._now is None or self._now.sentinel < 0:
             raise WorkerLost("the worker process is not running")
         return self._now.sentinel
@@ -431,11 +294,11 @@ class Worker:
 
     def answer(self, timeout: float | None = 0.0) -> Outcome | None:
         """The awaited job's answer, waiting up to ``timeout`` seconds (None: as long as it
-        takes); None if it is not there yet. Answers of dropped jobs are skipped. WorkerLost
-        if the worker died (the ``Worker`` can ``start`` again)."""
+        takes); None if it is not there yet, or no job awaits one. Answers of dropped jobs
+        are skipped. WorkerLost if the worker died (the ``Worker`` can ``start`` again)."""
         now = self._incarnation()
         if now.pending is None:
-            raise RuntimeError("no job is awaiting its answer")
+            timeout = 0.0  # nothing to wait for: only read what is there
         until = None if timeout is None else time.monotonic() + timeout
         while True:
             left = None if until is None else max(0.0, until - time.monotonic())
@@ -450,6 +313,8 @@ class Worker:
             if job == now.pending:
                 now.pending = None
                 return Outcome(status, value)
+            # else: the answer of a dropped job (with none awaited: a reader on an idle
+            # worker's pipe reads it, or the worker's end)
 
     def ask(self, fn: Job, *args: Any, cancel: Any = None,
             timeout: float | None = None) -> Any:
@@ -489,8 +354,7 @@ class Worker:
         now = self._now
         if now is not None:
             now.stop()
-            if not now.join(0) and now not in _ending:
-                _ending.append(now)
+            _end_later(now)
 
     def join(self, timeout: float | None = None) -> bool:
         """Wait up to ``timeout`` seconds for the process to end and reap it; True once

@@ -65,7 +65,7 @@ def workers_of(pid: int) -> list[int]:
     multiprocessing's (the host's bot pool), not its resource tracker."""
     return [child for child in descendants(pid)
             if any(mark in command_line(child)
-                   for mark in (b"solstis_tui.ai.workers import _boot", b"spawn_main"))]
+                   for mark in (b"solstis_tui.ai.worker_process import boot", b"spawn_main"))]
 
 
 def threads(pid: int) -> int:

@@ -155,3 +155,49 @@ def test_workers_start_no_resource_tracker(tmp_path) -> None:
                           cwd=root, env={**os.environ, "PYTHONPATH": str(root)},
                           timeout=BOUND)
     assert done.stdout.split() == ["no", "tracker", "0"], done.stdout + done.stderr
+
+
+def test_an_event_loop_drives_a_worker_without_waiting_on_it() -> None:
+    """What the host's asyncio pool does: a reader on ``fileno()`` takes answers; a kill
+    for an overrun reads as the worker's end; a reader on ``sentinel`` reaps it."""
+    import asyncio
+
+    async def drive() -> None:
+        loop = asyncio.get_running_loop()
+        worker = Worker("solstis-loop")
+        worker.start()
+        fd = worker.fileno()
+        answers: asyncio.Queue[object] = asyncio.Queue()
+
+        def readable() -> None:
+            try:
+                found = worker.answer(0)
+            except WorkerLost as exc:
+                loop.remove_reader(fd)
+                answers.put_nowait(exc)
+                return
+            if found is not None:
+                answers.put_nowait(found.get())
+
+        loop.add_reader(fd, readable)
+        worker.send(jobs.square, 9)
+        assert await asyncio.wait_for(answers.get(), BOUND) == 81
+        pid = worker.pid
+        worker.send(jobs.sleep, 600)
+        loop.call_later(0.1, worker.kill)  # it overran
+        assert isinstance(await asyncio.wait_for(answers.get(), BOUND), WorkerLost)
+        if not worker.join(0):
+            reaped = loop.create_future()
+            sentinel = worker.sentinel
+
+            def on_end() -> None:
+                loop.remove_reader(sentinel)
+                reaped.set_result(worker.join())
+
+            loop.add_reader(sentinel, on_end)
+            assert await asyncio.wait_for(reaped, BOUND)
+        assert pid is not None and ended(pid)
+
+    asyncio.run(drive())
+
+
