@@ -12,10 +12,8 @@ import argparse
 import datetime
 import itertools
 import json
-import multiprocessing
 import os
 import re
-import signal
 import sys
 import time
 import zlib
@@ -50,6 +48,7 @@ from .arena_stats import (
 )
 from .base import Bot, Budget
 from .registry import describe, make_bot, split_spec
+from .workers import WorkerLost, WorkerPool
 
 
 class Task(TypedDict):
@@ -225,22 +224,20 @@ def load_games(path: str) -> tuple[dict[str, Any], list[GameRecord]]:
     return data["settings"], checked_games(data.get("games"), path)
 
 
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def run(tasks: list[Task], jobs: int, console: Console, peek: Peek | None = None,
         on_game: Callable[[list[GameRecord]], None] | None = None,
         ) -> tuple[list[GameRecord], bool]:
     """Play the tasks with a progress bar, each with ``play_game`` (and ``peek``, picklable
     when ``jobs`` > 1); (finished games, whether interrupted). ``on_game`` is given the
-    games finished so far each time one finishes, so a long run can keep them as it goes."""
+    games finished so far each time one finishes, so a long run can keep them as it goes.
+    With ``jobs`` > 1 the games are played in worker processes that die with this one;
+    a worker that dies stops the run as Ctrl-C does."""
     play = partial(play_game, peek=peek) if peek is not None else play_game
     done: list[GameRecord] = []
     columns = (TextColumn("[bold]arena"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                TextColumn("{task.description}"))
-    pool = None
+    pool: WorkerPool | None = None
     try:
         # Piped output gets plain "N/M games" lines instead of a bar.
         with Progress(*columns, console=console, transient=False,
@@ -248,8 +245,8 @@ def run(tasks: list[Task], jobs: int, console: Console, peek: Peek | None = None
             bar = progress.add_task("", total=len(tasks))
             results: Iterator[GameRecord]
             if jobs > 1:
-                pool = multiprocessing.get_context("spawn").Pool(jobs, _ignore_sigint)
-                results = pool.imap_unordered(play, tasks)
+                pool = WorkerPool(jobs, "solstis-arena")
+                results = pool.imap(play, tasks, ordered=False)
             else:
                 results = map(play, tasks)
             step = max(1, len(tasks) // 20)
@@ -262,13 +259,16 @@ def run(tasks: list[Task], jobs: int, console: Console, peek: Peek | None = None
                     console.print(f"{len(done)}/{len(tasks)} games", highlight=False)
     except KeyboardInterrupt:
         if pool is not None:
-            pool.terminate()
+            pool.kill()
         console.print(f"[yellow]Interrupted: {len(done)} of {len(tasks)} games finished.")
+        return done, True
+    except WorkerLost as exc:
+        console.print(f"[yellow]Stopped: a game's process ended ({exc}); {len(done)} of "
+                      f"{len(tasks)} games finished.")
         return done, True
     finally:
         if pool is not None:
             pool.close()
-            pool.join()
     return done, False
 
 

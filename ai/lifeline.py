@@ -1,12 +1,13 @@
 """Worker processes die with their parent, however the parent ends (a kill -9 included).
 
-A worker calls ``die_with_parent()`` first thing. On Linux the kernel sends it SIGKILL when
-its parent goes (``PR_SET_PDEATHSIG`` through ``prctl``): nothing in the worker has to
-run, so a search holding the interpreter cannot delay it. The kernel ties that signal to
-the *thread* that started the worker, so a parent starts its workers from a thread that
-lives as long as it does (``start``). Everywhere, a watch thread also waits on the pipe
-multiprocessing keeps to the parent (``parent_process().sentinel``), which reads as closed
-once the parent is gone, and ends the worker then.
+A worker asks for this first thing. On Linux the kernel sends it SIGKILL when its parent
+goes (``PR_SET_PDEATHSIG`` through ``prctl``, ``kernel_signal``): nothing in the worker
+has to run, so a search holding the interpreter cannot delay it. The kernel ties that
+signal to the *thread* that started the worker, so a parent starts its workers from a
+thread that lives as long as it does (``on_lasting_thread``, ``start``). Everywhere, a
+watch thread also waits on a pipe to the parent, which reads as closed once the parent is
+gone, and ends the worker then (``watch``). ``workers.py`` starts its processes this way;
+``die_with_parent`` does it for a ``multiprocessing`` child.
 """
 
 from __future__ import annotations
@@ -18,49 +19,67 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from multiprocessing import parent_process
 from multiprocessing.connection import wait
 from multiprocessing.process import BaseProcess
+from typing import TypeVar
 
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+T = TypeVar("T")
 
 _starter: concurrent.futures.ThreadPoolExecutor | None = None
 _starter_lock = threading.Lock()
 
 
-def start(process: BaseProcess) -> None:
-    """``process.start()`` from the main thread, or from one long-lived thread when called
-    elsewhere: a worker's parent-death signal then fires when the parent process ends, not
-    when a short-lived thread that happened to start it does."""
+def on_lasting_thread(call: Callable[[], T]) -> T:
+    """``call()`` (which starts a process) on the main thread, or on one long-lived thread
+    when called elsewhere: a worker's parent-death signal then fires when the parent
+    process ends, not when a short-lived thread that happened to start it does."""
     global _starter
     if threading.current_thread() is threading.main_thread():
-        process.start()
-        return
+        return call()
     with _starter_lock:
         if _starter is None:
             _starter = concurrent.futures.ThreadPoolExecutor(
                 max_workers=1, thread_name_prefix="solstis-starter")
-    _starter.submit(process.start).result()
+    return _starter.submit(call).result()
 
 
-def die_with_parent(kernel: bool = True) -> None:
-    """Make this worker process end when its parent does. ``kernel`` False skips the
-    parent-death signal (for a worker a short-lived thread may have started)."""
-    parent = parent_process()
-    if parent is None:
-        return
-    if kernel and sys.platform.startswith("linux"):
+def start(process: BaseProcess) -> None:
+    """``process.start()`` through ``on_lasting_thread``."""
+    on_lasting_thread(process.start)
+
+
+def kernel_signal() -> None:
+    """Ask the kernel (Linux) to kill this process when the thread that started it ends."""
+    if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if parent.pid is not None and os.getppid() != parent.pid:
-        os._exit(1)  # the parent died before the signal was asked for
-    sentinel = parent.sentinel
-    if sentinel is None:
-        return
 
-    def watch() -> None:
+
+def watch(sentinel: int) -> None:
+    """End this process (at once, running nothing more) when ``sentinel`` (a descriptor
+    or a Connection to the parent) reads as ready: the parent has closed it or died."""
+
+    def wait_for_it() -> None:
         wait([sentinel])
         os._exit(1)
 
-    threading.Thread(target=watch, name="solstis-parent-watch", daemon=True).start()
+    threading.Thread(target=wait_for_it, name="solstis-parent-watch", daemon=True).start()
+
+
+def die_with_parent(kernel: bool = True) -> None:
+    """Make this ``multiprocessing`` child end when its parent does. ``kernel`` False
+    skips the parent-death signal (for a worker a short-lived thread may have started)."""
+    parent = parent_process()
+    if parent is None:
+        return
+    if kernel:
+        kernel_signal()
+    if parent.pid is not None and os.getppid() != parent.pid:
+        os._exit(1)  # the parent died before the signal was asked for
+    if parent.sentinel is not None:
+        watch(parent.sentinel)

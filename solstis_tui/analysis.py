@@ -11,13 +11,9 @@ thresholds and the JSON, a stable interface. No Textual here.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -29,6 +25,7 @@ from solstis_tui.ai.judge import (
     Verdict,
     judge,
 )
+from solstis_tui.ai.workers import WorkerLost, WorkerPool
 from solstis_tui.choice_points import choice_points
 from solstis_tui.core import Game, Move, Observation, Options
 from solstis_tui.core.board import NAMES
@@ -224,13 +221,6 @@ def analyse(game: Game, names: Sequence[str] = ("Seat 1", "Seat 2"), seed: int =
     return _report(game, names, points, verdicts)
 
 
-def _lower_priority(nice: int) -> None:
-    """A worker process's start: ``nice`` steps below its parent (where the OS can)."""
-    if nice and hasattr(os, "nice"):
-        with contextlib.suppress(OSError):
-            os.nice(nice)
-
-
 def _run(tasks: list[Task], workers: int, progress: Callable[[int, int], None] | None,
          nice: int = 0,
          pair: Callable[[int, Verdict, Verdict], None] | None = None) -> list[Verdict]:
@@ -251,28 +241,28 @@ def _run(tasks: list[Task], workers: int, progress: Callable[[int, int], None] |
             progress(len(out) // 2, total)
 
     results: Iterable[Verdict]
-    pool: ProcessPoolExecutor | None = None
+    pool: WorkerPool | None = None
     if workers > 1 and len(tasks) > 2:
-        import multiprocessing
-
-        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_lower_priority, initargs=(nice,))
-        results = pool.map(_judge_task, tasks)
+        # The judges' processes die with this one (ai/workers.py); a stop (an exception,
+        # the review closed) kills the busy ones at once.
+        pool = WorkerPool(workers, "solstis-judge", nice=nice)
+        results = pool.imap(_judge_task, tasks)
     else:
         results = map(_judge_task, tasks)
     try:
         for verdict in results:
             one_more(verdict)
-    except (BrokenProcessPool, OSError):
-        # No worker processes here (a script without a main guard, a process limit):
-        # judge the rest on this process; the verdicts are the same.
+    except WorkerLost:
+        # No worker processes here (a script without a main guard, a process limit), or
+        # one died: judge the rest on this process; the verdicts are the same.
         if pool is None:
             raise
+        pool.close()
         for task in tasks[len(out):]:
             one_more(_judge_task(task))
     finally:
         if pool is not None:
-            pool.shutdown(cancel_futures=True)
+            pool.close()
     return out
 
 

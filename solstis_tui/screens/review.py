@@ -155,10 +155,6 @@ class ReviewScreen(Screen[None]):
         self.check_size()
         self.redraw()
         if self.board.steps:
-            if self.judges > 1:  # the judge's processes, started inside a Textual app
-                from solstis_tui.ai.expert import start_resource_tracker
-
-                start_resource_tracker()
             self.run_worker(partial(self._analyse, self.cancel), thread=True, exclusive=True,
                             group="review", exit_on_error=False, name="analysis")
 

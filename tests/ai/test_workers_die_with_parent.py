@@ -18,9 +18,9 @@ from solstis_tui.ai.base import Budget
 from solstis_tui.ai.expert import usable_cores
 from solstis_tui.core import Game, Options
 from solstis_tui.local.bot_process import BotProcess
+from tests.process_tree import BOUND, HAS_PROC, alive, descendants, workers_of
 
-pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(),
-                                reason="reads the process tree from /proc")
+pytestmark = pytest.mark.skipif(not HAS_PROC, reason="reads the process tree from /proc")
 
 PARENT = """
 import threading
@@ -55,54 +55,6 @@ async def main() -> None:
 if __name__ == "__main__":
     asyncio.run(main())
 """
-
-BOUND = 60.0  # a guard against a hung test, never the expectation
-
-
-def children() -> dict[int, list[int]]:
-    """Parent pid -> its children's pids, for every process now."""
-    tree: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        ppid = int(stat.rpartition(")")[2].split()[1])
-        tree.setdefault(ppid, []).append(int(entry.name))
-    return tree
-
-
-def descendants(pid: int) -> list[int]:
-    tree, found, todo = children(), [], [pid]
-    while todo:
-        for child in tree.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
-
-
-def workers_of(pid: int) -> list[int]:
-    """The spawned worker processes under ``pid`` (at any depth)."""
-    found = []
-    for child in descendants(pid):
-        try:
-            command = Path(f"/proc/{child}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if b"spawn_main" in command:
-            found.append(child)
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
 
 @pytest.mark.parametrize(("parent_script", "expected"), [
     (PARENT, 1 + (usable_cores() - 1)),  # the app: the bot's worker and the expert's pool
