@@ -1,16 +1,31 @@
 """Engine speed: random full games per second on one core, copy() cost, copy memory, deals.
 
 Run: python benchmarks/engine_speed.py [--games N] [--runs K]
-Every decision is taken uniformly at random from legal_moves(); figures are medians of K
-runs because this machine's speed drifts by tens of percent.
+Every decision is taken uniformly at random from legal_moves() and played with Game.play
+(which logs every event, as the app, the host, records and replays do); figures are medians
+of K runs because this machine's speed drifts by tens of percent.
+
+    python benchmarks/engine_speed.py --builds [--against OTHER/.venv/bin/python ...]
+
+compares builds instead: each round plays the same seeded base games (``--games``, 300 by
+default) in a fresh interpreter per build, this install compiled and pure
+(``SOLSTIS_PURE=1``) and, with ``--against``, other installs' interpreters (older commits',
+say) compiled and pure, the builds alternating so that the machine's drift hits them alike.
+It prints each build's median and range of games a second, each compiled build's lead over
+its pure one and this one's over the others (medians of the rounds' ratios), and the load
+average.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
 import tracemalloc
 
@@ -85,11 +100,80 @@ def deal_costs(n: int = 2_000) -> dict[str, float]:
     return out
 
 
+def probe(games: int) -> dict[str, float | str]:
+    """The base game's figure once, in this process (``--builds`` runs it per build)."""
+    from solstis_tui.engine_build import STATUS
+
+    random_games(Options(), 20, seed=9)  # load and warm up first
+    return {"engine": "compiled" if STATUS.compiled else "pure",
+            "rate": games / random_games(Options(), games, seed=0)}
+
+
+def measure(python: str, pure: bool, games: int) -> float:
+    """Games a second of one build, in a fresh interpreter; it must be the build asked."""
+    env = {**os.environ, "SOLSTIS_PURE": "1" if pure else "0"}
+    out = subprocess.run([python, __file__, "--probe", "--games", str(games)], env=env,
+                         check=True, capture_output=True, text=True).stdout
+    figure = json.loads(out.splitlines()[-1])
+    if figure["engine"] != ("pure" if pure else "compiled"):
+        raise SystemExit(f"{python} ran the {figure['engine']} engine, not the one asked")
+    return float(figure["rate"])
+
+
+def compare_builds(games: int, rounds: int, against: list[str]) -> None:
+    """``--builds``: see the module docstring."""
+    who = {"this": sys.executable} | {f"other {i + 1}": path for i, path in enumerate(against)}
+    builds = {f"{w}, {b}": (path, b == "pure") for w, path in who.items()
+              for b in ("compiled", "pure")}
+    names = list(builds)
+    rates: dict[str, list[float]] = {name: [] for name in names}
+    loads = [os.getloadavg()[0]]
+    for n in range(rounds):
+        for name in names if n % 2 == 0 else names[::-1]:  # alternate the order too
+            rates[name].append(measure(*builds[name], games))
+        loads.append(os.getloadavg()[0])
+        print(f"round {n + 1} of {rounds}: " + ", ".join(
+            f"{name} {rates[name][-1]:,.0f}" for name in names), file=sys.stderr)
+    print(f"random base games per second through Game.play, {games} seeded games, "
+          f"median of {rounds} rounds (the builds alternating):")
+    for w, path in who.items():
+        print(f"  {w}: {path}")
+    for name in names:
+        print(f"  {name:18s} {statistics.median(rates[name]):7,.0f} "
+              f"(min {min(rates[name]):,.0f}, max {max(rates[name]):,.0f})")
+
+    def ratio(top: str, bottom: str) -> str:
+        ratios = [t / b for t, b in zip(rates[top], rates[bottom], strict=True)]
+        return (f"{statistics.median(ratios):.2f}× "
+                f"({min(ratios):.2f}-{max(ratios):.2f}, round by round)")
+
+    for w in who:
+        print(f"  {w}: compiled / pure {ratio(f'{w}, compiled', f'{w}, pure')}")
+    for w in list(who)[1:]:
+        print(f"  compiled, this / {w}: {ratio('this, compiled', f'{w}, compiled')}")
+    print(f"  load average (1 min) over the rounds: {min(loads):.1f}-{max(loads):.1f} "
+          f"on {os.cpu_count()} cores")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=500, help="games per run")
+    parser.add_argument("--games", type=int, default=None,
+                        help="games per run (500; with --builds 300)")
     parser.add_argument("--runs", type=int, default=5, help="runs per figure")
+    parser.add_argument("--builds", action="store_true",
+                        help="compare builds (compiled, pure, --against) instead")
+    parser.add_argument("--rounds", type=int, default=9, help="rounds of --builds")
+    parser.add_argument("--against", metavar="PYTHON", action="append", default=[],
+                        help="with --builds: another install's interpreter (repeatable)")
+    parser.add_argument("--probe", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.probe:
+        print(json.dumps(probe(args.games)))
+        return
+    if args.builds:
+        compare_builds(args.games or 300, args.rounds, args.against)
+        return
+    args.games = args.games or 500
     print(f"random full games per second, one core, median of {args.runs} runs "
           f"of {args.games} games:")
     for name, options in VARIANTS.items():

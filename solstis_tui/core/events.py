@@ -1,7 +1,10 @@
 """The game log: what happened, as typed events appended to ``Game.log``.
 
-Each event is a small frozen dataclass; ``kind`` is its short name (the first word of its
-JSON form, ``[kind, field, ...]``, in saves and on the wire). ``Observation.log`` is the
+Each event is a small immutable object; ``kind`` is its short name (the first word of its
+JSON form, ``[kind, field, ...]``, in saves and on the wire) and ``__match_args__`` names
+its fields in order. Events compare, hash, print and pickle as frozen dataclasses do, but
+are plain classes: the compiled engine builds a dataclass only slowly (its ``__init__`` is
+generated Python), and ``Game.play`` builds several events a move. ``Observation.log`` is the
 same list with private details hidden (a ``Drew`` event's tile is None for the other
 player). ``player`` is 0 or 1; tiles and cells are board indices (``board.NAMES``); squares
 are named by their lower-left cell; spirits are ``Spirit`` values.
@@ -13,8 +16,8 @@ see ``Game.end``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from enum import Enum
+from typing import ClassVar, Final, final
 
 from .spirits import Spirit
 
@@ -39,486 +42,531 @@ class EndReason(Enum):
         return self in (EndReason.NORMAL, EndReason.FIREFLIES)
 
 
-@dataclass(frozen=True)
 class Event:
-    """One entry of the game log (the subclasses below are every kind there is)."""
+    """One entry of the game log (the subclasses below are every kind there is). Its fields
+    are ``Final``: mypy refuses an assignment, and the compiled build refuses it at run time
+    (the pure build does not check)."""
 
-    @property
-    def kind(self) -> str:
-        """The event's short name: the first word of its JSON form."""
-        raise NotImplementedError
+    __slots__ = ()
+    __match_args__: ClassVar[tuple[str, ...]] = ()
+    """The event's fields, in order (its JSON form's order, and its constructor's)."""
+    kind: ClassVar[str] = ""
+    """The event's short name: the first word of its JSON form."""
 
     def hidden(self) -> Event:
         """This event as someone who may not see its private part reads it."""
         return self
 
+    def _values(self) -> tuple[object, ...]:
+        """The event's field values, in ``__match_args__`` order."""
+        return tuple([getattr(self, name) for name in self.__match_args__])
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self._values()))
+
+    def __repr__(self) -> str:
+        pairs = ", ".join([f"{name}={getattr(self, name)!r}" for name in self.__match_args__])
+        return f"{type(self).__name__}({pairs})"
+
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        # Pickled as its class and fields (worker processes are sent observations): the
-        # default way sets the fields one by one, which a frozen class refuses.
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+        # Pickled as its class and fields (worker processes are sent observations).
+        return type(self), self._values()
 
 
-@dataclass(frozen=True)
+@final
 class TurnBegan(Event):
     """``player``'s turn ``number`` begins (``end_phase``: the land pile is empty)."""
 
-    player: int
-    number: int
-    end_phase: bool
+    __match_args__ = ("player", "number", "end_phase")
+    __slots__ = __match_args__
+    kind = "turn"
 
-    @property
-    def kind(self) -> str:
-        return "turn"
+    def __init__(self, player: int, number: int, end_phase: bool) -> None:
+        self.player: Final = player
+        self.number: Final = number
+        self.end_phase: Final = end_phase
 
 
-@dataclass(frozen=True)
+@final
 class Played(Event):
     """``player`` played ``tile`` from hand."""
 
-    player: int
-    tile: int
+    __match_args__ = ("player", "tile")
+    __slots__ = __match_args__
+    kind = "play"
 
-    @property
-    def kind(self) -> str:
-        return "play"
+    def __init__(self, player: int, tile: int) -> None:
+        self.player: Final = player
+        self.tile: Final = tile
 
 
-@dataclass(frozen=True)
+@final
 class Passed(Event):
     """``player`` passed (end phase, nothing to capture)."""
 
-    player: int
+    __match_args__ = ("player",)
+    __slots__ = __match_args__
+    kind = "pass"
 
-    @property
-    def kind(self) -> str:
-        return "pass"
+    def __init__(self, player: int) -> None:
+        self.player: Final = player
 
 
-@dataclass(frozen=True)
+@final
 class Captured(Event):
     """``player``'s ``tile`` captured the display tile ``target``."""
 
-    player: int
-    tile: int
-    target: int
+    __match_args__ = ("player", "tile", "target")
+    __slots__ = __match_args__
+    kind = "capture"
 
-    @property
-    def kind(self) -> str:
-        return "capture"
+    def __init__(self, player: int, tile: int, target: int) -> None:
+        self.player: Final = player
+        self.tile: Final = tile
+        self.target: Final = target
 
 
-@dataclass(frozen=True)
+@final
 class Discarded(Event):
     """``tile`` captured nothing and joined the display as a new pile."""
 
-    player: int
-    tile: int
+    __match_args__ = ("player", "tile")
+    __slots__ = __match_args__
+    kind = "discard"
 
-    @property
-    def kind(self) -> str:
-        return "discard"
+    def __init__(self, player: int, tile: int) -> None:
+        self.player: Final = player
+        self.tile: Final = tile
 
 
-@dataclass(frozen=True)
+@final
 class SecondChance(Event):
     """Second chance: ``player`` drew ``tile`` from the land pile and plays it."""
 
-    player: int
-    tile: int
+    __match_args__ = ("player", "tile")
+    __slots__ = __match_args__
+    kind = "second"
 
-    @property
-    def kind(self) -> str:
-        return "second"
+    def __init__(self, player: int, tile: int) -> None:
+        self.player: Final = player
+        self.tile: Final = tile
 
 
-@dataclass(frozen=True)
+@final
 class Flipped(Event):
     """A face-down display tile was turned face up."""
 
-    tile: int
+    __match_args__ = ("tile",)
+    __slots__ = __match_args__
+    kind = "flip"
 
-    @property
-    def kind(self) -> str:
-        return "flip"
+    def __init__(self, tile: int) -> None:
+        self.tile: Final = tile
 
 
-@dataclass(frozen=True)
+@final
 class Placed(Event):
     """A land tile went into ``player``'s panorama."""
 
-    player: int
-    tile: int
+    __match_args__ = ("player", "tile")
+    __slots__ = __match_args__
+    kind = "place"
 
-    @property
-    def kind(self) -> str:
-        return "place"
+    def __init__(self, player: int, tile: int) -> None:
+        self.player: Final = player
+        self.tile: Final = tile
 
 
-@dataclass(frozen=True)
+@final
 class RainbowPlaced(Event):
     """``player`` placed a new rainbow on ``cell``."""
 
-    player: int
-    cell: int
+    __match_args__ = ("player", "cell")
+    __slots__ = __match_args__
+    kind = "rainbow"
 
-    @property
-    def kind(self) -> str:
-        return "rainbow"
+    def __init__(self, player: int, cell: int) -> None:
+        self.player: Final = player
+        self.cell: Final = cell
 
 
-@dataclass(frozen=True)
+@final
 class RainbowLost(Event):
     """A rainbow ``player`` would get was lost (none left, or no cell for it)."""
 
-    player: int
+    __match_args__ = ("player",)
+    __slots__ = __match_args__
+    kind = "no_rainbow"
 
-    @property
-    def kind(self) -> str:
-        return "no_rainbow"
+    def __init__(self, player: int) -> None:
+        self.player: Final = player
 
 
-@dataclass(frozen=True)
+@final
 class RainbowShifted(Event):
     """``player``'s free rainbow moved from ``tile``'s cell to ``cell``."""
 
-    player: int
-    tile: int
-    cell: int
+    __match_args__ = ("player", "tile", "cell")
+    __slots__ = __match_args__
+    kind = "shift"
 
-    @property
-    def kind(self) -> str:
-        return "shift"
+    def __init__(self, player: int, tile: int, cell: int) -> None:
+        self.player: Final = player
+        self.tile: Final = tile
+        self.cell: Final = cell
 
 
-@dataclass(frozen=True)
+@final
 class RainbowOut(Event):
     """The rainbow displaced from ``tile``'s cell had nowhere to go: back to the box."""
 
-    player: int
-    tile: int
+    __match_args__ = ("player", "tile")
+    __slots__ = __match_args__
+    kind = "rainbow_out"
 
-    @property
-    def kind(self) -> str:
-        return "rainbow_out"
+    def __init__(self, player: int, tile: int) -> None:
+        self.player: Final = player
+        self.tile: Final = tile
 
 
-@dataclass(frozen=True)
+@final
 class Removed(Event):
     """A land tile left the game (``why``: "blocked" by a rainbow, "forbidden" by the
     Evil Spirit)."""
 
-    player: int
-    tile: int
-    why: str
+    __match_args__ = ("player", "tile", "why")
+    __slots__ = __match_args__
+    kind = "removed"
 
-    @property
-    def kind(self) -> str:
-        return "removed"
+    def __init__(self, player: int, tile: int, why: str) -> None:
+        self.player: Final = player
+        self.tile: Final = tile
+        self.why: Final = why
 
 
-@dataclass(frozen=True)
+@final
 class Drew(Event):
     """``player`` drew a land tile into hand (``tile`` is None for anyone else)."""
 
-    player: int
-    tile: int | None
+    __match_args__ = ("player", "tile")
+    __slots__ = __match_args__
+    kind = "draw"
 
-    @property
-    def kind(self) -> str:
-        return "draw"
+    def __init__(self, player: int, tile: int | None) -> None:
+        self.player: Final = player
+        self.tile: Final = tile
 
     def hidden(self) -> Drew:
         return Drew(self.player, None)
 
 
-@dataclass(frozen=True)
+@final
 class SpiritsDrawn(Event):
     """``player`` drew these (one or two) spirits from the pile."""
 
-    player: int
-    spirits: tuple[Spirit, ...]
+    __match_args__ = ("player", "spirits")
+    __slots__ = __match_args__
+    kind = "spirits_drawn"
 
-    @property
-    def kind(self) -> str:
-        return "spirits_drawn"
+    def __init__(self, player: int, spirits: tuple[Spirit, ...]) -> None:
+        self.player: Final = player
+        self.spirits: Final = spirits
 
 
-@dataclass(frozen=True)
+@final
 class Kept(Event):
     """``player`` kept ``spirit`` of the two drawn."""
 
-    player: int
-    spirit: Spirit
+    __match_args__ = ("player", "spirit")
+    __slots__ = __match_args__
+    kind = "keep"
 
-    @property
-    def kind(self) -> str:
-        return "keep"
+    def __init__(self, player: int, spirit: Spirit) -> None:
+        self.player: Final = player
+        self.spirit: Final = spirit
 
 
-@dataclass(frozen=True)
+@final
 class ToLine(Event):
     """The other drawn spirit went to the spirit line."""
 
-    spirit: Spirit
+    __match_args__ = ("spirit",)
+    __slots__ = __match_args__
+    kind = "to_line"
 
-    @property
-    def kind(self) -> str:
-        return "to_line"
+    def __init__(self, spirit: Spirit) -> None:
+        self.spirit: Final = spirit
 
 
-@dataclass(frozen=True)
+@final
 class Took(Event):
     """``player`` took ``spirit`` from the spirit line."""
 
-    player: int
-    spirit: Spirit
+    __match_args__ = ("player", "spirit")
+    __slots__ = __match_args__
+    kind = "take"
 
-    @property
-    def kind(self) -> str:
-        return "take"
+    def __init__(self, player: int, spirit: Spirit) -> None:
+        self.player: Final = player
+        self.spirit: Final = spirit
 
 
-@dataclass(frozen=True)
+@final
 class SpiritPlaced(Event):
     """``spirit`` sits on ``player``'s ``square``."""
 
-    player: int
-    spirit: Spirit
-    square: int
+    __match_args__ = ("player", "spirit", "square")
+    __slots__ = __match_args__
+    kind = "spirit"
 
-    @property
-    def kind(self) -> str:
-        return "spirit"
+    def __init__(self, player: int, spirit: Spirit, square: int) -> None:
+        self.player: Final = player
+        self.spirit: Final = spirit
+        self.square: Final = square
 
 
-@dataclass(frozen=True)
+@final
 class NoSpirit(Event):
     """A square formed in ``player``'s panorama, but no spirit was left anywhere."""
 
-    player: int
+    __match_args__ = ("player",)
+    __slots__ = __match_args__
+    kind = "no_spirit"
 
-    @property
-    def kind(self) -> str:
-        return "no_spirit"
+    def __init__(self, player: int) -> None:
+        self.player: Final = player
 
 
-@dataclass(frozen=True)
+@final
 class FireflyPlaced(Event):
     """Firefly: a firefly went on ``player``'s ``square``."""
 
-    player: int
-    square: int
+    __match_args__ = ("player", "square")
+    __slots__ = __match_args__
+    kind = "firefly"
 
-    @property
-    def kind(self) -> str:
-        return "firefly"
+    def __init__(self, player: int, square: int) -> None:
+        self.player: Final = player
+        self.square: Final = square
 
 
-@dataclass(frozen=True)
+@final
 class EffectLost(Event):
     """``spirit``'s effect could not happen."""
 
-    player: int
-    spirit: Spirit
+    __match_args__ = ("player", "spirit")
+    __slots__ = __match_args__
+    kind = "lost"
 
-    @property
-    def kind(self) -> str:
-        return "lost"
+    def __init__(self, player: int, spirit: Spirit) -> None:
+        self.player: Final = player
+        self.spirit: Final = spirit
 
 
-@dataclass(frozen=True)
+@final
 class EagleDrew(Event):
     """Eagle: ``tile`` came from the land pile into ``player``'s panorama."""
 
-    player: int
-    tile: int
+    __match_args__ = ("player", "tile")
+    __slots__ = __match_args__
+    kind = "eagle"
 
-    @property
-    def kind(self) -> str:
-        return "eagle"
+    def __init__(self, player: int, tile: int) -> None:
+        self.player: Final = player
+        self.tile: Final = tile
 
 
-@dataclass(frozen=True)
+@final
 class FlyTook(Event):
     """Fly: ``player`` took ``tile`` from the opponent's hand."""
 
-    player: int
-    tile: int
+    __match_args__ = ("player", "tile")
+    __slots__ = __match_args__
+    kind = "fly"
 
-    @property
-    def kind(self) -> str:
-        return "fly"
+    def __init__(self, player: int, tile: int) -> None:
+        self.player: Final = player
+        self.tile: Final = tile
 
 
-@dataclass(frozen=True)
+@final
 class DeerPlaced(Event):
     """Deer: ``player`` put hand tile ``tile`` into the panorama."""
 
-    player: int
-    tile: int
+    __match_args__ = ("player", "tile")
+    __slots__ = __match_args__
+    kind = "deer"
 
-    @property
-    def kind(self) -> str:
-        return "deer"
+    def __init__(self, player: int, tile: int) -> None:
+        self.player: Final = player
+        self.tile: Final = tile
 
 
-@dataclass(frozen=True)
+@final
 class BeetleTook(Event):
     """Beetle: ``player`` took the display tile ``tile``."""
 
-    player: int
-    tile: int
+    __match_args__ = ("player", "tile")
+    __slots__ = __match_args__
+    kind = "beetle"
 
-    @property
-    def kind(self) -> str:
-        return "beetle"
+    def __init__(self, player: int, tile: int) -> None:
+        self.player: Final = player
+        self.tile: Final = tile
 
 
-@dataclass(frozen=True)
+@final
 class ViperTook(Event):
     """Viper: ``player`` took the opponent's isolated tile ``tile``."""
 
-    player: int
-    tile: int
+    __match_args__ = ("player", "tile")
+    __slots__ = __match_args__
+    kind = "viper"
 
-    @property
-    def kind(self) -> str:
-        return "viper"
+    def __init__(self, player: int, tile: int) -> None:
+        self.player: Final = player
+        self.tile: Final = tile
 
 
-@dataclass(frozen=True)
+@final
 class Revealed(Event):
     """Renard: ``player`` saw the opponent's hand, ``tiles`` (None for a watcher)."""
 
-    player: int
-    tiles: tuple[int, ...] | None
+    __match_args__ = ("player", "tiles")
+    __slots__ = __match_args__
+    kind = "reveal"
 
-    @property
-    def kind(self) -> str:
-        return "reveal"
+    def __init__(self, player: int, tiles: tuple[int, ...] | None) -> None:
+        self.player: Final = player
+        self.tiles: Final = tiles
 
     def hidden(self) -> Revealed:
         return Revealed(self.player, None)
 
 
-@dataclass(frozen=True)
+@final
 class RenardChose(Event):
     """Renard: the opponent of ``player`` must play ``tile`` on their next turn."""
 
-    player: int
-    tile: int
+    __match_args__ = ("player", "tile")
+    __slots__ = __match_args__
+    kind = "renard"
 
-    @property
-    def kind(self) -> str:
-        return "renard"
+    def __init__(self, player: int, tile: int) -> None:
+        self.player: Final = player
+        self.tile: Final = tile
 
 
-@dataclass(frozen=True)
+@final
 class MarmotTurn(Event):
     """Marmot: ``player`` plays another turn."""
 
-    player: int
+    __match_args__ = ("player",)
+    __slots__ = __match_args__
+    kind = "marmot"
 
-    @property
-    def kind(self) -> str:
-        return "marmot"
+    def __init__(self, player: int) -> None:
+        self.player: Final = player
 
 
-@dataclass(frozen=True)
+@final
 class EvilKept(Event):
     """Base game: ``player`` drew the Evil Spirit and holds it."""
 
-    player: int
+    __match_args__ = ("player",)
+    __slots__ = __match_args__
+    kind = "evil_kept"
 
-    @property
-    def kind(self) -> str:
-        return "evil_kept"
+    def __init__(self, player: int) -> None:
+        self.player: Final = player
 
 
-@dataclass(frozen=True)
+@final
 class EvilGiven(Event):
     """Base game: ``player`` passed the Evil Spirit to the opponent."""
 
-    player: int
+    __match_args__ = ("player",)
+    __slots__ = __match_args__
+    kind = "evil_given"
 
-    @property
-    def kind(self) -> str:
-        return "evil_given"
+    def __init__(self, player: int) -> None:
+        self.player: Final = player
 
 
-@dataclass(frozen=True)
+@final
 class EvilPlaced(Event):
     """Firefly: ``player`` put the Evil Spirit on the opponent's ``cell``."""
 
-    player: int
-    cell: int
+    __match_args__ = ("player", "cell")
+    __slots__ = __match_args__
+    kind = "evil_placed"
 
-    @property
-    def kind(self) -> str:
-        return "evil_placed"
+    def __init__(self, player: int, cell: int) -> None:
+        self.player: Final = player
+        self.cell: Final = cell
 
 
-@dataclass(frozen=True)
+@final
 class EvilOut(Event):
     """Firefly: there was no cell for the Evil Spirit; it left play."""
 
-    player: int
+    __match_args__ = ("player",)
+    __slots__ = __match_args__
+    kind = "evil_out"
 
-    @property
-    def kind(self) -> str:
-        return "evil_out"
+    def __init__(self, player: int) -> None:
+        self.player: Final = player
 
 
-@dataclass(frozen=True)
+@final
 class Covered(Event):
     """The Evil Spirit covers ``holder``'s ``spirit``, chosen by ``chooser``."""
 
-    chooser: int
-    holder: int
-    spirit: Spirit
+    __match_args__ = ("chooser", "holder", "spirit")
+    __slots__ = __match_args__
+    kind = "cover"
 
-    @property
-    def kind(self) -> str:
-        return "cover"
+    def __init__(self, chooser: int, holder: int, spirit: Spirit) -> None:
+        self.chooser: Final = chooser
+        self.holder: Final = holder
+        self.spirit: Final = spirit
 
 
-@dataclass(frozen=True)
+@final
 class SquirrelPlaced(Event):
     """Squirrel: ``player``'s hand tiles went into the panorama."""
 
-    player: int
-    tiles: tuple[int, ...]
+    __match_args__ = ("player", "tiles")
+    __slots__ = __match_args__
+    kind = "squirrel"
 
-    @property
-    def kind(self) -> str:
-        return "squirrel"
+    def __init__(self, player: int, tiles: tuple[int, ...]) -> None:
+        self.player: Final = player
+        self.tiles: Final = tiles
 
 
-@dataclass(frozen=True)
+@final
 class GameEnded(Event):
     """The game is over, for ``reason``; ``winner`` is a player, or None for a shared win
     (or an abandoned game)."""
 
-    reason: EndReason
-    winner: int | None
+    __match_args__ = ("reason", "winner")
+    __slots__ = __match_args__
+    kind = "end"
 
-    @property
-    def kind(self) -> str:
-        return "end"
+    def __init__(self, reason: EndReason, winner: int | None) -> None:
+        self.reason: Final = reason
+        self.winner: Final = winner
 
 
 #: Every kind of event, by its short name (how JSON names it).
-EVENT_TYPES: dict[str, type[Event]] = {
-    "turn": TurnBegan, "play": Played, "pass": Passed, "capture": Captured,
-    "discard": Discarded, "second": SecondChance, "flip": Flipped, "place": Placed,
-    "rainbow": RainbowPlaced, "no_rainbow": RainbowLost, "shift": RainbowShifted,
-    "rainbow_out": RainbowOut, "removed": Removed, "draw": Drew,
-    "spirits_drawn": SpiritsDrawn, "keep": Kept, "to_line": ToLine, "take": Took,
-    "spirit": SpiritPlaced, "no_spirit": NoSpirit, "firefly": FireflyPlaced,
-    "lost": EffectLost, "eagle": EagleDrew, "fly": FlyTook, "deer": DeerPlaced,
-    "beetle": BeetleTook, "viper": ViperTook, "reveal": Revealed, "renard": RenardChose,
-    "marmot": MarmotTurn, "evil_kept": EvilKept, "evil_given": EvilGiven,
-    "evil_placed": EvilPlaced, "evil_out": EvilOut, "cover": Covered,
-    "squirrel": SquirrelPlaced, "end": GameEnded,
-}
+EVENT_TYPES: dict[str, type[Event]] = {cls.kind: cls for cls in (
+    TurnBegan, Played, Passed, Captured, Discarded, SecondChance, Flipped, Placed,
+    RainbowPlaced, RainbowLost, RainbowShifted, RainbowOut, Removed, Drew, SpiritsDrawn, Kept,
+    ToLine, Took, SpiritPlaced, NoSpirit, FireflyPlaced, EffectLost, EagleDrew, FlyTook,
+    DeerPlaced, BeetleTook, ViperTook, Revealed, RenardChose, MarmotTurn, EvilKept, EvilGiven,
+    EvilPlaced, EvilOut, Covered, SquirrelPlaced, GameEnded)}
 EVENT_KINDS = frozenset(EVENT_TYPES)

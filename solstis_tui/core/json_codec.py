@@ -6,7 +6,6 @@ turn those into ``InvalidPosition``."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import fields
 from typing import Any
 
 from .board import NAMES, bits, parse_cell
@@ -82,8 +81,8 @@ def event_to_json(event: Event) -> list[Any]:
     """A log event as JSON: ``[kind, field, ...]`` in its fields' order (spirits as numbers,
     tiles and cells as indices, an end's reason by name)."""
     out: list[Any] = [event.kind]
-    for f in fields(event):
-        value = getattr(event, f.name)
+    for name in event.__match_args__:
+        value = getattr(event, name)
         if isinstance(value, EndReason):
             value = value.value
         elif isinstance(value, Spirit):
@@ -98,7 +97,7 @@ def event_from_json(item: Sequence[Any]) -> Event:
     """A log event read back from ``event_to_json``'s form; ValueError (or KeyError) when
     it is not one."""
     cls = EVENT_TYPES[str(item[0])]
-    names = [f.name for f in fields(cls)]
+    names = cls.__match_args__
     if len(item) != len(names) + 1:
         raise ValueError(f"a {item[0]!r} event has {len(names)} fields, not {len(item) - 1}")
     args: list[Any] = []
