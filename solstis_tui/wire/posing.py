@@ -22,14 +22,13 @@ from .lookalike import key, skeleton
 #: The bots' tiers as the host's seats and the app's opponent list name them.
 TIERS = ("Random", "Greedy", "Minimax", "MCTS", "Expert")
 #: Names only the program gives: the screens say "You", an empty seat reads "open" or
-#: "(empty seat)", a nameless seat "Player 1"; the host and its staff's titles; a person
+#: "(empty seat)"; the game's name; the host and its staff's titles; a person
 #: taking one, or one that looks like it in any script ("— ореп —" in Cyrillic), would
 #: pass for the other player, a bot, a free seat or the host.
 RESERVED = ("You", "Bot", "Host", "Open", "Guest", "Away", "Gone", "Empty", "Empty seat",
-            "Nobody", "Waiting", "Player", "Player 1", "Player 2", "Solstis", "Admin",
-            "Administrator", "Mod", "Moderator", "Staff", "Owner", "Operator", "Sysop",
-            "System", "Server", "Support", "Official", *TIERS,
-            *(f"{tier} bot" for tier in TIERS))
+            "Nobody", "Waiting", "Solstis", "Admin", "Administrator", "Mod", "Moderator",
+            "Staff", "Owner", "Operator", "Sysop", "System", "Server", "Support", "Official",
+            *TIERS, *(f"{tier} bot" for tier in TIERS))
 #: Marks the screens put after a name.
 MARKS = ("(bot)", "(guest)", "(away)", "(you)", "(gone)")
 #: Words that read as a mark or a title when set apart from a name by brackets of any
