@@ -78,14 +78,6 @@ def test_the_wheel_ships_the_bots_their_weights_and_the_themes(wheel: zipfile.Zi
     assert "solstis_tui/ai/value_weights.json" in names
 
 
-def test_the_wheel_ships_unicodes_confusables_table_and_its_licence(
-        wheel: zipfile.ZipFile) -> None:
-    names = set(wheel.namelist())
-    assert {"solstis_tui/wire/confusables.txt", "solstis_tui/wire/LICENSE-UNICODE.txt"} <= names
-    table = (REPO / "solstis_tui" / "wire" / "confusables.txt").read_bytes()
-    assert wheel.read("solstis_tui/wire/confusables.txt") == table
-
-
 def test_the_wheel_ships_every_package_of_the_checkout(wheel: zipfile.ZipFile) -> None:
     """Each folder of solstis_tui/ that is a package (host/, client/...) is in the wheel with
     its modules: pyproject.toml's package list names them all."""

@@ -19,6 +19,7 @@ import logging
 import os
 import pwd
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -48,6 +49,14 @@ RESTART_SECONDS: Final = 1.0
 SILENCE_SECONDS: Final = 5.0
 #: Seconds a new gateway may take to say its first line (it loads Dask first).
 START_SECONDS: Final = 60.0
+#: Lines a second the host reads from a gateway, bad lines in one gateway's life, bytes the
+#: gateway may leave unread, and its log lines a minute: past any, it is started anew.
+MAX_LINES_A_SECOND: Final = 2000
+MAX_BAD_LINES: Final = 50
+MAX_UNREAD: Final = 64 * 1024 * 1024
+MAX_LOG_LINES: Final = 120
+#: The most fleet workers the host believes in (the gateway's count is not trusted above).
+DEFAULT_MAX_WORKERS: Final = 256
 #: The account the gateway runs as where the host runs as root.
 DEFAULT_FLEET_USER: Final = "nobody"
 
@@ -100,10 +109,13 @@ def fleet_settings(address: str, tls: str | None,
                                f"({exc.strerror or exc})") from None
     if os.geteuid() == 0:
         try:
-            pwd.getpwnam(user)
+            account = pwd.getpwnam(user)
         except KeyError:
             raise FleetProblem(f"--fleet-user {user}: no such user (the gateway runs as "
                                "another user than root)") from None
+        if account.pw_uid == 0:
+            raise FleetProblem(f"--fleet-user {user}: that account is root; give one "
+                               "without rights (the gateway hears from the fleet)")
     return FleetSettings(f"tls://{rest}", (parts[0], parts[1], parts[2]), user)
 
 
@@ -113,15 +125,16 @@ class FleetPool:
 
     def __init__(self, settings: FleetSettings, local: BotPool, *,
                  grace: float = FLEET_GRACE, deadline: float = DEADLINE_SECONDS,
-                 silence: float = SILENCE_SECONDS,
+                 silence: float = SILENCE_SECONDS, max_workers: int = DEFAULT_MAX_WORKERS,
                  command: Sequence[str] | None = None) -> None:
         self.settings = settings
         self.local = local
         self.grace = grace
         self.deadline = deadline
         self.silence = silence
+        self.max_workers = max_workers
         """Seconds without a line from the gateway before it is stopped and started anew."""
-        self.command = list(command or [sys.executable, "-m",
+        self.command = list(command or [sys.executable, "-s", "-P", "-m",
                                         "solstis_tui.host.fleet_gateway"])
         self.factory = None if local.factory is make_solo_bot else \
             f"{local.factory.__module__}:{local.factory.__qualname__}"
@@ -134,8 +147,8 @@ class FleetPool:
         self.absent.set()
         self.since = time.time()
         self.outcomes: Counter[str] = Counter()
-        """Decisions by how they ended: answered on the fleet (``fleet``), after a lost
-        worker (``retried``), in the local pool (``local``), and bad answers (``refused``)."""
+        """Decisions answered on the fleet (``fleet``; of them, after a lost worker:
+        ``retried``), sent to the local pool (``local``), and bad answers (``refused``)."""
         self.to_local: Counter[str] = Counter()
         """Decisions sent to the local pool, by why."""
         self.refusals: list[str] = []
@@ -152,7 +165,6 @@ class FleetPool:
         self._answered: dict[int, int] = {}
         """The last decisions answered on the fleet, and how many starts each had."""
         self._supervisor: asyncio.Task[None] | None = None
-        self._folder: str | None = None
 
     def start(self) -> None:
         if self._supervisor is None and not self.closed:
@@ -228,8 +240,10 @@ class FleetPool:
                 self._refused(f"the gateway: {reply.why}")
                 raise _Miss("a bad answer")
             raise _Miss(_short_why(reply.why))
-        move = self._checked(reply, decision)
-        self.outcomes["retried" if retried else "fleet"] += 1
+        move = self._checked(reply, decision, time.monotonic() - asked)
+        self.outcomes["fleet"] += 1
+        if retried:
+            self.outcomes["retried"] += 1
         self._answered[ident] = 2 if retried else 1
         if len(self._answered) > 1000:
             del self._answered[next(iter(self._answered))]
@@ -237,7 +251,7 @@ class FleetPool:
         self.waits.add(time.monotonic() - asked - reply.seconds)
         return move
 
-    def _checked(self, reply: fleet_wire.Answer, decision: Decision) -> str:
+    def _checked(self, reply: fleet_wire.Answer, decision: Decision, elapsed: float) -> str:
         """The answer's move if it is legal in the observation and its time is sane; else
         the refusal is logged and counted, and the local pool answers."""
         problem = None
@@ -248,7 +262,8 @@ class FleetPool:
         else:
             if move not in decision.observation.legal_moves:
                 problem = f"{reply.move} is not legal here"
-        if problem is None and reply.seconds > decision.seconds + self.grace:
+        if problem is None and (reply.seconds > decision.seconds + self.grace
+                                or reply.seconds > elapsed + 0.05):
             problem = f"it says it thought {reply.seconds:.1f} s"
         if problem is None:
             return reply.move
@@ -281,7 +296,7 @@ class FleetPool:
             "gateway_starts": self.gateway_starts,
             "cluster_workers": self.workers if self.connected else 0,
             "in_flight": len(self._pending),
-            "answered": self.outcomes["fleet"] + self.outcomes["retried"],
+            "answered": self.outcomes["fleet"],
             "retried": self.outcomes["retried"],
             "to_local": self.outcomes["local"],
             "to_local_why": dict(self.to_local),
@@ -307,20 +322,24 @@ class FleetPool:
                 await asyncio.sleep(RESTART_SECONDS)
 
     async def _run_gateway(self) -> None:
-        folder, user = self._private_folder()
+        home, scratch, user = self._fresh_folders()
         hello = {"type": "hello", "address": self.settings.address,
                  "tls": [Path(p).read_text(encoding="ascii") for p in self.settings.tls],
-                 "factory": self.factory, "user": user}
+                 "factory": self.factory, "user": user, "host_pid": os.getpid()}
+        # -s -P: no user site and no working folder on the import path, "/" as the working
+        # folder, a home and Dask config folder only root can write (the gateway starts as
+        # root before it drops), and a session of its own so that nothing it starts outlives it.
         process = await asyncio.create_subprocess_exec(
             *self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, cwd=folder, env=_gateway_env(folder),
-            limit=fleet_wire.MAX_REPLY)
+            stderr=asyncio.subprocess.PIPE, cwd="/", env=_gateway_env(home, scratch),
+            limit=fleet_wire.MAX_REPLY, start_new_session=True)
         self.process = process
         self.gateway_starts += 1
         assert process.stdin is not None and process.stdout is not None
         assert process.stderr is not None
         process.stdin.write(fleet_wire.line(hello))
         said = asyncio.get_running_loop().create_task(_relay_log(process.stderr))
+        lines = _LineBudget()
         try:
             wait = START_SECONDS  # the first line comes once Dask is loaded
             while True:
@@ -335,15 +354,29 @@ class FleetPool:
                     break
                 if not raw:
                     break
-                self._hear(raw)
+                if not lines.take():
+                    self._refused(f"the gateway sent over {MAX_LINES_A_SECOND} lines a second")
+                    break
+                if not self._hear(raw) and lines.bad() > MAX_BAD_LINES:
+                    log.warning("bot fleet: %d bad lines from one gateway; starting it again",
+                                MAX_BAD_LINES)
+                    break
+                if process.stdin.transport.get_write_buffer_size() > MAX_UNREAD:
+                    log.warning("bot fleet: the gateway stopped reading; starting it again")
+                    break
         finally:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
             with contextlib.suppress(Exception):  # the pipe must reach its end first
                 await asyncio.wait_for(process.stdout.read(), self.silence)
-            await process.wait()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(process.wait(), self.silence)
             said.cancel()
             self.process = None
+            shutil.rmtree(home, ignore_errors=True)
+            shutil.rmtree(scratch, ignore_errors=True)
             for future in self._pending.values():
                 if not future.done():
                     future.set_result(fleet_wire.Failed(0, "the gateway stopped"))
@@ -351,7 +384,8 @@ class FleetPool:
                 log.warning("bot fleet: the gateway stopped (exit %s); bots decide in "
                             "the local pool until it is back", process.returncode)
 
-    def _hear(self, raw: bytes) -> None:
+    def _hear(self, raw: bytes) -> bool:
+        """Act on one line from the gateway; False if it was refused."""
         try:
             reply = fleet_wire.parse_reply(raw.rstrip(b"\n"))
         except fleet_wire.BadReply as exc:
@@ -360,23 +394,21 @@ class FleetPool:
             if named is not None and (future := self._pending.get(named)) is not None \
                     and not future.done():  # a bad answer: the local pool decides now
                 future.set_result(fleet_wire.Failed(named, "a bad answer"))
-            return
+            return False
         if isinstance(reply, fleet_wire.Presence):
-            self._set_presence(reply.connected, reply.workers)
-            return
+            self._set_presence(reply.connected, min(reply.workers, self.max_workers))
+            return True
         if isinstance(reply, fleet_wire.Started):
             if reply.id in self._pending:
                 self.starts[reply.id] += 1
             elif self._answered.get(reply.id) == 1:  # its restart was said after its answer
                 self._answered[reply.id] = 2
-                self.outcomes["fleet"] -= 1
                 self.outcomes["retried"] += 1
-            return
+            return True
         future = self._pending.get(reply.id)
-        if future is None:
-            return  # given up on, or never asked: nothing to do
-        if not future.done():
+        if future is not None and not future.done():
             future.set_result(reply)
+        return True
 
     def _set_presence(self, connected: bool, workers: int) -> None:
         if (connected, workers) != (self.connected, self.workers):
@@ -396,17 +428,19 @@ class FleetPool:
             self.present.clear()
             self.absent.set()
 
-    def _private_folder(self) -> tuple[str, list[int] | None]:
-        """An empty folder for the gateway (its working folder and home), and, where the
-        host runs as root, the user and group ids the gateway drops to once it has loaded
-        its code and before it hears from the fleet (it then owns the folder)."""
-        if self._folder is None:
-            self._folder = tempfile.mkdtemp(prefix="solstis-fleet-gateway-")
+    def _fresh_folders(self) -> tuple[str, str, list[int] | None]:
+        """For one start of the gateway: a home (and Dask config folder) only the host can
+        write, a scratch folder (its temporary files), and, where the host runs as root,
+        the user and group ids it drops to once its code is loaded (they own the scratch
+        folder). Both folders are new at every start and removed when it stops."""
+        home = tempfile.mkdtemp(prefix="solstis-fleet-home-")
+        scratch = tempfile.mkdtemp(prefix="solstis-fleet-tmp-")
         if os.geteuid() != 0:
-            return self._folder, None
+            return home, scratch, None
         account = pwd.getpwnam(self.settings.user)
-        os.chown(self._folder, account.pw_uid, account.pw_gid)
-        return self._folder, [account.pw_uid, account.pw_gid]
+        os.chmod(home, 0o755)
+        os.chown(scratch, account.pw_uid, account.pw_gid)
+        return home, scratch, [account.pw_uid, account.pw_gid]
 
     # ------------------------------------------------------------------ closing
     async def close(self, timeout: float = 5.0) -> None:
@@ -422,8 +456,6 @@ class FleetPool:
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
             await process.wait()
-        if self._folder is not None:
-            shutil.rmtree(self._folder, ignore_errors=True)
         await self.local.close(timeout)
 
 
@@ -445,17 +477,39 @@ def _short_why(why: str) -> str:
     return "the fleet lost the decision"
 
 
-def _gateway_env(folder: str) -> dict[str, str]:
+def _gateway_env(home: str, scratch: str) -> dict[str, str]:
     """What the gateway may see of the host's environment: little."""
     keep = ("PATH", "PYTHONPATH", "LANG", "LC_ALL", "SOLSTIS_PURE")
     env = {k: os.environ[k] for k in keep if k in os.environ}
-    env.update(HOME=folder, TMPDIR=folder, DASK_TEMPORARY_DIRECTORY=folder,
+    env.update(HOME=home, DASK_CONFIG=home, TMPDIR=scratch, DASK_TEMPORARY_DIRECTORY=scratch,
                DASK_DISTRIBUTED__COMM__REQUIRE_ENCRYPTION="True", PYTHONUNBUFFERED="1")
     return env
 
 
+class _LineBudget:
+    """How many lines a gateway may send: ``MAX_LINES_A_SECOND``, and the bad ones."""
+
+    def __init__(self) -> None:
+        self.second = int(time.monotonic())
+        self.count = 0
+        self.refused = 0
+
+    def take(self) -> bool:
+        now = int(time.monotonic())
+        if now != self.second:
+            self.second, self.count = now, 0
+        self.count += 1
+        return self.count <= MAX_LINES_A_SECOND
+
+    def bad(self) -> int:
+        self.refused += 1
+        return self.refused
+
+
 async def _relay_log(stream: asyncio.StreamReader) -> None:
-    """The gateway's own log lines into the host's log, as literal, bounded text."""
+    """The gateway's own log lines into the host's log, as literal, bounded text: at most
+    ``MAX_LOG_LINES`` a minute (the rest are read and dropped, and that is said)."""
+    minute, said, dropped = int(time.monotonic() // 60), 0, 0
     while True:
         try:
             raw = await stream.readline()
@@ -463,6 +517,15 @@ async def _relay_log(stream: asyncio.StreamReader) -> None:
             continue
         if not raw:
             return
+        now = int(time.monotonic() // 60)
+        if now != minute:
+            if dropped:
+                log.warning("bot fleet gateway: %d more lines dropped", dropped)
+            minute, said, dropped = now, 0, 0
+        said += 1
+        if said > MAX_LOG_LINES:
+            dropped += 1
+            continue
         text = "".join(c if c.isprintable() else " " for c in raw.decode(errors="replace"))
         log.info("bot fleet gateway: %s", text.strip()[:300])
 

@@ -204,13 +204,13 @@ def _drop_privileges(user: Any) -> None:
         raise SystemExit("the fleet gateway could not drop its privileges")
 
 
-def _die_with_parent() -> None:
+def _die_with_parent(host_pid: int | None = None) -> None:
     """End when the host does, however it ends (Linux: the parent-death signal)."""
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() == 1:
-        os._exit(1)
+    if host_pid is not None and os.getppid() != host_pid:
+        os._exit(1)  # the host is gone already
 
 
 async def serve() -> None:
@@ -220,7 +220,7 @@ async def serve() -> None:
     hello = json.loads(await reader.readline())
     gateway = Gateway(hello, sys.stdout)
     _drop_privileges(hello.get("user"))
-    _die_with_parent()  # again: a change of user clears the parent-death signal
+    _die_with_parent(hello.get("host_pid"))  # again: a new user clears the parent-death signal
     tasks: set[asyncio.Task[None]] = set()
     keeper = loop.create_task(gateway.keep_connected())
     gateway.presence()

@@ -12,10 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.util
+import logging
 from collections.abc import Callable, Iterator
 from typing import Any
 
 EXTRA = "pip install 'solstis-tui[metrics]'"
+log = logging.getLogger("solstis.host")
 #: Seconds between two snapshots of the status the metrics port serves.
 REFRESH_SECONDS = 1.0
 
@@ -25,20 +27,28 @@ def available() -> bool:
 
 
 def outcomes(status: dict[str, Any]) -> dict[str, int]:
-    """Bot decisions by how they ended: on the fleet (``fleet``, ``retried``: after a lost
-    worker), in the local pool (``local``), answers refused as bad (``refused``, then
-    answered locally), and decisions nobody answered, played as a random move (``lost``)."""
+    """Bot decisions by where they were answered: on the fleet (``fleet``) or sent to the
+    local pool (``local``); each decision once. Retries, refusals and random moves are
+    counted apart (``extras``)."""
     bots = status.get("bots", {})
-    seats = status.get("bot_seats", {})
     local = bots.get("local", bots)
     if "cluster" in bots:
-        fleet = {"fleet": bots.get("answered", 0) - bots.get("retried", 0),
-                 "retried": bots.get("retried", 0), "local": bots.get("to_local", 0),
-                 "refused": bots.get("refused", 0)}
-    else:
-        fleet = {"fleet": 0, "retried": 0, "refused": 0,
-                 "local": sum(local.get("served", {}).values())}
-    return {**fleet, "lost": seats.get("random_moves", 0)}
+        return {"fleet": bots.get("answered", 0), "local": bots.get("to_local", 0)}
+    return {"fleet": 0, "local": sum(local.get("served", {}).values())}
+
+
+def extras(status: dict[str, Any]) -> dict[str, tuple[str, int]]:
+    """Counters beside the outcomes: name → (help, value)."""
+    bots = status.get("bots", {})
+    seats = status.get("bot_seats", {})
+    return {
+        "solstis_bot_fleet_retried": ("Decisions answered on the fleet after a lost worker",
+                                      bots.get("retried", 0)),
+        "solstis_bot_fleet_refused": ("Bad answers from the fleet, refused",
+                                      bots.get("refused", 0)),
+        "solstis_bot_random_moves": ("Decisions nobody answered, played as a random move",
+                                     seats.get("random_moves", 0)),
+    }
 
 
 def _families(status: dict[str, Any]) -> Iterator[Any]:
@@ -50,11 +60,14 @@ def _families(status: dict[str, Any]) -> Iterator[Any]:
 
     bots = status.get("bots", {})
     local = bots.get("local", bots)
-    decisions = CounterMetricFamily("solstis_bot_decisions", "Bot decisions by outcome",
+    decisions = CounterMetricFamily("solstis_bot_decisions",
+                                    "Bot decisions by where they were answered",
                                     labels=["outcome"])
     for outcome, count in outcomes(status).items():
         decisions.add_metric([outcome], count)
     yield decisions
+    for name, (text, value) in extras(status).items():
+        yield CounterMetricFamily(name, text, value=value)
     to_local = CounterMetricFamily("solstis_bot_to_local_pool",
                                    "Bot decisions the fleet could not take, by why",
                                    labels=["why"])
@@ -115,22 +128,34 @@ def prometheus_text(status: dict[str, Any]) -> str:
     return generate_latest(registry).decode()
 
 
-async def serve(port: int, status: Callable[[], dict[str, Any]]) -> None:
-    """Serve ``status()`` on 127.0.0.1:``port`` until cancelled, refreshed every second
-    (the HTTP thread reads a snapshot; it never touches the host's objects)."""
-    from prometheus_client import CollectorRegistry, start_http_server
+class MetricsServer:
+    """``status()`` served on 127.0.0.1:``port`` (``/metrics``), bound at once (OSError if
+    the port is taken); ``run`` refreshes it every second until cancelled. The HTTP thread
+    reads a snapshot: it never touches the host's objects."""
 
-    registry = CollectorRegistry()
-    snapshot = _Snapshot()
-    snapshot.status = status()
-    registry.register(snapshot)  # type: ignore[arg-type]
-    server, thread = start_http_server(port, addr="127.0.0.1", registry=registry)
-    try:
-        while True:
-            await asyncio.sleep(REFRESH_SECONDS)
-            snapshot.status = status()
-    finally:
+    def __init__(self, port: int, status: Callable[[], dict[str, Any]]) -> None:
+        from prometheus_client import CollectorRegistry, start_http_server
+
+        self.status = status
+        self.snapshot = _Snapshot()
+        self.snapshot.status = status()
+        registry = CollectorRegistry()
+        registry.register(self.snapshot)  # type: ignore[arg-type]
+        self.server, self.thread = start_http_server(port, addr="127.0.0.1", registry=registry)
+
+    async def run(self) -> None:
+        try:
+            while True:
+                await asyncio.sleep(REFRESH_SECONDS)
+                try:
+                    self.snapshot.status = self.status()
+                except Exception:  # the figures stay as they were; the host goes on
+                    log.exception("metrics: the host's status could not be read")
+        finally:
+            self.close()
+
+    def close(self) -> None:
         with contextlib.suppress(Exception):
-            server.shutdown()
-            server.server_close()
-            thread.join(timeout=2)
+            self.server.shutdown()
+            self.server.server_close()
+            self.thread.join(timeout=2)

