@@ -22,7 +22,9 @@ swapped), and `n`: the lobby. Online there is no undo and no same deal |
 
 A rated game counts only once each player has made 5 decisions: ended before that (a
 resignation, leaving for good, a claim), it is an abandoned game, not a result, and moves
-nobody's rating.
+nobody's rating. Between two people, a rated game is played unrated when both ratings are
+provisional, or when the same two have had 3 rated games count in 24 hours (1 while either
+rating is provisional): both are told when the second sits down.
 
 The top line shows each player's rating at a rated table (`?` while it is provisional),
 and at its right end the move clock of the player to move when two people play, with their
