@@ -53,13 +53,12 @@ async def test_an_error_in_a_bots_turn_never_freezes_the_table_and_is_said(tmp_p
     try:
         await ann.hello("Ann")
         table = await bot_table(ann, "greedy")
-        await state_with(ann, table, 1)  # the broken turn still ended in a move
+        state = await state_with(ann, table, 1)  # the broken turn still ended in a move
         status = host.status()
         assert status["bot_seats"]["random_moves"] == 1
         assert status["bot_seats"]["errors"] == 1
         assert "the bot's turn failed" in caplog.text
         assert "played the random legal move" in caplog.text
-        state = await state_with(ann, table, 1)
         while not host.bots.stats()["served"]:  # Ann plays on until the bot decides again
             obs = state["observation"]
             if obs["to_play"] == 1 and obs["legal_moves"]:
