@@ -5,13 +5,12 @@ a real choice, numbered as ``analysis.analyse`` numbers them (its ``DecisionNote
 order). From there the reviewing seat plays on against the record's other seat: the bot
 its kind names, if it is one of this program's tiers or an installed bot
 (``ai.registry.spec_from_file``: a record, which anyone may send, never names a module to
-import); a person there, or a kind that names no such bot, is replaced by ``STANDIN`` (or
-the same tier at its own budget), and the practice says so (``Opponent.note``). Only the
-reviewing seat's
-observation goes into the practice game: the other hand, the land pile, the face-down
-display tiles and the spirit pile are dealt anew from it by the bots' dealer
-(``core.determinize.deal_anew``), from the OS's randomness, so nothing hidden in the real
-game leaks into the practice. A practice game is not kept as a record and not autosaved:
+import). A person there is replaced by ``STANDIN``; a kind that names no such bot, by the
+same tier at its own budget or ``STANDIN``, and the practice says so (``Opponent.note``).
+Only the reviewing seat's observation goes into the practice game: the other hand, the
+land pile, the face-down display tiles and the spirit pile are dealt anew from it by the
+bots' dealer (``core.determinize.deal_anew``), from the OS's randomness, so nothing hidden
+in the real game leaks into the practice. A practice game is not kept as a record and not autosaved:
 the player's saved game stays as it was. No Textual here.
 """
 

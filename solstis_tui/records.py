@@ -264,8 +264,8 @@ def _check_version(number: int, first: str) -> None:
                           f"'{MAGIC} {VERSION}')")
     version = first[len(MAGIC):].strip()
     if version != str(VERSION):
-        shown = _shown(version, 20)[1:-1] if version else "?"
-        raise RecordError(number, f"the record is in format version {shown}; this "
+        said = _cut(version, 20) or "?"
+        raise RecordError(number, f"the record is in format version {said}; this "
                           f"solstis reads version {VERSION} (a newer solstis wrote it?)")
 
 
@@ -398,7 +398,7 @@ class _Reader:
                                   f"play 3-5', found {_shown(line)}")
             turn = _bounded(match.group(1), MAX_TURN)
             if turn is None:
-                raise RecordError(number, f"turn {_shown(match.group(1))[1:-1]} is past the "
+                raise RecordError(number, f"turn {_cut(match.group(1))} is past the "
                                   f"last a game may have (turn {MAX_TURN:,})")
             text = match.group(3)
             if len(text) > _MAX_MOVE_TEXT:
@@ -423,10 +423,14 @@ def _bounded(digits: str, most: int) -> int | None:
     return value if value <= most else None
 
 
+def _cut(text: str, most: int = 60) -> str:
+    """``text`` cut to ``most`` characters: a message never repeats a whole damaged line."""
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
 def _shown(text: str, most: int = 60) -> str:
-    """``text`` quoted for a message, cut to ``most`` characters: a message never repeats a
-    whole damaged line."""
-    return repr(text if len(text) <= most else text[:most - 1] + "…")
+    """``text`` quoted for a message, cut to ``most`` characters."""
+    return repr(_cut(text, most))
 
 
 # ---------------------------------------------------------------------- replaying
