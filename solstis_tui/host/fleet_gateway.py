@@ -66,14 +66,14 @@ class Gateway:
     # ------------------------------------------------------------------ the scheduler
     async def keep_connected(self) -> None:
         """Connect, watch the worker count, and connect again whenever the scheduler goes."""
-        from distributed import Client, Security
+        dask: Any = importlib.import_module("distributed")  # Dask's typing is partial
 
         ca, cert, key = self.tls
-        security = Security(tls_ca_file=ca, tls_client_cert=cert, tls_client_key=key,
+        security = dask.Security(tls_ca_file=ca, tls_client_cert=cert, tls_client_key=key,
                             require_encryption=True)
         while True:
-            client = Client(self.address, asynchronous=True, timeout=CONNECT_SECONDS,
-                            set_as_default=False, security=security, name="solstis-gateway")
+            client = dask.Client(self.address, asynchronous=True, timeout=CONNECT_SECONDS,
+                                 set_as_default=False, security=security, name="solstis-gateway")
             try:
                 await client
             except Exception as exc:  # unreachable, refused, a TLS failure: try again

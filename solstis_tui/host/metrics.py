@@ -124,7 +124,7 @@ def prometheus_text(status: dict[str, Any]) -> str:
     registry = CollectorRegistry()
     snapshot = _Snapshot()
     snapshot.status = status
-    registry.register(snapshot)  # type: ignore[arg-type]
+    registry.register(snapshot)
     return generate_latest(registry).decode()
 
 
@@ -140,7 +140,7 @@ class MetricsServer:
         self.snapshot = _Snapshot()
         self.snapshot.status = status()
         registry = CollectorRegistry()
-        registry.register(self.snapshot)  # type: ignore[arg-type]
+        registry.register(self.snapshot)
         self.server, self.thread = start_http_server(port, addr="127.0.0.1", registry=registry)
 
     async def run(self) -> None:
