@@ -35,7 +35,7 @@ if os.getppid() != {parent}:
     os._exit(1)
 sys.path[:0] = {path!r}
 from solstis_tui.ai.worker_process import boot
-boot({conn}, {watch}, {mark})
+boot({conn}, {watch}, {mark}, {ended})
 """
 
 
@@ -112,11 +112,11 @@ def in_worker() -> bool:
     return _mark is not None
 
 
-def boot(conn_fd: int, watch_fd: int, mark_fd: int) -> None:
+def boot(conn_fd: int, watch_fd: int, mark_fd: int, ended_fd: int) -> None:
     """A new worker, once ``BOOT`` has made it die with its parent: watch the parent's
     pipe, take the parent's path and main module, run the initializer, answer jobs."""
     global _mark
-    for fd in (conn_fd, watch_fd, mark_fd):
+    for fd in (conn_fd, watch_fd, mark_fd, ended_fd):  # ended_fd: left open till the end
         os.set_inheritable(fd, False)  # this worker's own workers get none of them
     watch(watch_fd)
     conn = Connection(conn_fd)

@@ -180,7 +180,7 @@ def _launch(name: str, nice: int, initializer: Callable[..., None] | None,
     sentinel, ended = os.pipe()
     mark = Mark()
     boot = BOOT.format(parent=os.getpid(), path=sys.path, conn=theirs.fileno(),
-                       watch=watched, mark=mark.fd)
+                       watch=watched, mark=mark.fd, ended=ended)
     flags: list[str] = getattr(subprocess, "_args_from_interpreter_flags", list)()  # as spawn
     command = [spawn.get_executable(), *flags, "-c", boot]
     try:
