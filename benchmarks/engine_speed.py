@@ -11,9 +11,10 @@ compares builds instead: each round plays the same seeded base games (``--games`
 default) in a fresh interpreter per build, this install compiled and pure
 (``SOLSTIS_PURE=1``) and, with ``--against``, other installs' interpreters (older commits',
 say) compiled and pure, the builds alternating so that the machine's drift hits them alike.
-It prints each build's median and range of games a second, each compiled build's lead over
-its pure one and this one's over the others (medians of the rounds' ratios), and the load
-average.
+It prints each build's median and range of games a second (by the wall clock, and by the
+process's CPU time, which other processes' load disturbs less), each compiled build's lead
+over its pure one and this one's over the others (medians of the rounds' ratios), and the
+load average.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import subprocess
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 
 from solstis_tui.core import Dealer, Game, Options
 
@@ -35,17 +37,19 @@ VARIANTS = {"base": Options(), "beginner": Options(beginner=True),
             "firefly": Options(firefly=True)}
 
 
-def random_games(options: Options, n: int, seed: int, observe: bool = False) -> float:
-    """Seconds to play ``n`` random games (optionally building an observation per move)."""
+def random_games(options: Options, n: int, seed: int, observe: bool = False,
+                 clock: Callable[[], float] = time.perf_counter) -> float:
+    """Seconds to play ``n`` random games (optionally building an observation per move),
+    by ``clock``."""
     rand = random.Random(seed)
-    start = time.perf_counter()
+    start = clock()
     for i in range(n):
         game = Game.new(seed=seed * 100_000 + i, options=options)
         while not game.is_over:
             if observe:
                 game.observation(game.to_play)
             game.play(rand.choice(game.legal_moves()))
-    return time.perf_counter() - start
+    return clock() - start
 
 
 def midgame(seed: int = 1) -> Game:
@@ -106,18 +110,20 @@ def probe(games: int) -> dict[str, float | str]:
 
     random_games(Options(), 20, seed=9)  # load and warm up first
     return {"engine": "compiled" if STATUS.compiled else "pure",
-            "rate": games / random_games(Options(), games, seed=0)}
+            "rate": games / random_games(Options(), games, seed=0),
+            "cpu": games / random_games(Options(), games, seed=0, clock=time.process_time)}
 
 
-def measure(python: str, pure: bool, games: int) -> float:
-    """Games a second of one build, in a fresh interpreter; it must be the build asked."""
+def measure(python: str, pure: bool, games: int) -> tuple[float, float]:
+    """Games a second of one build, in a fresh interpreter (it must be the build asked): by
+    the wall clock, and by the process's CPU time (less hit by other processes' load)."""
     env = {**os.environ, "SOLSTIS_PURE": "1" if pure else "0"}
     out = subprocess.run([python, __file__, "--probe", "--games", str(games)], env=env,
                          check=True, capture_output=True, text=True).stdout
     figure = json.loads(out.splitlines()[-1])
     if figure["engine"] != ("pure" if pure else "compiled"):
         raise SystemExit(f"{python} ran the {figure['engine']} engine, not the one asked")
-    return float(figure["rate"])
+    return float(figure["rate"]), float(figure["cpu"])
 
 
 def compare_builds(games: int, rounds: int, against: list[str]) -> None:
@@ -127,26 +133,36 @@ def compare_builds(games: int, rounds: int, against: list[str]) -> None:
               for b in ("compiled", "pure")}
     names = list(builds)
     rates: dict[str, list[float]] = {name: [] for name in names}
+    cpu: dict[str, list[float]] = {name: [] for name in names}
     loads = [os.getloadavg()[0]]
     for n in range(rounds):
         for name in names if n % 2 == 0 else names[::-1]:  # alternate the order too
-            rates[name].append(measure(*builds[name], games))
+            wall, by_cpu = measure(*builds[name], games)
+            rates[name].append(wall)
+            cpu[name].append(by_cpu)
         loads.append(os.getloadavg()[0])
         print(f"round {n + 1} of {rounds}: " + ", ".join(
-            f"{name} {rates[name][-1]:,.0f}" for name in names), file=sys.stderr)
+            f"{name} {rates[name][-1]:,.0f} ({cpu[name][-1]:,.0f})" for name in names),
+            file=sys.stderr)
     print(f"random base games per second through Game.play, {games} seeded games, "
-          f"median of {rounds} rounds (the builds alternating):")
+          f"median of {rounds} rounds (the builds alternating), by the wall clock and "
+          f"(in brackets) by CPU time:")
     for w, path in who.items():
         print(f"  {w}: {path}")
     for name in names:
         print(f"  {name:18s} {statistics.median(rates[name]):7,.0f} "
-              f"(min {min(rates[name]):,.0f}, max {max(rates[name]):,.0f})")
+              f"(min {min(rates[name]):,.0f}, max {max(rates[name]):,.0f})  "
+              f"[{statistics.median(cpu[name]):,.0f}]")
 
     def ratio(top: str, bottom: str) -> str:
-        ratios = [t / b for t, b in zip(rates[top], rates[bottom], strict=True)]
-        return (f"{statistics.median(ratios):.2f}× "
-                f"({min(ratios):.2f}-{max(ratios):.2f}, round by round)")
+        out = []
+        for figures in (rates, cpu):
+            ratios = [t / b for t, b in zip(figures[top], figures[bottom], strict=True)]
+            out.append(f"{statistics.median(ratios):.2f}× "
+                       f"({min(ratios):.2f}-{max(ratios):.2f})")
+        return f"{out[0]}  [{out[1]}]"
 
+    print("  ratios: median of the rounds' (their range)")
     for w in who:
         print(f"  {w}: compiled / pure {ratio(f'{w}, compiled', f'{w}, pure')}")
     for w in list(who)[1:]:
