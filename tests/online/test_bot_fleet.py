@@ -261,7 +261,11 @@ async def test_a_hostile_worker_runs_no_code_in_the_host_and_freezes_no_table(
     hostile.start_scheduler()
     hostile.start_worker(preload="tests.online.hostile_worker")
     (gate / "open").touch()
-    seated = await seat(tmp_path, hostile, factory=quick_bot)
+    try:
+        seated = await seat(tmp_path, hostile, factory=quick_bot)
+    except BaseException:
+        hostile.stop()  # no fleet left running when the host could not start
+        raise
     try:
         await asyncio.wait_for(seated.host.bots.present.wait(), SAFETY)
         seated.host.bots.grace = 1.0 if mode == "never" else SAFETY
