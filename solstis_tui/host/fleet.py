@@ -34,11 +34,11 @@ from solstis_tui.ai.registry import make_solo_bot
 from ..core import Move
 from ..core.observation_json import observation_to_dict
 from . import fleet_wire
-from .botpool import DEADLINE_SECONDS, BotFactory, BotPool, Decision, Recent
+from .botpool import DEADLINE_SECONDS, BotPool, Decision, Recent
+from .fleet_certs import EXTRA
 
 log = logging.getLogger("solstis.host")
 
-EXTRA = "pip install 'solstis-tui[cluster]'"
 #: Seconds past its thinking time the host waits for the fleet's answer before it asks the
 #: local pool instead (which then thinks for what is left of ``DEADLINE_SECONDS``).
 FLEET_GRACE: Final = 2.0
@@ -390,7 +390,7 @@ class FleetPool:
             reply = fleet_wire.parse_reply(raw.rstrip(b"\n"))
         except fleet_wire.BadReply as exc:
             self._refused(f"the gateway: {exc}")
-            named = fleet_wire.named_decision(raw) if len(raw) <= fleet_wire.MAX_REPLY else None
+            named = fleet_wire.named_decision(raw)  # the line is bounded by the reader
             if named is not None and (future := self._pending.get(named)) is not None \
                     and not future.done():  # a bad answer: the local pool decides now
                 future.set_result(fleet_wire.Failed(named, "a bad answer"))
@@ -530,5 +530,5 @@ async def _relay_log(stream: asyncio.StreamReader) -> None:
         log.info("bot fleet gateway: %s", text.strip()[:300])
 
 
-__all__ = ["EXTRA", "BotFactory", "FleetPool", "FleetProblem", "FleetSettings",
+__all__ = ["EXTRA", "FleetPool", "FleetProblem", "FleetSettings",
            "fleet_settings"]
