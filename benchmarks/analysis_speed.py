@@ -16,7 +16,7 @@ import argparse
 import time
 
 from solstis_tui.ai.registry import make_bot
-from solstis_tui.analysis import Effort, analyse
+from solstis_tui.coach.analysis import Effort, analyse
 from solstis_tui.core import Game, Options
 
 

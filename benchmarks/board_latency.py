@@ -23,7 +23,7 @@ import time
 from datetime import UTC, datetime
 
 from solstis_tui.ai.registry import make_bot
-from solstis_tui.analysis import Effort
+from solstis_tui.coach.analysis import Effort
 from solstis_tui.core import Game, Options
 from solstis_tui.records import GameRecord, SeatRecord, record_of
 

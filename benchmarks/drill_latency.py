@@ -23,7 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' helpers
 
-from solstis_tui import analysis, analyze_command, drill, engine_build
+from solstis_tui import engine_build
+from solstis_tui.coach import analysis, store
+from solstis_tui.local import drill
 from solstis_tui.screens.drill import DrillScreen
 from tests.drill_games import keep_games
 from tests.tui.conftest import keys_for_move, make_app
@@ -63,7 +65,7 @@ def main() -> int:
     parser.add_argument("--answers", type=int, default=6)
     args = parser.parse_args()
     os.environ["SOLSTIS_DATA_DIR"] = tempfile.mkdtemp(prefix="solstis-drill-")
-    analyze_command.EFFORT = analysis.TINY  # the kept games' analyses are made up anyway
+    store.EFFORT = analysis.TINY  # the kept games' analyses are made up anyway
     keep_games(Path(os.environ["SOLSTIS_DATA_DIR"]) / "records", list(range(4, 4 + args.answers)),
                analysed=args.answers, labelled=True)
     print(f"Engine: {engine_build.STATUS.line}; judge {drill.ANSWER_EFFORT}; "

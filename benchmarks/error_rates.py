@@ -8,7 +8,7 @@ expert; each at its default budget) it plays ``--games`` base games against one 
 opponent (``--opponent``, greedy at its default budget), every deal from both seats, with
 the arena (``ai/arena.py``). Each game is kept as a game record in ``--records``; a game
 whose record is there is not played again, so an interrupted run goes on where it stopped.
-Then every game is analysed at the shipped judge effort (``solstis_tui.analysis``), the
+Then every game is analysed at the shipped judge effort (``solstis_tui.coach.analysis``), the
 result cached beside its record as ``solstis analyze`` caches it (so that command prints it
 at once), with the parts of each seat's expected result beside it (``*.parts.json``).
 
@@ -48,9 +48,10 @@ from typing import Any
 
 from rich.console import Console
 
-from solstis_tui import analysis, analyze_command, engine_build
+from solstis_tui import engine_build
 from solstis_tui.ai.arena import record_path, run, tasks_for
 from solstis_tui.ai.judge import Verdict
+from solstis_tui.coach import analysis, store
 from solstis_tui.core import Game
 from solstis_tui.files import write_atomic
 
@@ -205,9 +206,9 @@ def analysed(record: Path, tier: str, effort: analysis.Effort, workers: int) -> 
     if not record.exists():
         return None
     text = record.read_text(encoding="utf-8")
-    game, names = analyze_command.load(text)
-    key = analyze_command.cache_key(text, effort, 0)
-    cached = analyze_command.read_cache(record, key)
+    game, names = store.load(text)
+    key = store.cache_key(text, effort)
+    cached = store.kept(record, effort)
     parts: Any = None
     try:
         kept = json.loads(parts_path(record).read_text(encoding="utf-8"))
@@ -218,11 +219,12 @@ def analysed(record: Path, tier: str, effort: analysis.Effort, workers: int) -> 
     if cached is None or parts is None:
         with capturing() as seen:
             found = analysis.analyse(game, names, 0, effort, workers)
-        data, _ = analyze_command.write_cache(record, key, found)
+        store.keep(record, text, found, effort)
+        data = analysis.to_json(found)
         parts = [parts_of(game, seen["points"], seen["verdicts"], s) for s in (0, 1)]
         write_atomic(parts_path(record), json.dumps({"key": key, "parts": parts}, indent=1))
     else:
-        data = cached["analysis"]
+        data = analysis.to_json(cached)
     tier_seat = 0 if names[0] == tier else 1
     winner = game.winner
     score = 0.5 if winner is None else float(winner == tier_seat)
@@ -436,7 +438,7 @@ def main(argv: list[str] | None = None) -> int:
     def say(text: str) -> None:
         print(text, flush=True)
 
-    effort = analysis.TINY if args.tiny else analyze_command.EFFORT
+    effort = analysis.TINY if args.tiny else store.EFFORT
     say(f"Engine: {engine_build.STATUS.line}")
     say(f"opponent {args.opponent}, seed {args.seed}, {args.games} games a tier, base game, "
         f"judge {effort}, {args.workers} games analysed at once, {os.cpu_count()} cores")

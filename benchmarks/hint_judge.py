@@ -7,7 +7,7 @@ Positions: every few decisions with a real choice of seeded greedy games, in the
 variants, the deciding seat's observation. Each effort (iterations, floor, close floor;
 ai/judge.py) judges every position once; the table prints the seconds per judgement
 (median, 95th percentile, largest) and the time ``reasons.explain`` adds. The hint's
-effort (``solstis_tui.play.hints.HINT_EFFORT``) was chosen from this: answers within about
+effort (``solstis_tui.coach.hints.HINT_EFFORT``) was chosen from this: answers within about
 a second on one core of the compiled engine.
 
 ``--keys N`` runs the app in a pseudo-terminal (80x24, benchmarks/app_startup.py's harness;
@@ -79,7 +79,7 @@ def main() -> None:
             took.append(time.perf_counter() - start)
             if args.no_reasons:
                 continue
-            from solstis_tui.reasons import explain
+            from solstis_tui.coach.reasons import explain
 
             start = time.perf_counter()
             second = verdict.moves[1].move if len(verdict.moves) > 1 else verdict.best.move

@@ -25,7 +25,7 @@ from solstis_tui.local.session import STRONGEST
 
 HINT_SEED = 12345  # the app's hint bot is seeded alike for every position
 REVIEW_SECONDS = 0.4  # the former review's thinking time a decision
-#: The ranking hints' search time (issue 39). Hints now ask the judge (play/hints.py);
+#: The ranking hints' search time (issue 39). Hints now ask the judge (coach/hints.py);
 #: this compares the former review's ranking with that older hint.
 HINT_SECONDS = 1.0
 

@@ -26,7 +26,7 @@ import time
 
 from solstis_tui.ai.judge import judge
 from solstis_tui.ai.registry import make_bot
-from solstis_tui.analysis import LABELS, Effort, label_of
+from solstis_tui.coach.analysis import LABELS, Effort, label_of
 from solstis_tui.core import Game, Move, Observation, Options
 
 

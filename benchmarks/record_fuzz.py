@@ -12,7 +12,7 @@ swapped. Each mutated record goes through:
 - play from here, for each record that loads: a practice game from one of its decisions
   (``practice.start``), and the other seat's bot made as the session or its worker process
   makes it (``make_bot`` of the seat's spec);
-- analyze: the record read and replayed (``analyze_command.load``, ``summed_seat``); a
+- analyze: the record read and replayed (``coach.store.load``, ``summed_seat``); a
   refused one through ``analyze_command.main`` (exit status 2, a message); the judge on a
   sample of those that load (``analysis.analyse`` at the tiny effort, one process).
 
@@ -43,9 +43,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from solstis_tui import analysis, analyze_command, practice, records_cli
+from solstis_tui import analyze_command, records_cli
 from solstis_tui.ai.registry import make_bot
+from solstis_tui.coach import analysis, store
 from solstis_tui.core import EndReason, Game, Options
+from solstis_tui.local import practice
 from solstis_tui.records import SeatRecord, dumps, loads_bytes, record_of
 
 VARIANTS = ("base", "beginner", "firefly")
@@ -232,9 +234,9 @@ def through_paths(data: bytes, path: Path, rng: random.Random, judge: bool,
     loaded = None
     if text_or_error is not None:
         try:
-            loaded = analyze_command.load(text_or_error)
-            analyze_command.summed_seat(text_or_error)
-        except analyze_command.RecordProblem:
+            loaded = store.load(text_or_error)
+            store.summed_seat(text_or_error)
+        except store.RecordProblem:
             loaded = None
     if loaded is None:  # the command itself refuses it, with a message
         with contextlib.redirect_stderr(io.StringIO()) as said:

@@ -22,9 +22,9 @@ from .play.session_view import SessionView
 from .shell import ShellApp
 
 if TYPE_CHECKING:
-    from .analysis import Effort
-    from .drill import DrillRun
-    from .play.hints import Answer
+    from .coach.analysis import Effort
+    from .coach.hints import Answer
+    from .local.drill import DrillRun
     from .records import GameRecord
     from .screens.game import GameScreen
     from .screens.play_from_here import PlayFromHere
@@ -227,7 +227,7 @@ class SolstisApp(ShellApp):
         against the same opponent, the hidden parts dealt anew (``practice.start``). It is
         not kept as a record and not autosaved: the saved game stays the player's. A
         decision or seat that is not there is said, and nothing changes."""
-        from . import practice
+        from .local import practice
 
         try:
             session = practice.start(record, decision_index, seat)
@@ -252,7 +252,7 @@ class SolstisApp(ShellApp):
         """Drill: the player's last mistakes across kept games, asked one after another
         (``drill``); with none to ask, a sentence saying why. The summary closes it (and
         the app, for ``solstis drill``)."""
-        from . import drill
+        from .local import drill
         from .screens.drill import DrillScreen
 
         if run is None:

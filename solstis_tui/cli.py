@@ -243,7 +243,7 @@ def drill_parser() -> argparse.ArgumentParser:
 
 def run_drill(argv: list[str]) -> int:
     """``solstis drill [--analyse]``: with no mistakes to ask, a sentence and no screen."""
-    from . import drill
+    from .local import drill
 
     args = drill_parser().parse_args(argv)
     found = drill.collect()

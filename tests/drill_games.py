@@ -7,7 +7,8 @@ import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from solstis_tui import analysis, analyze_command, record_files
+from solstis_tui import record_files
+from solstis_tui.coach import analysis, store
 from solstis_tui.core import Game
 from solstis_tui.records import SeatRecord, record_of
 
@@ -17,7 +18,7 @@ DAY = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
 def keep_games(folder: Path, seeds: list[int], analysed: int, person: int = 0,
                other: str = "random", labelled: bool = False) -> list[Path]:
     """Keep one game a seed (the k-th played k days after ``DAY``), a person in seat
-    ``person``; analyse the first ``analysed`` of them (``analyze_command.EFFORT`` must be
+    ``person``; analyse the first ``analysed`` of them (``store.EFFORT`` must be
     tiny: the caller patches it). ``labelled``: instead of the judge, an analysis that
     calls every decision a mistake (every third a blunder), for the drill's order."""
     paths = []
@@ -32,18 +33,17 @@ def keep_games(folder: Path, seeds: list[int], analysed: int, person: int = 0,
         path = record_files.keep(record, folder)
         if k < analysed:
             text = path.read_text(encoding="utf-8")
-            replayed, names = analyze_command.load(text)
+            replayed, names = store.load(text)
             found = all_mistakes(record) if labelled else \
-                analysis.analyse(replayed, names, 0, analyze_command.EFFORT)
-            key = analyze_command.cache_key(text, analyze_command.EFFORT, 0)
-            analyze_command.write_cache(path, key, found)
+                analysis.analyse(replayed, names, store.SEED, store.EFFORT)
+            store.keep(path, text, found)
         paths.append(path)
     return paths
 
 
 def all_mistakes(record) -> analysis.Analysis:
     """An analysis of ``record`` that labels every decision (made up, not judged)."""
-    from solstis_tui.practice import points
+    from solstis_tui.local.practice import points
 
     decisions = tuple(
         analysis.DecisionNote(p.turn, p.seat, p.played, p.played, 3.0 + p.index / 100, 0.1,

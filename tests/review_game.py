@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from functools import cache
 
-from solstis_tui import analysis
 from solstis_tui.ai.registry import make_bot
+from solstis_tui.coach import analysis
 from solstis_tui.core import Game, Options
 from solstis_tui.records import GameRecord, SeatRecord, record_of
 

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from solstis_tui import analysis, analyze_command
+from solstis_tui import analyze_command
 from solstis_tui.ai.registry import make_bot
-from solstis_tui.analysis import TINY, ChanceNote, DecisionNote, Effort
+from solstis_tui.coach import analysis, store
+from solstis_tui.coach.analysis import TINY, ChanceNote, DecisionNote, Effort
 from solstis_tui.core import Game, Move, Options
 
 BAD_AT = 48
@@ -149,7 +150,7 @@ def record_file(tmp_path: Path, g: Game) -> Path:
 @pytest.fixture
 def path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A greedy game's record, which ``solstis analyze`` judges at the tiny effort."""
-    monkeypatch.setattr(analyze_command, "EFFORT", TINY)
+    monkeypatch.setattr(store, "EFFORT", TINY)
     return record_file(tmp_path, greedy_game(20))
 
 
@@ -247,17 +248,19 @@ def test_a_bad_record_is_refused_with_a_message(
     assert not (tmp_path / "bad.json.analysis.json").exists()
 
 
-def test_a_chance_event_of_yours_reads_as_english() -> None:
-    from solstis_tui.core.events import SecondChance
+def test_a_chance_event_reads_in_the_narrators_words_with_the_tile_named() -> None:
+    from solstis_tui.core.events import Flipped, SecondChance
 
     said = analysis.describe([SecondChance(0, 5)], ("You", "Greedy bot"))
-    assert said.startswith("Your second chance: ") and "You's" not in said
-    assert analysis.describe([SecondChance(1, 5)], ("You", "Ann")).startswith("Ann's second")
+    assert said == "Second chance: You drew 1-6" and "You's" not in said
+    assert analysis.describe([SecondChance(1, 5)], ("You", "Ann")) == "Second chance: Ann drew 1-6"
+    # the game is over: a tile turned up in the display is named, as in the game's log
+    assert analysis.describe([Flipped(5)], ("You", "Ann")) == "1-6 was turned face up in the display"
 
 
 def test_where_the_best_was_played_the_reason_says_what_it_does_that_the_next_best_does_not(
 ) -> None:
-    from solstis_tui.play.words import describe_move
+    from solstis_tui.words.moves import describe_move
 
     found = analysis.analyse(greedy_game(30), ("Ann", "Bob"), seed=3, effort=TINY)
     agreed = [n for n in found.decisions() if n.played == n.best and len(n.top) > 1]
@@ -282,7 +285,7 @@ def test_the_summary_line_takes_the_persons_side_whichever_seat_they_sat_in(
 
     from .review_game import finished_record
 
-    monkeypatch.setattr(analyze_command, "EFFORT", TINY)
+    monkeypatch.setattr(store, "EFFORT", TINY)
     path = tmp_path / "game.solstis"
     path.write_text(dumps(finished_record(5, "base", ("random", "human"))))
     assert analyze_command.main([str(path), "--workers", "1"]) == 0

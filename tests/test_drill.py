@@ -8,16 +8,17 @@ import random
 
 import pytest
 
-from solstis_tui import analysis, analyze_command, drill
+from solstis_tui.coach import analysis, store
 from solstis_tui.core import IllegalMove, Move
-from solstis_tui.play.words import describe_move
+from solstis_tui.local import drill
+from solstis_tui.words.moves import describe_move
 
 from .drill_games import keep_games
 
 
 @pytest.fixture(autouse=True)
 def tiny(monkeypatch):
-    monkeypatch.setattr(analyze_command, "EFFORT", analysis.TINY)
+    monkeypatch.setattr(store, "EFFORT", analysis.TINY)
 
 
 def test_the_drill_asks_the_newest_mistakes_of_the_person_first_and_twenty_at_most(tmp_path):
@@ -83,7 +84,7 @@ def test_the_answer_is_explained_by_its_loss_the_best_move_and_the_games_loss(tm
         else:
             assert judgement == (f"{answer.loss_stars:.1f}★ less than the best, "
                                  f"{answer.best} ({answer.label}).")
-        why = answer.explanation(ex)
+        why = ex.explanation(answer.reason)
         assert why.startswith(f"In the game {ex.played} lost {ex.loss_stars:.1f}★ "
                               f"({ex.label}).")
         named = why.lower()  # the reason names both moves in words, maybe capitalised

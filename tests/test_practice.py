@@ -9,9 +9,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from solstis_tui import analysis, practice
+from solstis_tui.coach import analysis
 from solstis_tui.core import Game
 from solstis_tui.core.determinize import Dealer
+from solstis_tui.local import practice
 from solstis_tui.local.seats import Seat
 from solstis_tui.records import GameRecord, SeatRecord, record_of
 from tests.test_records import finished

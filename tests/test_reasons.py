@@ -7,13 +7,7 @@ import random
 
 import pytest
 
-from solstis_tui.core import Decision, Game, Move, Options
-from solstis_tui.core.board import NAMES, SQUARE_CELLS
-from solstis_tui.core.events import Captured, Discarded, Kept, Took
-from solstis_tui.core.scoring import score_panorama
-from solstis_tui.core.spirits import Spirit
-from solstis_tui.play.words import describe_move
-from solstis_tui.reasons import (
+from solstis_tui.coach.reasons import (
     BestCapture,
     CaptureChoice,
     Captures,
@@ -39,6 +33,12 @@ from solstis_tui.reasons import (
     facts,
     say,
 )
+from solstis_tui.core import Decision, Game, Move, Options
+from solstis_tui.core.board import NAMES, SQUARE_CELLS
+from solstis_tui.core.events import Captured, Discarded, Kept, Took
+from solstis_tui.core.scoring import score_panorama
+from solstis_tui.core.spirits import Spirit
+from solstis_tui.words.moves import describe_move
 
 VARIANTS = {"base": Options(), "beginner": Options(beginner=True),
             "firefly": Options(firefly=True)}
@@ -330,8 +330,8 @@ def test_an_illegal_move_is_refused_with_a_message():
 def test_the_analysis_says_why_in_game_terms_and_keeps_the_figures():
     """A greedy game where taking the Bee instead of the Squirrel costs stars: the
     analysis's reason names both spirits' worth and then the loss."""
-    from solstis_tui import analysis
     from solstis_tui.ai.registry import make_bot
+    from solstis_tui.coach import analysis
 
     g = Game.new(seed=11, options=Options())
     bot = make_bot("greedy", 1)
@@ -356,7 +356,7 @@ def test_against_a_draw_a_take_is_not_credited_with_what_the_draw_may_do_too():
     """Taking a spirit from the line, against drawing two: the taken spirit's square, the
     display left and the Evil Spirit passed would come of the draw too (its spirit sits
     somewhere as well), so the reason says only what is the take's own."""
-    from solstis_tui.move_facts import _POSITION
+    from solstis_tui.coach.move_facts import _POSITION
 
     met = 0
     for variant in ("base", "firefly"):
@@ -401,8 +401,8 @@ def test_two_captures_denying_tiles_of_equal_worth_do_not_list_the_denial_as_a_d
 
 
 def test_a_tile_worth_less_than_nothing_to_the_other_seat_reads_as_worth_nothing():
+    from solstis_tui.coach.move_facts import tile_worth
     from solstis_tui.core import MoveKind
-    from solstis_tui.move_facts import tile_worth
 
     for g, obs in positions(VARIANTS["base"], 8, every=1):
         for mv in obs.legal_moves:

@@ -17,9 +17,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solstis_tui import analysis, analyze_command, cli, files, practice, records, records_cli
+from solstis_tui import analyze_command, cli, files, records, records_cli
 from solstis_tui.ai.registry import make_bot
+from solstis_tui.coach import analysis, store
 from solstis_tui.core import Game
+from solstis_tui.local import practice
 from solstis_tui.local.seats import Seat
 from solstis_tui.records import RecordError, SeatRecord, dumps, loads, loads_bytes, record_of
 from tests.test_records import WHEN, finished
@@ -79,7 +81,7 @@ def test_a_record_naming_a_module_never_imports_it_in_review_play_from_here_or_a
         kind: str, marker: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(practice, "STANDIN", "random")  # the stand-in thinks in-process
-    monkeypatch.setattr(analyze_command, "EFFORT", analysis.TINY)
+    monkeypatch.setattr(store, "EFFORT", analysis.TINY)
     path = tmp_path / "sent.solstis"
     path.write_text(dumps(record_against(kind)))
     found = records_cli.load_for_review(str(path), io.StringIO())  # solstis review FILE
@@ -195,8 +197,8 @@ def test_a_record_is_written_only_with_a_seed_a_record_may_hold() -> None:
     pytest.param('{"seed": 1, "moves": ' + "[" * 50_000, id="moves nested 50,000 deep"),
 ])
 def test_analyze_refuses_a_json_game_past_the_bounds_with_a_message(text: str) -> None:
-    with pytest.raises(analyze_command.RecordProblem):
-        analyze_command.load(text)
+    with pytest.raises(store.RecordProblem):
+        store.load(text)
 
 
 # ---------------------------------------------------------------------- not files
@@ -249,13 +251,11 @@ def test_a_fifo_swapped_in_after_the_look_is_refused_without_waiting(
 
 def test_a_fifo_where_the_kept_analysis_goes_is_analysed_afresh_not_waited_on(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(analyze_command, "EFFORT", analysis.TINY)
+    monkeypatch.setattr(store, "EFFORT", analysis.TINY)
     path = tmp_path / "game.solstis"
     path.write_text(dumps(record_against("random")))
-    os.mkfifo(analyze_command.cache_path(path))
-    key = analyze_command.key_of(path)
-    assert key is not None
-    assert finishes(lambda: analyze_command.cached(path, key), 60) is None
+    os.mkfifo(store.cache_path(path))
+    assert finishes(lambda: store.kept(path), 60) is None
 
 
 # ---------------------------------------------------------------------- any damage
@@ -318,8 +318,8 @@ def through_the_paths(data: bytes) -> None:
             if chances:
                 session = practice.start(record, len(chances) // 2, seat)
                 make_bot(str(session.setup.seats[1 - seat]), 1)
-    with contextlib.suppress(UnicodeDecodeError, analyze_command.RecordProblem):
-        analyze_command.load(data.decode("utf-8"))
+    with contextlib.suppress(UnicodeDecodeError, store.RecordProblem):
+        store.load(data.decode("utf-8"))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

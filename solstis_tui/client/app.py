@@ -26,8 +26,8 @@ from .review import JUDGES, open_review
 from .table_keys import TABLE_KEYS
 
 if TYPE_CHECKING:
-    from ..analysis import Effort
-    from ..play.hints import Answer
+    from ..coach.analysis import Effort
+    from ..coach.hints import Answer
     from ..screens.services import AppServices
     from ..wire.tls import TlsTarget
 
@@ -429,7 +429,7 @@ class OnlineApp(ShellApp):
     def judge_hint(self, obs: Observation, names: tuple[str, str],
                    cancel: threading.Event | None = None) -> Answer:
         """No judge here either (online games have no hints): no hint."""
-        from ..play.hints import Answer
+        from ..coach.hints import Answer
 
         return Answer([], "")
 

@@ -126,7 +126,7 @@ def move(kind: int, arg: int = -1) -> Move:
 
 class Decision(Enum):
     """The kind of decision a game is waiting for (the value is its name in saves and on
-    the wire; the screens' words for each are in ``solstis_tui.play.words``)."""
+    the wire; the screens' words for each are in ``solstis_tui.words.moves``)."""
 
     PLAY = "play"
     """Play a tile from the hand."""

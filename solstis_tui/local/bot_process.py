@@ -27,8 +27,8 @@ from solstis_tui.core import Move, Observation
 WORKER_NICE = 10
 
 if TYPE_CHECKING:
-    from solstis_tui.analysis import Effort
-    from solstis_tui.play.hints import Answer
+    from solstis_tui.coach.analysis import Effort
+    from solstis_tui.coach.hints import Answer
 
 
 class Cancel(Protocol):
@@ -67,7 +67,7 @@ def _request(method: str, obs: Observation, budget: Any, fresh: bool) -> Any:
 def _judge(obs: Observation, asked: Any, cancel: Cancel | None) -> Answer:
     """A hint (``play.hints.answer``): ``asked`` is (effort or None for the default, the
     seats' names)."""
-    from solstis_tui.play.hints import HINT_EFFORT, answer
+    from solstis_tui.coach.hints import HINT_EFFORT, answer
 
     effort, names = asked
     return answer(obs, names, effort if effort is not None else HINT_EFFORT, cancel)

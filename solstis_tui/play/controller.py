@@ -18,18 +18,18 @@ from typing import Protocol
 
 from solstis_tui.ai.base import Chooser
 
+from ..coach.hints import Answer
 from ..core import Decision, IllegalMove, Move, Observation
 from ..core.board import MATCH
 from ..core.events import Event, Played, SecondChance, SpiritsDrawn
 from ..core.explain import drawn_for_second_chance, why_illegal
+from ..words.moves import describe_move
+from ..words.narrate import narrate, possessive, turn_summary
 from .clicks import Choice, click_choice
-from .hints import Answer
-from .narrate import narrate, possessive, turn_summary
 from .pacing import BotPacing, Cancellable
 from .prompt import Prompt, deciding_lines, game_over_lines, waiting_lines, zone_keys
 from .session_view import SessionView, scores_of
 from .view import BoardView
-from .words import describe_move
 from .zones import (
     CELL_ZONES,
     LIST_ZONES,

@@ -31,6 +31,10 @@ class Judged(Protocol):
     @property
     def label(self) -> str | None: ...
 
+    @property
+    def reason(self) -> str:
+        """Why the best is better, in game terms."""
+
     def judgement(self, star: str) -> str:
         """The answer against the judge's best, in a few words."""
 
@@ -45,9 +49,9 @@ class DrillView(SessionView, Protocol):
     def question(self, star: str) -> str:
         """Which game and decision, what was played there, and what is asked."""
 
-    def explained(self, judged: Judged, star: str) -> str:
-        """Why: what the game's move lost, and why the best is better (the prompt says
-        ``judged.judgement``)."""
+    def explained(self, reason: str, star: str) -> str:
+        """Why: what the game's move lost, then ``reason``, why the best is better (the
+        prompt says the answer's ``judgement``)."""
 
 
 class DrillPort(ScreenPort, Protocol):
@@ -139,4 +143,4 @@ class DrillController(PlayController):
             return f"{asked}\nThe judge failed: {self.failure}"
         if self.result is None:
             return asked
-        return f"{asked.splitlines()[0]}\n{self.drill.explained(self.result, star)}"
+        return f"{asked.splitlines()[0]}\n{self.drill.explained(self.result.reason, star)}"

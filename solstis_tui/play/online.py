@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from ..words.moves import asked
 from .controller import PlayController, Prompt
 from .prompt import game_over_lines
 from .session_view import SessionView
@@ -20,7 +21,6 @@ from .table_header import (
     fit_line,
     player_label,
 )
-from .words import asked
 
 #: The top line's width at 80 columns (the bar has a space each side).
 BAR_WIDTH = 78

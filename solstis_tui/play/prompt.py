@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from ..core import Decision, EndReason, MoveKind, Observation
 from ..core.board import NAMES
 from ..core.events import SquirrelPlaced
-from .narrate import outcome, possessive
+from ..words.moves import asked, passes_note
+from ..words.narrate import outcome, possessive
 from .session_view import SessionView
 from .view import BoardView
-from .words import asked, passes_note
 from .zones import Zone, item_effect
 
 

@@ -17,14 +17,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..analysis import Analysis, DecisionNote, TopMove, seat_line, signed, summary
-from ..choice_points import choice_points
+from ..coach.analysis import Analysis, DecisionNote, TopMove, seat_line, signed, summary
+from ..coach.choice_points import choice_points
 from ..core import Decision, Move, MoveKind, Observation
 from ..records import GameRecord, replay
+from ..words.moves import describe_move, short_move
 from .review_graph import GraphCell, graph
 from .session_view import scores_of
 from .view import NO_MARKS, BoardView, MoveMarks
-from .words import describe_move, short_move
 
 
 @dataclass(frozen=True)

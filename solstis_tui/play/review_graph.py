@@ -18,7 +18,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ..analysis import LABEL_NAMES, Analysis, ChanceNote, DecisionNote
+from ..coach.analysis import LABEL_NAMES, Analysis, ChanceNote, DecisionNote
 
 UNICODE_LEVELS: Final = "▁▂▃▄▅▆▇█"
 ASCII_LEVELS: Final = "_.-~^"

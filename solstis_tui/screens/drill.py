@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from ..core import Move
-from ..drill import DrillRun
+from ..local.drill import DrillRun
 from ..play.drill import DrillController
 from ..play.session_view import SessionView
 from ..widgets.view import asciify

@@ -14,9 +14,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..core import EndReason, Observation
-from ..play.narrate import outcome
 from ..play.session_view import SessionView, scores_of
 from ..widgets.scores import score_table
+from ..words.narrate import outcome
 
 
 def result_line(session: SessionView, obs: Observation) -> str:

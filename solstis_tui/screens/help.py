@@ -16,8 +16,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..core import Decision
-from ..play.words import asked
 from ..widgets.footer import Footer
+from ..words.moves import asked
 
 
 def keys_text(variant: str = "base") -> str:

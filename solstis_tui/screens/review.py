@@ -29,7 +29,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from .. import analysis, analyze_command
+from ..coach import analysis, store
 from ..core import Decision
 from ..play.review_board import ReviewBoard
 from ..play.review_graph import GraphCell
@@ -45,8 +45,6 @@ from ..widgets.view import ASCII, UNICODE, Palette, asciify, palette_of
 from .message import MessageScreen
 from .play_from_here import PlayFromHere
 
-#: The judge's seed for a review (the same as ``solstis analyze``'s: they share the cache).
-SEED = 0
 SPIRIT_DECISIONS = frozenset({Decision.ENCOUNTER, Decision.KEEP, Decision.COVER})
 JUDGE_NICE = 10
 """How much lower the judge's processes run than the screen: its keys come first."""
@@ -281,13 +279,6 @@ class ReviewScreen(Screen[None]):
     # ------------------------------------------------------------------ the analysis
     def _analyse(self, cancel: threading.Event) -> None:
         b = self.board
-        key = None
-        if self.path is not None:
-            key = analyze_command.key_of(self.path, self.effort, SEED)
-            found = analyze_command.cached(self.path, key) if key else None
-            if found is not None:
-                self._from_thread(self._analysed, found)
-                return
 
         def progress(done: int, total: int) -> None:
             if cancel.is_set():
@@ -297,18 +288,16 @@ class ReviewScreen(Screen[None]):
         def judged(k: int, note: analysis.DecisionNote) -> None:
             self._from_thread(self._judged, k, note)
 
-        try:
-            found = analysis.analyse(b.game, b.names, SEED, self.effort, self.judges,
-                                     progress, nice=JUDGE_NICE, judged=judged)
+        try:  # a kept analysis at once; else judged here and kept beside the record
+            found = store.analysed(self.path, game=(b.game, b.names), effort=self.effort,
+                                   workers=self.judges, progress=progress, judged=judged,
+                                   nice=JUDGE_NICE)
         except _Stopped:
             return
         except Exception as exc:  # the review stays, without the judge's view
             self._from_thread(self._failed, str(exc) or type(exc).__name__)
             return
-        if key is not None and self.path is not None:
-            with contextlib.suppress(OSError):  # a folder we cannot write: not kept
-                analyze_command.write_cache(self.path, key, found)
-        self._from_thread(self._analysed, found)
+        self._from_thread(self._analysed, found.analysis)
 
     def _from_thread(self, callback: Callable[..., None], *args: Any) -> None:
         with contextlib.suppress(RuntimeError):  # the app may be closing

@@ -14,7 +14,7 @@ from ..core import Decision, Observation
 from ..play.session_view import SessionView
 
 if TYPE_CHECKING:
-    from ..play.hints import Answer
+    from ..coach.hints import Answer
 
 
 class AppServices(Protocol):

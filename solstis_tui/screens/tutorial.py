@@ -14,8 +14,8 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from ..play.session_view import SessionView
-from ..play.tutorial import TutorialController
 from ..tutorial import progress
+from ..tutorial.controller import TutorialController
 from ..tutorial.session import TutorialSession
 from ..widgets.view import asciify
 from .game import GameScreen

@@ -42,7 +42,7 @@ ROLE_WORDS = ("bot", "bots", "host", "admin", "administrator", "mod", "moderator
 #: "Eagle: ...") and the turn header's word ("— turn 9: Ann —"): a name that begins with
 #: one (in any case, spacing or look-alike letters) would make a chat line, "Game over:
 #: Mal ran out of time", read like the game speaking. tests/online/test_names.py checks
-#: this against every opening the narrator (solstis_tui/play/narrate.py) writes.
+#: this against every opening the narrator (solstis_tui/words/narrate.py) writes.
 NARRATOR_OPENINGS = ("Game over", "Second chance", "turn", "Renard", "Eagle", "Fly", "Deer",
                      "Beetle", "Viper", "Marmot", "Squirrel")
 

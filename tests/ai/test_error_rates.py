@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from solstis_tui import analysis
 from solstis_tui.ai import arena
 from solstis_tui.ai.registry import make_bot
+from solstis_tui.coach import analysis
 from solstis_tui.core import Game, Options
 
 # benchmarks/ is a folder of scripts, not a package: its scripts import one another so.

@@ -17,11 +17,11 @@ from textual.app import App
 from textual.geometry import Size
 from textual.widgets._toast import Toast
 
-from solstis_tui.analysis import TINY
 from solstis_tui.app import SolstisApp
 from solstis_tui.client.app import OnlineApp
 from solstis_tui.client.game_screen import OnlineGameScreen
 from solstis_tui.client.lobby import LobbyScreen
+from solstis_tui.coach.analysis import TINY
 from solstis_tui.local import saves
 from solstis_tui.local.seats import PERSON
 from solstis_tui.local.session import Session, Setup

@@ -107,7 +107,7 @@ def narrator_openings() -> set[str]:
     import random
 
     from solstis_tui.core import Game, Options
-    from solstis_tui.play.narrate import narrate
+    from solstis_tui.words.narrate import narrate
 
     openings = set()
     for seed in range(6):

@@ -4,10 +4,10 @@ nothing online)."""
 
 from __future__ import annotations
 
-from solstis_tui.analysis import TINY
 from solstis_tui.client.app import OnlineApp
 from solstis_tui.client.game_screen import OnlineGameScreen
 from solstis_tui.client.my_games import MyGamesScreen, game_row
+from solstis_tui.coach.analysis import TINY
 from solstis_tui.screens.end import EndScreen
 from solstis_tui.screens.review import ReviewScreen
 from solstis_tui.wire.messages import GAMES_PAGE

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
+from solstis_tui.coach.hints import Answer
 from solstis_tui.core import Decision, Move, MoveKind, Observation
 from solstis_tui.local.seats import PERSON
 from solstis_tui.local.session import Session, Setup
 from solstis_tui.play.controller import PlayController
-from solstis_tui.play.hints import Answer
 from solstis_tui.play.zones import Zone
 
 

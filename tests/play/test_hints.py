@@ -6,13 +6,13 @@ from __future__ import annotations
 import threading
 
 from solstis_tui.ai.base import Cancelled
-from solstis_tui.analysis import TINY, Effort, signed
+from solstis_tui.coach.analysis import TINY, Effort, signed
+from solstis_tui.coach.hints import answer
+from solstis_tui.coach.reasons import explain
 from solstis_tui.core import Game, Options
 from solstis_tui.local.bot_process import BotProcess
 from solstis_tui.local.seats import PERSON
-from solstis_tui.play.hints import answer
-from solstis_tui.play.words import describe_move
-from solstis_tui.reasons import explain
+from solstis_tui.words.moves import describe_move
 
 from .test_controller import controller, person_to_play
 

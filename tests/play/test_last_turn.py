@@ -17,7 +17,7 @@ from solstis_tui.core.events import (
     TurnBegan,
 )
 from solstis_tui.local.seats import PERSON
-from solstis_tui.play.narrate import narrate, turn_summary
+from solstis_tui.words.narrate import narrate, turn_summary
 
 from .test_controller import controller, person_to_play
 

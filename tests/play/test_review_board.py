@@ -8,7 +8,7 @@ import dataclasses
 
 import pytest
 
-from solstis_tui.analysis import signed
+from solstis_tui.coach.analysis import signed
 from solstis_tui.core import Game, Move, MoveKind
 from solstis_tui.core.board import NAMES
 from solstis_tui.play.review_board import ReviewBoard, marks_of

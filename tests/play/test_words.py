@@ -4,7 +4,7 @@ of someone else, for every decision the engine can ask."""
 from __future__ import annotations
 
 from solstis_tui.core import Decision
-from solstis_tui.play.words import asked
+from solstis_tui.words.moves import asked
 
 
 def test_every_decision_is_asked_in_words_of_you_and_of_them() -> None:

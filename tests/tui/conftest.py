@@ -8,8 +8,8 @@ import random
 import pytest
 from textual.worker import WorkerCancelled
 
-from solstis_tui.analysis import TINY
 from solstis_tui.app import SolstisApp
+from solstis_tui.coach.analysis import TINY
 from solstis_tui.local.session import Setup
 from solstis_tui.play import zones as choices
 from solstis_tui.screens.game import GameScreen

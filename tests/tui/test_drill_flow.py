@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from solstis_tui import analysis, analyze_command, cli, drill
+from solstis_tui import cli
 from solstis_tui.app import SolstisApp
+from solstis_tui.coach import analysis, store
+from solstis_tui.local import drill
 from solstis_tui.screens.drill import DrillScreen
 from solstis_tui.screens.message import MessageScreen
 
@@ -18,7 +20,7 @@ from .conftest import keys_for_move, make_app
 
 @pytest.fixture(autouse=True)
 def tiny(monkeypatch):
-    monkeypatch.setattr(analyze_command, "EFFORT", analysis.TINY)
+    monkeypatch.setattr(store, "EFFORT", analysis.TINY)
 
 
 def panel(screen: DrillScreen) -> str:

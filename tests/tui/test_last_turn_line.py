@@ -21,7 +21,7 @@ from solstis_tui.core.events import (
     SpiritsDrawn,
     TurnBegan,
 )
-from solstis_tui.play.narrate import turn_summary
+from solstis_tui.words.narrate import turn_summary
 
 from .conftest import make_app, settle
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import threading
 
-from solstis_tui.play.hints import Answer
+from solstis_tui.coach.hints import Answer
 
 from . import bots
 from .conftest import ask_hint, keys_for, make_app, settle

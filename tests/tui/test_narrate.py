@@ -45,7 +45,7 @@ from solstis_tui.core.events import (
     TurnBegan,
     ViperTook,
 )
-from solstis_tui.play.narrate import narrate
+from solstis_tui.words.narrate import narrate
 
 
 def names(p: int) -> str:

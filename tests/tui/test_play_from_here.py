@@ -9,9 +9,8 @@ import random
 import sys
 from datetime import UTC, datetime
 
-from solstis_tui import practice
 from solstis_tui.core import Game
-from solstis_tui.local import saves
+from solstis_tui.local import practice, saves
 from solstis_tui.local.session import Session, Setup
 from solstis_tui.records import SeatRecord, record_of
 from solstis_tui.screens.end import EndScreen

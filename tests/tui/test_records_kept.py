@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from solstis_tui.analysis import TINY
 from solstis_tui.app import SolstisApp
+from solstis_tui.coach.analysis import TINY
 from solstis_tui.core import Game
 from solstis_tui.records import read
 from solstis_tui.screens.end import EndScreen
@@ -69,7 +69,7 @@ async def test_review_opens_a_record_on_the_board_keeps_its_analysis_and_closes(
     def no_judge(*args, **kwargs):
         raise AssertionError("the judge ran again: the kept analysis was not read")
 
-    monkeypatch.setattr("solstis_tui.analysis.analyse", no_judge)
+    monkeypatch.setattr("solstis_tui.coach.analysis.analyse", no_judge)
     again = SolstisApp(review=read(path), review_path=path, review_effort=TINY,
                        review_workers=1)
     async with again.run_test(size=(100, 30)) as pilot:

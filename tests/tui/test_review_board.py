@@ -10,12 +10,12 @@ from rich.segment import Segment
 from textual.color import Color
 from textual.filter import NoColor
 
-from solstis_tui.analysis import TINY
 from solstis_tui.app import SolstisApp
+from solstis_tui.coach.analysis import TINY
 from solstis_tui.core import Game, Move, Spirit
 from solstis_tui.core.board import NAMES
-from solstis_tui.play.words import short_move
 from solstis_tui.screens.review import ReviewScreen
+from solstis_tui.words.moves import short_move
 from tests.online.helpers import screen_lines, widget_text
 from tests.review_game import finished_record
 
@@ -124,7 +124,7 @@ async def test_every_decision_on_the_board_is_drawn_in_ascii_in_ascii_mode():
 
 async def test_s_sums_the_game_up_once_it_is_judged_and_a_wide_screen_shows_it_beside(
         monkeypatch):
-    from solstis_tui import analysis
+    from solstis_tui.coach import analysis
     from solstis_tui.screens.message import MessageScreen
 
     gate = threading.Event()
@@ -177,7 +177,7 @@ async def test_f_is_not_offered_where_the_app_cannot_play_from_here():
 
 
 async def test_f_on_solstis_review_plays_on_from_the_decision_shown_in_a_practice(data_dir):
-    from solstis_tui.practice import PracticeSession
+    from solstis_tui.local.practice import PracticeSession
 
     record = finished_record()
     app = board_app(record)
@@ -203,7 +203,7 @@ async def test_the_judge_works_in_processes_from_inside_the_app():
 
 
 async def test_a_decision_shows_on_the_board_while_the_rest_is_still_judged(monkeypatch):
-    from solstis_tui import analysis
+    from solstis_tui.coach import analysis
 
     gate = threading.Event()
     real = analysis.analyse

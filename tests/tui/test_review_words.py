@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
+from solstis_tui.coach.hints import hint_text
 from solstis_tui.core import Game, Options
-from solstis_tui.play.hints import hint_text
-from solstis_tui.play.words import CLOSE_CALL, short_move
+from solstis_tui.words.moves import CLOSE_CALL, short_move
 
 
 def test_every_move_fits_the_boards_15_character_lists():

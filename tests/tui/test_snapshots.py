@@ -68,8 +68,8 @@ def test_tutorial_rainbow_step_80x24(snap_compare):
 
 
 def _board_app(**kwargs):
-    from solstis_tui.analysis import TINY
     from solstis_tui.app import SolstisApp
+    from solstis_tui.coach.analysis import TINY
     from tests.review_game import finished_record
 
     return SolstisApp(review=finished_record(), review_effort=TINY, review_workers=1,

@@ -11,8 +11,8 @@ from solstis_tui.core import Game, Options, Score
 from solstis_tui.core.events import EndReason, EvilGiven, GameEnded, Revealed
 from solstis_tui.local import saves
 from solstis_tui.local.session import Session, Setup
-from solstis_tui.play.narrate import narrate
 from solstis_tui.widgets.scores import score_table
+from solstis_tui.words.narrate import narrate
 
 from .test_narrate import samples
 

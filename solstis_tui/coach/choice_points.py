@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .core import Game, IllegalMove, Move
+from ..core import Game, IllegalMove, Move
 
 
 @dataclass(frozen=True)

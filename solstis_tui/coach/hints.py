@@ -5,7 +5,7 @@ The judge (``ai/judge.py``) values the moves from the deciding seat's observatio
 at the analysis's own effort, so a hint and the analysis of the game agree. It runs away
 from the screen, in the app's hint process (``local/bot_process.py``, ``judge_moves``
 here is what that process runs), and stops when the game moves on. The words come from
-``solstis_tui.reasons``; they are made in the hint process too (``answer``), since
+``solstis_tui.coach.reasons``; they are made in the hint process too (``answer``), since
 finding them plays the moves in a few deals, which the screen's process is better without.
 No Textual here.
 """
@@ -18,10 +18,10 @@ from typing import Final, NamedTuple
 from solstis_tui.ai.clock import Signal
 from solstis_tui.ai.judge import judge
 
-from ..analysis import Effort, signed
 from ..core import Move, Observation
-from ..reasons import explain
-from .words import close_call, describe_move
+from ..words.moves import close_call, describe_move
+from .analysis import Effort, signed
+from .reasons import explain
 
 HINT_EFFORT: Final = Effort()
 """The analysis's effort (2,000 iterations, floor 30, 1,000 shared deals): on one core of

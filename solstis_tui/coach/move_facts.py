@@ -20,9 +20,9 @@ import random
 from dataclasses import dataclass, replace
 from typing import Final
 
-from .core import Dealer, Decision, Game, Move, MoveKind, Observation, Spirit
-from .core.board import MATCH, SQUARE_CELLS, bits, full_squares, squares_at
-from .core.events import (
+from ..core import Dealer, Decision, Game, Move, MoveKind, Observation, Spirit
+from ..core.board import MATCH, SQUARE_CELLS, bits, full_squares, squares_at
+from ..core.events import (
     Captured,
     Discarded,
     EagleDrew,
@@ -36,7 +36,7 @@ from .core.events import (
     SpiritsDrawn,
     TurnBegan,
 )
-from .core.scoring import score_panorama
+from ..core.scoring import score_panorama
 
 #: Deals a move is applied in: a fact must hold in every one of them.
 DEALS: Final = 8

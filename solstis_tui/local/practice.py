@@ -20,14 +20,14 @@ import random
 from dataclasses import dataclass
 from typing import Final
 
-from .ai.registry import spec_from_file
-from .choice_points import choice_points
-from .core import Game, Move
-from .core.determinize import deal_anew
-from .core.rng import new_secret
-from .local.seats import PERSON, Seat
-from .local.session import STRONGEST, Session, Setup
-from .records import GameRecord, replay
+from ..ai.registry import spec_from_file
+from ..coach.choice_points import choice_points
+from ..core import Game, Move
+from ..core.determinize import deal_anew
+from ..core.rng import new_secret
+from ..records import GameRecord, replay
+from .seats import PERSON, Seat
+from .session import STRONGEST, Session, Setup
 
 #: The opponent of a practice from a game whose other seat was a person (hot-seat,
 #: online): the tier hints and reviews ask.

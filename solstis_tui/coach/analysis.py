@@ -26,9 +26,9 @@ from solstis_tui.ai.judge import (
     judge,
 )
 from solstis_tui.ai.workers import WorkerLost, WorkerPool
-from solstis_tui.choice_points import choice_points
+from solstis_tui.coach.choice_points import choice_points
+from solstis_tui.coach.reasons import explain
 from solstis_tui.core import Game, Move, Observation, Options
-from solstis_tui.core.board import NAMES
 from solstis_tui.core.events import (
     Drew,
     EagleDrew,
@@ -37,8 +37,7 @@ from solstis_tui.core.events import (
     SecondChance,
     SpiritsDrawn,
 )
-from solstis_tui.play.narrate import possessive
-from solstis_tui.reasons import explain
+from solstis_tui.words.narrate import narrate
 
 VERSION: Final = 1
 """The JSON's version: it changes only when a key changes meaning or goes."""
@@ -355,23 +354,8 @@ def signed(value: float, places: int = 1) -> str:
 
 
 def describe(events: Sequence[Event], names: Sequence[str]) -> str:
-    """The chance events in a few words (the game is over: every tile may be named)."""
-    parts = []
-    for ev in events:
-        if isinstance(ev, Drew):
-            tile = f" {NAMES[ev.tile]}" if ev.tile is not None else " a tile"
-            parts.append(f"{names[ev.player]} drew{tile}")
-        elif isinstance(ev, SecondChance):
-            parts.append(f"{possessive(names[ev.player], start=True)} second chance: "
-                         f"{NAMES[ev.tile]}")
-        elif isinstance(ev, SpiritsDrawn):
-            spirits = " and ".join(s.name.lower() for s in ev.spirits)
-            parts.append(f"{names[ev.player]} drew {spirits}")
-        elif isinstance(ev, Flipped):
-            parts.append("the display turned up a tile")
-        else:
-            parts.append(f"{ev.kind.replace('_', ' ')}")
-    return "; ".join(parts)
+    """The chance events in the narrator's words, every tile named (the game is over)."""
+    return "; ".join(narrate(events, lambda player: names[player]))
 
 
 def to_json(analysis: Analysis) -> dict[str, Any]:

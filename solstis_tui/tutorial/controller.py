@@ -11,10 +11,10 @@ import dataclasses
 from typing import Protocol
 
 from ..core.board import parse_cell
-from ..tutorial.session import TutorialSession
-from .clicks import Choice
-from .controller import PlayController, Prompt, ScreenPort
-from .view import BoardView
+from ..play.clicks import Choice
+from ..play.controller import PlayController, Prompt, ScreenPort
+from ..play.view import BoardView
+from .session import TutorialSession
 
 
 def _cells(names: tuple[str, ...]) -> frozenset[int]:

@@ -2,7 +2,7 @@
 
 The mistakes are the decisions of a person's seat that the game's analysis labels mistake
 or blunder (``analysis``; ``solstis analyze`` keeps it beside each record as
-``RECORD.analysis.json``, at its effort: ``analyze_command.cached``). The newest come first
+``RECORD.analysis.json``, at its effort: ``coach.store``). The newest come first
 (the newest game first, and in a game its last mistake first), ``LIMIT`` at most. A kept
 game not yet analysed is left out and counted (``Drill.unanalysed``): analysing a game
 takes 10 to 30 seconds, so a drill starts at once and says how to add them
@@ -23,16 +23,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Final
 
-from . import analysis, analyze_command, record_files, records
-from .ai.judge import judge
-from .core import Game, IllegalMove, Move, Observation
-from .core.determinize import deal_anew
-from .local.seats import PERSON, Seat
-from .local.session import Session, Setup
-from .play.drill import Judged
+from .. import record_files
+from ..ai.judge import judge
+from ..coach import analysis, store
+from ..coach.reasons import explain
+from ..core import Game, IllegalMove, Move, Observation
+from ..core.determinize import deal_anew
+from ..records import GameRecord
 from .practice import opponent, points
-from .reasons import explain
-from .records import GameRecord
+from .seats import PERSON, Seat
+from .session import Session, Setup
 
 #: The most mistakes a drill asks.
 LIMIT: Final = 20
@@ -81,6 +81,12 @@ class Exercise:
         other = self.record.seats[1 - self.seat].name
         return f"your game of {_day(self.date)} against {other}, turn {self.turn}"
 
+    def explanation(self, reason: str, star: str = "★") -> str:
+        """What the move played in the game lost, then ``reason``: why the best is
+        better."""
+        return (f"In the game {self.played} lost {self.loss_stars:.1f}{star} "
+                f"({self.label}). {reason}")
+
 
 @dataclass(frozen=True)
 class Drill:
@@ -112,14 +118,14 @@ class Drill:
 def collect(folder: Path | None = None, limit: int = LIMIT) -> Drill:
     """The drill from the records kept in ``folder`` (default: the data directory's): the
     newest ``limit`` mistakes and blunders of the seats a person played, with their
-    analyses read from beside the records (``analyze_command.cached``)."""
+    analyses read from beside the records (``store.kept``)."""
     found: list[Exercise] = []
     unanalysed: list[Path] = []
     for entry in record_files.entries(folder):  # newest first; damaged ones last
         record = entry.record
         if record is None or not any(seat.is_human for seat in record.seats):
             continue
-        data = _analysis_of(entry.path)
+        data = store.kept(entry.path)
         if data is None:
             unanalysed.append(entry.path)
             continue
@@ -127,11 +133,6 @@ def collect(folder: Path | None = None, limit: int = LIMIT) -> Drill:
             found.extend(sorted(_mistakes(record, entry.path, data),
                                 key=lambda ex: -ex.index))
     return Drill(tuple(found[:limit]), tuple(unanalysed))
-
-
-def _analysis_of(path: Path) -> analysis.Analysis | None:
-    key = analyze_command.key_of(path)
-    return analyze_command.cached(path, key) if key is not None else None
 
 
 def _mistakes(record: GameRecord, path: Path, found: analysis.Analysis) -> list[Exercise]:
@@ -152,13 +153,11 @@ def analyse_missing(drill: Drill, progress: Callable[[int, int, Path], None] | N
     for k, path in enumerate(drill.unanalysed):
         if progress is not None:
             progress(k, len(drill.unanalysed), path)
-        try:
-            text = records.read_text(path)  # a FIFO put there is refused, not waited on
-            game, names = analyze_command.load(text)
-            found = analysis.analyse(game, names, 0, analyze_command.EFFORT, workers)
-            key = analyze_command.cache_key(text, analyze_command.EFFORT, 0)
-            analyze_command.write_cache(path, key, found)
+        try:  # a FIFO put there is refused, not waited on
+            found = store.analysed(path, workers=workers)
         except (OSError, UnicodeDecodeError, ValueError):
+            continue
+        if found.not_kept is not None:
             continue
         done += 1
     return done
@@ -185,11 +184,6 @@ class Answer:
             return "as good as the best."
         return (f"as good as the best, {self.best}, within the judge's noise "
                 f"({self.loss_stars:.1f}{star} less).")
-
-    def explanation(self, exercise: Exercise, star: str = "★") -> str:
-        """What the move played in the game lost, and why the best is better."""
-        return (f"In the game {exercise.played} lost {exercise.loss_stars:.1f}{star} "
-                f"({exercise.label}). {self.reason}")
 
 
 def judge_answer(exercise: Exercise, move: Move, effort: analysis.Effort = ANSWER_EFFORT,
@@ -243,11 +237,9 @@ class DrillSession(Session):
                 f"You played {ex.played} here: a {ex.label} ({ex.loss_stars:.1f}{star} "
                 "lost). What is better? Choose as in a game.")
 
-    def explained(self, judged: Judged, star: str = "★") -> str:
-        """The answer ``judged`` (an ``Answer``) explained: what the game's move lost, and
-        why the best is better."""
-        assert isinstance(judged, Answer)
-        return judged.explanation(self.exercise, star)
+    def explained(self, reason: str, star: str = "★") -> str:
+        """What the game's move lost, then ``reason``, why the best is better."""
+        return self.exercise.explanation(reason, star)
 
     @property
     def assists(self) -> bool:

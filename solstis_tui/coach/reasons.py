@@ -8,7 +8,7 @@ worth to them, a rainbow placed or blocked, a tile lost, the Evil Spirit passed 
 best move and the played one do differently: "Play 4-9 completes the square at 5-8 (a
 spirit) and grows your biggest section (5 → 6 tiles). Play 3-2 leaves 4-9 in the display,
 worth +2★ to Expert, completing Expert's square at 4-8." ``say`` and ``sentence`` give the
-words of one fact and of one move: the narrator's vocabulary and ``play/words.py``'s move
+words of one fact and of one move: the narrator's vocabulary and ``words/moves.py``'s move
 words.
 
 Only what the deciding seat could see is used (see ``move_facts``). No Textual here: the
@@ -20,8 +20,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from .core import Move, Observation, Spirit
-from .core.board import NAMES
+from ..core import Move, Observation, Spirit
+from ..core.board import NAMES
+from ..words.moves import describe_move
+from ..words.narrate import as_object, possessive
 from .move_facts import (
     DEALS,
     BestCapture,
@@ -48,8 +50,6 @@ from .move_facts import (
     differences,
     facts,
 )
-from .play.narrate import as_object, possessive
-from .play.words import describe_move
 
 __all__ = [
     "WORDING",
