@@ -196,13 +196,16 @@ def seats_with(error_rates: tuple[float, float], lucks: tuple[float, float]
 
 
 @pytest.mark.parametrize(("lucks", "says"), [
-    ((0.2, 1.6), "but drew worse (luck +0.2★ against +1.6★)"),
-    ((-3.8, -5.0), "and drew better (luck −3.8★ against −5.0★)"),
+    ((0.2, 1.6), "but drew less well (luck +0.2★ against +1.6★)"),
+    ((-3.8, -5.0), "and drew less badly (luck −3.8★ against −5.0★)"),
+    ((-5.0, -3.8), "but drew worse (luck −5.0★ against −3.8★)"),
+    ((1.6, -0.2), "and drew better (luck +1.6★ against −0.2★)"),
     ((1.0, 1.0), "and drew as well (luck +1.0★ against +1.0★)"),
 ])
 def test_the_summary_says_who_drew_better_against_the_other_seats_luck(
         lucks: tuple[float, float], says: str) -> None:
-    """Drawing "better" is against the other seat: +0.2★ beside its +1.6★ drew worse."""
+    """Drawing "better" is against the other seat, in words that fit both seats' luck:
+    −3.8★ beside −5.0★ drew less badly, not "better"; +0.2★ beside +1.6★ less well."""
     line = analysis.summary(seats_with((0.6, 1.4), lucks))
     assert line == f"Ann played better (0.6★ lost a decision against 1.4★) {says}"
 

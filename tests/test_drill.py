@@ -85,7 +85,7 @@ def test_the_answer_is_explained_by_its_loss_the_best_move_and_the_games_loss(tm
             assert judgement == (f"{answer.loss_stars:.1f}★ less than the best, "
                                  f"{answer.best} ({answer.label}).")
         why = ex.explanation(answer.reason)
-        assert why.startswith(f"In the game {ex.played} lost {ex.loss_stars:.1f}★ "
+        assert why.startswith(f"In the game, {describe_move(ex.played)} lost {ex.loss_stars:.1f}★ "
                               f"({ex.label}).")
         named = why.lower()  # the reason names both moves in words, maybe capitalised
         assert describe_move(answer.best).lower() in named

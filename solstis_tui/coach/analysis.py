@@ -278,12 +278,12 @@ def _decision(point: _Point, verdicts: tuple[Verdict, Verdict],
     mine = verdicts[point.seat]
     played = mine.value_of(point.played)
     assert played is not None
-    loss_stars, loss_win = mine.loss(point.played)
+    loss_stars, loss_win = figures(*mine.loss(point.played))
     top = tuple(TopMove(v.move, round(v.margin, 2), round(v.win, 3))
                 for v in mine.moves[:TOP])
     expected = (round(verdicts[0].expected.margin, 2), round(verdicts[1].expected.margin, 2))
     return DecisionNote(point.turn, point.seat, point.played, mine.best.move,
-                        round(loss_stars, 2), round(loss_win, 3), label_of(loss_stars),
+                        loss_stars, loss_win, label_of(loss_stars),
                         reason(point.obs, mine.best, played, names,
                                mine.moves[1] if len(mine.moves) > 1 else None), top, expected)
 
@@ -340,8 +340,14 @@ def reason(obs: Observation, best: MoveValue, played: MoveValue,
         words = explain(obs, other, best.move, names)
         return f"{words} (the judge's best: {signed(best.margin)}★ expected)"
     words = explain(obs, played.move, best.move, names)
-    stars = max(0.0, best.margin - played.margin)
-    return f"{words} ({signed(-stars)}★, {signed((played.win - best.win) * 100, 0)}% win)"
+    stars, win = figures(max(0.0, best.margin - played.margin), best.win - played.win)
+    return f"{words} ({signed(-stars)}★, {signed(-win * 100, 0)}% win)"
+
+
+def figures(loss_stars: float, loss_win: float) -> tuple[float, float]:
+    """A loss as it is kept and shown: stars to 2 places, win chance to 3 (every line that
+    shows a loss rounds these same numbers, so the label and the figures agree)."""
+    return round(loss_stars, 2), round(loss_win, 3)
 
 
 def signed(value: float, places: int = 1) -> str:
@@ -423,10 +429,10 @@ def summary(analysis: Analysis, seat: int = 0) -> str:
         play, good = "played worse", False
     else:
         play, good = "played as well", True
-    if me.luck > other.luck:
-        draw, lucky = "drew better", True
+    if me.luck > other.luck:  # both unlucky: the less unlucky did not draw "better"
+        draw, lucky = ("drew less badly" if me.luck < 0 else "drew better"), True
     elif me.luck < other.luck:
-        draw, lucky = "drew worse", False
+        draw, lucky = ("drew less well" if me.luck > 0 else "drew worse"), False
     else:
         draw, lucky = "drew as well", good
     glue = "and" if lucky == good else "but"

@@ -18,29 +18,36 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import Final, NamedTuple
 
 from ..core import Dealer, Decision, Game, Move, MoveKind, Observation, Spirit
 from ..core.board import MATCH, SQUARE_CELLS, bits, full_squares, squares_at
 from ..core.events import (
     Captured,
+    Covered,
     Discarded,
     EagleDrew,
+    Event,
     EvilGiven,
     EvilPlaced,
     FireflyPlaced,
     FlyTook,
+    Placed,
+    RainbowOut,
     RainbowPlaced,
+    RainbowShifted,
     Removed,
     SecondChance,
     SpiritsDrawn,
     TurnBegan,
+    ViperTook,
 )
-from ..core.scoring import score_panorama
+from ..core.scoring import Score, score_panorama
 
 #: Deals a move is applied in: a fact must hold in every one of them.
 DEALS: Final = 8
-#: Events whose outcome the draw decides: nothing after one is a fact of the move.
+#: Events whose outcome the draw decides: what comes after one is no fact of the move,
+#: but what the move did before it is (its panorama is read as it stood at the draw).
 CHANCE: Final = (SecondChance, EagleDrew, FlyTook, SpiritsDrawn)
 #: At most this many facts are said for each move.
 PER_MOVE: Final = 2
@@ -114,10 +121,14 @@ class Section:
 
 @dataclass(frozen=True)
 class SquareDone:
-    """``seat`` completes the square at ``square`` (its lower-left cell): a spirit comes."""
+    """``seat`` completes the squares at ``squares`` (their lower-left cells). One spirit
+    comes for the turn's squares if one is left to meet (``spirit``): on one of them; with
+    ``fireflies`` (Firefly), each other square gets one of the seat's fireflies."""
 
     seat: int
-    square: int
+    squares: tuple[int, ...]
+    spirit: bool
+    fireflies: bool
 
 
 @dataclass(frozen=True)
@@ -232,26 +243,38 @@ Fact = (Stars | Captures | CaptureChoice | BestCapture | NoCapture | Denied | Se
 def facts(obs: Observation, move: Move, deals: int = DEALS) -> list[Fact]:
     """What ``move`` does at the decision pending in ``obs`` (the deciding seat's own
     observation), most telling first. ValueError if ``move`` is not legal there."""
-    return _facts(obs, move, deals)[0]
+    return _facts(obs, move, deals).facts
 
 
-def _facts(obs: Observation, move: Move, deals: int) -> tuple[list[Fact], bool]:
-    """``facts``, and whether the position the move leaves is known (``_world_facts``)."""
+class Told(NamedTuple):
+    """What a move does (``facts``), whether the position it leaves is known
+    (``_world_facts``), and whether anything may follow it: another turn, in some deal."""
+
+    facts: list[Fact]
+    settled: bool
+    follows: bool
+
+
+def _facts(obs: Observation, move: Move, deals: int) -> Told:
+    """``facts``, whether the position the move leaves is known, and whether anything
+    follows it."""
     if move not in obs.legal_moves:
         raise ValueError(f"{move} is not a legal move here")
     me = obs.player
     found = _seen_facts(obs, move)
     dealer = Dealer(obs)
     agreed: list[Fact] | None = None
-    settled = True
+    settled, follows = True, False
     for k in range(max(1, deals)):
         world = dealer.deal(random.Random(k))
         mine, known = _world_facts(world, me, move)
         settled = settled and known
+        follows = follows or (not world.is_over and bool(
+            world.pile or world.hands[0] or world.hands[1]))
         agreed = mine if agreed is None else [f for f in agreed if f in mine]
     seen = _seen_tiles(obs)
     found += [f for f in agreed or [] if all(t in seen for t in _tiles_of(f))]
-    return sorted(found, key=_weight, reverse=True), settled
+    return Told(sorted(found, key=_weight, reverse=True), settled, follows)
 
 
 def _seen_facts(obs: Observation, move: Move) -> list[Fact]:
@@ -305,15 +328,54 @@ def tile_worth(world: Game, seat: int, tile: int) -> tuple[int, int]:
     return after - before, square
 
 
+class Panoramas:
+    """Both seats' land and rainbow cells, and the tiles out of the game, followed event by
+    event from a position: what they were when a draw came."""
+
+    def __init__(self, world: Game) -> None:
+        self.land = list(world.land)
+        self.rainbows = list(world.rainbow_cells)
+        self.removed = world.removed
+
+    def filled(self, seat: int) -> int:
+        return self.land[seat] | self.rainbows[seat]
+
+    def follow(self, ev: Event) -> None:
+        """Apply ``ev``'s change to the panoramas (events that change none pass by)."""
+        match ev:
+            case Placed(player=p, tile=tile):
+                self.land[p] |= 1 << tile
+            case RainbowOut(player=p, tile=tile):
+                self.rainbows[p] &= ~(1 << tile)
+                self.land[p] |= 1 << tile
+            case RainbowShifted(player=p, tile=tile, cell=cell):
+                self.rainbows[p] ^= (1 << tile) | (1 << cell)
+                self.land[p] |= 1 << tile
+            case RainbowPlaced(player=p, cell=cell):
+                self.rainbows[p] |= 1 << cell
+            case ViperTook(player=p, tile=tile):
+                self.land[1 - p] &= ~(1 << tile)
+            case Removed(tile=tile):
+                self.removed |= 1 << tile
+
+    def score(self, world: Game, seat: int) -> Score:
+        """``seat``'s score with these panoramas and ``world``'s spirits and fireflies."""
+        return score_panorama(self.land[seat], self.rainbows[seat], world.spirits[seat],
+                              world.fireflies[seat], world.covered[seat])
+
+
 def _world_facts(world: Game, me: int, move: Move) -> tuple[list[Fact], bool]:
     """The facts of ``move`` in one deal: its events and what it changes; and whether the
     position it leaves is known: no draw came into it, the other seat did not move, and no
-    capture (or Beetle) of the seat is still to choose."""
+    capture (or Beetle) of the seat is still to choose. A draw (or the other seat's
+    cover) ends what the move did: its sections, squares and fires are read as they stood
+    then."""
     opp = 1 - me
     score_before = (world.score(0), world.score(1))
     filled_before = world.land[me] | world.rainbow_cells[me]
     blocked_before = world.blocked[me]
     flies = world.fireflies[me].bit_count()
+    spirit_left = bool(world.spirit_pile or world.spirit_line)
     # A tile that captures nothing meets the other seat's panorama as it is now; so does a
     # display tile captured, which they no longer can.
     dropped = tile_worth(world, opp, move.arg) if move.kind is MoveKind.PLAY else (0, -1)
@@ -321,15 +383,17 @@ def _world_facts(world: Game, me: int, move: Move) -> tuple[list[Fact], bool]:
         dropped = (0, -1)  # worth nothing to them, or less: they would not want it
     offered = {tile: tile_worth(world, opp, tile) for tile in world.face_up}
     start, moves = len(world.log), len(world.history)
+    at_draw = Panoramas(world)
     world.play(move)
     out: list[Fact] = []
     luck = False
     for ev in world.log[start:]:
         if isinstance(ev, TurnBegan):
             break  # the next turn is someone else's story
-        if isinstance(ev, CHANCE):
-            luck = True  # what follows depends on the draw: said by no fact
+        if isinstance(ev, (*CHANCE, Covered)):
+            luck = True  # what follows is the draw's (or the other seat's) doing
             break
+        at_draw.follow(ev)
         match ev:
             case Captured(player=p, tile=tile, target=target) if p == me:
                 if not (move.kind is MoveKind.CAPTURE and target == move.arg):
@@ -350,30 +414,33 @@ def _world_facts(world: Game, me: int, move: Move) -> tuple[list[Fact], bool]:
                 out.append(Firefly(p, square, flies))
             case RainbowPlaced(player=p, cell=cell) if p == me and cell != move.arg:
                 out.append(RainbowOn(p, cell))
-    if luck or any(p != me for p, _, _ in world.history[moves:]):
-        return out, False  # the position after it is the draw's (or the other seat's) doing
+    other_moved = any(p != me for p, _, _ in world.history[moves:])
+    if other_moved and not luck:
+        return out, False  # the position after it is the other seat's doing
     for seat in (me, opp):
-        before, after = score_before[seat], world.score(seat)
-        if after.biggest_section != before.biggest_section:
-            out.append(Section(seat, before.biggest_section, after.biggest_section))
-    lit_before, lit_after = score_before[me].lit_fires, world.score(me).lit_fires
+        before, after = score_before[seat].biggest_section, \
+            at_draw.score(world, seat).biggest_section
+        if after != before:
+            out.append(Section(seat, before, after))
+    lit_before, lit_after = score_before[me].lit_fires, at_draw.score(world, me).lit_fires
     if lit_after > lit_before:
         out.append(FiresLit(me, lit_before, lit_after))
-    filled = world.land[me] | world.rainbow_cells[me]
+    filled = at_draw.filled(me)
     new = full_squares(filled) & ~full_squares(filled_before)
-    while new:
-        low = new & -new
-        out.append(SquareDone(me, low.bit_length() - 1))
-        new ^= low
+    if new:
+        out.append(SquareDone(me, tuple(bits(new)), spirit_left,
+                              world.options.firefly and new.bit_count() > 1))
     # The last cell can still fill: its tile is not lost nor the other's, nor is the cell
     # forbidden by the Evil Spirit (a rainbow could still fill it: too far to say).
-    gone = world.removed | world.land[opp] | (
+    gone = at_draw.removed | at_draw.land[opp] | (
         1 << world.evil_cell if world.evil_player == me and world.evil_cell >= 0 else 0)
     for square in bits(squares_at(filled & ~filled_before)):
         cells = SQUARE_CELLS[square]
         if (filled & cells).bit_count() == 3 > (filled_before & cells).bit_count() \
                 and not gone & cells & ~filled:
             out.append(SquareNear(me, square))
+    if luck:
+        return out, False  # the position after it is the draw's doing
     newly = world.rainbow_cells[me] & world.blocked[me] & ~blocked_before
     while newly:
         low = newly & -newly
@@ -437,8 +504,8 @@ def _weight(fact: Fact) -> float:
     match fact:
         case Stars():
             return 0.1
-        case SquareDone():
-            return 4.0
+        case SquareDone(squares=squares):
+            return 4.0 * len(squares)
         case SpiritGain(stars=stars) | ToLine(stars=stars):
             return stars + 0.5
         case LeftInDisplay(stars=stars, square=square):
@@ -462,17 +529,61 @@ def _weight(fact: Fact) -> float:
     return 0.5
 
 
+class Differences(NamedTuple):
+    """What ``best`` does that ``played`` does not (``only_best``) and the other way round,
+    at most ``PER_MOVE`` each, heaviest first; and whether anything may follow either."""
+
+    only_best: list[Fact]
+    only_played: list[Fact]
+    follows: bool
+
+
 def differences(obs: Observation, played: Move, best: Move,
-                deals: int = DEALS) -> tuple[list[Fact], list[Fact]]:
+                deals: int = DEALS) -> Differences:
     """The facts ``explain`` says of ``best`` and of ``played``: what each does that the
-    other does not, at most ``PER_MOVE`` each, heaviest first (the same move twice: what it
-    does, and nothing for ``played``)."""
-    best_facts, best_known = _facts(obs, best, deals)
+    other does not (the same move twice: what it does, and nothing for ``played``)."""
+    best_told = _facts(obs, best, deals)
     if played == best:
-        return best_facts[:PER_MOVE], []
-    played_facts, played_known = _facts(obs, played, deals)
-    return (_unlike(best_facts, played_facts, played_known),
-            _unlike(played_facts, best_facts, best_known))
+        return Differences(best_told.facts[:PER_MOVE], [], best_told.follows)
+    played_told = _facts(obs, played, deals)
+    return Differences(
+        _unlike(best_told.facts, played_told.facts, played_told.settled),
+        _unlike(played_told.facts, best_told.facts, best_told.settled),
+        best_told.follows or played_told.follows)
+
+
+def value(fact: Fact, me: int) -> float:
+    """What ``fact`` is worth to ``me``, the deciding seat, roughly in stars: above 0 a
+    gain, below 0 a cost, 0 neither (a choice to come, a draw, a rainbow placed)."""
+    sign = 1.0 if getattr(fact, "seat", me) == me else -1.0
+    match fact:
+        case Stars(before=before, after=after) | Section(before=before, after=after) \
+                | FiresLit(before=before, after=after):
+            return sign * (after - before)
+        case SquareDone(squares=squares, spirit=spirit):
+            return sign * (len(squares) + (3.0 if spirit else 0.0))
+        case SquareNear():
+            return sign * 1.0
+        case SpiritGain(stars=stars):
+            return sign * (stars + 0.5)
+        case ToLine(stars=stars):  # the other seat may take it
+            return sign * stars / 2
+        case NoCapture(stars=stars, square=square) | LeftInDisplay(stars=stars, square=square):
+            return sign * (stars + (3.0 if square >= 0 else 0.0)) if (
+                stars > 0 or square >= 0) else -0.5
+        case Denied(stars=stars, square=square):
+            return stars + (3.0 if square >= 0 else 0.0)
+        case Captures():
+            return 1.0
+        case BestCapture(gain=gain):
+            return float(gain)
+        case TileLost() | RainbowBlocked():
+            return -sign * 1.0
+        case EvilPassed() | EvilForbids():
+            return -sign * 1.5
+        case Firefly(count=count):
+            return sign * (1.0 + count / 2)
+    return 0.0
 
 
 #: What a position shows rather than what a move did: not a difference from a move whose
@@ -490,6 +601,8 @@ def _unlike(mine: list[Fact], theirs: list[Fact], known: bool) -> list[Fact]:
 
 def _gist(fact: Fact) -> Fact:
     """What ``fact`` says besides the tile: two tiles that capture nothing, or two captured
-    tiles, worth the same to the other seat do the same thing there (the moves' words
-    name the tiles)."""
+    tiles, worth the same to the other seat do the same thing there, and two tiles that
+    capture the same target make the same capture (the moves' words name the tiles)."""
+    if isinstance(fact, Captures):
+        return replace(fact, tile=-1)  # two tiles capturing the same target: the same gain
     return replace(fact, tile=-1) if isinstance(fact, NoCapture | Denied) else fact

@@ -26,6 +26,7 @@ from ..words.moves import describe_move
 from ..words.narrate import as_object, possessive
 from .move_facts import (
     DEALS,
+    PER_MOVE,
     BestCapture,
     CaptureChoice,
     Captures,
@@ -49,6 +50,7 @@ from .move_facts import (
     ToLine,
     differences,
     facts,
+    value,
 )
 
 __all__ = [
@@ -82,7 +84,7 @@ __all__ = [
 ]
 
 #: The reasons' wording: a kept analysis made with another is made afresh (its key says it).
-WORDING: Final = 4
+WORDING: Final = 5
 
 
 def say(fact: Fact, me: int, names: Sequence[str]) -> str:
@@ -125,8 +127,19 @@ def say(fact: Fact, me: int, names: Sequence[str]) -> str:
             verb = "grows" if after > before else "shrinks"
             tiles = "tile" if after == 1 else "tiles"
             return f"{verb} {whose(seat)} biggest section ({before} → {after} {tiles})"
-        case SquareDone(square=square):
-            return f"completes the square at {NAMES[square]} (a spirit)"
+        case SquareDone(squares=squares, spirit=spirit, fireflies=fireflies):
+            if len(squares) == 1:
+                where = f"the square at {NAMES[squares[0]]}"
+            else:
+                where = f"the squares at {_and([NAMES[s] for s in squares])}"
+            if not spirit:
+                return f"completes {where} (no spirit is left to meet)"
+            if len(squares) == 1:
+                return f"completes {where} (a spirit)"
+            if not fireflies:
+                return f"completes {where} (one spirit, on one of them)"
+            others = "the other" if len(squares) == 2 else "each of the others"
+            return f"completes {where} (a spirit on one, a firefly on {others})"
         case SquareNear(square=square):
             return f"brings the square at {NAMES[square]} to 3 of its 4 cells"
         case Denied(seat=seat, tile=tile, stars=stars, square=square):
@@ -182,6 +195,10 @@ _EFFECTS: Final = {
 }
 
 
+def _and(names: Sequence[str]) -> str:
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
 def _or(tiles: Sequence[int]) -> str:
     names = [NAMES[t] for t in tiles]
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
@@ -202,23 +219,52 @@ def sentence(move: Move, said: Sequence[Fact], me: int, names: Sequence[str],
 
 def explain(obs: Observation, played: Move, best: Move, names: Sequence[str],
             deals: int = DEALS, best_as: str | None = None) -> str:
-    """What ``best`` (the judge's) and ``played`` do differently, in one or two short
-    sentences, from the deciding seat's observation ``obs``; ``names`` are the seats'
-    names ("You" reads as you). The same move twice: what it does. ``best_as`` names the
-    best move instead of its words (a hint that has named it: "it"). The words are plain
-    text: show them as text, never as markup."""
+    """Why ``best`` (the judge's) is better than ``played``, in one or two short sentences,
+    from the deciding seat's observation ``obs``; ``names`` are the seats' names ("You"
+    reads as you). The decisive difference comes first: the largest gain of ``best`` or
+    cost of ``played`` that the other move does not share. A fact true of both moves is
+    never said. The same move twice: what it does. ``best_as`` names the best move
+    instead of its words (a hint that has named it: "it"). The words are plain text: show
+    them as text, never as markup."""
     me = obs.player
-    only_best, only_played = differences(obs, played, best, deals)
-    first = sentence(best, only_best, me, names, best_as)
+    only_best, only_played, follows = differences(obs, played, best, deals)
+    best_words = best_as if best_as is not None else describe_move(best)
     if played == best:
-        return first
+        return sentence(best, only_best, me, names, best_as)
     if not only_best and not only_played:
-        subject = best_as if best_as is not None else describe_move(best)
-        return (f"{_upper(subject)} does what {describe_move(played)} does this turn: the "
-                "difference is in what may follow.")
-    if not only_played:
-        return f"{first} {_upper(describe_move(played))} does not."
-    return f"{first} {sentence(played, only_played, me, names)}"
+        if follows:
+            return (f"{_upper(best_words)} does what {describe_move(played)} does this "
+                    "turn: the difference is in what may follow.")
+        return (f"{_upper(best_words)} and {describe_move(played)} come to the same: the "
+                "coach can name no difference between them.")
+    gains = sorted((f for f in only_best if value(f, me) > 0), key=lambda f: -value(f, me))
+    costs = sorted((f for f in only_played if value(f, me) < 0), key=lambda f: value(f, me))
+    net = sum(value(f, me) for f in only_best) - sum(value(f, me) for f in only_played)
+    if net <= 0 or not (gains or costs):
+        # What each does points the other way: the best costs something now, the played
+        # move gains something; the judge's reason lies beyond this turn.
+        return (f"{sentence(best, only_best, me, names, best_as)} "
+                f"{sentence(played, only_played, me, names)} The judge looks beyond this "
+                f"turn, where {best_words} comes out ahead.")
+    rest_best = [f for f in only_best if f not in gains]
+    rest_played = [f for f in only_played if f not in costs]
+    best_says = sentence(best, (gains + rest_best)[:PER_MOVE], me, names, best_as) \
+        if gains else None
+    played_says = sentence(played, (costs + rest_played)[:PER_MOVE], me, names) \
+        if costs else None
+    if best_says is None:  # the decisive fact is the played move's cost
+        assert played_says is not None
+        if not only_best:
+            return f"{played_says} {_upper(best_words)} does not."
+        best_told = sentence(best, only_best, me, names, best_as)
+        return f"{best_told} {played_says}" if best_as else f"{played_says} {best_told}"
+    if played_says is None:
+        if not only_played:
+            return f"{best_says} {_upper(describe_move(played))} does not."
+        return f"{best_says} {sentence(played, only_played, me, names)}"
+    first_gain, first_cost = value(gains[0], me), -value(costs[0], me)
+    return f"{best_says} {played_says}" if first_gain >= first_cost or best_as \
+        else f"{played_says} {best_says}"
 
 
 def _upper(text: str) -> str:

@@ -30,6 +30,7 @@ from ..coach.reasons import explain
 from ..core import Game, IllegalMove, Move, Observation
 from ..core.determinize import deal_anew
 from ..records import GameRecord
+from ..words.moves import as_played, describe_move
 from .practice import opponent, points
 from .seats import PERSON, Seat
 from .session import Session, Setup
@@ -84,7 +85,7 @@ class Exercise:
     def explanation(self, reason: str, star: str = "★") -> str:
         """What the move played in the game lost, then ``reason``: why the best is
         better."""
-        return (f"In the game {self.played} lost {self.loss_stars:.1f}{star} "
+        return (f"In the game, {describe_move(self.played)} lost {self.loss_stars:.1f}{star} "
                 f"({self.label}). {reason}")
 
 
@@ -234,7 +235,7 @@ class DrillSession(Session):
         """Which game and decision (a first line), what was played there, what is asked."""
         ex = self.exercise
         return (f"Drill {self.number[0]} of {self.number[1]} · {ex.about()}.\n"
-                f"You played {ex.played} here: a {ex.label} ({ex.loss_stars:.1f}{star} "
+                f"You {as_played(ex.played)} here: a {ex.label} ({ex.loss_stars:.1f}{star} "
                 "lost). What is better? Choose as in a game.")
 
     def explained(self, reason: str, star: str = "★") -> str:

@@ -249,8 +249,8 @@ class ReviewBoard:
                     first += f"{stars} lost (the win chance is no lower)"
                 elif note.loss_win < 0.005:
                     first += f"{stars} and under 1% win chance lost"
-                else:
-                    first += f"{stars} and {note.loss_win:.0%} win chance lost"
+                else:  # rounded as the figures after the reason are (analysis.figures)
+                    first += f"{stars} and {note.loss_win * 100:.0f}% win chance lost"
             elif note.played == note.best:
                 first += " · the judge's best"
             else:

@@ -82,6 +82,29 @@ def describe_move(move: Move) -> str:
     return words.get(k, str(move))
 
 
+def as_played(move: Move) -> str:
+    """``move`` as something done, after a name: 'played 3-5', 'captured 3-8', 'kept the
+    Bee', 'put a rainbow on 2-4'."""
+    k, a = move.kind, move.arg
+    name = NAMES.get(a, "")
+    if k in (MoveKind.TAKE, MoveKind.KEEP, MoveKind.COVER):
+        title = Spirit(a).title
+        return {MoveKind.TAKE: f"took the {title} from the line",
+                MoveKind.KEEP: f"kept the {title}",
+                MoveKind.COVER: f"covered the {title}"}[k]
+    words = {
+        MoveKind.PLAY: f"played {name}",
+        MoveKind.PASS: "passed",
+        MoveKind.CAPTURE: f"captured {name}",
+        MoveKind.RAINBOW: f"put a rainbow on {name}",
+        MoveKind.SHIFT: f"moved the rainbow to {name}",
+        MoveKind.DRAW: "drew two spirits",
+        MoveKind.SQUARE: f"chose the square at {name}",
+        MoveKind.EVIL: f"put the Evil Spirit on {name}",
+    }
+    return words.get(k) or f"chose {describe_move(move)}"
+
+
 def short_move(move: Move) -> str:
     """``move`` in at most 15 characters, for the analysis board's lists: 'square 2-3',
     'take Butterfly' (``describe_move`` says it in full)."""

@@ -10,6 +10,7 @@ import pytest
 from solstis_tui import cli
 from solstis_tui.app import SolstisApp
 from solstis_tui.coach import analysis, store
+from solstis_tui.words.moves import as_played, describe_move
 from solstis_tui.local import drill
 from solstis_tui.screens.drill import DrillScreen
 from solstis_tui.screens.message import MessageScreen
@@ -49,13 +50,13 @@ async def test_each_mistake_is_asked_on_the_board_judged_explained_and_the_next_
         assert run.drill.unanalysed  # the second game: left out, and said
         assert screen.play.obs == first.observation()  # what the seat saw, nothing else
         assert f"Drill 1 of {run.total}" in panel(screen)
-        assert f"You played {first.played} here" in panel(screen)
+        assert f"You {as_played(first.played)} here" in panel(screen)
         await pilot.press("t")  # no hint: the answer is the player's own
         assert screen.play.error.startswith("no hints in a drill") and not run.answers
         await answer_with(pilot, app, screen, first.best)
         answer = run.answers[0]
         assert answer.move == first.best
-        assert f"In the game {first.played} lost" in panel(screen)
+        assert f"In the game, {describe_move(first.played)} lost" in panel(screen)
         assert screen.play.prompt().headline == \
             f"You answered {first.best}: {answer.judgement()}"
         assert screen.play.obs == first.observation()  # the position did not move on
