@@ -26,10 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from solstis_tui.ai.registry import make_bot  # noqa: E402
-from solstis_tui.coach.reasons import differences, explain, facts, say  # noqa: E402
-from solstis_tui.core import Game, Options  # noqa: E402
-from tests.test_reasons import holds  # noqa: E402
+from solstis_tui.ai.registry import make_bot
+from solstis_tui.coach.reasons import differences, explain, facts, say
+from solstis_tui.core import Game, Options
+from tests.test_reasons import holds
 
 VARIANTS = {"base": Options(), "beginner": Options(beginner=True),
             "firefly": Options(firefly=True)}

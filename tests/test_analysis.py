@@ -258,7 +258,8 @@ def test_a_chance_event_reads_in_the_narrators_words_with_the_tile_named() -> No
     assert said == "Second chance: You drew 1-6" and "You's" not in said
     assert analysis.describe([SecondChance(1, 5)], ("You", "Ann")) == "Second chance: Ann drew 1-6"
     # the game is over: a tile turned up in the display is named, as in the game's log
-    assert analysis.describe([Flipped(5)], ("You", "Ann")) == "1-6 was turned face up in the display"
+    flipped = analysis.describe([Flipped(5)], ("You", "Ann"))
+    assert flipped == "1-6 was turned face up in the display"
 
 
 def test_where_the_best_was_played_the_reason_says_what_it_does_that_the_next_best_does_not(

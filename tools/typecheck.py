@@ -17,7 +17,7 @@ from pathlib import Path
 from mypy import api
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from installed_tree import ROOT, lay_out  # noqa: E402
+from installed_tree import ROOT, lay_out
 
 TREE = ROOT / "build" / "typecheck"
 

@@ -10,10 +10,10 @@ import pytest
 from solstis_tui import cli
 from solstis_tui.app import SolstisApp
 from solstis_tui.coach import analysis, store
-from solstis_tui.words.moves import as_played, describe_move
 from solstis_tui.local import drill
 from solstis_tui.screens.drill import DrillScreen
 from solstis_tui.screens.message import MessageScreen
+from solstis_tui.words.moves import as_played, describe_move
 
 from ..drill_games import keep_games
 from .conftest import keys_for_move, make_app
