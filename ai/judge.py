@@ -18,7 +18,10 @@ Three additions to the search, all outside it:
   afresh, ``close_floor`` results each, *on the same deals* (``_paired``): the luck of the
   draw cancels in the differences between them, which are the losses a review reads. A
   move of the *other* seat that a deal does not allow (a tile it may not hold) is left out
-  of that deal.
+  of that deal. There, a move is valued by its best continuation within the turn: the
+  decider's own decisions that follow it before any draw (play, then capture) are taken
+  as the tree rates best, not explored, so a move's loss agrees with the figure the next
+  decision gets;
 - with ``luck``, the ``focus`` move is valued once more, ``close_floor`` results, with
   the next decision after it played as the tree rates best for its decider (no exploring):
   where an analysis's stretch of luck starts, valued as its end will be (``luck_start``).
@@ -53,6 +56,9 @@ LEADERS: Final = 2
 #: A focus move of the other seat gets at most this many tries per result it needs (deals
 #: where the move is not possible are tried and dropped).
 TRIES_PER_RESULT: Final = 20
+#: How many times the shared deals are dealt afresh when a move valued only on the floor
+#: comes out best (it joins the moves valued there).
+RESHARES: Final = 2
 
 
 @dataclass(frozen=True)
@@ -192,6 +198,10 @@ class _Tree:
         self.exploit_next = False
         """While set (with ``forced``), the next decision with a choice after the forced
         move is taken the same way."""
+        self.finish_turn = False
+        """While set (with ``forced``), the decider's own decisions that follow the forced
+        move in the same turn, with no draw between, are taken the same way: a move is
+        valued by its best continuation (play, then the best capture)."""
 
     def descend(self, search: Search, g: Game, path: list[Node]) -> None:
         forced = self.forced
@@ -209,10 +219,16 @@ class _Tree:
         child = search.root.children.get(key)
         if child is None:
             child = search.root.children[key] = Node(p, forced)
+        drawn = _draws(g, p)
         g.play(forced)
         path.append(child)
         self.recorder.root_move = forced
-        node: Node | None = _exploit_next(child, g, path) if self.exploit_next else child
+        if self.exploit_next:
+            node: Node | None = _exploit_next(child, g, path)
+        elif self.finish_turn:
+            node = _finish_turn(child, g, path, p, drawn)
+        else:
+            node = child
         if node is not None and not g.is_over:
             below = Search(search.obs, search.rand, self.inner, self.recorder, root=node,
                            dealer=search.dealer)
@@ -233,6 +249,32 @@ def _exploit_next(node: Node, g: Game, path: list[Node]) -> Node | None:
         path.append(child)
         if len(legal) > 1:
             return child
+        node = child
+    return None
+
+
+def _draws(g: Game, seat: int) -> tuple[int, int, int, int]:
+    """What changes when chance acts or a turn passes: the land pile, the spirit pile, the
+    other hand (a Fly takes from it) and the turn. (A search plays quietly: no events.)"""
+    return len(g.pile), len(g.spirit_pile), len(g.hands[1 - seat]), g.turn
+
+
+def _finish_turn(node: Node, g: Game, path: list[Node], seat: int,
+                 drawn: tuple[int, int, int, int]) -> Node | None:
+    """From ``node`` down: while ``seat`` still decides in the same turn and nothing was
+    drawn since ``drawn`` (``_draws`` before the forced move), play its decisions as the
+    tree rates best (``_exploited``; a single legal move as it stands). The node to go on
+    from by the tree policy; None when the game ended on the way."""
+    while not g.is_over:
+        if g.to_play != seat or _draws(g, seat) != drawn:
+            return node
+        legal = g.legal
+        mv = legal[0] if len(legal) == 1 else _exploited(node, g)
+        child = None if mv is None else node.children.get(edge_key(seat, mv))
+        if mv is None or child is None:
+            return node  # nothing tried here yet: the tree policy grows it
+        g.play(mv)
+        path.append(child)
         node = child
     return None
 
@@ -282,6 +324,7 @@ def _paired(search: Search, tree: _Tree, recorder: _Recorder, moves: list[Move],
     recorder.paired = {}
     master = search.rand
     rounds = 0
+    tree.finish_turn = True
     try:
         while moves and rounds < count * TRIES_PER_RESULT and min(
                 (recorder.paired[mv].n if mv in recorder.paired else 0) for mv in moves) < count:
@@ -295,6 +338,7 @@ def _paired(search: Search, tree: _Tree, recorder: _Recorder, moves: list[Move],
     finally:
         search.rand = master
         tree.forced = None
+        tree.finish_turn = False
     paired, recorder.paired = recorder.paired, None
     return paired
 
@@ -361,9 +405,21 @@ def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
     def value(mv: Move) -> MoveValue:
         return (paired.get(mv) or tallies.get(mv) or _Tally()).value(mv)
 
+    def ranked() -> list[MoveValue]:
+        return sorted((value(mv) for mv in obs.legal_moves),
+                      key=lambda v: (-v.margin, -v.win, str(v.move)))
+
     if mine:
-        values = sorted((value(mv) for mv in obs.legal_moves),
-                        key=lambda v: (-v.margin, -v.win, str(v.move)))
+        values = ranked()
+        for _ in range(RESHARES):
+            if values[0].move in paired:
+                break
+            # A move valued only on the floor's few deals came out on top: losses are
+            # measured against the best, so the best is valued on the shared deals too
+            # (all of them afresh, together).
+            close.append(values[0].move)
+            paired = _paired(search, tree, recorder, close, close_floor, cancel)
+            values = ranked()
         expected = values[0]
     else:
         values = sorted((value(mv) for mv in tallies),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 from pathlib import Path
 
 import pytest
@@ -296,3 +297,24 @@ def test_the_summary_line_takes_the_persons_side_whichever_seat_they_sat_in(
     assert capsys.readouterr().out.splitlines()[-1].startswith("Ann ")
     assert analyze_command.main([str(path)]) == 0  # and from the kept analysis
     assert capsys.readouterr().out.splitlines()[-1].startswith("Ann ")
+
+
+@pytest.mark.parametrize("variant", ["base", "firefly"])
+def test_each_seats_account_closes_on_its_final_margin(variant: str) -> None:
+    """For each seat of finished games: its expected result at the start, plus what its own
+    and the other seat's decisions changed, plus its luck, plus the judge's drift, is its
+    final star margin; and the JSON keeps the account whole."""
+    for seed in (3, 8):
+        g = Game.new(seed=seed, options=Options.for_variant(variant))
+        rand = random.Random(seed)
+        while not g.is_over:
+            g.play(rand.choice(g.legal_moves()))
+        found = analysis.analyse(g, ("Ann", "Bob"), effort=TINY)
+        for seat, note in enumerate(found.seats):
+            account = note.account
+            assert account is not None
+            assert account.final == g.score(seat).total - g.score(1 - seat).total
+            assert account.closes(), account
+            assert account.luck == note.luck
+        again = analysis.from_json(analysis.to_json(found))
+        assert [s.account for s in again.seats] == [s.account for s in found.seats]

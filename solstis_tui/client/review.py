@@ -2,17 +2,27 @@
 on the analysis board ``solstis review FILE`` opens for a record.
 
 ``open_review`` is the one place the online app reaches that screen: the rest of the
-client knows only a ``GameRecord`` and the seat reviewed.
+client knows only a ``GameRecord`` and the seat reviewed. The record is kept in the data
+directory's ``online/`` folder (apart from the games played here, so the drill and the
+list of games do not take the other player's moves for yours), and its analysis beside
+it, by the coach's one store: a game opened again shows its analysis at once.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Final
 
 from textual.app import App
 
+from ..files import data_dir
+from ..record_files import keep
 from ..records import GameRecord
+
+#: Where records fetched from hosts are kept, in the data directory.
+ONLINE: Final = "online"
 
 #: The judge's processes for a review at the host: as few as keep the board's keys quick
 #: (each runs below the screen's priority), however many cores the host has, so that
@@ -29,5 +39,15 @@ def open_review(app: App[Any], record: GameRecord, seat: int | None,
     from ..screens.review import ReviewScreen
 
     app.push_screen(ReviewScreen(record, None if seat is None else (seat,),
+                                 path=kept_online(record),
                                  effort=getattr(app, "review_effort", None),
                                  workers=getattr(app, "review_workers", JUDGES)), closed)
+
+
+def kept_online(record: GameRecord) -> Path | None:
+    """Keep ``record`` in the online records' folder (the same game is one file however
+    often it is fetched); its path, or None where it cannot be written (then the review
+    judges it afresh and keeps nothing)."""
+    with contextlib.suppress(OSError):
+        return keep(record, data_dir() / ONLINE)
+    return None

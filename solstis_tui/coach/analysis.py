@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Final
 
 from solstis_tui.ai.judge import (
@@ -41,9 +41,10 @@ from solstis_tui.words.narrate import narrate
 
 VERSION: Final = 1
 """The JSON's version: it changes only when a key changes meaning or goes."""
-MEASURE: Final = 2
-"""How the figures are measured: a change (2: luck stretches start at ``stretch_start``)
-makes the analyses kept beside records stale."""
+MEASURE: Final = 3
+"""How the figures are measured: a change (2: luck stretches start at ``stretch_start``;
+3: a move valued by its best continuation within the turn, the best always on the shared
+deals, and each seat's account) makes the analyses kept beside records stale."""
 
 #: Labels by the star loss of a move: (name, least loss), worst first. Chosen from the
 #: judge's noise (benchmarks/judge_noise.py; docs/analysis.md).
@@ -119,6 +120,28 @@ class SeatNote:
     luck: float
     labels: dict[str, int]
     decisions: int
+    account: Account | None = None
+    """Where the seat's final margin came from (a finished game's only)."""
+
+
+@dataclass(frozen=True)
+class Account:
+    """A seat's final star margin, in parts that add up to it, each from the seat's own
+    observation: what it expected at its first judged decision (``start``), what its own
+    decisions and the other seat's changed, its luck (the stretches with chance events),
+    and ``drift``: the stretches without any, where only the judge's estimate moved."""
+
+    start: float
+    own: float
+    other: float
+    luck: float
+    drift: float
+    final: float
+
+    def closes(self, within: float = 0.05) -> bool:
+        """The parts add up to the final margin (each part is rounded to 2 places)."""
+        parts = self.start + self.own + self.other + self.luck + self.drift
+        return abs(parts - self.final) <= within
 
 
 @dataclass(frozen=True)
@@ -294,7 +317,16 @@ def _report(game: Game, names: Sequence[str], points: list[_Point],
     losses: list[list[float]] = [[], []]
     labels = [dict.fromkeys(LABEL_NAMES, 0), dict.fromkeys(LABEL_NAMES, 0)]
     luck = [0.0, 0.0]
+    # Each seat's account: the decisions' changes (the move's value less the decision's
+    # expected result) and the stretches between (the next expected result less the
+    # move's value): with the first expected result they telescope to the final margin.
+    changes = [[0.0, 0.0], [0.0, 0.0]]  # [seat][own decisions, the other's]
+    drift = [0.0, 0.0]
     for k, point in enumerate(points):
+        for seat in (0, 1):
+            verdict = verdicts[2 * k + seat]
+            change = stretch_start(verdict, point.played).margin - verdict.expected.margin
+            changes[seat][0 if seat == point.seat else 1] += change
         note = _decision(point, (verdicts[2 * k], verdicts[2 * k + 1]), names)
         notes.append(note)
         loss_stars, _ = verdicts[2 * k + point.seat].loss(point.played)
@@ -304,8 +336,6 @@ def _report(game: Game, names: Sequence[str], points: list[_Point],
             labels[point.seat][label] += 1
         end = points[k + 1].log_at if k + 1 < len(points) else len(game.log)
         chance = [ev for ev in game.log[point.log_at:end] if isinstance(ev, CHANCE)]
-        if not chance:
-            continue
         after: list[float | None] = [None, None]
         for seat in (0, 1):
             if k + 1 < len(points):
@@ -319,11 +349,23 @@ def _report(game: Game, names: Sequence[str], points: list[_Point],
             before = stretch_start(verdicts[2 * k + seat], point.played)
             value = float(after[seat] or 0.0) - before.margin
             values.append(round(value, 2))
-            luck[seat] += value
-        notes.append(ChanceNote(point.turn, describe(chance, names), (values[0], values[1])))
+            if chance:
+                luck[seat] += value
+            else:
+                drift[seat] += value
+        if chance:
+            notes.append(ChanceNote(point.turn, describe(chance, names),
+                                    (values[0], values[1])))
+    accounts: list[Account | None] = [None, None]
+    for s in (0, 1):
+        final = _final(game, s)
+        if points and final is not None:
+            accounts[s] = Account(round(verdicts[s].expected.margin, 2),
+                                  round(changes[s][0], 2), round(changes[s][1], 2),
+                                  round(luck[s], 2), round(drift[s], 2), final)
     seats = tuple(
         SeatNote(names[s], round(sum(losses[s]) / len(losses[s]), 2) if losses[s] else 0.0,
-                 round(luck[s], 2), labels[s], len(losses[s]))
+                 round(luck[s], 2), labels[s], len(losses[s]), accounts[s])
         for s in (0, 1))
     return Analysis((seats[0], seats[1]), tuple(notes))
 
@@ -381,7 +423,9 @@ def to_json(analysis: Analysis) -> dict[str, Any]:
     return {
         "version": VERSION,
         "seats": [{"name": s.name, "error_rate": s.error_rate, "luck": s.luck,
-                   "labels": dict(s.labels)} for s in analysis.seats],
+                   "labels": dict(s.labels),
+                   **({"account": asdict(s.account)} if s.account else {})}
+                  for s in analysis.seats],
         "decisions": entries,
     }
 
@@ -412,11 +456,19 @@ def from_json(data: dict[str, Any]) -> Analysis:
             float(entry["loss_win"]), entry["label"], str(entry["reason"]), top,
             (expected[0], expected[1])))
     seats = [SeatNote(str(s["name"]), float(s["error_rate"]), float(s["luck"]),
-                      {n: int(s["labels"][n]) for n in LABEL_NAMES}, counts[i])
+                      {n: int(s["labels"][n]) for n in LABEL_NAMES}, counts[i],
+                      _account(s.get("account")))
              for i, s in enumerate(data["seats"][:2])]
     if len(seats) != 2:
         raise ValueError("an analysis has two seats")
     return Analysis((seats[0], seats[1]), tuple(notes))
+
+
+def _account(data: Any) -> Account | None:
+    if data is None:
+        return None
+    names = ("start", "own", "other", "luck", "drift", "final")
+    return Account(*(float(data[name]) for name in names))
 
 
 def summary(analysis: Analysis, seat: int = 0) -> str:
@@ -466,7 +518,20 @@ def print_text(data: dict[str, Any], line: str, out: Any = None) -> None:
         print(text + mark, file=out)
     for s in data["seats"]:
         print(seat_line(s["name"], s["error_rate"], s["labels"], s["luck"]), file=out)
+        if s.get("account"):
+            print(f"  {account_line(_account(s['account']))}", file=out)
     print(line, file=out)
+
+
+def account_line(account: Account | None) -> str:
+    """Where a seat's final margin came from: "expected +2.1★ at the start, own decisions
+    −4.6★, the other's +1.0★, luck −3.2★, the judge's drift +0.3★: final −4★"."""
+    if account is None:
+        return ""
+    a = account
+    return (f"expected {signed(a.start)}★ at the start, own decisions {signed(a.own)}★, "
+            f"the other's {signed(a.other)}★, luck {signed(a.luck)}★, the judge's drift "
+            f"{signed(a.drift)}★: final {signed(a.final, 0)}★")
 
 
 def _counted(count: int, label: str) -> str:

@@ -248,7 +248,7 @@ def facts(obs: Observation, move: Move, deals: int = DEALS) -> list[Fact]:
 
 class Told(NamedTuple):
     """What a move does (``facts``), whether the position it leaves is known
-    (``_world_facts``), and whether anything may follow it: another turn, in some deal."""
+    (``_world_facts``), and whether anything follows it: another turn, in every deal."""
 
     facts: list[Fact]
     settled: bool
@@ -264,13 +264,13 @@ def _facts(obs: Observation, move: Move, deals: int) -> Told:
     found = _seen_facts(obs, move)
     dealer = Dealer(obs)
     agreed: list[Fact] | None = None
-    settled, follows = True, False
+    settled, follows = True, True
     for k in range(max(1, deals)):
         world = dealer.deal(random.Random(k))
         mine, known = _world_facts(world, me, move)
         settled = settled and known
-        follows = follows or (not world.is_over and bool(
-            world.pile or world.hands[0] or world.hands[1]))
+        follows = follows and not world.is_over and bool(
+            world.pile or world.hands[0] or world.hands[1])
         agreed = mine if agreed is None else [f for f in agreed if f in mine]
     seen = _seen_tiles(obs)
     found += [f for f in agreed or [] if all(t in seen for t in _tiles_of(f))]
