@@ -321,7 +321,8 @@ class OnlineApp(ShellApp):
         if self.reviewing():
             return  # one review at a time (a key pressed twice asked twice)
         seat = message.get("seat")
-        open_review(self, record, seat if seat in (0, 1) else None, self._review_closed)
+        open_review(self, record, seat if seat in (0, 1) else None, self._review_closed,
+                    judged=message.get("analysis"))
 
     def reviewing(self) -> bool:
         """Whether a game's review is open (on top or under a dialog)."""

@@ -31,16 +31,21 @@ JUDGES: Final = 2
 
 
 def open_review(app: App[Any], record: GameRecord, seat: int | None,
-                closed: Callable[[Any], None] | None = None) -> None:
+                closed: Callable[[Any], None] | None = None, judged: Any = None) -> None:
     """Open the analysis board of ``record`` on ``app``: ``seat``'s decisions (0 or 1;
     None: a game the player watched, both seats'). Each decision is judged from the
     observation its player had then, and only that seat's hand is shown (see
-    ``screens.review``). ``closed`` is called once it is closed."""
+    ``screens.review``). ``judged``: the analysis the host sent with the record (its
+    JSON), kept beside the record if it reads as one. ``closed`` is called once it is
+    closed."""
     from ..screens.review import ReviewScreen
 
-    app.push_screen(ReviewScreen(record, None if seat is None else (seat,),
-                                 path=kept_online(record),
-                                 effort=getattr(app, "review_effort", None),
+    effort = getattr(app, "review_effort", None)
+    path = kept_online(record)
+    if path is not None and judged is not None:
+        keep_judged(path, judged, effort)
+    app.push_screen(ReviewScreen(record, None if seat is None else (seat,), path=path,
+                                 effort=effort,
                                  workers=getattr(app, "review_workers", JUDGES)), closed)
 
 
@@ -51,3 +56,21 @@ def kept_online(record: GameRecord) -> Path | None:
     with contextlib.suppress(OSError):
         return keep(record, data_dir() / ONLINE)
     return None
+
+
+def keep_judged(path: Path, judged: Any, effort: Any = None) -> bool:
+    """Keep the host's analysis ``judged`` beside the record at ``path`` if it reads as an
+    analysis of this program's version (anything else is dropped: the review judges the
+    game itself). Whether it was kept."""
+    from ..coach import analysis, store
+    from ..records import read_text
+
+    if not isinstance(judged, dict):
+        return False
+    try:
+        found = analysis.from_json(judged)
+        store.keep(path, read_text(path), found, effort)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError,
+            OSError):
+        return False
+    return True

@@ -9,10 +9,11 @@ and storage the way the host's own handlers do.
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..wire.messages import Decline, FetchRecord, MyGames, Rematch
-from ..wire.protocol import ProtocolError
+from ..wire.protocol import MAX_MESSAGE, ProtocolError
 from .archive import reader_key
 from .connection import Connection
 from .tables import MAX_WATCHERS, Seat, Table, new_table
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from .admission import Door
+    from .analyst import Analyst
     from .host_bots import BotSeats
     from .limits import Limits
     from .ratings import Ratings
@@ -34,6 +36,7 @@ class TableHost(Protocol):
     conns: set[Connection]
     create_lock: asyncio.Lock
     ratings: Ratings
+    analyst: Analyst
     door: Door
     limits: Limits
     bot_seats: BotSeats
@@ -61,6 +64,9 @@ class TableHost(Protocol):
 
     def lobby_changed(self) -> None: ...
 
+#: What a record's message keeps free besides the record and its analysis (the "id" a
+#: client may add, the line's end).
+ROOM_TO_SPARE = 1024
 #: The one answer to a record nobody may have: no such game, not over, or not yours.
 NO_RECORD = "no finished game you played or watched has that id"
 
@@ -128,7 +134,14 @@ class AfterGame:
         if found is None or msg.game in self._still_played():
             raise ProtocolError("no_record", NO_RECORD)
         text, seat = found
-        return {"type": "record", "game": msg.game, "seat": seat, "text": text}
+        reply: dict[str, Any] = {"type": "record", "game": msg.game, "seat": seat,
+                                 "text": text}
+        # The analysis judged here once (``analyst``), if it fits in the message with it.
+        room = MAX_MESSAGE - len(json.dumps(reply, ensure_ascii=False)) - ROOM_TO_SPARE
+        kept = self.host.analyst.kept(msg.game, room)
+        if kept is not None:
+            reply["analysis"] = kept
+        return reply
 
     def _still_played(self) -> set[str]:
         """The games still being played at a table. A forfeit is stored (with its record)

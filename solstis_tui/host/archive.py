@@ -146,3 +146,10 @@ def fetch(conn: sqlite3.Connection, reader: str, game: str) -> tuple[str, int | 
                        "c.game = r.game WHERE r.reader = ? AND r.game = ?",
                        (reader, game)).fetchone()
     return None if row is None else (str(row[0]), row[1])
+
+
+def text_of(conn: sqlite3.Connection, game: str) -> str | None:
+    """The stored record of ``game`` (None: no such game), for the host's own use (the
+    analyst): never handed to a reader without ``fetch``."""
+    row = conn.execute("SELECT text FROM records WHERE game = ?", (game,)).fetchone()
+    return None if row is None else str(row[0])

@@ -49,6 +49,7 @@ from ..wire.messages import (
 from ..wire.protocol import VERSION, LineReader, ProtocolError, decode, message_kind
 from .admission import Door
 from .after_game import AfterGame
+from .analyst import Analyst
 from .botpool import BotFactory, BotPool, Bots
 from .connection import Connection, start_server
 from .crowding import OVERFLOW, OVERFLOW_HELLO_SECONDS, displaceable, oldest_silent
@@ -99,11 +100,15 @@ class Host:
         trust: Trust | None = None,
         clock: Callable[[], float] = time.time,
         bot_cluster: FleetSettings | None = None,
+        judge_games: bool = False,
+        judge_effort: object | None = None,
     ) -> None:
         """``bot_factory`` makes a bot from a tier and a seed in the worker processes: a
         module-level function, since it is sent to them by reference. With ``bot_cluster``
         bots decide on that Dask fleet, through a gateway process (``fleet``), and in the
-        local pool when it cannot answer in time."""
+        local pool when it cannot answer in time. With ``judge_games`` each finished game
+        is judged once, at the lowest priority (``analyst``; ``judge_effort``: the
+        coach's ``Effort``, default its store's)."""
         self.data_dir = data_dir
         self.clock = clock  # the move clock's time (tests set it)
         self.limits = limits or Limits()
@@ -144,6 +149,8 @@ class Host:
                                          self.standings.forfeit, self._record_again,
                                          lambda: self.clock())
         self._expiry: asyncio.Task[None] | None = None
+        self.analyst = Analyst(data_dir, self.ratings.record_text, on=judge_games,
+                               effort=judge_effort)
         self.after_game = AfterGame(self)
         self.handlers = self._handlers()
 
@@ -219,6 +226,7 @@ class Host:
         if self._expiry is None:
             self._expiry = asyncio.get_running_loop().create_task(self.housekeeping.run())
         self.bots.start()
+        self.analyst.start()
         for table in self.tables.values():
             self.bot_seats.schedule(table)
 
@@ -231,6 +239,7 @@ class Host:
             self._expiry.cancel()
             await asyncio.gather(self._expiry, return_exceptions=True)
         await self.bot_seats.close()
+        await self.analyst.stop()
         for server in self.servers:
             await server.wait_closed()
         await self.players.close()
@@ -770,8 +779,8 @@ class Host:
         if current is None:
             return  # it went meanwhile: nobody is at it any more
         table = current
-        if table.game.is_over:
-            await self.standings.record(table)
+        if table.game.is_over and await self.standings.record(table):
+            self.analyst.submit(table.game_id)
         await self._broadcast(table)
         self.bot_seats.schedule(table)
         if table.game.is_over:
@@ -783,6 +792,7 @@ class Host:
         is stored at once (``_after_change``). True once stored."""
         if not await self.standings.record(table):
             return False
+        self.analyst.submit(table.game_id)
         self.lobby_changed()
         await self._broadcast(table)
         return True

@@ -263,6 +263,10 @@ class Ratings:
         """The record of ``game`` if ``reader`` may read it (``archive.fetch``)."""
         return await self._read(archive.fetch, reader, game)
 
+    async def record_text(self, game: str) -> str | None:
+        """The stored record of ``game`` (``archive.text_of``), for the host's own use."""
+        return await self._read(archive.text_of, game)
+
     async def _read(self, query: Callable[..., T], *args: Any) -> T:
         def read() -> T:
             conn = self._conn

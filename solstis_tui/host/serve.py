@@ -121,6 +121,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="where the host does not run as root, let its fleet gateway "
                              "run as the host's own account: a hostile fleet worker could "
                              "then act as that account (docs/cluster.md)")
+    parser.add_argument("--no-analysis", action="store_true",
+                        help="do not judge finished games here (by default each is judged "
+                             "once, at the lowest priority, and its analysis sent with "
+                             "its record; docs/analysis.md)")
     parser.add_argument("--metrics-port", type=int, default=None, metavar="PORT",
                         help="serve the host's figures as Prometheus text on "
                              "127.0.0.1:PORT/metrics (needs 'pip install "
@@ -154,7 +158,8 @@ async def run(args: argparse.Namespace, ready: asyncio.Event | None = None) -> i
     uid = pwd.getpwnam(args.players_account).pw_uid if args.players_account else None
     host = Host(data, bot_seconds=args.bot_seconds,
                 bot_workers=args.bot_workers, limits=limits_from(args),
-                trust=Trust(uid, KeyRing(args.keys_file)), bot_cluster=cluster_of(args))
+                trust=Trust(uid, KeyRing(args.keys_file)), bot_cluster=cluster_of(args),
+                judge_games=not args.no_analysis)
     gid = grp.getgrnam(args.group).gr_gid if args.group else None
     if args.socket is None and (ignored := ignored_runtime_dir()):
         print(f"solstis host: {ignored}", flush=True)

@@ -292,3 +292,48 @@ async def test_a_raw_socket_stranger_learns_nothing_of_anyones_game(host, connec
     mine = await say({"type": "games", "id": 9})
     assert (mine["games"], mine["total"]) == ([], 0)
     writer.close()
+
+
+
+async def test_a_finished_game_is_judged_once_at_the_host_and_sent_with_its_record(
+        tmp_path, monkeypatch):
+    """With ``judge_games``, the host judges a finished game once, in its analyst's worker
+    at the lowest priority, and hands the analysis with the record; the client keeps it
+    beside the record, where the review finds it without judging the game again."""
+    from solstis_tui.client.review import keep_judged, kept_online
+    from solstis_tui.coach import analysis, store
+    from .conftest import HostClient
+
+    monkeypatch.setenv("SOLSTIS_DATA_DIR", str(tmp_path / "client"))
+    host = await start_host(tmp_path / "data", tmp_path / "run" / "host.sock",
+                            judge_games=True, judge_effort=analysis.TINY)
+    try:
+        clients = []
+
+        async def connect(name: str | None = "Ann", code: str | None = None):
+            client = await HostClient.connect(host.socket_path)
+            clients.append(client)
+            if name or code:
+                await client.hello(name, code)
+            return client
+
+        ann, bob, table = await start_friend_game(connect)
+        states = await play_to_end(host, {0: ann, 1: bob}, table, random.Random(11))
+        game_id = states[0]["game"]
+        await host.analyst.idle()
+        assert (host.analyst.judged, host.analyst.failed) == (1, 0)
+        reply = await ask_record(ann, game_id)
+        judged = reply["analysis"]
+        found = analysis.from_json(judged)
+        assert len(found.decisions()) > 10 and {s.name for s in found.seats} == {"Ann", "Bob"}
+        record = loads(reply["text"])
+        path = kept_online(record)
+        assert path is not None and keep_judged(path, judged, analysis.TINY)
+        assert store.kept(path, analysis.TINY) == found
+        # Asked again, nothing is judged again: the same analysis, the same count.
+        assert (await ask_record(bob, game_id))["analysis"] == judged
+        assert host.analyst.judged == 1
+        for client in clients:
+            client.writer.close()
+    finally:
+        await host.close()
