@@ -302,6 +302,7 @@ async def test_a_finished_game_is_judged_once_at_the_host_and_sent_with_its_reco
     beside the record, where the review finds it without judging the game again."""
     from solstis_tui.client.review import keep_judged, kept_online
     from solstis_tui.coach import analysis, store
+
     from .conftest import HostClient
 
     monkeypatch.setenv("SOLSTIS_DATA_DIR", str(tmp_path / "client"))
