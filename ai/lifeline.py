@@ -4,10 +4,10 @@ A worker asks for this first thing. On Linux the kernel sends it SIGKILL when it
 goes (``PR_SET_PDEATHSIG`` through ``prctl``, ``kernel_signal``): nothing in the worker
 has to run, so a search holding the interpreter cannot delay it. The kernel ties that
 signal to the *thread* that started the worker, so a parent starts its workers from a
-thread that lives as long as it does (``on_lasting_thread``, ``start``). Everywhere, a
-watch thread also waits on a pipe to the parent, which reads as closed once the parent is
-gone, and ends the worker then (``watch``). ``workers.py`` starts its processes this way;
-``die_with_parent`` does it for a ``multiprocessing`` child.
+thread that lives as long as it does (``on_lasting_thread``). Everywhere, a watch thread
+also waits on a pipe to the parent, which reads as closed once the parent is gone, and
+ends the worker then (``watch``). ``workers.py`` starts its processes this way; the host's
+fleet gateway asks for the signal itself (``kernel_signal``).
 """
 
 from __future__ import annotations
@@ -20,9 +20,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
-from multiprocessing import parent_process
 from multiprocessing.connection import wait
-from multiprocessing.process import BaseProcess
 from typing import TypeVar
 
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
@@ -47,11 +45,6 @@ def on_lasting_thread(call: Callable[[], T]) -> T:
     return _starter.submit(call).result()
 
 
-def start(process: BaseProcess) -> None:
-    """``process.start()`` through ``on_lasting_thread``."""
-    on_lasting_thread(process.start)
-
-
 def kernel_signal() -> None:
     """Ask the kernel (Linux) to kill this process when the thread that started it ends."""
     if sys.platform.startswith("linux"):
@@ -69,17 +62,3 @@ def watch(sentinel: int) -> None:
         os._exit(1)
 
     threading.Thread(target=wait_for_it, name="solstis-parent-watch", daemon=True).start()
-
-
-def die_with_parent(kernel: bool = True) -> None:
-    """Make this ``multiprocessing`` child end when its parent does. ``kernel`` False
-    skips the parent-death signal (for a worker a short-lived thread may have started)."""
-    parent = parent_process()
-    if parent is None:
-        return
-    if kernel:
-        kernel_signal()
-    if parent.pid is not None and os.getppid() != parent.pid:
-        os._exit(1)  # the parent died before the signal was asked for
-    if parent.sentinel is not None:
-        watch(parent.sentinel)

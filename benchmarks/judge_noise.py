@@ -89,7 +89,7 @@ def main() -> None:
     least = min(t for _, t in LABELS)
     labelled = sum(x >= least for x in noise)
     print(f"thresholds {dict((k, v) for k, v in LABELS)}: equally good moves labelled "
-          f"{labelled}/{n} = {labelled / n:.1%} (target at most 2%)")
+          f"{labelled}/{n} = {labelled / n:.1%} (target at most 1%)")
     print(f"played moves with the same label both times: {same}/{len(found)} = "
           f"{same / len(found):.1%} (target at least 95%)")
 

@@ -1,5 +1,8 @@
 """Bot decisions for the host, made in a bounded pool of worker processes.
 
+The workers are the program's one kind (``ai/workers.py``): each dies with the host,
+``kill -9`` included, and runs below the host's priority.
+
 The event loop never runs a bot. It sends a worker only the bot's tier, a seed, the seat's
 observation (never the game) and the thinking time, and gets back the move's text.
 Decisions wait in one first-in-first-out queue per table and the tables take turns (round
@@ -14,22 +17,17 @@ queue wait and thinking time are kept (``Recent``) for the host's status.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import multiprocessing
 import os
-import signal
 import time
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
-from multiprocessing.process import BaseProcess
 from typing import Any, Protocol
 
+from solstis_tui.ai import workers as processes
 from solstis_tui.ai.arena_stats import percentile
 from solstis_tui.ai.base import Bot
-from solstis_tui.ai.lifeline import die_with_parent
-from solstis_tui.ai.lifeline import start as start_process
+from solstis_tui.ai.clock import Cancelled
 from solstis_tui.ai.registry import make_solo_bot
 
 from ..core.observation import Observation
@@ -137,25 +135,6 @@ class Bots(Protocol):
     async def close(self, timeout: float = 5.0) -> None: ...
 
 
-def _work(conn: Connection, factory: BotFactory) -> None:
-    """A worker process: answer decisions until the host closes the pipe (or dies: see
-    lifeline)."""
-    die_with_parent()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the host; it stops us
-    with contextlib.suppress(OSError):
-        os.nice(WORKER_NICE)
-    pid = os.getpid()
-    while True:
-        try:
-            decision: Decision = conn.recv()
-        except (EOFError, OSError):
-            return
-        try:
-            conn.send((pid, answer(factory, decision)))
-        except OSError:
-            return
-
-
 @dataclass
 class _Job:
     decision: Decision
@@ -165,8 +144,10 @@ class _Job:
 
 
 class _Worker:
-    def __init__(self, process: BaseProcess, conn: Connection) -> None:
-        self.process, self.conn = process, conn
+    def __init__(self, worker: processes.Worker) -> None:
+        self.worker = worker
+        self.fd = worker.fileno()
+        self.pid = worker.pid
         self.job: _Job | None = None
         self.timer: asyncio.TimerHandle | None = None
         self.overdue = False
@@ -184,7 +165,6 @@ class BotPool:
         self.factory = factory
         self.grace = grace
         """Seconds past its thinking time before a silent worker is killed."""
-        self.context = multiprocessing.get_context("spawn")  # never fork a threaded loop
         self.queues: dict[str, deque[_Job]] = {}  # insertion order is the round robin
         self.workers: list[_Worker] = []
         self.served: Counter[int] = Counter()
@@ -195,7 +175,7 @@ class BotPool:
         self.thinking = Recent()
         """Seconds each bot thought."""
         self.closed = False
-        self._reaping: dict[BaseProcess, asyncio.Future[None]] = {}
+        self._reaping: dict[processes.Worker, asyncio.Future[None]] = {}
 
     def start(self) -> None:
         """Nothing to do yet: workers start when the first decisions come."""
@@ -226,7 +206,7 @@ class BotPool:
     def stats(self) -> dict[str, Any]:
         """Workers alive, decisions waiting and running, answers by process id, workers lost."""
         return {
-            "workers": [w.process.pid for w in self.workers],
+            "workers": [w.pid for w in self.workers],
             "running": sum(w.job is not None for w in self.workers),
             "queued": sum(len(q) for q in self.queues.values()),
             "served": dict(self.served),
@@ -265,15 +245,13 @@ class BotPool:
             self._start(idle, job)
 
     def _spawn(self) -> _Worker:
-        parent, child = self.context.Pipe()
-        process = self.context.Process(target=_work, args=(child, self.factory),
-                                       name="solstis-bot", daemon=True)
+        process = processes.Worker("solstis-bot", nice=WORKER_NICE)
         try:
-            start_process(process)
-        finally:
-            child.close()  # so the worker's death reads as end-of-file here
-        worker = _Worker(process, parent)
-        asyncio.get_running_loop().add_reader(parent.fileno(), self._on_reply, worker)
+            process.start()
+        except processes.WorkerLost as exc:
+            raise OSError(str(exc)) from None
+        worker = _Worker(process)
+        asyncio.get_running_loop().add_reader(worker.fd, self._on_reply, worker)
         self.workers.append(worker)
         return worker
 
@@ -289,8 +267,8 @@ class BotPool:
                 decision = job.decision = Decision(decision.tier, decision.seed,
                                                    decision.observation, seconds)
         try:
-            worker.conn.send(decision)
-        except (OSError, ValueError):
+            worker.worker.send(answer, self.factory, decision)
+        except processes.WorkerLost:
             self._lose(worker)
             return
         worker.timer = asyncio.get_running_loop().call_later(
@@ -298,14 +276,18 @@ class BotPool:
 
     def _on_reply(self, worker: _Worker) -> None:
         try:
-            pid, reply = worker.conn.recv()
-        except (EOFError, OSError):
+            outcome = worker.worker.answer(0)
+            if outcome is None:
+                return  # nothing awaited there yet
+            reply: Answer = outcome.get()
+        except (processes.WorkerLost, processes.JobFailed, Cancelled):
             self._lose(worker)
             return
         if worker.timer:
             worker.timer.cancel()
         job, worker.job = worker.job, None
-        self.served[pid] += 1
+        if worker.pid is not None:
+            self.served[worker.pid] += 1
         self.thinking.add(reply[2])
         if job is not None and not job.future.done():
             try:
@@ -316,7 +298,7 @@ class BotPool:
 
     def _overrun(self, worker: _Worker) -> None:
         worker.overdue = True
-        worker.process.kill()  # its pipe then reads end-of-file: _lose follows
+        worker.worker.kill()  # its pipe then reads end-of-file: _lose follows
 
     def _lose(self, worker: _Worker) -> None:
         """Forget a dead or stuck worker, fail its decision, reap it; others carry on."""
@@ -326,31 +308,39 @@ class BotPool:
         if job is not None and not job.future.done():
             why = "overran its time" if worker.overdue else "stopped"
             job.future.set_exception(WorkerLost(f"the bot worker {why}"))
-        worker.process.kill()
         asyncio.get_running_loop().call_soon(self._pump)
 
     def _drop(self, worker: _Worker) -> None:
-        loop = asyncio.get_running_loop()
-        loop.remove_reader(worker.conn.fileno())
-        worker.conn.close()
+        """Stop listening to ``worker``, hang up on it (a busy one is killed) and reap it."""
+        asyncio.get_running_loop().remove_reader(worker.fd)
         if worker.timer:
             worker.timer.cancel()
         self.workers.remove(worker)
-        self._reap(worker.process)
+        try:
+            sentinel = worker.worker.sentinel
+        except processes.WorkerLost:
+            sentinel = -1
+        worker.worker.stop()
+        self._reap(worker.worker, sentinel)
 
-    def _reap(self, process: BaseProcess) -> None:
-        """Join ``process`` as soon as it exits (no zombies), without blocking the loop."""
+    def _reap(self, worker: processes.Worker, sentinel: int) -> None:
+        """Join ``worker`` as soon as it exits (no zombies), without blocking the loop."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        self._reaping[process] = done
+        self._reaping[worker] = done
 
         def joined() -> None:
-            loop.remove_reader(process.sentinel)
-            process.join()
-            self._reaping.pop(process, None)
-            done.set_result(None)
+            if sentinel >= 0:
+                loop.remove_reader(sentinel)
+            worker.join(0.1)
+            self._reaping.pop(worker, None)
+            if not done.done():
+                done.set_result(None)
 
-        loop.add_reader(process.sentinel, joined)
+        if sentinel < 0:
+            loop.call_soon(joined)
+        else:
+            loop.add_reader(sentinel, joined)
 
     # ------------------------------------------------------------------ closing
     async def close(self, timeout: float = 5.0) -> None:
@@ -362,11 +352,9 @@ class BotPool:
                     job.future.set_exception(WorkerLost("the host is closing"))
         self.queues.clear()
         for worker in list(self.workers):
-            if worker.job is not None:
-                if not worker.job.future.done():
-                    worker.job.future.set_exception(WorkerLost("the host is closing"))
-                worker.process.terminate()  # mid-decision: stop now
-            self._drop(worker)  # an idle worker exits on end-of-file by itself
+            if worker.job is not None and not worker.job.future.done():
+                worker.job.future.set_exception(WorkerLost("the host is closing"))
+            self._drop(worker)  # hung up: an idle worker ends, a busy one is killed
         if not self._reaping:
             return
         _, late = await asyncio.wait(list(self._reaping.values()), timeout=timeout)

@@ -18,16 +18,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import importlib
 import json
 import logging
 import os
 import secrets
-import signal
 import sys
 from typing import Any, Final
 
+from ..ai.lifeline import kernel_signal
 from .fleet_node import KEY_PREFIX, START_TOPIC, decide
 
 PRESENCE_SECONDS: Final = 0.5
@@ -206,9 +205,7 @@ def _drop_privileges(user: Any) -> None:
 
 def _die_with_parent(host_pid: int | None = None) -> None:
     """End when the host does, however it ends (Linux: the parent-death signal)."""
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+    kernel_signal()
     if host_pid is not None and os.getppid() != host_pid:
         os._exit(1)  # the host is gone already
 
