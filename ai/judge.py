@@ -51,8 +51,12 @@ DEFAULT_FLOOR: Final = 30
 #: labels read are differences between these.
 DEFAULT_CLOSE_FLOOR: Final = 1000
 #: How many of the seat's best moves (after every move has ``floor`` results) are valued
-#: on the shared deals.
+#: on the shared deals at least; others as close to the best as the floor's few results
+#: can tell (``WITHIN`` standard errors of the difference) join them, up to
+#: ``MOST_LEADERS``.
 LEADERS: Final = 2
+WITHIN: Final = 2.0
+MOST_LEADERS: Final = 5
 #: A focus move of the other seat gets at most this many tries per result it needs (deals
 #: where the move is not possible are tried and dropped).
 TRIES_PER_RESULT: Final = 20
@@ -358,11 +362,22 @@ def _luck_start(search: Search, tree: _Tree, recorder: _Recorder, focus: Move, c
 
 
 def _leaders(tallies: dict[Move, _Tally], moves: tuple[Move, ...]) -> list[Move]:
-    """The ``LEADERS`` moves with the highest mean margin so far."""
-    def mean(mv: Move) -> float:
-        tally = tallies.get(mv)
-        return tally.m / tally.n if tally is not None and tally.n else -math.inf
-    return sorted(moves, key=lambda mv: -mean(mv))[:LEADERS]
+    """The ``LEADERS`` moves with the highest mean margin so far, and any other that its
+    few results cannot tell from the first (within ``WITHIN`` standard errors of the
+    difference), up to ``MOST_LEADERS`` in all: a move the floor's deals happened to
+    undervalue still gets the shared deals."""
+    def value(mv: Move) -> MoveValue:
+        return (tallies.get(mv) or _Tally()).value(mv)
+    ranked = sorted((value(mv) for mv in moves), key=lambda v: -v.margin)
+    top = ranked[0]
+    out = [v.move for v in ranked[:LEADERS]]
+    for v in ranked[LEADERS:]:
+        if len(out) >= MOST_LEADERS:
+            break
+        spread = math.hypot(top.margin_error, v.margin_error)
+        if math.isfinite(spread) and top.margin - v.margin <= WITHIN * spread:
+            out.append(v.move)
+    return out
 
 
 def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
