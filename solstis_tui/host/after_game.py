@@ -2,67 +2,30 @@
 record (only to those who played or watched it, only once it is over), and the rematch (a
 new table for the same two players, offered to the other one, who accepts or declines).
 
-A part of the host (``Host.after_game``): it uses the host's tables, connections, limits
-and storage the way the host's own handlers do.
+A part of the host (``Host.after_game``): it changes tables through the keeper's one
+transaction (``TableKeeper``) and checks the player's quotas (``Quotas``), as the table
+messages do.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 from ..wire.messages import Decline, FetchRecord, MyGames, Rematch
 from ..wire.protocol import MAX_MESSAGE, ProtocolError
 from .archive import reader_key
 from .connection import Connection
+from .quotas import Quotas, identity
+from .table_keeper import TableKeeper
 from .tables import MAX_WATCHERS, Seat, Table, new_table
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from .admission import Door
-    from .analyst import Analyst
-    from .host_bots import BotSeats
-    from .limits import Limits
     from .ratings import Ratings
 
-
-class TableHost(Protocol):
-    """What of the host these handlers use (``host.Host`` is one): its tables and
-    connections, storage and ratings, and the steps every table message shares."""
-
-    tables: dict[str, Table]
-    conns: set[Connection]
-    create_lock: asyncio.Lock
-    ratings: Ratings
-    analyst: Analyst
-    door: Door
-    limits: Limits
-    bot_seats: BotSeats
-    clock: Callable[[], float]
-
-    @staticmethod
-    def _identity(conn: Connection) -> str | None: ...
-
-    async def _join(self, conn: Connection, table: Table) -> dict[str, Any] | None: ...
-
-    async def _broadcast(self, table: Table) -> None: ...
-
-    async def _commit(self, table: Table, change: Callable[[Table], None], what: str, *,
-                      active: bool = True) -> Table: ...
-
-    def _spend(self, conn: Connection, what: str, per_minute_cap: float,
-               said: str) -> None: ...
-
-    def _check_caps(self, conn: Connection, *, against_bot: bool | None) -> None: ...
-
-    async def _save(self, table: Table, what: str) -> None: ...
-
-    async def close_open(self, table: Table, why: str, taken: str,
-                         but: Connection | None = None) -> None: ...
-
-    def lobby_changed(self) -> None: ...
 
 #: What a record's message keeps free besides the record and its analysis (the "id" a
 #: client may add, the line's end).
@@ -73,14 +36,24 @@ NO_RECORD = "no finished game you played or watched has that id"
 
 class AfterGame:
     """The host's handlers of ``games``, ``record``, ``rematch`` and ``decline``, and the
-    watchers a table remembers."""
+    watchers a table remembers. ``join(conn, table)`` seats a player (accepting a rematch
+    offered to them is joining its table)."""
 
-    def __init__(self, host: TableHost) -> None:
-        self.host = host
+    def __init__(self, keeper: TableKeeper, quotas: Quotas, ratings: Ratings, door: Door,
+                 create_lock: asyncio.Lock,
+                 join: Callable[[Connection, Table], Awaitable[dict[str, Any] | None]]
+                 ) -> None:
+        self.keeper = keeper
+        self.quotas = quotas
+        self.ratings = ratings
+        self.door = door
+        self.limits = keeper.limits
+        self.create_lock = create_lock
+        self.join = join
 
     def reader(self, conn: Connection) -> str:
         """``conn``'s player as a reader of records (see ``archive.reader_key``)."""
-        key = reader_key(self.host._identity(conn), conn.code)
+        key = reader_key(identity(conn), conn.code)
         if key is None:  # said hello: it has a code
             raise ProtocolError("hello_first", "say hello first")
         return key
@@ -100,7 +73,7 @@ class AfterGame:
                 t.watchers = (*t.watchers, key)
 
         # The game may end, or the watchers fill up, while the change waits its turn.
-        return self._may_read(await self.host._commit(
+        return self._may_read(await self.keeper.commit(
             table, watched, "you as a watcher", active=False), key)
 
     @staticmethod
@@ -115,9 +88,9 @@ class AfterGame:
         reader = self.reader(conn)
         self._spend(conn)
         try:
-            rows, total = await self.host.ratings.games_of_reader(reader, msg.offset)
+            rows, total = await self.ratings.games_of_reader(reader, msg.offset)
         except OSError as exc:
-            raise self.host.door.refused(exc, "your list of games") from None
+            raise self.door.refused(exc, "your list of games") from None
         live = self._still_played()
         rows = [row for row in rows if row.get("game") not in live]
         return {"type": "games", "games": rows, "offset": msg.offset, "total": total}
@@ -128,9 +101,9 @@ class AfterGame:
         reader = self.reader(conn)
         self._spend(conn)
         try:
-            found = await self.host.ratings.record_for(reader, msg.game)
+            found = await self.ratings.record_for(reader, msg.game)
         except OSError as exc:
-            raise self.host.door.refused(exc, "the record") from None
+            raise self.door.refused(exc, "the record") from None
         if found is None or msg.game in self._still_played():
             raise ProtocolError("no_record", NO_RECORD)
         text, seat = found
@@ -138,7 +111,7 @@ class AfterGame:
                                  "text": text}
         # The analysis judged here once (``analyst``), if it fits in the message with it.
         room = MAX_MESSAGE - len(json.dumps(reply, ensure_ascii=False)) - ROOM_TO_SPARE
-        kept = self.host.analyst.kept(msg.game, room)
+        kept = self.keeper.analyst.kept(msg.game, room)
         if kept is not None:
             reply["analysis"] = kept
         return reply
@@ -147,17 +120,17 @@ class AfterGame:
         """The games still being played at a table. A forfeit is stored (with its record)
         before the table goes; a player back in time plays on, and the record, which
         gives the deal away, must wait for the real end."""
-        return {t.game_id for t in self.host.tables.values() if not t.game.is_over}
+        return {t.game_id for t in self.keeper.tables.values() if not t.game.is_over}
 
     def _spend(self, conn: Connection) -> None:
-        self.host._spend(conn, "records", self.host.limits.records_per_minute,
+        self.quotas.spend(conn, "records", self.limits.records_per_minute,
                          "lists of games and records a minute")
 
     # ------------------------------------------------------------------ rematch
     def offer_of(self, old: Table) -> Table | None:
         """The table of the rematch of ``old``'s game, waiting or being played, if one was
         offered."""
-        return next((t for t in self.host.tables.values()
+        return next((t for t in self.keeper.tables.values()
                      if t.rematch_of == old.game_id and t.status() != "over"), None)
 
     async def rematch(self, conn: Connection, old: Table, msg: Rematch) -> dict[str, Any] | None:
@@ -173,16 +146,16 @@ class AfterGame:
             raise ProtocolError("not_over", "the game is still being played: a rematch "
                                 "comes after it")
         other = old.seats[1 - seat]
-        async with self.host.create_lock:  # two players asking at once meet at one table
+        async with self.create_lock:  # two players asking at once meet at one table
             offer = self.offer_of(old)
             if offer is None:
                 if other.bot is None and not any(c.code == other.code and not c.closed
-                                                 for c in self.host.conns):
+                                                 for c in self.keeper.conns):
                     raise ProtocolError("not_here", f"{other.name} has left the host: "
                                         "there is nobody to offer a rematch to")
                 seats = [Seat(), Seat()]
                 seats[1 - seat] = Seat(conn.name, conn.code,
-                                       identity=self.host._identity(conn))
+                                       identity=identity(conn))
                 seats[seat] = (Seat(other.name, None, other.bot, other.identity) if other.bot
                                else Seat(other.name, kept_for=other.code))
                 new = await self._new_table(conn, old, seats)
@@ -193,11 +166,11 @@ class AfterGame:
                 self._spend(conn)
                 self._tell_offer(old, offer, conn.name)
                 return {"type": "rematch_offered", "table": old.id, "new": offer.id}
-            return await self.host._join(conn, offer)  # the other's offer: accepted
+            return await self.join(conn, offer)  # the other's offer: accepted
         conn.seated.add(new.id)
         conn.push({"type": "joined", "table": new.id, "seat": 1 - seat})
-        await self.host._broadcast(new)
-        self.host.bot_seats.schedule(new)
+        await self.keeper.broadcast(new)
+        self.keeper.schedule(new)
         if other.bot is not None:
             return None
         self._tell_offer(old, new, conn.name)
@@ -206,18 +179,16 @@ class AfterGame:
     async def _new_table(self, conn: Connection, old: Table, seats: list[Seat]) -> Table:
         """The rematch table of ``old`` with ``seats``, stored and listed (the caller holds
         the host's ``create_lock``: the caps and the new table are one step)."""
-        host = self.host
-        host._check_caps(conn, against_bot=any(s.bot for s in seats))
-        host._spend(conn, "tables", host.limits.new_tables_per_minute, "new tables a minute")
+        self.quotas.check_caps(conn, against_bot=any(s.bot for s in seats))
+        self.quotas.spend(conn, "tables", self.limits.new_tables_per_minute,
+                          "new tables a minute")
         while True:
-            new = new_table(old.game.options, seats, old.rated, old.clock, host.clock(),
+            new = new_table(old.game.options, seats, old.rated, old.clock, self.keeper.clock(),
                             old.bank)
-            if new.id not in host.tables:
+            if new.id not in self.keeper.tables:
                 break
         new.rematch_of = old.game_id
-        await host._save(new, "the new table")
-        host.tables[new.id] = new
-        host.lobby_changed()
+        await self.keeper.add(new)
         return new
 
     def _tell_offer(self, old: Table, new: Table, name: str | None) -> None:
@@ -226,7 +197,7 @@ class AfterGame:
         kept = next((s for s in new.seats if s.kept_for is not None), None)
         if kept is None:
             return
-        for other in self.host.conns:
+        for other in self.keeper.conns:
             if other.code == kept.kept_for and not other.closed:
                 other.push({"type": "rematch_offer", "table": old.id, "new": new.id,
                             "name": name, "rated": new.rated})
@@ -235,7 +206,7 @@ class AfterGame:
         """No to the rematch offered at ``table``: it closes, and its maker is told."""
         if table.status() != "open" or not any(s.kept_for == conn.code for s in table.seats):
             raise ProtocolError("no_offer", "no rematch is offered to you at that table")
-        await self.host.close_open(table, f"{conn.name} declined the rematch",
+        await self.keeper.close_open(table, f"{conn.name} declined the rematch",
                                    "that offer is not open any more; look again")
         return {"type": "declined", "table": table.id}
 

@@ -46,6 +46,8 @@ DEADLINE_SECONDS = 5.0
 
 WORKER_NICE = 5
 """Workers run at a lower priority than the host, so bots yield the CPU to people."""
+REAP_POLL = 0.02
+"""Seconds between looks at a hung-up worker, until it has ended and is reaped."""
 
 
 def default_workers() -> int:
@@ -175,7 +177,7 @@ class BotPool:
         self.thinking = Recent()
         """Seconds each bot thought."""
         self.closed = False
-        self._reaping: dict[processes.Worker, asyncio.Future[None]] = {}
+        self._reaping: dict[processes.Worker, asyncio.Task[None]] = {}
 
     def start(self) -> None:
         """Nothing to do yet: workers start when the first decisions come."""
@@ -316,31 +318,18 @@ class BotPool:
         if worker.timer:
             worker.timer.cancel()
         self.workers.remove(worker)
-        try:
-            sentinel = worker.worker.sentinel
-        except processes.WorkerLost:
-            sentinel = -1
         worker.worker.stop()
-        self._reap(worker.worker, sentinel)
+        self._reaping[worker.worker] = asyncio.get_running_loop().create_task(
+            self._reap(worker.worker))
 
-    def _reap(self, worker: processes.Worker, sentinel: int) -> None:
-        """Join ``worker`` as soon as it exits (no zombies), without blocking the loop."""
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[None] = loop.create_future()
-        self._reaping[worker] = done
-
-        def joined() -> None:
-            if sentinel >= 0:
-                loop.remove_reader(sentinel)
-            worker.join(0.1)
+    async def _reap(self, worker: processes.Worker) -> None:
+        """Join ``worker`` as soon as it has ended (no zombies), without blocking the loop:
+        a hung-up worker ends within moments (a busy one is killed)."""
+        try:
+            while not worker.join(0):
+                await asyncio.sleep(REAP_POLL)
+        finally:
             self._reaping.pop(worker, None)
-            if not done.done():
-                done.set_result(None)
-
-        if sentinel < 0:
-            loop.call_soon(joined)
-        else:
-            loop.add_reader(sentinel, joined)
 
     # ------------------------------------------------------------------ closing
     async def close(self, timeout: float = 5.0) -> None:

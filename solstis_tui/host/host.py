@@ -11,7 +11,6 @@ import asyncio
 import functools
 import logging
 import os
-import random
 import secrets
 import ssl
 import time
@@ -19,9 +18,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from solstis_tui.ai.registry import BOT_TIERS, make_solo_bot
+from solstis_tui.ai.registry import make_solo_bot
 
-from ..core import EndReason, IllegalMove
 from ..wire.messages import (
     AtTable,
     Chat,
@@ -59,27 +57,23 @@ from .host_bots import BotSeats
 from .hostlock import FileLock, StartRefused, claim_data_dir, claim_socket
 from .housekeeping import Housekeeping
 from .identity import ATTACH_FILE, BANS_FILE, Attachments, Bans, Trust, is_owner
-from .limits import ACCEPT_BURST, Limits, TokenBucket, per_minute
+from .limits import ACCEPT_BURST, Limits
 from .players import PlayerRegistry
+from .quotas import Quotas, identity
 from .ratings import Ratings
 from .standings import Standings
+from .table_keeper import TableKeeper
+from .table_messages import Reply, TableMessages
 from .tables import (
-    Seat,
     Table,
     TableStore,
-    end_game,
-    new_table,
     restart_clocks,
 )
-from .views import LOBBY, LobbyOrder, audience, lobby_page, presence, state_message
+from .views import LOBBY, presence
 
-#: What a message handler answers the client (None: nothing, or it pushed its replies).
-Reply = dict[str, Any] | None
 #: A message handler: the connection and its typed message (see ``Host._handlers``).
 Handler = Callable[[Connection, Any], Awaitable[Reply]]
 M = TypeVar("M", bound=AtTable)
-#: Allowances kept before those used up by nobody now are forgotten.
-MAX_ALLOWANCES = 10_000
 #: Internal errors kept in ``Host.internal_errors`` (the newest; the log has every one).
 MAX_KEPT_ERRORS = 100
 
@@ -134,24 +128,32 @@ class Host:
         self.conns: set[Connection] = set()
         local = BotPool(bot_workers, bot_factory)
         self.bots: Bots = local if bot_cluster is None else FleetPool(bot_cluster, local)
-        self.bot_seats = BotSeats(self.bots, bot_seconds, self.tables, self._commit,
-                                  self._after_change)
-        #: allowances per identity and kind (chat lines, new tables): token buckets
-        self.allowances: dict[tuple[str, str], TokenBucket] = {}
+        self.analyst = Analyst(data_dir, self.ratings.record_text, on=judge_games,
+                               effort=judge_effort)
+        self.keeper = TableKeeper(self.tables, self.conns, self.store, self.door,
+                                  self.standings, self.analyst, self.limits,
+                                  lambda: self.clock())
+        self.bot_seats = BotSeats(self.bots, bot_seconds, self.tables, self.keeper.commit,
+                                  self.keeper.after_change)
+        self.quotas = Quotas(self.limits, self.tables, self.players, self.bots)
         self.create_lock = asyncio.Lock()  # a table's caps are checked and it is added as one
         self.servers: list[asyncio.AbstractServer] = []
         self.problems: list[str] = []
         self.internal_errors: list[str] = []
-        self.save_locks: dict[str, asyncio.Lock] = {}
-        self._lobby: LobbyOrder | None = None  # the lobby's order (see lobby_page)
+        self.save_locks = self.keeper.save_locks
         self.housekeeping = Housekeeping(self.limits, self.tables, self.conns, self.save_locks,
-                                         self.store, self.players, self.lobby_changed,
-                                         self.standings.forfeit, self._record_again,
+                                         self.store, self.players, self.keeper.lobby_changed,
+                                         self.standings.forfeit, self.keeper.record_again,
                                          lambda: self.clock())
+        self.keeper.schedule = self.bot_seats.schedule
+        self.keeper.prune = self.housekeeping.prune_finished
         self._expiry: asyncio.Task[None] | None = None
-        self.analyst = Analyst(data_dir, self.ratings.record_text, on=judge_games,
-                               effort=judge_effort)
-        self.after_game = AfterGame(self)
+        self.after_game = AfterGame(self.keeper, self.quotas, self.ratings, self.door,
+                                    self.create_lock, lambda conn, table:
+                                    self.table_messages.join(conn, table))
+        self.table_messages = TableMessages(self.keeper, self.quotas, self.standings,
+                                            self.players, self.door, self.create_lock,
+                                            self.after_game.remember_watcher)
         self.handlers = self._handlers()
 
     # ------------------------------------------------------------------ lifecycle
@@ -165,7 +167,7 @@ class Host:
         self.problems = notes + problems
         self.tables.clear()  # in place: the bots and the housekeeping share it
         self.tables.update((t.id, t) for t in tables)
-        self._lobby = None
+        self.keeper.lobby_changed()
         try:
             self.players.load()
             self.ratings.open()
@@ -374,27 +376,28 @@ class Host:
         for table_id in tables:
             table = self.tables.get(table_id)
             if table is not None and (table_id, conn.code) not in still:
-                await self._broadcast(table)
+                await self.keeper.broadcast(table)
 
     # ------------------------------------------------------------------ messages
     def _handlers(self) -> dict[type[Message], Handler]:
         """Each message type's handler; those of a message that names a table get the table
         (``no_table`` if there is none by that id)."""
+        tables = self.table_messages
         return {
             Ping: self._ping,
             Hello: self._hello,
             ListTables: self._list,
             Leaders: self._leaders,
             PlayerPage: self._player,
-            Rename: self._rename,
-            Create: self._create,
-            Join: self._at_table(lambda conn, table, _msg: self._join(conn, table)),
-            Watch: self._at_table(self._watch),
-            Leave: self._at_table(self._leave),
-            Resign: self._at_table(lambda conn, table, _msg: self._resign(conn, table)),
-            Claim: self._at_table(lambda conn, table, _msg: self._claim(conn, table)),
-            Chat: self._at_table(self._chat),
-            PlayMove: self._at_table(self._move),
+            Rename: tables.rename,
+            Create: tables.create,
+            Join: self._at_table(lambda conn, table, _msg: tables.join(conn, table)),
+            Watch: self._at_table(tables.watch),
+            Leave: self._at_table(tables.leave),
+            Resign: self._at_table(lambda conn, table, _msg: tables.resign(conn, table)),
+            Claim: self._at_table(lambda conn, table, _msg: tables.claim(conn, table)),
+            Chat: self._at_table(tables.chat),
+            PlayMove: self._at_table(tables.move),
             MyGames: self.after_game.games,
             FetchRecord: self.after_game.record,
             Rematch: self._at_table(self.after_game.rematch),
@@ -432,42 +435,23 @@ class Host:
         finished = sum(1 for t in self.tables.values() if t.game.is_over)
         return {"connections": len(self.conns), "tables": len(self.tables),
                 "playing": playing, "finished": finished,
-                "bot_tables": self._bot_tables(), "bot_table_capacity": self._bot_capacity(),
+                "bot_tables": self.quotas.bot_tables(),
+                "bot_table_capacity": self.quotas.bot_capacity(),
                 "bots": self.bots.stats(), "bot_seats": self.bot_seats.stats(),
                 "storage_errors": len(self.storage_errors),
                 "internal_errors": len(self.internal_errors)}
 
     async def _list(self, conn: Connection, msg: ListTables) -> Reply:
-        return {"type": "tables", **self.lobby_page(conn.code, msg.offset),
-                "rating": self.standings.rating_text(self._identity(conn))}
+        return {"type": "tables", **self.keeper.lobby_page(conn.code, msg.offset),
+                "rating": self.standings.rating_text(identity(conn))}
 
     async def _leaders(self, conn: Connection, msg: Leaders) -> Reply:
-        return {"type": "leaders", **await self.standings.leaders(self._identity(conn),
+        return {"type": "leaders", **await self.standings.leaders(identity(conn),
                                                                    msg.offset)}
 
     async def _player(self, conn: Connection, msg: PlayerPage) -> Reply:
-        return {"type": "player", **await self.standings.player_page(self._identity(conn),
+        return {"type": "player", **await self.standings.player_page(identity(conn),
                                                                      msg.name)}
-
-    async def _watch(self, conn: Connection, table: Table, msg: Watch) -> Reply:
-        cap = self.limits.watched_per_connection
-        if table.id not in conn.watching and len(conn.watching) >= cap:
-            raise ProtocolError("too_many", f"you watch {cap} tables already: leave one first")
-        record = await self.after_game.remember_watcher(conn, table)  # may they read it?
-        table = self.tables.get(table.id, table)
-        conn.watching.add(table.id)
-        conn.push({"type": "watching", "table": table.id, "record": record})
-        conn.push(state_message(table, None, presence(self.conns),
-                                self.standings.rating_text, self.clock()))
-        return None
-
-    async def _leave(self, conn: Connection, table: Table, msg: Leave) -> Reply:
-        if msg.for_good:
-            return await self._leave_for_good(conn, table)
-        conn.seated.discard(table.id)
-        conn.watching.discard(table.id)
-        await self._broadcast(table)
-        return {"type": "left", "table": table.id}
 
     async def _hello(self, conn: Connection, msg: Hello) -> None:
         if conn.overflow and msg.code is None and msg.ssh_key is None:
@@ -489,384 +473,9 @@ class Host:
             self._find_place(conn, any(not t.game.is_over for t in seated))
         conn.seated.update(t.id for t in seated)
         conn.push({"type": "welcome", "name": conn.name, "code": code,
-                   "rating": self.standings.rating_text(self._identity(conn)),
-                   "version": VERSION, **self.lobby_page(conn.code),
+                   "rating": self.standings.rating_text(identity(conn)),
+                   "version": VERSION, **self.keeper.lobby_page(conn.code),
                          "seated": [t.id for t in seated]})
         for table in seated:
-            await self._broadcast(table)
+            await self.keeper.broadcast(table)
             await conn.drained()
-
-    async def _create(self, conn: Connection, msg: Create) -> Reply:
-        opponent, rated, clock = msg.opponent, msg.rated, msg.clock
-        if opponent != "friend" and opponent not in BOT_TIERS:  # the host's own tiers only
-            raise ProtocolError("bad_message", f"opponent is 'friend' or one of {BOT_TIERS}")
-        seat = random.randrange(2) if msg.seat is None else msg.seat
-        if rated:
-            self._check_rated(conn)
-        seats = [Seat(), Seat()]
-        seats[seat] = Seat(conn.name, conn.code, identity=self._identity(conn))
-        if opponent != "friend":
-            seats[1 - seat] = Seat(opponent.capitalize(), None, opponent, f"bot:{opponent}")
-        async with self.create_lock:  # no second create can pass the caps during the save
-            self._check_caps(conn, against_bot=opponent != "friend")
-            self._spend(conn, "tables", self.limits.new_tables_per_minute,
-                        "new tables a minute")
-            table = new_table(msg.options, seats, rated, clock, self.clock(), msg.bank * 60.0)
-            while table.id in self.tables:  # table ids are short: never reuse one
-                table = new_table(msg.options, seats, rated, clock, self.clock(),
-                                  msg.bank * 60.0)
-            await self._save(table, "the new table")  # listed only once it is stored
-            self.tables[table.id] = table
-            self.lobby_changed()
-        conn.seated.add(table.id)
-        conn.push({"type": "joined", "table": table.id, "seat": seat})
-        await self._broadcast(table)
-        self.bot_seats.schedule(table)
-        return None
-
-    def _check_caps(self, conn: Connection, *, against_bot: bool | None) -> None:
-        """Refuse one more table for this player (``against_bot`` None: a seat taken at an
-        open table, which adds no open table) beyond the limits."""
-        mine = [t for t in self.tables.values()
-                if t.seat_of(conn.code) is not None and not t.game.is_over]
-        if conn.who.guest:
-            self._check_guest_caps(against_bot)
-        if len(mine) >= self.limits.tables_per_player:
-            raise ProtocolError("too_many", f"you already sit at {len(mine)} unfinished "
-                                "tables here: finish one first")
-        cap = self.limits.bot_tables_per_player
-        if against_bot and sum(any(s.bot for s in t.seats) for t in mine) >= cap:
-            raise ProtocolError("too_many", f"you already have {cap} unfinished games against "
-                                "bots here: finish one first")
-        if against_bot and self._bot_tables() >= self._bot_capacity():
-            raise ProtocolError("busy", "the bots here are all busy with "
-                                f"{self._bot_tables()} games: try again in "
-                                f"{self.limits.bot_busy_retry_seconds // 60:g} minutes (or "
-                                "play a friend meanwhile)")
-        if against_bot is not False:
-            return
-        cap = self.limits.open_tables_per_player
-        if sum(t.status() == "open" for t in mine) >= cap:
-            raise ProtocolError("too_many", f"you already have {cap} tables waiting for a "
-                                "player here: wait for someone to join one first")
-        waiting = sum(t.status() == "open" for t in self.tables.values())
-        if waiting >= self.limits.max_open_tables:
-            raise ProtocolError("busy", f"{self.limits.max_open_tables} tables are already "
-                                "waiting for a player here: join one of them, or try later")
-
-    def _bot_tables(self) -> int:
-        """Unfinished games against a bot, host-wide."""
-        return sum(1 for t in self.tables.values()
-                   if not t.game.is_over and any(seat.bot for seat in t.seats))
-
-    def _bot_capacity(self) -> int:
-        """Unfinished games against bots the host takes: the bot workers it has now (its
-        own and the fleet's) times ``Limits.bot_tables_per_worker``."""
-        return self.bots.capacity() * self.limits.bot_tables_per_worker
-
-    async def _join(self, conn: Connection, table: Table) -> Reply:
-        seat = table.seat_of(conn.code)
-        if seat is None:
-            if table.rated and any(s.is_open for s in table.seats):
-                self._check_rated(conn)
-
-            def sit(t: Table) -> None:
-                free = [i for i, s in enumerate(t.seats)
-                        if s.is_open and s.kept_for in (None, conn.code)]
-                if not free:
-                    kept = [s.name for s in t.seats if s.is_open and s.kept_for]
-                    raise ProtocolError("table_full", f"the seat is kept for {kept[0]} (a "
-                                        "rematch); you can watch" if kept else
-                                        "both seats are taken; you can watch")
-                free.sort(key=lambda i: t.seats[i].kept_for is None)  # a seat kept for you
-                t.seats[free[0]] = Seat(conn.name, conn.code, identity=self._identity(conn))
-
-            async with self.create_lock:
-                self._check_caps(conn, against_bot=None)
-                unrated = await self.standings.unrated_at(table, self._identity(conn),
-                                                          self.tables.values())
-
-                def sit_told(t: Table) -> None:
-                    sit(t)
-                    if unrated is not None and not any(s.is_open for s in t.seats):
-                        t.unrated = unrated  # both are told before they play
-
-                table = await self._commit(table, sit_told, "your seat")
-            seat = table.seat_of(conn.code)
-        conn.seated.add(table.id)
-        conn.push({"type": "joined", "table": table.id, "seat": seat})
-        await self._broadcast(table)
-        return None
-
-    def _spend(self, conn: Connection, what: str, per_minute_cap: float, said: str) -> None:
-        """Take one from the identity's allowance of ``what`` (all of a key's or a Unix
-        user's connections share one, all guests share one; the host's own account counts
-        per player); ``too_many`` when it is used up."""
-        who = conn.who.id or f"code:{conn.code}"
-        if len(self.allowances) >= MAX_ALLOWANCES:  # forget those nobody is spending
-            self.allowances = {k: b for k, b in self.allowances.items() if not b.full()}
-        bucket = self.allowances.setdefault((who, what), per_minute(per_minute_cap))
-        if not bucket.take():
-            shared = " (all guests together)" if conn.who.guest else ""
-            raise ProtocolError("too_many", f"at most {per_minute_cap:g} {said}{shared}: "
-                                "wait a little")
-
-    def _check_guest_caps(self, against_bot: bool | None) -> None:
-        """Guests share their allowances: a guest can always come back under a new name,
-        so caps per name would bound nothing."""
-        guests = [t for t in self.tables.values() if not t.game.is_over and any(
-            s.code is not None and self.players.identity_of(s.code) == "guest"
-            for s in t.seats)]
-        if len(guests) >= self.limits.guest_tables:
-            raise ProtocolError("busy", f"guests sit at {len(guests)} unfinished tables here "
-                                "already, all guests together: ask the host's owner to add "
-                                "your key, or try later")
-        cap = self.limits.guest_bot_tables
-        if against_bot and sum(any(s.bot for s in t.seats) for t in guests) >= cap:
-            raise ProtocolError("busy", f"guests play {cap} unfinished games against bots "
-                                "here already, all guests together: try later")
-
-    @staticmethod
-    def _identity(conn: Connection) -> str | None:
-        """Who ``conn`` is for ratings (None: a guest or the host's own account)."""
-        return None if conn.who.guest else conn.who.id
-
-    def _check_rated(self, conn: Connection) -> None:
-        if self._identity(conn) is None:
-            raise ProtocolError("unrated_only", "a rated table is for players the host knows "
-                                "by their key or their account; "
-                                + ("guests" if conn.who.guest else "this connection")
-                                + " can play unrated tables")
-
-    async def _rename(self, conn: Connection, msg: Rename) -> Reply:
-        """A player who belongs to an identity takes another name; their former names stay
-        theirs (see PlayerRegistry.rename), and their seats show the new one."""
-        code, name = conn.code, msg.name
-        if self._identity(conn) is None or code is None:
-            raise ProtocolError("bad_name", "only players the host knows by their key or "
-                                "their account can change their name")
-        if self.players.name_taken(name, by_other_than=code):
-            raise ProtocolError("name_taken", f"the name {name} is taken, or looks too much "
-                                "like one that is: choose another")
-        if self.door.trust.kept_for(name, conn.who) is not None:
-            raise ProtocolError("name_taken", f"the name {name} is kept for a player the "
-                                "host's owner added by key, or looks too much like it: "
-                                "choose another")
-        self._spend(conn, "rename", 1.0, "rename a minute")  # refused tries cost nothing
-        try:
-            await self.players.rename(code, name)
-        except OSError as exc:
-            raise self.door.refused(exc, "your new name") from None
-        for other in self.conns:
-            if other.code == code:
-                other.name = name
-
-        def rename_seat(t: Table) -> None:
-            seat = t.seat_of(code)
-            if seat is not None:
-                t.seats[seat].name = name
-
-        for table in [t for t in self.tables.values() if t.seat_of(code) is not None]:
-            try:
-                renamed = await self._commit(table, rename_seat, "your new name at that table")
-            except ProtocolError:
-                continue  # the table went, or the disk refused: that table keeps the old one
-            await self._broadcast(renamed)
-        self.lobby_changed()
-        return {"type": "renamed", "name": name}
-
-    async def _chat(self, conn: Connection, table: Table, msg: Chat) -> None:
-        """A chat line (checked by its parser) to everyone at the table."""
-        if table.id not in conn.seated | conn.watching:
-            raise ProtocolError("not_here", "join or watch the table to chat")
-        # only a line that is said uses up the allowance: a refused one changes nothing
-        self._spend(conn, "chat", self.limits.chat_lines_per_minute, "chat lines a minute")
-        for other in audience(self.conns, table):
-            other.push({"type": "chat", "table": table.id, "name": conn.name,
-                        "text": msg.text})
-        return None
-
-    async def _move(self, conn: Connection, table: Table, msg: PlayMove) -> Reply:
-        seat = table.seat_of(conn.code)
-        if seat is None or table.id not in conn.seated:
-            raise ProtocolError("not_seated", "you do not play at this table")
-
-        def play(t: Table) -> None:
-            game = t.game
-            if game.is_over:
-                raise ProtocolError("over", "the game is over")
-            if game.to_play != seat:
-                raise ProtocolError("not_your_turn", "it is not your turn")
-            if msg.seq is not None and msg.seq != len(game.history):
-                raise ProtocolError("stale", "the game moved on; look again")
-            try:
-                game.play(msg.move)
-            except (ValueError, IllegalMove) as exc:
-                raise ProtocolError("illegal", str(exc)) from None
-
-        await self._after_change(await self._commit(table, play, "that move"))
-        return None
-
-    async def _resign(self, conn: Connection, table: Table) -> dict[str, Any] | None:
-        """The player gives up the game: it ends as their loss (recorded like any finished
-        game, and counted in ratings at a rated table once both have played: before, it is
-        an abandoned game, see ``Table.counts``)."""
-        seat = table.seat_of(conn.code)
-        if seat is None:
-            raise ProtocolError("not_seated", "you do not play at this table")
-        if table.status() == "open":
-            raise ProtocolError("not_started", "nobody sits opposite you yet: leave the "
-                                "table for good instead")
-        await self._commit(table, lambda t: end_game(t, seat, EndReason.RESIGNED),
-                           "your resignation")
-        await self._after_change(table)
-        return None
-
-    async def _claim(self, conn: Connection, table: Table) -> dict[str, Any] | None:
-        """The waiting player claims a game whose player to move ran out of time on the
-        move clock: it ends as a loss for that player (rated tables count it if it was
-        played: ``Table.counts``). No clock runs before both have made a first decision."""
-        seat = table.seat_of(conn.code)
-        if seat is None:
-            raise ProtocolError("not_seated", "you do not play at this table")
-        if table.game.is_over:
-            raise ProtocolError("over", "the game is over")
-        if table.status() == "open":
-            raise ProtocolError("not_started", "nobody sits opposite you yet")
-        if table.game.to_play == seat:
-            raise ProtocolError("not_your_claim", "it is your own decision: play it")
-        if table.seats[table.game.to_play].bot is not None:
-            raise ProtocolError("not_your_claim", "a bot is deciding: it is never out of "
-                                "time")
-        if not table.clocks_run():
-            waiting = "you have" if table.decisions(seat) == 0 else "the other player has"
-            raise ProtocolError("too_early", "the clocks run only once both players have made "
-                                f"a first decision in this game, and {waiting} not yet. "
-                                "Not waiting? Leave the table for good: a game that ends "
-                                "this early is abandoned and moves no rating")
-        left = table.time_left(self.clock())
-        if left > 0:
-            raise ProtocolError("too_early", f"the other player has {left:.0f} seconds "
-                                "left for this decision")
-        loser = table.game.to_play
-        await self._commit(table, lambda t: end_game(t, loser, EndReason.TIME), "your claim")
-        await self._after_change(table)
-        return None
-
-    async def _leave_for_good(self, conn: Connection, table: Table) -> dict[str, Any]:
-        """The player gives up their seat: at a table still waiting for a second player
-        the seat opens again (nobody is left, so the table closes); during a game it is a
-        resignation; after it, a plain leave."""
-        seat = table.seat_of(conn.code)
-        if seat is None:
-            raise ProtocolError("not_seated", "you do not play at this table")
-        if table.status() == "open":
-            await self.close_open(table, f"{conn.name} left table {table.id} before anyone "
-                                  "joined, so it was closed", "someone sat down at the table "
-                                  "meanwhile; look again", but=conn)
-        elif not table.game.is_over:
-            await self._resign(conn, table)
-        conn.seated.discard(table.id)
-        conn.watching.discard(table.id)
-        return {"type": "left", "table": table.id, "for_good": True}
-
-    # ------------------------------------------------------------------ table updates
-    async def _after_change(self, table: Table) -> None:
-        """Tell everyone at ``table`` (as it now stands: looked up by its id, since a stored
-        change puts a new Table in its place) about a change that is stored; a game that
-        ended may make an older finished table go (``Housekeeping.prune_finished``)."""
-        current = self.tables.get(table.id)
-        if current is None:
-            return  # it went meanwhile: nobody is at it any more
-        table = current
-        if table.game.is_over and await self.standings.record(table):
-            self.analyst.submit(table.game_id)
-        await self._broadcast(table)
-        self.bot_seats.schedule(table)
-        if table.game.is_over:
-            self.housekeeping.prune_finished()
-
-    async def _record_again(self, table: Table) -> bool:
-        """Store a finished game's result the database refused before (housekeeping tries
-        each round); once stored, everyone at the table and the lobby are told, as when it
-        is stored at once (``_after_change``). True once stored."""
-        if not await self.standings.record(table):
-            return False
-        self.analyst.submit(table.game_id)
-        self.lobby_changed()
-        await self._broadcast(table)
-        return True
-
-    async def _commit(self, table: Table, change: Callable[[Table], None], what: str, *,
-                      active: bool = True) -> Table:
-        """Make ``change`` to a copy of ``table`` (as it now stands: looked up by its id),
-        store the copy, then put it in the table's place, and return it. The host's clock
-        is read once: the table was active then (unless not ``active``: a watcher noted
-        keeps no table alive), and a new decision's clock starts then. A
-        ProtocolError from ``change``, or ``storage`` if the save failed, leaves the table
-        as it was, in memory and on disk. The lock keeps a table's changes in order."""
-        lock = self.save_locks.setdefault(table.id, asyncio.Lock())
-        async with lock:
-            old = self.tables.get(table.id)
-            if old is None:  # closed while this change waited
-                raise ProtocolError("no_table", f"table {table.id} was closed")
-            new = old.copy()
-            change(new)
-            now = self.clock()
-            if active:
-                new.last_active = now
-            if (len(new.game.history), new.status()) != (len(old.game.history), old.status()):
-                new.start_decision(old, now)  # a new decision: its clock starts
-            await self._save(new, what)
-            self.tables[table.id] = new  # nothing closes a table while its save holds the lock
-            if new.status() != old.status():
-                self.lobby_changed()
-            return new
-
-    async def close_open(self, table: Table, why: str, taken: str,
-                         but: Connection | None = None) -> None:
-        """Close ``table``, still open (nobody sat down since), and tell everyone at it
-        but ``but`` ``why``. ProtocolError ``no_table`` if it went meanwhile, ``stale``
-        (saying ``taken``) if a seat was taken meanwhile."""
-        async with self.save_locks.setdefault(table.id, asyncio.Lock()):
-            current = self.tables.get(table.id)
-            if current is None:
-                raise ProtocolError("no_table", f"table {table.id} was closed")
-            if current.status() != "open":
-                raise ProtocolError("stale", taken)
-            del self.tables[table.id]
-            self.lobby_changed()
-            self.store.delete(table.id)
-        self.save_locks.pop(table.id, None)
-        for other in audience(self.conns, table):
-            other.seated.discard(table.id)
-            if other is not but:
-                other.push({"type": "closed", "table": table.id, "message": why})
-
-    async def _save(self, table: Table, what: str) -> None:
-        """Save in a worker thread so the disk never stalls other tables; ``storage``
-        error (saying what was not saved) if the disk refuses."""
-        try:
-            await asyncio.to_thread(self.store.write, table.id, self.store.snapshot(table))
-        except OSError as exc:
-            raise self.door.refused(exc, what) from None
-
-    async def _broadcast(self, table: Table) -> None:
-        present = presence(self.conns)
-        for conn in audience(self.conns, table):
-            seat = table.seat_of(conn.code) if table.id in conn.seated else None
-            conn.push(state_message(table, seat, present, self.standings.rating_text,
-                                    self.clock()))
-
-    def lobby_changed(self) -> None:
-        """A table came, went or changed status: the lobby's order is made afresh."""
-        self._lobby = None
-
-    def lobby_page(self, code: str | None, offset: int = 0) -> dict[str, Any]:
-        """One page of the lobby for the player with ``code`` (see views). The order is
-        kept between requests and sorted again only after a table came, went or changed
-        its status (so a client listing often costs the host little)."""
-        if self._lobby is None or len(self._lobby) != len(self.tables):
-            self._lobby = LobbyOrder(self.tables)
-        return lobby_page(self._lobby, self.conns, code, offset, self.limits.page_size,
-                          self.standings.rating_text)

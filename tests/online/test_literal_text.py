@@ -182,7 +182,7 @@ async def test_people_text_is_literal_online(host, hostile=ONLINE, size=SIZES[0]
         # at the size they are at: each name in each place still meets both sizes (the
         # lobby's list met them above).
         play_to_the_end(host.tables[table].game, 1)
-        await host._after_change(host.tables[table])
+        await host.keeper.after_change(host.tables[table])
         for app, pilot, names in zip(apps, pilots, ([bob_name], [ann_name], [ann_name, bob_name]),
                                      strict=True):
             await until(lambda app=app: isinstance(app.screen, EndScreen), pilot)

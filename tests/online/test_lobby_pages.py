@@ -49,7 +49,7 @@ def page_line(app: OnlineApp) -> str:
 
 def listed(host: Host, code: str, offset: int) -> list[str]:
     """The table ids the host lists on the page at ``offset``."""
-    return [row["table"] for row in host.lobby_page(code, offset)["tables"]]
+    return [row["table"] for row in host.keeper.lobby_page(code, offset)["tables"]]
 
 
 async def shows(app: OnlineApp, pilot, text: str) -> None:
