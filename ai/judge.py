@@ -20,8 +20,8 @@ Three additions to the search, all outside it:
   move of the *other* seat that a deal does not allow (a tile it may not hold) is left out
   of that deal. There, a move is valued by its best continuation within the turn: the
   decider's own decisions that follow it before any draw (play, then capture) are taken
-  as the tree rates best, not explored, so a move's loss agrees with the figure the next
-  decision gets;
+  as the tree has settled on (most visits, a clear share of them), not explored, so a
+  move's loss agrees with the figure the next decision gets;
 - with ``luck``, the ``focus`` move is valued once more, ``close_floor`` results, with
   the next decision after it played as the tree rates best for its decider (no exploring):
   where an analysis's stretch of luck starts, valued as its end will be (``luck_start``).
@@ -60,6 +60,10 @@ MOST_LEADERS: Final = 5
 #: A focus move of the other seat gets at most this many tries per result it needs (deals
 #: where the move is not possible are tried and dropped).
 TRIES_PER_RESULT: Final = 20
+#: Within the turn, a continuation is followed only once the tree has settled on it: this
+#: share of the visits, of at least this many (``_settled``).
+SETTLED_SHARE: Final = 0.6
+SETTLED_VISITS: Final = 30
 #: How many times the shared deals are dealt afresh when a move valued only on the floor
 #: comes out best (it joins the moves valued there).
 RESHARES: Final = 2
@@ -273,14 +277,28 @@ def _finish_turn(node: Node, g: Game, path: list[Node], seat: int,
         if g.to_play != seat or _draws(g, seat) != drawn:
             return node
         legal = g.legal
-        mv = legal[0] if len(legal) == 1 else _exploited(node, g)
+        mv = legal[0] if len(legal) == 1 else _settled(node, g)
         child = None if mv is None else node.children.get(edge_key(seat, mv))
         if mv is None or child is None:
-            return node  # nothing tried here yet: the tree policy grows it
+            return node  # nothing tried, or the tree undecided: its policy goes on
         g.play(mv)
         path.append(child)
         node = child
     return None
+
+
+def _settled(node: Node, g: Game) -> Move | None:
+    """The move the tree has settled on at ``node`` for ``g``'s decider: the most visited
+    child, if it holds at least ``SETTLED_SHARE`` of the visits (of ``SETTLED_VISITS`` at
+    least). None while the tree is undecided: following its best mean then would make a
+    move's value hang on which continuation one search happened to favour."""
+    p = g.to_play
+    children = [c for mv in g.legal if (c := node.children.get(edge_key(p, mv))) is not None]
+    total = sum(c.n for c in children)
+    if total < SETTLED_VISITS:
+        return None
+    best = max(children, key=lambda c: c.n)
+    return best.move if best.n >= SETTLED_SHARE * total else None
 
 
 def _exploited(node: Node, g: Game) -> Move | None:
