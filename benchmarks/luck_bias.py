@@ -6,7 +6,7 @@ Plays greedy against random (greedy in seat 1 in even games, seat 2 in odd ones;
 from 9000 on were never used to tune the judge), analyses each game at the shipped effort,
 and prints, with 95% t-intervals over games: the two seats' luck summed, each seat's luck,
 and how many games' accounts did not close (start + own + other + luck + drift = final).
-Prints a running line every 25 games.
+Prints a running line every 25 games; ``--csv`` keeps each game's figures as they come.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--first-seed", type=int, default=9000)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--csv", help="append one line a game here (seed, each seat's luck)")
     args = parser.parse_args()
     summed: list[float] = []
     seats: list[list[float]] = [[], []]
@@ -53,6 +54,9 @@ def main() -> int:
         found = analysis.analyse(g, specs, seed=seed, workers=args.workers)
         luck = [s.luck for s in found.seats]
         summed.append(luck[0] + luck[1])
+        if args.csv:
+            with open(args.csv, "a", encoding="utf-8") as out:
+                out.write(f"{seed},{specs[0]},{specs[1]},{luck[0]},{luck[1]}\n")
         for i in (0, 1):
             seats[i].append(luck[i])
             account = found.seats[i].account

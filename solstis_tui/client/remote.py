@@ -74,6 +74,8 @@ class RemoteSession:
         self.received_at = self.clock()
         self.obs = observation_from_dict(state["observation"])
         self.version += 1
+        if self.on_change is not None:
+            self.on_change(self)
 
     @property
     def variant(self) -> str:

@@ -134,6 +134,8 @@ class PlayController:
         self.last_click: tuple[object, ...] | None = None
         self.ended_shown = False
         self.log_pos = 0
+        session.on_change = self._session_changed  # the session says when it changes
+        self.sync()
 
     # ------------------------------------------------------------------ reading
     @property
@@ -146,20 +148,27 @@ class PlayController:
         """The observation this screen draws from and what follows from it: the zone of
         the pending decision, its items and targets. It is made afresh only when the game
         or the seat shown (or, in hot-seat, whether a hand is shown) has changed
-        (``SessionView.version``); a new decision then
-        picks its first legal choice. Drawing reads it and changes nothing else."""
+        (``SessionView.version``). Drawing reads it and changes nothing: the choice is
+        reset when the session says it changed (``sync``)."""
         key = (self.session.version, self.viewer(), self.shown_player)
         if self._frame is None or self._frame[0] != key:
             obs = self.session.observation(key[1])
-            made = self._make_frame(obs, key[1])
-            self._frame = (key, obs, made)
-            decision_key = (len(obs.history), obs.decision, obs.to_play, key[1], made.zone)
-            if decision_key != self.decision_key:
-                self.decision_key = decision_key
-                self.selected = next((i for i, it in enumerate(made.items) if it.legal), -1)
-                self.cursor = min(made.targets) if made.zone in CELL_ZONES and made.targets \
-                    else None
+            self._frame = (key, obs, self._make_frame(obs, key[1]))  # a cache, not state
         return self._frame[1], self._frame[2]
+
+    def sync(self) -> None:
+        """The session or the seat shown changed: a new decision picks its first legal
+        choice (the cursor its first target); the same decision keeps the person's."""
+        obs, made = self.frame()
+        decision_key = (len(obs.history), obs.decision, obs.to_play, made.me, made.zone)
+        if decision_key != self.decision_key:
+            self.decision_key = decision_key
+            self.selected = next((i for i, it in enumerate(made.items) if it.legal), -1)
+            self.cursor = min(made.targets) if made.zone in CELL_ZONES and made.targets \
+                else None
+
+    def _session_changed(self, _session: object) -> None:
+        self.sync()
 
     def _make_frame(self, obs: Observation, me: int) -> Frame:
         s = self.session
@@ -184,9 +193,10 @@ class PlayController:
         return self._log[1]
 
     def forget_frame(self) -> None:
-        """Make the frame afresh at the next drawing, and pick the first legal choice."""
+        """Make the frame afresh, and pick the first legal choice."""
         self._frame = None
         self.decision_key = None
+        self.sync()
 
     @property
     def view(self) -> BoardView:
@@ -372,6 +382,7 @@ class PlayController:
                 self.error, self.wait_refused = "", False
             if self.session.is_hotseat and self.shown_player != obs.to_play:
                 self.shown_player = None
+                self.sync()
                 self.port.redraw()
                 self.port.pass_keyboard(self.session.name(obs.to_play))
                 return
@@ -386,6 +397,7 @@ class PlayController:
     def passed(self) -> None:
         """The keyboard went to the next person (hot-seat)."""
         self.shown_player = self.obs.to_play
+        self.sync()
         self.reset_log()
         self.port.redraw()
 

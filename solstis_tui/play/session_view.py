@@ -9,7 +9,8 @@ whose observation a screen gets.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..core import Move, Observation, Score
 from ..core.events import Event
@@ -22,6 +23,10 @@ if TYPE_CHECKING:
 @runtime_checkable
 class SessionView(Protocol):
     """One game and its two seats, as a screen sees and plays it."""
+
+    on_change: Callable[[Any], None] | None
+    """Told after each change of the game (a new ``version``): the screen's controller
+    listens here."""
 
     @property
     def variant(self) -> str:

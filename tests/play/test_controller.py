@@ -352,3 +352,46 @@ def test_the_top_bar_names_the_players_in_the_panoramas_order() -> None:
     play.passed()
     assert play.viewer() == 1 and " · Player 2 vs Player 1 · hot-seat" in play.top_bar()
     assert port.passes == ["Player 1", "Player 2"]
+
+
+def controller_state(play: PlayController) -> dict[str, object]:
+    """Everything the controller holds, its caches of what was drawn left out."""
+    return {k: v for k, v in vars(play).items() if k not in ("_frame", "_log")}
+
+
+def draw_everything(play: PlayController) -> None:
+    """Every drawing function a screen calls."""
+    play.board()
+    play.board(ascii_mode=True)
+    play.prompt()
+    play.top_bar()
+    play.last_turn()
+    play.zone_keys()
+    play.frame()
+    play.shown_log()
+    _ = (play.obs, play.zone, play.view, play.hands_hidden, play.undo_offered,
+         play.hint_offered)
+
+
+def test_drawing_never_changes_the_controllers_state() -> None:
+    """Drawing is pure: whenever the game changes (here from outside the controller, as a
+    host's state arrives), the controller has already reset its choice when the session
+    said so; drawing everything, twice, then leaves its whole state as it was."""
+    import random
+
+    play, _port, _ = controller(seats=(PERSON, PERSON), pace=0.0)
+    play.passed()
+    session = play.session
+    rand = random.Random(5)
+    checked = 0
+    while not session.game.is_over and checked < 120:
+        session.apply(rand.choice(session.game.legal_moves()))  # not through the controller
+        before = controller_state(play)
+        draw_everything(play)
+        draw_everything(play)
+        assert controller_state(play) == before
+        _obs, made = play.frame()
+        if made.items:  # a new decision starts at its first legal choice
+            assert play.selected == next(i for i, it in enumerate(made.items) if it.legal)
+        checked += 1
+    assert checked > 40
