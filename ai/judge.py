@@ -166,6 +166,10 @@ class _Recorder:
         self.root_move: Move | None = None
         self.tallies: dict[Move, _Tally] = {}
         self.paired: dict[Move, _Tally] | None = None
+        self.halves: dict[Move, tuple[_Tally, _Tally]] = {}
+        """The shared deals' results again, split by the round's parity (``_paired``)."""
+        self.half = -1
+        """The round's parity while ``_paired`` runs, else -1 (nothing split)."""
         self.overall: _Tally | None = None
         """While set, every result is added here too, whatever its move."""
         """While set, results go here instead (``_paired``)."""
@@ -185,6 +189,11 @@ class _Recorder:
             tally = tallies[mv] = _Tally()
         win, margin = (win0, m0) if self.seat == 0 else (1.0 - win0, -m0)
         tally.add(win, margin)
+        if self.paired is not None and self.half >= 0:
+            halves = self.halves.get(mv)
+            if halves is None:
+                halves = self.halves[mv] = (_Tally(), _Tally())
+            halves[self.half].add(win, margin)
         if self.overall is not None:
             self.overall.add(win, margin)
         return r0, r1, m0
@@ -344,6 +353,7 @@ def _paired(search: Search, tree: _Tree, recorder: _Recorder, moves: list[Move],
     result's spread, then largely cancels in the differences between them (the losses).
     A move a deal does not allow (the other seat's) has fewer results."""
     recorder.paired = {}
+    recorder.halves = {}
     master = search.rand
     rounds = 0
     tree.finish_turn = True
@@ -351,6 +361,7 @@ def _paired(search: Search, tree: _Tree, recorder: _Recorder, moves: list[Move],
         while moves and rounds < count * TRIES_PER_RESULT and min(
                 (recorder.paired[mv].n if mv in recorder.paired else 0) for mv in moves) < count:
             rounds += 1
+            recorder.half = rounds % 2
             _check(cancel)
             deal = master.getrandbits(64)
             for mv in moves:
@@ -361,6 +372,7 @@ def _paired(search: Search, tree: _Tree, recorder: _Recorder, moves: list[Move],
         search.rand = master
         tree.forced = None
         tree.finish_turn = False
+        recorder.half = -1
     paired, recorder.paired = recorder.paired, None
     return paired
 
@@ -377,6 +389,19 @@ def _luck_start(search: Search, tree: _Tree, recorder: _Recorder, focus: Move, c
         tree.exploit_next = False
     tally, recorder.paired = recorder.paired.get(focus), None
     return tally.value(focus) if tally is not None and tally.n else None
+
+
+def _unbiased(halves: dict[Move, tuple[_Tally, _Tally]]) -> MoveValue | None:
+    """The position's value without the best-of-many's luck: the move best on one half of
+    the shared deals, valued on the other half. (The highest of several noisy means is
+    higher than the best move's true value, and a luck measured to it reads that as good
+    luck.) None if no move has results in both halves."""
+    both = [(mv, h) for mv, h in halves.items() if h[0].n and h[1].n]
+    if not both:
+        return None
+    pick, (_chooser, valuer) = max(both, key=lambda item: (item[1][0].m / item[1][0].n,
+                                                          str(item[0])))
+    return valuer.value(pick)
 
 
 def _leaders(tallies: dict[Move, _Tally], moves: tuple[Move, ...]) -> list[Move]:
@@ -453,7 +478,7 @@ def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
             close.append(values[0].move)
             paired = _paired(search, tree, recorder, close, close_floor, cancel)
             values = ranked()
-        expected = values[0]
+        expected = _unbiased(recorder.halves) or values[0]
     else:
         values = sorted((value(mv) for mv in tallies),
                         key=lambda v: (-v.results, str(v.move)))
