@@ -89,7 +89,6 @@ class SolstisApp(ShellApp):
         #: effort, every usable core); tests make them tiny.
         self.review_effort = review_effort
         self.review_workers = review_workers
-        self.kept: tuple[Session, GameRecord, Path | None] | None = None
         """The last game kept as a record, the record, and its file (None: not written)."""
         #: Keep a record of every finished game (default: when autosave is on).
         self.keep_records = autosave if keep_records is None else keep_records
@@ -217,6 +216,10 @@ class SolstisApp(ShellApp):
         if self.session is not None:  # the expert's worker processes go with its game
             self.session.close_bots()
         self.session = session
+        if self.keep_records:  # the session keeps its record when the game ends
+            from . import record_files
+
+            session.keep_to = record_files.keep
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.game_screen = screen or GameScreen(session, pace=self.pace)
@@ -303,29 +306,23 @@ class SolstisApp(ShellApp):
                 self.notify(self.last_save_error, severity="warning", markup=False,
                             timeout=15)
 
-    def keep_record(self, session: Session) -> None:
-        """Keep the finished game as a record (not a tutorial's); a folder that cannot be
-        written is said once, and the game goes on."""
-        if not self.keep_records or not session.keeps_record:
-            return
+    def said_record_problem(self, session: Session) -> None:
+        """A finished game whose record could not be written: said once (until a record
+        is written again), and the game goes on."""
         from . import record_files
 
-        try:
-            record = session.record()
-        except ValueError:  # a game rebuilt from a snapshot: its moves do not replay
+        kept = session.kept
+        if kept is None or not kept.problem:
+            if kept is not None:
+                self.last_record_error = ""
             return
-        self.kept = (session, record, None)
-        try:
-            self.kept = (session, record, record_files.keep(record))
-            self.last_record_error = ""
-        except OSError as exc:
-            warned = self.last_record_error
-            self.last_record_error = (
-                f"This game could not be kept as a record: {record_files.records_dir()} "
-                f"cannot be written ({exc.strerror or exc}).")
-            if not warned:
-                self.notify(self.last_record_error, severity="warning", markup=False,
-                            timeout=15)
+        warned = self.last_record_error
+        self.last_record_error = (
+            f"This game could not be kept as a record: {record_files.records_dir()} "
+            f"cannot be written ({kept.problem}).")
+        if not warned:
+            self.notify(self.last_record_error, severity="warning", markup=False,
+                        timeout=15)
 
     # ------------------------------------------------------------------ screens
     def show_end(self, session: SessionView, obs: Observation) -> None:
@@ -336,7 +333,7 @@ class SolstisApp(ShellApp):
         choices = None
         if local is not None and local.keeps_record:
             self.last_finished = local
-            self.keep_record(local)
+            self.said_record_problem(local)
         elif local is not None:  # a practice: dealt anew from a position, it has no record
             choices = CHOICES - {"review"}
         self.push_screen(EndScreen(session, obs, self.ascii_mode, choices),
@@ -375,8 +372,8 @@ class SolstisApp(ShellApp):
                         "to review: review the game it came from (Ctrl+P, Review last game).",
                         severity="warning", markup=False)
             return
-        if self.kept is not None and self.kept[0] is local:
-            record, path = self.kept[1], self.kept[2]
+        if local.kept is not None:  # kept by the session when the game ended
+            record, path = local.kept.record, local.kept.path
         else:
             try:
                 record, path = local.record(), None

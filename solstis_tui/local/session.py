@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import InitVar, dataclass, field, replace
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from solstis_tui.ai.base import Chooser
@@ -131,6 +132,16 @@ def random_setup(opponent: str = "minimax", variant: str = "base",
     return Setup(variant=variant, seed=seed, seats=seats)
 
 
+@dataclass(frozen=True)
+class KeptRecord:
+    """A finished game's record, where it was written (None: it could not be), and why
+    not (the system's words)."""
+
+    record: GameRecord
+    path: Path | None
+    problem: str = ""
+
+
 @dataclass
 class Session:
     """One game in progress and its seats; no Textual in here."""
@@ -150,6 +161,11 @@ class Session:
     """Moves on at every change of the game (see ``SessionView.version``)."""
     keeps_record = True
     """A finished game of this session is kept as a record (not a tutorial's)."""
+    keep_to: Callable[[GameRecord], Path] | None = None
+    """Where a finished game's record is written (``record_files.keep``; None: nowhere):
+    the session keeps it the moment the engine ends the game (``kept``)."""
+    kept: KeptRecord | None = field(default=None, init=False)
+    """The record kept when the game ended (None: not over, or none to keep)."""
     autosaves = True
     """The app autosaves this game (not a practice game: the save is the player's game)."""
     origin: Game = field(init=False)
@@ -207,10 +223,28 @@ class Session:
         self.changed()
 
     def changed(self) -> None:
-        """The game changed: a new ``version``, and the ``on_change`` callback is told."""
+        """The game changed: a new ``version``; a game the engine has just ended is kept
+        as a record; then the ``on_change`` callback is told."""
         self.version += 1
+        if self.game.is_over and self.kept is None:
+            self.kept = self._keep()
         if self.on_change is not None:
             self.on_change(self)
+
+    def _keep(self) -> KeptRecord | None:
+        """Write the finished game's record (``keep_to``); what was kept, or why not. None
+        for a game that keeps none, or whose moves do not replay (rebuilt from a damaged
+        save: it has no record)."""
+        if not self.keeps_record or self.keep_to is None:
+            return None
+        try:
+            record = self.record()
+        except ValueError:
+            return None
+        try:
+            return KeptRecord(record, self.keep_to(record))
+        except OSError as exc:
+            return KeptRecord(record, None, exc.strerror or str(exc))
 
     def moves(self) -> list[Move]:
         """The decisions actually made (auto-applied ones left out), in order."""

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import random
 
+from solstis_tui import record_files
 from solstis_tui.app import SolstisApp
 from solstis_tui.coach.analysis import TINY
 from solstis_tui.core import Game
+from solstis_tui.local.seats import Seat
+from solstis_tui.local.session import Session, Setup
 from solstis_tui.records import read
 from solstis_tui.screens.end import EndScreen
 from solstis_tui.screens.review import ReviewScreen
@@ -39,8 +42,33 @@ async def test_a_tutorial_game_is_not_kept(data_dir):
     rng = random.Random(2)
     while not session.game.is_over:
         session.game.play(rng.choice(session.game.legal_moves()))
-    make_app().keep_record(session)
+    session.keep_to = record_files.keep
+    session.changed()  # the engine ended the game
+    assert session.kept is None
     assert not (data_dir / "records").exists()
+
+
+def test_a_session_keeps_its_record_the_moment_the_engine_ends_the_game(data_dir, tmp_path):
+    """No dialog needed: the last move's change keeps the record (once), and a folder
+    that cannot be written leaves the reason, with the record still in hand."""
+    for folder, written in ((None, True), (tmp_path / "file-in-the-way", False)):
+        if folder is not None:
+            folder.write_text("not a folder")
+        session = Session(Setup(seed=4, seats=(Seat.parse("random"), Seat.parse("random"))))
+        session.keep_to = (record_files.keep if folder is None
+                           else lambda record, folder=folder: record_files.keep(record, folder))
+        rng = random.Random(4)
+        while not session.game.is_over:
+            assert session.kept is None
+            session.apply(rng.choice(session.game.legal_moves()))
+        kept = session.kept
+        assert kept is not None and kept.record.scores == (session.game.score(0).total,
+                                                           session.game.score(1).total)
+        if written:
+            assert kept.path is not None and read(kept.path) == kept.record
+            assert list((data_dir / "records").iterdir()) == [kept.path]
+        else:
+            assert kept.path is None and kept.problem
 
 
 async def test_review_opens_a_record_on_the_board_keeps_its_analysis_and_closes(
