@@ -100,6 +100,34 @@ def keys_for_move(screen: GameScreen, move) -> list[str]:
     return ["right"] * ((i - view.selected) % len(view.items)) + ["enter"]
 
 
+#: Land tiles left in the pile where ``start_near_the_end`` hands over: a few turns, with
+#: decisions of the person's among them.
+LEFT = 6
+
+
+async def start_near_the_end(pilot, app: SolstisApp, rng: random.Random) -> None:
+    """Play the app's deal on at random, both seats, until a few turns are left (``LEFT``
+    land tiles in the pile), and go on from there in a new session. For
+    tests of what comes at a game's end: the game and its record are whole, from the
+    deal, and the last decisions are the person's keys."""
+    from solstis_tui.core import Game
+    from solstis_tui.local.session import Session
+
+    setup = app.session.setup
+    game = Game.new(seed=setup.seed, options=setup.options)
+    while True:
+        trial = game.copy()
+        trial.play(rng.choice(trial.legal_moves()))
+        if trial.is_over or len(trial.pile) < LEFT:
+            break  # stop before the few last turns
+        game = trial
+    app.start_session(Session(setup, position=game))
+    while not app.game_screen.is_mounted:  # its first step comes once it is up
+        await pilot.pause()
+    await pilot.pause()
+    await settle(pilot, app)
+
+
 async def play_by_keys(pilot, app: SolstisApp, rng: random.Random, limit: int = 400,
                        seen: set | None = None) -> None:
     """Play the person's decisions with key presses until the game ends."""

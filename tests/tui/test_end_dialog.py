@@ -13,11 +13,14 @@ from solstis_tui.screens.end import EndScreen
 from solstis_tui.screens.game import GameScreen
 from solstis_tui.screens.review import ReviewScreen
 
-from .conftest import analysed, make_app, play_by_keys, settle
+from .conftest import analysed, make_app, play_by_keys, settle, start_near_the_end
 
 
 async def _finish(pilot, app) -> EndScreen:
-    """Play the person's side by keys until the end dialog shows."""
+    """From near the game's end, play the person's side by keys until the end dialog
+    shows (the dialog is what these tests are about: a whole game by keys is tested in
+    test_play.py)."""
+    await start_near_the_end(pilot, app, random.Random(1))
     await play_by_keys(pilot, app, random.Random(1))
     await settle(pilot, app)
     assert isinstance(app.screen, EndScreen)

@@ -17,12 +17,13 @@ from solstis_tui.screens.review import ReviewScreen
 from solstis_tui.tutorial.chapters import CHAPTERS
 from solstis_tui.tutorial.session import TutorialSession
 
-from .conftest import analysed, make_app, play_by_keys, settle
+from .conftest import analysed, make_app, play_by_keys, settle, start_near_the_end
 
 
 async def test_a_finished_game_is_kept_as_a_record_that_replays_it(data_dir):
     app = make_app(seats=("human", "random"), seed=3)
     async with app.run_test(size=(100, 30)) as pilot:
+        await start_near_the_end(pilot, app, random.Random(1))
         await play_by_keys(pilot, app, random.Random(1))
         await settle(pilot, app)
         assert isinstance(app.screen, EndScreen)
@@ -75,6 +76,7 @@ async def test_review_opens_a_record_on_the_board_keeps_its_analysis_and_closes(
         data_dir, monkeypatch):
     app = make_app(seats=("human", "random"), seed=3)
     async with app.run_test(size=(100, 30)) as pilot:
+        await start_near_the_end(pilot, app, random.Random(1))
         await play_by_keys(pilot, app, random.Random(1))
         await settle(pilot, app)
     (path,) = (data_dir / "records").iterdir()
