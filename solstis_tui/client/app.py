@@ -218,60 +218,64 @@ class OnlineApp(ShellApp):
 
     # ------------------------------------------------------------------ receiving
     def on_host_message(self, message: dict[str, Any]) -> None:
+        """A message from the host, to its kind's handler (``REPLIES``); a kind this
+        client does not know is passed by."""
         message = without_controls(message)  # no escape code from the wire reaches the screen
-        kind = message.get("type")
-        if kind == "welcome":
-            self.player_name = message["name"]
-            rating = message.get("rating")
-            self.lobby.welcome(message["name"], message["code"],
-                               rating if isinstance(rating, str) else None)
-            self.lobby.show_page(message)
-        elif kind == "tables":
-            rating = message.get("rating")
-            if isinstance(rating, str):  # it changes after a rated game
-                self.lobby.rated(rating)
-            self.lobby.show_page(message)
-        elif kind == "renamed":
-            self.player_name = message["name"]
-            self.lobby.renamed(message["name"])
-        elif kind == "player":
-            from .player_page import PlayerScreen
+        handler = REPLIES.get(str(message.get("type")))
+        if handler is not None:
+            getattr(self, handler)(message)
 
-            if isinstance(self.screen, PlayerScreen):
-                self.screen.show(message)
-        elif kind == "leaders":
-            from .leaders import LeadersScreen
+    def _got_welcome(self, message: dict[str, Any]) -> None:
+        self.player_name = message["name"]
+        rating = message.get("rating")
+        self.lobby.welcome(message["name"], message["code"],
+                           rating if isinstance(rating, str) else None)
+        self.lobby.show_page(message)
 
-            if isinstance(self.screen, LeadersScreen):
-                self.screen.show(message)
-        elif kind in ("joined", "watching"):
-            self.remote = RemoteSession(message["table"], self.send_move)
-            self.remote.may_review = kind == "joined" or message.get("record") is True
-        elif kind == "state":
-            self._state(message)
-        elif kind == "chat":
-            self.chat(str(message.get("name")), str(message.get("text")))
-        elif kind == "games":
-            from .my_games import MyGamesScreen
+    def _got_tables(self, message: dict[str, Any]) -> None:
+        rating = message.get("rating")
+        if isinstance(rating, str):  # it changes after a rated game
+            self.lobby.rated(rating)
+        self.lobby.show_page(message)
 
-            if isinstance(self.screen, MyGamesScreen):
-                self.screen.show(message)
-        elif kind == "record":
-            self._record(message)
-        elif kind == "rematch_offer":
-            self._rematch_offered(message)
-        elif kind == "rematch_offered":
-            self.notify("Rematch offered: the new table waits for the other player to "
-                        "accept it.", title="Rematch")
-        elif kind == "error":
-            self._error(message.get("message", "error"))
-        elif kind == "closed":
-            if self.remote is not None and self.remote.table == message.get("table"):
-                if self.reviewing():  # the review stays open
-                    self.remote, self.game_screen, self.table_gone = None, None, True
-                else:
-                    self.back_to_lobby(leave=False)  # the table is gone: say why there
-            self._error(str(message.get("message", "the host closed the table")))
+    def _got_renamed(self, message: dict[str, Any]) -> None:
+        self.player_name = message["name"]
+        self.lobby.renamed(message["name"])
+
+    def _got_page(self, message: dict[str, Any]) -> None:
+        """A player's page, the leaderboard or the player's games: to its screen, if it
+        is still the one shown."""
+        from .leaders import LeadersScreen
+        from .my_games import MyGamesScreen
+        from .player_page import PlayerScreen
+
+        screen = {"player": PlayerScreen, "leaders": LeadersScreen,
+                  "games": MyGamesScreen}[str(message["type"])]
+        if isinstance(self.screen, screen):
+            self.screen.show(message)
+
+    def _got_seated(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        self.remote = RemoteSession(message["table"], self.send_move)
+        self.remote.may_review = kind == "joined" or message.get("record") is True
+
+    def _got_chat(self, message: dict[str, Any]) -> None:
+        self.chat(str(message.get("name")), str(message.get("text")))
+
+    def _got_rematch_sent(self, _message: dict[str, Any]) -> None:
+        self.notify("Rematch offered: the new table waits for the other player to "
+                    "accept it.", title="Rematch")
+
+    def _got_error(self, message: dict[str, Any]) -> None:
+        self._error(message.get("message", "error"))
+
+    def _got_closed(self, message: dict[str, Any]) -> None:
+        if self.remote is not None and self.remote.table == message.get("table"):
+            if self.reviewing():  # the review stays open
+                self.remote, self.game_screen, self.table_gone = None, None, True
+            else:
+                self.back_to_lobby(leave=False)  # the table is gone: say why there
+        self._error(str(message.get("message", "the host closed the table")))
 
     def chat(self, name: str, text: str) -> None:
         """A chat line: a toast titled "Chat", and kept in the game log (in chat's own
@@ -450,3 +454,23 @@ class OnlineApp(ShellApp):
 if TYPE_CHECKING:
     def _provides_app_services(app: OnlineApp) -> AppServices:
         return app  # mypy checks that the game screen finds what it asks for here
+
+
+#: Each kind of host message and the app's method that handles it.
+REPLIES: dict[str, str] = {
+    "welcome": "_got_welcome",
+    "tables": "_got_tables",
+    "renamed": "_got_renamed",
+    "player": "_got_page",
+    "leaders": "_got_page",
+    "games": "_got_page",
+    "joined": "_got_seated",
+    "watching": "_got_seated",
+    "state": "_state",
+    "chat": "_got_chat",
+    "record": "_record",
+    "rematch_offer": "_rematch_offered",
+    "rematch_offered": "_got_rematch_sent",
+    "error": "_got_error",
+    "closed": "_got_closed",
+}

@@ -257,3 +257,11 @@ async def test_the_lobby_says_how_long_a_table_can_last(host, connect):
         await wait_for(lambda: app.lobby.rows, pilot)
         row = " ".join(str(app.screen.query_one("#row").render()).split())
         assert "game in 10 min + 5 s a tile played, each: at most 23 min on the clocks" in row
+
+
+def test_every_kind_of_host_message_the_app_handles_names_a_method_it_has():
+    from solstis_tui.client.app import REPLIES
+
+    assert {"welcome", "state", "record", "error", "closed"} <= set(REPLIES)
+    for kind, name in REPLIES.items():
+        assert callable(getattr(OnlineApp, name, None)), (kind, name)
