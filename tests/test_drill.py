@@ -113,7 +113,7 @@ def test_an_illegal_answer_is_refused_and_a_given_one_keeps_the_position(tmp_pat
     assert session.answer == move and session.game.observation(seat) == seen
     with pytest.raises(IllegalMove, match="answered"):
         session.apply(move)
-    assert not session.assists and not session.can_undo()
+    assert not session.assists and session.takeback is None
     assert not session.keeps_record and not session.autosaves
 
 

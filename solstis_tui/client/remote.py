@@ -10,8 +10,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from solstis_tui.ai.base import Chooser
-
 from ..core import Event, IllegalMove, Move, Observation
 from ..core.explain import why_illegal
 from ..core.observation_json import observation_from_dict
@@ -84,8 +82,10 @@ class RemoteSession:
     def deal_label(self) -> str:
         return "secret deal"  # the host deals every game from a secret seed
 
-    def can_take_back_play(self) -> bool:
-        return False  # a move sent to the host is played there
+    #: A move sent to the host is played there: nothing to take back. The bots and the
+    #: other player decide at the host too.
+    takeback: None = None
+    local_bots: None = None
 
     @property
     def is_spectator(self) -> bool:
@@ -173,27 +173,6 @@ class RemoteSession:
         if move not in obs.legal_moves:
             raise IllegalMove(why_illegal(obs, move))
         self.send_move(move, len(obs.history))
-
-    def can_undo(self) -> bool:
-        return False
-
-    def undo(self) -> bool:
-        return False
-
-    def take_back_play(self) -> bool:
-        return False
-
-    def bot(self, player: int) -> Chooser:
-        raise LookupError("the bots of an online table play at the host")
-
-    def forget_bot(self, player: int) -> None:
-        """Bots play at the host: nothing to forget here."""
-
-    def fallback_move(self) -> Move:
-        obs = self.obs
-        if obs is None or not obs.legal_moves:
-            raise LookupError("no decision of this seat is pending")
-        return obs.legal_moves[0]
 
 
 def rating_news(seats: list[dict[str, Any]], seat: int | None) -> str | None:

@@ -246,11 +246,10 @@ class DrillSession(Session):
     def assists(self) -> bool:
         return False
 
-    def can_undo(self) -> bool:
-        return False
-
-    def can_take_back_play(self) -> bool:
-        return False
+    @property
+    def takeback(self) -> None:
+        """No taking back: the answer is the one move."""
+        return None
 
     def apply(self, move: Move) -> None:
         """The player's answer (IllegalMove, saying why, if it is not legal here or the

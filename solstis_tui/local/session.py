@@ -201,6 +201,16 @@ class Session:
         """Undo and hints are offered: not in hot-seat (the other person is watching)."""
         return not self.is_hotseat
 
+    @property
+    def takeback(self) -> Session | None:
+        """Undo and taking a capturing tile back: this session offers them."""
+        return self
+
+    @property
+    def local_bots(self) -> Session:
+        """Its bots decide in this program."""
+        return self
+
     def name(self, player: int) -> str:
         """'You' against a bot; the bot's title; 'Player 1/2' in hot-seat and watch mode."""
         return self.setup.seat_name(player)

@@ -28,7 +28,7 @@ from ..words.narrate import narrate, possessive, turn_summary
 from .clicks import Choice, click_choice
 from .pacing import BotPacing, Cancellable
 from .prompt import Prompt, deciding_lines, game_over_lines, waiting_lines, zone_keys
-from .session_view import SessionView, scores_of
+from .session_view import LocalBots, SessionView, scores_of
 from .view import BoardView
 from .zones import (
     CELL_ZONES,
@@ -292,7 +292,8 @@ class PlayController:
 
     def esc_takes_back(self) -> bool:
         """Esc would put the tile just played back in the hand (only a local game can)."""
-        return self.session.can_take_back_play()
+        takeback = self.session.takeback
+        return takeback is not None and takeback.can_take_back_play()
 
     def prompt(self) -> Prompt:
         """The prompt line now (a notice is shown in place of the keys: once while a person
@@ -413,12 +414,22 @@ class PlayController:
     def start_bot(self) -> None:
         player = self.obs.to_play
         token = self.pacing.begin(self.clock())
+        bots = self.session.local_bots
+        if bots is None:
+            return  # they decide elsewhere (a host): its next state says what they did
         try:
-            bot = self.session.bot(player)
+            bot = bots.bot(player)
         except Exception as exc:  # a bot that cannot even be made: the dialog says why
             self.bot_failed(token, exc)
             return
         self.port.think(token, bot, self.session.observation(player), self.pacing.cancel)
+
+    def _bots(self) -> LocalBots:
+        """The session's own bots (a bot failed here, so it has them)."""
+        bots = self.session.local_bots
+        if bots is None:
+            raise LookupError("the bots of this game decide elsewhere")
+        return bots
 
     def stop_bot(self) -> None:
         """Cancel any search and any bot move waiting to be shown."""
@@ -461,17 +472,17 @@ class PlayController:
             return
         self.pacing.thinking_since = None
         name = self.session.name(self.obs.to_play)
-        fallback = self.session.fallback_move()
+        fallback = self._bots().fallback_move()
         self.port.bot_error(f"{name} failed: {type(exc).__name__}: {exc}",
                             describe_move(fallback))
 
     def after_bot_error(self, choice: str | None) -> None:
         """The person's answer to a failed bot: retry it, or go on with the fallback move."""
         if choice == "retry":
-            self.session.forget_bot(self.obs.to_play)
+            self._bots().forget_bot(self.obs.to_play)
             self.advance()
             return
-        self.session.apply(self.session.fallback_move())
+        self.session.apply(self._bots().fallback_move())
         self.after_move()
 
     # ------------------------------------------------------------------ intents
@@ -587,7 +598,7 @@ class PlayController:
             self.error = ""
         elif self.hint_text:
             self.clear_hint()
-        elif self.session.take_back_play():
+        elif (takeback := self.session.takeback) is not None and takeback.take_back_play():
             self.notice = "the tile is back in your hand"
             self.reset_log()
         elif self.session.human_to_play and drawn_for_second_chance(self.obs):
@@ -597,7 +608,8 @@ class PlayController:
 
     def undo(self) -> None:
         """u: back to before the person's last decision (against bots)."""
-        if not self.session.can_undo():
+        takeback = self.session.takeback
+        if takeback is None or not takeback.can_undo():
             if self.session.is_hotseat:
                 self.say_error("undo is for games against bots")
             else:
@@ -606,7 +618,7 @@ class PlayController:
         self.stop_bot()
         self.clear_hint()
         self.error = ""
-        self.session.undo()
+        takeback.undo()
         self.ended_shown = False
         self.port.save()
         self.notice = "took back your last decision"

@@ -96,7 +96,8 @@ def deciding_lines(session: SessionView, game: Observation, view: BoardView, key
 def game_over_lines(session: SessionView, game: Observation) -> tuple[str, str]:
     """(headline, detail) once the game is over: who won, why tiles were left, what next."""
     result = outcome(game.end_reason, game.winner, session.name)
-    undo = " · u undo" if session.can_undo() else ""
+    undo = " · u undo" if (takeback := session.takeback) is not None and \
+        takeback.can_undo() else ""
     why = " " + left_in_hand(session, game) if game.end_reason is EndReason.NORMAL else ""
     return (f"Game over: {result}.{why}".rstrip(),
             f"Enter: score sheet · r review · n new game{undo} · q quit")

@@ -20,6 +20,35 @@ if TYPE_CHECKING:
     from solstis_tui.ai.base import Chooser
 
 
+class TakeBack(Protocol):
+    """A session whose person may take decisions back."""
+
+    def can_undo(self) -> bool:
+        """There is a decision of the person's to take back."""
+
+    def undo(self) -> bool:
+        """Back to the person's previous decision; False if there is none."""
+
+    def can_take_back_play(self) -> bool:
+        """Esc would put the tile just played to capture back in the hand."""
+
+    def take_back_play(self) -> bool:
+        """Esc after playing a capturing tile: the tile goes back to the hand."""
+
+
+class LocalBots(Protocol):
+    """A session whose bots decide in this program."""
+
+    def bot(self, player: int) -> Chooser:
+        """The bot on ``player``'s seat."""
+
+    def forget_bot(self, player: int) -> None:
+        """Drop ``player``'s bot so that it is made afresh (after it failed)."""
+
+    def fallback_move(self) -> Move:
+        """A legal move to continue with when a bot fails."""
+
+
 @runtime_checkable
 class SessionView(Protocol):
     """One game and its two seats, as a screen sees and plays it."""
@@ -35,9 +64,6 @@ class SessionView(Protocol):
     def deal_label(self) -> str:
         """What names the deal in the top bar: a chosen seed, which replays the same deal
         (so it is no secret), or "secret deal" (a secret seed is never shown)."""
-
-    def can_take_back_play(self) -> bool:
-        """Esc would put the tile just played to capture back in the hand."""
 
     @property
     def is_hotseat(self) -> bool:
@@ -81,22 +107,14 @@ class SessionView(Protocol):
     def apply(self, move: Move) -> None:
         """Play ``move`` for the person deciding; IllegalMove (saying why) if not allowed."""
 
-    def can_undo(self) -> bool: ...
+    @property
+    def takeback(self) -> TakeBack | None:
+        """Undo and taking a capturing tile back, where this session offers them (a
+        local game against bots); None where it does not (online, a tutorial, a drill)."""
 
-    def undo(self) -> bool:
-        """Back to the person's previous decision; False if there is none."""
-
-    def take_back_play(self) -> bool:
-        """Esc after playing a capturing tile: the tile goes back to the hand."""
-
-    def bot(self, player: int) -> Chooser:
-        """The bot on ``player``'s seat (LookupError if bots decide elsewhere)."""
-
-    def forget_bot(self, player: int) -> None:
-        """Drop ``player``'s bot so that it is made afresh (after it failed)."""
-
-    def fallback_move(self) -> Move:
-        """A legal move to continue with when a bot fails."""
+    @property
+    def local_bots(self) -> LocalBots | None:
+        """The bots that decide in this program; None where they decide at a host."""
 
 
 def scores_of(obs: Observation) -> tuple[Score, Score]:

@@ -101,16 +101,21 @@ class EndScreen(ModalScreen[str]):
                                       ("quit", "Quit (q)")):
                     if self.offered(choice):
                         yield Button(label, id=choice)
-            undo = " · u undo" if s.can_undo() and self.offered("undo") else ""
+            undo = " · u undo" if self.can_undo() else ""
             yield Static(f"Enter or Esc: back to the board{undo} · ←→ and Enter press a button",
                          id="keys")
 
     def on_mount(self) -> None:
         self.set_class(self.ascii_mode, "-ascii")
 
+    def can_undo(self) -> bool:
+        """``u`` takes the last decision back: offered, and the session has one."""
+        takeback = self.session.takeback
+        return takeback is not None and takeback.can_undo() and self.offered("undo")
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose" and parameters == ("undo",):
-            return self.session.can_undo() and self.offered("undo")
+            return self.can_undo()
         if action == "choose" and parameters and parameters[0]:
             return self.offered(str(parameters[0]))
         return True

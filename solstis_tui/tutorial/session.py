@@ -109,12 +109,10 @@ class TutorialSession(Session):
         """No undo and no hints: each step says what to do and waits for it."""
         return False
 
-    def can_undo(self) -> bool:
-        return False
-
-    def can_take_back_play(self) -> bool:
-        """No taking back: each step waits for its own move."""
-        return False
+    @property
+    def takeback(self) -> None:
+        """No undo and no taking back: each step waits for its own move."""
+        return None
 
     def progress(self) -> dict[str, Any]:
         """What ``progress.save`` keeps to resume this chapter."""

@@ -10,11 +10,10 @@ from tests.core.positions import position
 class Names:
     """The two seats as a local game against a bot names them."""
 
+    takeback = None  # nothing to take back
+
     def name(self, player: int) -> str:
         return "You" if player == 0 else "Ben"
-
-    def can_undo(self) -> bool:
-        return False
 
 
 def squirrel_end(opponent_hand: list[str]) -> Game:
