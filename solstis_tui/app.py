@@ -200,6 +200,7 @@ class SolstisApp(ShellApp):
         if result.session is not None:
             self.start_session(result.session)
             if result.message:  # rebuilt, but the file disagreed with itself: kept aside
+                result.session.changed()  # saved afresh, as it is now
                 self.autosave(result.session)
                 self.show_message("The saved game did not load cleanly", result.message)
             return
@@ -220,6 +221,8 @@ class SolstisApp(ShellApp):
             from . import record_files
 
             session.keep_to = record_files.keep
+        if self.autosave_enabled:  # and saves itself after each change
+            session.save_to = saves.save
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.game_screen = screen or GameScreen(session, pace=self.pace)
@@ -294,17 +297,18 @@ class SolstisApp(ShellApp):
         return None
 
     def autosave(self, session: SessionView) -> None:
+        """The session saved itself after the change (``Session.save_to``): a failure is
+        said once, not after every decision, and the game goes on."""
         local = self.local(session)
-        if not self.autosave_enabled or local is None or not local.autosaves:
+        if local is None or local.save_to is None:
             return
-        try:
-            saves.save(local)
+        if local.save_error is None:
             self.last_save_error = ""
-        except OSError as exc:  # warn once, not after every decision; keep playing
-            warned, self.last_save_error = self.last_save_error, saves.failure_message(exc)
-            if not warned:
-                self.notify(self.last_save_error, severity="warning", markup=False,
-                            timeout=15)
+            return
+        warned, self.last_save_error = (self.last_save_error,
+                                        saves.failure_message(local.save_error))
+        if not warned:
+            self.notify(self.last_save_error, severity="warning", markup=False, timeout=15)
 
     def said_record_problem(self, session: Session) -> None:
         """A finished game whose record could not be written: said once (until a record

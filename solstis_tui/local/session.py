@@ -166,6 +166,10 @@ class Session:
     the session keeps it the moment the engine ends the game (``kept``)."""
     kept: KeptRecord | None = field(default=None, init=False)
     """The record kept when the game ended (None: not over, or none to keep)."""
+    save_to: Callable[[Session], object] | None = None
+    """Saves the game after each change (``saves.save``; None: not saved here)."""
+    save_error: OSError | None = field(default=None, init=False)
+    """Why the last save failed (None: it did, or none was asked for)."""
     autosaves = True
     """The app autosaves this game (not a practice game: the save is the player's game)."""
     origin: Game = field(init=False)
@@ -233,9 +237,15 @@ class Session:
         self.changed()
 
     def changed(self) -> None:
-        """The game changed: a new ``version``; a game the engine has just ended is kept
-        as a record; then the ``on_change`` callback is told."""
+        """The game changed: a new ``version``; it is saved (``save_to``), and a game the
+        engine has just ended is kept as a record; then ``on_change`` is told."""
         self.version += 1
+        if self.autosaves and self.save_to is not None:
+            try:
+                self.save_to(self)
+                self.save_error = None
+            except OSError as exc:  # said by the screen; the game goes on
+                self.save_error = exc
         if self.game.is_over and self.kept is None:
             self.kept = self._keep()
         if self.on_change is not None:

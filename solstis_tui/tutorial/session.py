@@ -42,6 +42,7 @@ class TutorialSession(Session):
     chapter: Chapter = field(default=CHAPTERS["base"])
     step: int = 0
     keeps_record = False  # a tutorial's game is not a game to keep
+    autosaves = False  # nor the player's saved game: that stays as it was
 
     @classmethod
     def start(cls, chapter: Chapter, moves: list[Move] | None = None,

@@ -107,3 +107,23 @@ async def test_review_opens_a_record_on_the_board_keeps_its_analysis_and_closes(
         screen = again.screen
         await analysed(pilot, screen)
         assert screen.board.notes == first
+
+
+def test_a_session_saves_itself_after_each_change_and_says_why_it_could_not():
+    """The local session does its own autosave (``save_to``) at every change of the game,
+    and a save that fails leaves the reason while the game goes on."""
+    saved: list[int] = []
+
+    def save(session):
+        saved.append(len(session.game.history))
+        if len(saved) == 3:
+            raise OSError(28, "No space left on device")
+
+    session = Session(Setup(seed=4, seats=(Seat.parse("random"), Seat.parse("random"))))
+    session.save_to = save
+    rng = random.Random(4)
+    for k in range(4):
+        session.apply(rng.choice(session.game.legal_moves()))
+        assert saved[-1] == len(session.game.history)  # after the change, with it
+        assert (session.save_error is not None) == (k == 2)
+    assert len(saved) == 4
