@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from solstis_tui.screens.end import EndScreen
 
 from .conftest import make_app, play_by_keys, settle
 
 
+@pytest.mark.whole_game
 async def test_full_game_against_random_bot_by_keys():
     app = make_app(seats=("human", "random"), seed=3)
     seen: set = set()
@@ -23,6 +26,7 @@ async def test_full_game_against_random_bot_by_keys():
     assert len(seen) >= 3
 
 
+@pytest.mark.whole_game
 async def test_a_hot_seat_game_plays_to_the_end_by_keys_with_the_hands_hidden_between_turns():
     """One hot-seat game end to end through the real keys (every decision kind is met
     through the controller's intents in tests/play/test_controller.py)."""

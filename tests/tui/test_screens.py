@@ -8,7 +8,7 @@ from solstis_tui.screens.end import EndScreen
 from solstis_tui.screens.help import HelpScreen
 from solstis_tui.screens.newgame import NewGameScreen
 
-from .conftest import keys_for, make_app, open_review, play_by_keys, settle
+from .conftest import keys_for, make_app, open_review, play_by_keys, settle, start_near_the_end
 
 
 async def test_watch_mode_pause_and_step():
@@ -40,6 +40,7 @@ async def test_watch_mode_pause_and_step():
 async def test_end_screen_rematch_swaps_seats_and_review_lists_decisions():
     app = make_app(seats=("human", "random"), seed=3)
     async with app.run_test(size=(100, 30)) as pilot:
+        await start_near_the_end(pilot, app, random.Random(1))
         await play_by_keys(pilot, app, random.Random(1))
         await settle(pilot, app)
         assert isinstance(app.screen, EndScreen)

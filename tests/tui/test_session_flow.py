@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from solstis_tui.local import saves
 from solstis_tui.screens.message import MessageScreen
 from solstis_tui.screens.resume import ContinueScreen
@@ -72,6 +74,7 @@ async def test_hint_suggests_a_move_and_selects_it():
         assert gs.view.items[gs.play.selected].move == gs.play.hint_move
 
 
+@pytest.mark.whole_game
 async def test_autosave_and_resume_continue_the_same_game(data_dir):
     app = make_app(seats=("human", "random"), seed=11)
     async with app.run_test() as pilot:
