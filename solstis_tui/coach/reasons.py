@@ -84,7 +84,7 @@ __all__ = [
 ]
 
 #: The reasons' wording: a kept analysis made with another is made afresh (its key says it).
-WORDING: Final = 5
+WORDING: Final = 6
 
 
 def say(fact: Fact, me: int, names: Sequence[str]) -> str:
@@ -245,7 +245,7 @@ def explain(obs: Observation, played: Move, best: Move, names: Sequence[str],
         # move gains something; the judge's reason lies beyond this turn.
         return (f"{sentence(best, only_best, me, names, best_as)} "
                 f"{sentence(played, only_played, me, names)} The judge looks beyond this "
-                f"turn, where {best_words} comes out ahead.")
+                f"turn, and values {best_words} higher there.")
     rest_best = [f for f in only_best if f not in gains]
     rest_played = [f for f in only_played if f not in costs]
     best_says = sentence(best, (gains + rest_best)[:PER_MOVE], me, names, best_as) \
