@@ -323,9 +323,11 @@ def _report(game: Game, names: Sequence[str], points: list[_Point],
     changes = [[0.0, 0.0], [0.0, 0.0]]  # [seat][own decisions, the other's]
     drift = [0.0, 0.0]
     for k, point in enumerate(points):
+        # Each seat's value of the move played, where the stretch after it starts.
+        starts = [stretch_start(verdicts[2 * k + seat], point.played).margin
+                  for seat in (0, 1)]
         for seat in (0, 1):
-            verdict = verdicts[2 * k + seat]
-            change = stretch_start(verdict, point.played).margin - verdict.expected.margin
+            change = starts[seat] - verdicts[2 * k + seat].expected.margin
             changes[seat][0 if seat == point.seat else 1] += change
         note = _decision(point, (verdicts[2 * k], verdicts[2 * k + 1]), names)
         notes.append(note)
@@ -346,8 +348,7 @@ def _report(game: Game, names: Sequence[str], points: list[_Point],
             continue
         values = []
         for seat in (0, 1):
-            before = stretch_start(verdicts[2 * k + seat], point.played)
-            value = float(after[seat] or 0.0) - before.margin
+            value = float(after[seat] or 0.0) - starts[seat]
             values.append(round(value, 2))
             if chance:
                 luck[seat] += value

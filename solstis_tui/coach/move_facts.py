@@ -386,12 +386,12 @@ def _world_facts(world: Game, me: int, move: Move) -> tuple[list[Fact], bool]:
     at_draw = Panoramas(world)
     world.play(move)
     out: list[Fact] = []
-    luck = False
+    cut = False
     for ev in world.log[start:]:
         if isinstance(ev, TurnBegan):
             break  # the next turn is someone else's story
         if isinstance(ev, (*CHANCE, Covered)):
-            luck = True  # what follows is the draw's (or the other seat's) doing
+            cut = True  # what follows is the draw's (or the other seat's) doing
             break
         at_draw.follow(ev)
         match ev:
@@ -415,7 +415,7 @@ def _world_facts(world: Game, me: int, move: Move) -> tuple[list[Fact], bool]:
             case RainbowPlaced(player=p, cell=cell) if p == me and cell != move.arg:
                 out.append(RainbowOn(p, cell))
     other_moved = any(p != me for p, _, _ in world.history[moves:])
-    if other_moved and not luck:
+    if other_moved and not cut:
         return out, False  # the position after it is the other seat's doing
     for seat in (me, opp):
         before, after = score_before[seat].biggest_section, \
@@ -439,7 +439,7 @@ def _world_facts(world: Game, me: int, move: Move) -> tuple[list[Fact], bool]:
         if (filled & cells).bit_count() == 3 > (filled_before & cells).bit_count() \
                 and not gone & cells & ~filled:
             out.append(SquareNear(me, square))
-    if luck:
+    if cut:
         return out, False  # the position after it is the draw's doing
     newly = world.rainbow_cells[me] & world.blocked[me] & ~blocked_before
     while newly:
