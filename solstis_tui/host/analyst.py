@@ -43,6 +43,9 @@ TIMEOUT: Final = 900.0
 #: The most games waiting to be judged; a game finished while the queue is full is not
 #: judged here (its readers' clients judge it).
 QUEUE: Final = 1000
+#: The most of a kept analysis file read (it is written indented: larger than it is sent;
+#: the coach's store keeps files up to the same size).
+MAX_KEPT_BYTES: Final = 20_000_000
 #: How much lower the analyst's worker runs than the host: the lowest priority there is.
 NICE: Final = 19
 
@@ -100,7 +103,7 @@ class Analyst:
         if not GAME.fullmatch(game):
             return None
         try:
-            raw = read_regular(self._analysis(game), room + 1_000_000)
+            raw = read_regular(self._analysis(game), MAX_KEPT_BYTES)
             data = json.loads(raw)
         except (OSError, ValueError, RecursionError):
             return None
