@@ -151,11 +151,13 @@ class OnlineApp(ShellApp):
 
     def create(self, variant: str, opponent: str, seat: int | None,
                rated: bool = False, clock: int | None = None,
-               bank: int | None = None) -> None:
+               bank: int | None = None, days: int = 0) -> None:
         message: dict[str, Any] = {"type": "create", "variant": variant, "opponent": opponent}
-        if clock is not None:
+        if days:
+            message["days"] = days  # a correspondence game: no clock or bank of minutes
+        elif clock is not None:
             message["clock"] = clock
-        if bank is not None:
+        if bank is not None and not days:
             message["bank"] = bank
         if rated:
             message["rated"] = True

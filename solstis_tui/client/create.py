@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..wire.protocol import BANK_INCREMENT, longest_game
+from ..wire.protocol import BANK_INCREMENT, PACES, longest_game
 
 VARIANTS = {"1": "base", "2": "beginner", "3": "firefly"}
 OPPONENTS = {"f": "friend", "r": "random", "g": "greedy", "m": "minimax", "t": "mcts",
@@ -19,6 +19,14 @@ OPPONENTS = {"f": "friend", "r": "random", "g": "greedy", "m": "minimax", "t": "
 SEATS = (None, 0, 1)
 CLOCKS = (300, 120, 60, 30)  # the move clock's choices, seconds a decision
 BANKS = (20, 30, 60, 10, 5)  # the time bank's choices, minutes a player for the game
+PACE_CHOICES = (0, *PACES)  # 0: a live game; else a correspondence game's days a move
+
+
+def pace_words(days: int) -> str:
+    """A game's pace as the create form and the lobby say it."""
+    if not days:
+        return "live"
+    return f"{days} day{'' if days == 1 else 's'} a move (correspondence)"
 
 
 def bank_words(minutes: int) -> str:
@@ -39,6 +47,7 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
         Binding("k", "rated", "Rated"),
         Binding("l", "clock", "Clock"),
         Binding("b", "bank", "Bank"),
+        Binding("p", "pace", "Pace"),
         *[Binding(k, f"variant('{v}')", v, show=False) for k, v in VARIANTS.items()],
         *[Binding(k, f"opponent('{v}')", v, show=False) for k, v in OPPONENTS.items()],
     ]
@@ -55,6 +64,7 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
         self.rated = False
         self.clock = CLOCKS[0]
         self.bank = BANKS[0]
+        self.days = 0
 
     def compose(self) -> ComposeResult:
         with Vertical(id="create"):
@@ -73,11 +83,15 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
             f"You play: {seat}    (s changes)\n"
             f"Rated:    {'yes' if self.rated else 'no'}    (k changes; for players the host "
             "knows by key or account)\n"
-            f"Clock:    {self.clock // 60} min {self.clock % 60:02d} s a decision    (l "
-            "changes; out of time, the other may claim the game)\n"
-            f"Bank:     {bank_words(self.bank)}    (b changes; each decision's time "
-            "comes out of it: out of it, the other may claim)\n\n"
-            "Enter creates it · Esc goes back")
+            f"Pace:     {pace_words(self.days)}    (p changes; days a move: play when you "
+            "have a minute, the game waits for you)\n"
+            + (f"Clock:    {self.days} day{'' if self.days == 1 else 's'} for each move    "
+               "(out of time, the other may claim the game)\n" if self.days else
+               f"Clock:    {self.clock // 60} min {self.clock % 60:02d} s a decision    (l "
+               "changes; out of time, the other may claim the game)\n"
+               f"Bank:     {bank_words(self.bank)}    (b changes; each decision's time "
+               "comes out of it: out of it, the other may claim)\n")
+            + "\nEnter creates it · Esc goes back")
 
     def action_variant(self, name: str) -> None:
         self.variant = name
@@ -103,9 +117,18 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
         self.bank = BANKS[(BANKS.index(self.bank) + 1) % len(BANKS)]
         self.show()
 
+    def action_pace(self) -> None:
+        self.days = PACE_CHOICES[(PACE_CHOICES.index(self.days) + 1) % len(PACE_CHOICES)]
+        self.show()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A correspondence game has days a move: no clock or bank of minutes to change."""
+        return not (self.days and action in ("clock", "bank"))
+
     def action_create(self) -> None:
         self.dismiss({"variant": self.variant, "opponent": self.opponent, "seat": self.seat,
-                      "rated": self.rated, "clock": self.clock, "bank": self.bank})
+                      "rated": self.rated, "clock": self.clock, "bank": self.bank,
+                      "days": self.days})
 
     def action_cancel(self) -> None:
         self.dismiss(None)

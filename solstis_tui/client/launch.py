@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from solstis_tui.themes import THEMES
 
 from ..wire.paths import tcp_address
-from ..wire.tls import BadTlsFile
+from ..wire.tls import BadTlsFile, TlsTarget
 from . import tls_options
 
 if TYPE_CHECKING:
@@ -38,6 +38,15 @@ def online_parser() -> argparse.ArgumentParser:
                         help="with --tcp: the host's token file (default: $SOLSTIS_TOKEN, "
                              "else tcp-token in the host's default data folder)")
     tls_options.add_arguments(parser)  # --host tls://…, --host-ca, --frontend-cert/-key
+    parser.add_argument("--waiting", action="store_true",
+                        help="print in one line how many of your games wait for your move, "
+                             "and exit (0: some wait, 1: none, 2: the host could not say); "
+                             "knows you by --ssh-key, --code or your account, never by a "
+                             "name (see docs/ssh.md)")
+    parser.add_argument("--ssh-command", action="store_true",
+                        help="for the players' shared SSH account: act on the command the "
+                             "SSH client asked for ($SSH_ORIGINAL_COMMAND): none opens the "
+                             "lobby, 'waiting' is --waiting; anything else is refused")
     parser.add_argument("--theme", choices=sorted(THEMES), default="dark")
     parser.add_argument("--ascii", action="store_true", help="plain ASCII drawing")
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse")
@@ -50,6 +59,16 @@ def online_main(argv: list[str]) -> int:
         tls = tls_options.target_from(args)
     except BadTlsFile as exc:
         online_parser().error(str(exc))
+    if args.ssh_command:
+        asked = os.environ.get("SSH_ORIGINAL_COMMAND", "").strip()
+        if asked == "waiting":
+            args.waiting = True
+        elif asked:
+            print("solstis: this SSH login opens the lobby, or with the command 'waiting' "
+                  "says how many games wait for your move; nothing else.", file=sys.stderr)
+            return 2
+    if args.waiting:
+        return print_waiting(args, tls)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("solstis online needs a terminal: connect with 'ssh -t'.", file=sys.stderr)
         return 2
@@ -75,6 +94,24 @@ def online_main(argv: list[str]) -> int:
                     theme_name=args.theme, ascii_mode=args.ascii, ssh_key=ssh_key, tls=tls)
     app.run(mouse=not args.no_mouse)
     return 0
+
+
+def print_waiting(args: argparse.Namespace, tls: TlsTarget | None) -> int:
+    """``--waiting``: print the line, return the exit status (see client.waiting)."""
+    import asyncio
+
+    from .waiting import UNKNOWN, waiting_line
+
+    if args.name is not None:
+        print("solstis online --waiting knows you by --ssh-key, --code or your account, "
+              "not by a name (a name would make a new player).", file=sys.stderr)
+        return UNKNOWN
+    if args.token_file is not None:
+        os.environ["SOLSTIS_TOKEN_FILE"] = str(args.token_file)
+    ssh_key = login_key() if args.ssh_key else None
+    status, line = asyncio.run(waiting_line(args.socket, args.tcp, tls, args.code, ssh_key))
+    print(line, file=sys.stdout if status != UNKNOWN else sys.stderr)
+    return status
 
 
 def login_key() -> str | None:

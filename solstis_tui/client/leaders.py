@@ -1,5 +1,6 @@
 """The leaderboard (``l`` in the lobby): rated players and bots on one scale, a page at a
-time, and your own place."""
+time, and your own place; ``c`` turns between the live games' board and the
+correspondence games' (each pool has its own ratings)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 PAGE = 15  # the host's page of the leaderboard (host.standings.LEADERS_PAGE)
+POOL_TITLES = {"live": "live games", "correspondence": "correspondence games"}
 
 
 def provisional(rating: str) -> str:
@@ -24,7 +26,10 @@ def provisional(rating: str) -> str:
 def board_text(message: dict[str, Any]) -> str:
     """A ``leaders`` message as lines a person reads (names are shown as written)."""
     rows = message.get("rows") or []
-    lines = ["Leaderboard (\"?\": provisional rating)", ""]
+    pool = message.get("pool")
+    other = "live" if pool == "correspondence" else "correspondence"
+    lines = [f"Leaderboard, {POOL_TITLES.get(str(pool), 'live games')} (\"?\": "
+             "provisional rating)", ""]
     for row in rows:
         mark = "  <- you" if row.get("you") else ""
         lines.append(f"{row.get('place', '?'):>4}. {row.get('name')!s:<30} "
@@ -47,7 +52,7 @@ def board_text(message: dict[str, Any]) -> str:
         more.append("[ previous page")
     if offset + len(rows) < total:
         more.append("] next page")
-    lines.append(" · ".join([*more, "Esc goes back"]))
+    lines.append(" · ".join([*more, f"c {other} games", "Esc goes back"]))
     return "\n".join(lines)
 
 
@@ -59,6 +64,7 @@ class LeadersScreen(ModalScreen[None]):
         Binding("l", "dismiss", "Back", show=False),
         Binding("left_square_bracket", "turn(-1)", "Prev page", key_display="["),
         Binding("right_square_bracket", "turn(1)", "Next page", key_display="]"),
+        Binding("c", "other_pool", "Live/correspondence"),
     ]
     DEFAULT_CSS = """
     LeadersScreen { align: center middle; }
@@ -66,17 +72,18 @@ class LeadersScreen(ModalScreen[None]):
                background: $surface; }
     """
 
-    def __init__(self, ask: Callable[[int], None]) -> None:
+    def __init__(self, ask: Callable[[int, str], None]) -> None:
         super().__init__()
         self.ask = ask
         self.first, self.total = 0, 0  # the page shown: its first row's index
+        self.pool = "live"
 
     def compose(self) -> ComposeResult:
         with Vertical(id="leaders"):
             yield Static("Asking the host...", id="board", markup=False)
 
     def on_mount(self) -> None:
-        self.ask(0)
+        self.ask(0, self.pool)
 
     def show(self, message: dict[str, Any]) -> None:
         self.first = int(message.get("offset") or 0)
@@ -86,4 +93,8 @@ class LeadersScreen(ModalScreen[None]):
     def action_turn(self, pages: int) -> None:
         offset = self.first + pages * PAGE
         if 0 <= offset < self.total:
-            self.ask(offset)
+            self.ask(offset, self.pool)
+
+    def action_other_pool(self) -> None:
+        self.pool = "live" if self.pool == "correspondence" else "correspondence"
+        self.ask(0, self.pool)

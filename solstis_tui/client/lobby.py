@@ -14,7 +14,8 @@ from textual.widgets import DataTable, Input, Static
 from ..widgets.footer import Footer
 from ..wire.names import BadName, normalize_name
 from ..wire.protocol import MAX_NAME
-from .create import bank_words
+from .create import bank_words, pace_words
+from .waiting import waiting_words
 
 PROMPT = "Your name (or #code to come back as yourself), then Enter:"
 PAGE_SIZE = 50  # the host's rows per page until a full page shows otherwise
@@ -29,7 +30,7 @@ class LobbyServices(Protocol):
 
     def create(self, variant: str, opponent: str, seat: int | None,
                rated: bool = False, clock: int | None = None,
-               bank: int | None = None) -> None: ...
+               bank: int | None = None, days: int = 0) -> None: ...
 
     def join(self, table: str) -> None: ...
 
@@ -106,6 +107,8 @@ class LobbyScreen(Screen[None]):
         refresh, the same table (or row) as before."""
         self.me: tuple[str, str] | None = None
         self.rating: str | None = None  # the player's rating as the host shows it
+        self.waiting: list[str] = []
+        """The ids of the player's games that wait for their move (the host's word)."""
         self.message = ""
         self.ready = False
         """True once the widgets exist (``on_mount`` ran): until then host news is kept."""
@@ -180,6 +183,7 @@ class LobbyScreen(Screen[None]):
         self.query_one("#who", Static).update(
             f"You are {name}."
             + (f" Your rating: {self.rating}." if self.rating else "")
+            + waiting_words(len(self.waiting))
             + f" Your resume code is #{code}: type it instead of your name to "
             "get your seats back from anywhere.\nEnter joins the selected table (or watches "
             "a full one) · c creates a table · w watches · r refreshes · l leaderboard · "
@@ -191,6 +195,14 @@ class LobbyScreen(Screen[None]):
         than the last one sent is out of date and ignored."""
         if message.get("id") not in (None, self.asked):
             return
+        if message.get("push") and message.get("offset", 0) != self.wanted:
+            return  # the page pushed is not the one asked for since: its answer comes
+        waiting = message.get("waiting")
+        if isinstance(waiting, list):
+            waiting = [t for t in waiting if isinstance(t, str)]
+            if waiting != self.waiting:
+                self.waiting = waiting
+                self._show_welcome()
         self.show_tables(message["tables"], message.get("offset", 0), message.get("total"))
 
     def show_tables(self, rows: list[dict[str, Any]], offset: int = 0,
@@ -215,7 +227,8 @@ class LobbyScreen(Screen[None]):
         table.clear()
         for row in self.rows:
             seats = [self._seat_text(s) for s in row["seats"]]
-            cells = [row["table"], row["variant"], row["status"], row["turn"], *seats,
+            status = "your move" if row["table"] in self.waiting else row["status"]
+            cells = [row["table"], row["variant"], status, row["turn"], *seats,
                      row["watchers"]]
             table.add_row(*(Text(str(cell), no_wrap=True, overflow="ellipsis")
                             for cell in cells), key=str(row["table"]))
@@ -270,9 +283,11 @@ class LobbyScreen(Screen[None]):
         if row is not None:
             seats = " vs ".join(self._seat_text(s) for s in row["seats"])
             rated = " · rated" if row.get("rated") else ""
-            bank = row.get("bank")
+            bank, days = row.get("bank"), row.get("days")
             game = (f" · {bank_words(bank // 60)}" if isinstance(bank, int) and
                     not isinstance(bank, bool) and 0 < bank < 24 * 3600 else "")
+            if isinstance(days, int) and not isinstance(days, bool) and 0 < days < 100:
+                game = f" · {pace_words(days)}"
             text = (f"{row['table']}: {seats} · {row['variant']}{rated}{game} · {row['status']}"
                     f" · turn {row['turn']} · {row['watchers']} watching")
         self.query_one("#row", Static).update(text)
@@ -361,8 +376,8 @@ class LobbyScreen(Screen[None]):
             return
         from .leaders import LeadersScreen
 
-        def ask(offset: int) -> None:
-            self.online.send({"type": "leaders", "offset": offset})
+        def ask(offset: int, pool: str) -> None:
+            self.online.send({"type": "leaders", "offset": offset, "pool": pool})
 
         self.app.push_screen(LeadersScreen(ask))
 

@@ -14,6 +14,7 @@ from textual.widgets import Static
 
 BARS = "▁▂▃▄▅▆▇█"
 RESULT = {1.0: "won", 0.5: "drew", 0.0: "lost"}
+LISTED, SLOW_LISTED = 10, 3  # games listed in all (at 80x24), of them correspondence ones
 
 
 def chart(ratings: list[int]) -> str:
@@ -25,21 +26,36 @@ def chart(ratings: list[int]) -> str:
     return "".join(BARS[(r - low) * (len(BARS) - 1) // span] for r in ratings)
 
 
+def game_line(game: dict[str, Any]) -> str:
+    """One rated game as the page lists it."""
+    return (f"{RESULT.get(game.get('score'), '?'):<5} against {game.get('opponent')!s:<26} "
+            f"then {game.get('rating')}")
+
+
 def page_text(message: dict[str, Any]) -> str:
     """A ``player`` message as lines a person reads (names as written)."""
     from .leaders import provisional
 
     rating, why = str(message.get("rating")), message.get("board")
-    lines = [f"{message.get('name')}: rating {rating}{provisional(rating)}", ""]
+    slow = message.get("correspondence")
+    slow = slow if isinstance(slow, dict) else {}
+    slow_rating, slow_games = slow.get("rating"), slow.get("games") or []
+    lines = [f"{message.get('name')}: rating {rating}{provisional(rating)}"]
+    if slow_games:
+        lines.append(f"Correspondence rating {slow_rating}{provisional(str(slow_rating))}")
+    lines.append("")
     if why:
         lines += [str(why), ""]
     points = [int(r) for r in message.get("chart") or []]
     if points:
         lines += [f"Rating over the last {len(points)} rated games "
                   f"({min(points)} to {max(points)}):", chart(points), ""]
-    games = message.get("games") or []
-    lines += [f"{RESULT.get(g.get('score'), '?'):<5} against {g.get('opponent')!s:<26} "
-              f"then {g.get('rating')}" for g in games] or ["No rated game yet."]
+    games = (message.get("games") or [])[:LISTED - min(len(slow_games), SLOW_LISTED)]
+    lines += [game_line(g) for g in games] or (
+        [] if slow_games else ["No rated game yet."])
+    if slow_games:
+        lines += ["", "Correspondence games:"]
+        lines += [game_line(g) for g in slow_games[:SLOW_LISTED]]
     lines += ["", "Esc goes back"]
     return "\n".join(lines)
 

@@ -179,12 +179,13 @@ class AfterGame:
     async def _new_table(self, conn: Connection, old: Table, seats: list[Seat]) -> Table:
         """The rematch table of ``old`` with ``seats``, stored and listed (the caller holds
         the host's ``create_lock``: the caps and the new table are one step)."""
-        self.quotas.check_caps(conn, against_bot=any(s.bot for s in seats))
+        self.quotas.check_caps(conn, against_bot=any(s.bot for s in seats),
+                               correspondence=old.correspondence)
         self.quotas.spend(conn, "tables", self.limits.new_tables_per_minute,
                           "new tables a minute")
         while True:
             new = new_table(old.game.options, seats, old.rated, old.clock, self.keeper.clock(),
-                            old.bank)
+                            old.bank, old.days)
             if new.id not in self.keeper.tables:
                 break
         new.rematch_of = old.game_id

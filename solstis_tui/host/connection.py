@@ -61,6 +61,10 @@ class Connection:
         self.closed = False
         self.tls: TlsPeer | None = None  # over TLS, once the handshake is done
         self.handshaking = False  # nothing is written before TLS is up (see start_tls)
+        #: the lobby page this client looks at (its last ``list``; None: at a table), which
+        #: the host pushes again when it changes (see lobby_push), and the last one pushed
+        self.lobby_offset: int | None = None
+        self.lobby_sent = b""
 
     async def start_tls(self, context: ssl.SSLContext) -> bool:
         """Do the TLS handshake (the client speaks first), within the time the connection
@@ -102,6 +106,10 @@ class Connection:
     def push(self, message: dict[str, Any]) -> None:
         """Queue ``message``; a client already holding ``send_buffer`` unread bytes is
         dropped instead."""
+        self.push_line(encode(message))
+
+    def push_line(self, line: bytes) -> None:
+        """Queue one encoded line of the wire (see ``push``)."""
         if self.closed or self.handshaking:
             return
         transport = self.writer.transport
@@ -110,7 +118,7 @@ class Connection:
         elif transport.get_write_buffer_size() > self.send_buffer:
             self.drop()
         else:
-            self.writer.write(encode(message))
+            self.writer.write(line)
 
     async def hang_up(self, reader: asyncio.StreamReader, linger: float = LINGER_SECONDS) -> None:
         """Close so that the client still reads its last messages: end the host's side,

@@ -58,6 +58,7 @@ from .hostlock import FileLock, StartRefused, claim_data_dir, claim_socket
 from .housekeeping import Housekeeping
 from .identity import ATTACH_FILE, BANS_FILE, Attachments, Bans, Trust, is_owner
 from .limits import ACCEPT_BURST, Limits
+from .lobby_push import LobbyPush
 from .players import PlayerRegistry
 from .quotas import Quotas, identity
 from .ratings import Ratings
@@ -133,6 +134,10 @@ class Host:
         self.keeper = TableKeeper(self.tables, self.conns, self.store, self.door,
                                   self.standings, self.analyst, self.limits,
                                   lambda: self.clock())
+        self.lobby_push = LobbyPush(self.conns, self.keeper.lobby_order,
+                                    self.standings.rating_text, self.limits.page_size)
+        self.keeper.lobby_moved = self.lobby_push.changed
+        self._pushing: asyncio.Task[None] | None = None
         self.bot_seats = BotSeats(self.bots, bot_seconds, self.tables, self.keeper.commit,
                                   self.keeper.after_change)
         self.quotas = Quotas(self.limits, self.tables, self.players, self.bots)
@@ -227,6 +232,7 @@ class Host:
         self.servers.append(server)
         if self._expiry is None:
             self._expiry = asyncio.get_running_loop().create_task(self.housekeeping.run())
+            self._pushing = asyncio.get_running_loop().create_task(self.lobby_push.run())
         self.bots.start()
         self.analyst.start()
         for table in self.tables.values():
@@ -237,9 +243,10 @@ class Host:
             server.close()
         for conn in list(self.conns):
             conn.writer.close()
-        if self._expiry is not None:
-            self._expiry.cancel()
-            await asyncio.gather(self._expiry, return_exceptions=True)
+        for task in (self._expiry, self._pushing):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         await self.bot_seats.close()
         await self.analyst.stop()
         for server in self.servers:
@@ -369,6 +376,7 @@ class Host:
         for the lobby that the connection is gone now (a watcher leaving changes nothing
         anyone is shown)."""
         still = presence(self.conns)
+        self.lobby_push.changed()  # their seats show them away now
         tables = set(conn.seated)
         if conn.code is not None and (LOBBY, conn.code) not in still:
             tables.update(t.id for t in self.tables.values()
@@ -417,7 +425,10 @@ class Host:
     async def _dispatch(self, conn: Connection, msg: Message) -> Reply:
         if conn.code is None and not isinstance(msg, (Ping, Hello, Status)):
             raise ProtocolError("hello_first", "say hello first")
-        return await self.handlers[type(msg)](conn, msg)
+        reply = await self.handlers[type(msg)](conn, msg)
+        if isinstance(msg, (Create, Join, Watch, Rematch)):
+            conn.lobby_offset = None  # at a table now: no lobby pushed to it
+        return reply
 
     async def _ping(self, conn: Connection, msg: Ping) -> Reply:
         return {"type": "pong"}
@@ -442,12 +453,13 @@ class Host:
                 "internal_errors": len(self.internal_errors)}
 
     async def _list(self, conn: Connection, msg: ListTables) -> Reply:
+        conn.lobby_offset, conn.lobby_sent = msg.offset, b""  # pushed again as it changes
         return {"type": "tables", **self.keeper.lobby_page(conn.code, msg.offset),
                 "rating": self.standings.rating_text(identity(conn))}
 
     async def _leaders(self, conn: Connection, msg: Leaders) -> Reply:
         return {"type": "leaders", **await self.standings.leaders(identity(conn),
-                                                                   msg.offset)}
+                                                                   msg.offset, msg.pool)}
 
     async def _player(self, conn: Connection, msg: PlayerPage) -> Reply:
         return {"type": "player", **await self.standings.player_page(identity(conn),
@@ -472,10 +484,12 @@ class Host:
         if conn.overflow:
             self._find_place(conn, any(not t.game.is_over for t in seated))
         conn.seated.update(t.id for t in seated)
+        conn.lobby_offset = 0  # the lobby is where a client starts
         conn.push({"type": "welcome", "name": conn.name, "code": code,
                    "rating": self.standings.rating_text(identity(conn)),
                    "version": VERSION, **self.keeper.lobby_page(conn.code),
                          "seated": [t.id for t in seated]})
+        self.lobby_push.changed()  # their seats show them back
         for table in seated:
             await self.keeper.broadcast(table)
             await conn.drained()

@@ -7,6 +7,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
+from ..wire.protocol import DAY
 from .connection import Connection
 from .limits import Limits
 from .players import PlayerRegistry
@@ -61,11 +62,29 @@ class Housekeeping:
 
     def abandoned(self, table: Table, now: float) -> bool:
         """Whether ``table`` holds a game nobody came back to: unfinished, no move and no
-        person connected for ``table_expire_seconds`` (the time to come back)."""
+        person connected for ``table_expire_seconds`` (the time to come back). A
+        correspondence game waits while both players are away: it is abandoned only once
+        its player to move let their days run out and ``table_expire_seconds`` more pass
+        with no claim (``idle``)."""
         humans = [s for s, c in zip(table.seats, connected(table, presence(self.conns)),
                                     strict=True) if s.bot is None and s.code and c]
-        return (not table.game.is_over and not humans and table.status() != "open"
-                and now - table.last_active > self.limits.table_expire_seconds)
+        return (not table.game.is_over and table.status() != "open"
+                and (table.correspondence or not humans) and self.idle(table, now))
+
+    def idle(self, table: Table, now: float) -> bool:
+        """Whether ``table`` has had no move for long enough to go: ``table_expire_seconds``
+        after its last change or, for a correspondence game, after its player to move ran
+        out of days."""
+        since = table.last_active
+        if table.correspondence and not table.game.is_over:
+            since = max(since, table.deadline())
+        return now - since > self.limits.table_expire_seconds
+
+    def open_wait(self, table: Table) -> float:
+        """How long ``table`` waits for a second player: ``open_table_seconds``, or a day
+        for a correspondence table (its opponent may read the lobby once a day)."""
+        wait = self.limits.open_table_seconds
+        return max(wait, DAY) if table.correspondence else wait
 
     async def forfeit_abandoned(self, now: float | None = None) -> None:
         """Record each abandoned rated game (see ``forfeit``) before ``expire`` takes its
@@ -95,14 +114,16 @@ class Housekeeping:
         waiting for a second player ``open_table_seconds`` after they were made, and
         finished tables beyond those kept (``prune_finished``)."""
         now = self.clock() if now is None else now
-        wait = self.limits.open_table_seconds
         gone = []
         present = presence(self.conns)
         for table in list(self.tables.values()):
             humans = [s for s, c in zip(table.seats, connected(table, present), strict=True)
                       if s.bot is None and s.code and c]
+            wait = self.open_wait(table)
             waited = table.status() == "open" and now - table.created > wait
-            idle = now - table.last_active > self.limits.table_expire_seconds
+            idle = self.idle(table, now)
+            if table.correspondence and not table.game.is_over:
+                humans = []  # such a game waits for its days, not for who is connected
             if ((not waited and (humans or not idle)) or table.id in self.unrecorded
                     or self.unrecorded_result(table)):
                 continue

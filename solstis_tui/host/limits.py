@@ -38,6 +38,7 @@ class Limits:
     send_buffer: int = 256 * 1024  # bytes a client may leave unread before it is dropped
     page_size: int = 50  # rows in one `welcome` or `tables` message
     tables_per_player: int = 5  # unfinished tables one player sits at
+    correspondence_tables_per_player: int = 10  # unfinished correspondence tables, apart
     bot_tables_per_player: int = 2  # of those, games against a bot (bots cost the host CPU)
     bot_tables_per_worker: int = 4  # unfinished bot games host-wide, per bot worker it has
     bot_busy_retry_seconds: float = 120.0  # when a refused bot game is told to try again

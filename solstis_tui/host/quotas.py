@@ -52,16 +52,23 @@ class Quotas:
             raise ProtocolError("too_many", f"at most {per_minute_cap:g} {said}{shared}: "
                                 "wait a little")
 
-    def check_caps(self, conn: Connection, *, against_bot: bool | None) -> None:
+    def check_caps(self, conn: Connection, *, against_bot: bool | None,
+                   correspondence: bool = False) -> None:
         """Refuse one more table for this player (``against_bot`` None: a seat taken at an
-        open table, which adds no open table) beyond the limits."""
+        open table, which adds no open table) beyond the limits. Live and correspondence
+        tables are capped apart (``correspondence``: the new table's kind): a player's
+        slow games never keep them from a quick one."""
         mine = [t for t in self.tables.values()
-                if t.seat_of(conn.code) is not None and not t.game.is_over]
+                if t.seat_of(conn.code) is not None and not t.game.is_over
+                and t.correspondence == correspondence]
         if conn.who.guest:
             self._check_guest_caps(against_bot)
-        if len(mine) >= self.limits.tables_per_player:
+        cap = (self.limits.correspondence_tables_per_player if correspondence
+               else self.limits.tables_per_player)
+        if len(mine) >= cap:
+            kind = "correspondence" if correspondence else "live"
             raise ProtocolError("too_many", f"you already sit at {len(mine)} unfinished "
-                                "tables here: finish one first")
+                                f"{kind} tables here: finish one first")
         cap = self.limits.bot_tables_per_player
         if against_bot and sum(any(s.bot for s in t.seats) for t in mine) >= cap:
             raise ProtocolError("too_many", f"you already have {cap} unfinished games against "
@@ -83,9 +90,10 @@ class Quotas:
                                 "waiting for a player here: join one of them, or try later")
 
     def bot_tables(self) -> int:
-        """Unfinished games against a bot, host-wide."""
-        return sum(1 for t in self.tables.values()
-                   if not t.game.is_over and any(seat.bot for seat in t.seats))
+        """Unfinished live games against a bot, host-wide (a correspondence game asks
+        its bot for a move days apart: it holds no worker)."""
+        return sum(1 for t in self.tables.values() if not t.game.is_over
+                   and not t.correspondence and any(seat.bot for seat in t.seats))
 
     def bot_capacity(self) -> int:
         """Unfinished games against bots the host takes: the bot workers it has now (its

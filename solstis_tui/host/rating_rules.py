@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .glicko2 import Rating
+from .rating_pools import split_key
 
 PAIR_GAMES_PER_DAY = 3  # rated games of the same two people that count in PAIR_WINDOW
 PAIR_GAMES_PROVISIONAL = 1  # ... while either of them has a provisional rating
@@ -40,8 +41,9 @@ PAIR, PAIR_PROVISIONAL, PROVISIONAL = "pair", "pair_provisional", "provisional"
 
 
 def is_bot(identity: str) -> bool:
-    """Whether ``identity`` is one of the host's bot tiers (``bot:<tier>``)."""
-    return identity.startswith("bot:")
+    """Whether ``identity`` (or its key in a rating pool: see rating_pools) is one of the
+    host's bot tiers (``bot:<tier>``)."""
+    return split_key(identity)[0].startswith("bot:")
 
 
 def settled(identity: str, rating: Rating) -> bool:

@@ -33,10 +33,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..ai.ladder import LADDER as RUNGS
+from ..wire.protocol import POOLS
 from . import archive
 from .archive import Archived
 from .database import counted_transaction, open_database, refused
 from .glicko2 import RATING_PERIOD, Rating, rate
+from .rating_pools import pool_key
 from .rating_rules import (
     BOARD_OPPONENTS,
     PAIR,
@@ -105,6 +107,13 @@ def bot_starts() -> dict[str, Rating]:
     return starts
 
 
+def pool_starts() -> dict[str, Rating]:
+    """Each bot tier's rating on day one in every pool, by its key (see rating_pools):
+    the ladder places a bot alike at any pace."""
+    return {pool_key(tier, pool): start for tier, start in bot_starts().items()
+            for pool in POOLS}
+
+
 @dataclass(frozen=True)
 class Result:
     """A finished game (``game``: its id, never reused): the identities at seats 1 and 2
@@ -166,7 +175,7 @@ class Ratings:
         the file kept aside (``*.corrupt-<time>``), if it is not a ratings database."""
         conn = open_database(self.path, SCHEMA, SCHEMA_VERSION, WHAT, EMPTY,
                              upgrades=UPGRADES)
-        self.known = bot_starts()
+        self.known = pool_starts()
         self.played = {}
         try:
             for identity, rating, rd, vol, games, updated in conn.execute(
@@ -374,7 +383,7 @@ class Ratings:
         row = conn.execute("SELECT rating, rd, vol, updated FROM ratings WHERE identity = ?",
                            (identity,)).fetchone()
         if row is None:
-            return bot_starts().get(identity, Rating())
+            return pool_starts().get(identity, Rating())
         rating, rd, vol, updated = row
         return Rating(rating, rd, vol).idle((now - updated) // RATING_PERIOD)
 

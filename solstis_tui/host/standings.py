@@ -15,6 +15,7 @@ from ..wire.protocol import ProtocolError
 from .archive import Archived, archived
 from .glicko2 import Rating
 from .players import PlayerRegistry, clash_keys
+from .rating_pools import CORRESPONDENCE, LIVE, pool_key, pool_of_days, split_key
 from .rating_rules import Played, board_rule, is_bot, missing_for_board
 from .ratings import Change, Ratings, Result, result_of
 from .tables import MIN_DECISIONS, Table, end_game
@@ -25,6 +26,11 @@ LEADERS_PAGE = 15
 log = logging.getLogger("solstis.host")
 #: What a rated game that ended before each player made MIN_DECISIONS did to the ratings.
 ABANDONED = f"not counted: abandoned before each player made {MIN_DECISIONS} decisions"
+
+
+def rated_key(table: Table, identity: str) -> str:
+    """The key of ``identity``'s rating in the pool of ``table``'s game."""
+    return pool_key(identity, pool_of_days(table.days))
 
 
 def bot_name(identity: str) -> str:
@@ -45,23 +51,29 @@ class Standings:
         self.storage_errors = storage_errors
         self._refusing: set[str] = set()  # tables whose result the database refused
 
-    def name_of(self, identity: str) -> str | None:
-        """The name a rated identity goes by (None: a player the registry forgot)."""
+    def name_of(self, key: str) -> str | None:
+        """The name a rated identity (or its key in a pool) goes by (None: a player the
+        registry forgot)."""
+        identity = split_key(key)[0]
         if identity.startswith("bot:"):
             return bot_name(identity)
         code = self.players.code_of(identity)
         return self.players.lookup(code) if code else None
 
-    async def names(self) -> dict[str, str]:
-        """The name of every rated identity the registry knows (one read, off the loop)."""
-        bots = [i for i in self.ratings.known if i.startswith("bot:")]
-        people = await self.players.names_of(set(self.ratings.known) - set(bots))
-        return {**{bot: bot_name(bot) for bot in bots}, **people}
+    async def names(self, pool: str = LIVE) -> dict[str, str]:
+        """The name of every identity rated in ``pool`` the registry knows, by its key
+        there (one read, off the loop)."""
+        keys = {split_key(k)[0]: k for k in self.ratings.known if split_key(k)[1] == pool}
+        bots = [i for i in keys if i.startswith("bot:")]
+        people = await self.players.names_of(set(keys) - set(bots))
+        return {**{keys[bot]: bot_name(bot) for bot in bots},
+                **{keys[i]: name for i, name in people.items()}}
 
     async def identity_named(self, name: str) -> str | None:
         """The rated identity whose name is ``name`` (up to case and look-alikes)."""
         wanted = set(clash_keys(name))
-        return next((identity for identity, shown in (await self.names()).items()
+        named = {**await self.names(CORRESPONDENCE), **await self.names(LIVE)}
+        return next((split_key(key)[0] for key, shown in named.items()
                      if wanted & set(clash_keys(shown))), None)
 
     async def player_page(self, asker: str | None, name: str | None) -> dict[str, Any]:
@@ -74,11 +86,17 @@ class Standings:
                                 + ("play a rated game first" if name is None
                                    else f"nobody rated here is called {name}"))
         games = await self.ratings.games_of(identity)
+        slow = await self.ratings.games_of(pool_key(identity, CORRESPONDENCE), 10)
         listed = [{"opponent": self.name_of(other) or "(gone)", "score": score,
                    "rating": round(after)} for other, score, after in reversed(games)][:10]
+        slow_listed = [{"opponent": self.name_of(other) or "(gone)", "score": score,
+                        "rating": round(after)} for other, score, after in reversed(slow)]
         return {"name": self.name_of(identity), "rating": self.rating_text(identity),
                 "games": listed, "chart": [round(after) for _o, _s, after in games],
-                "board": self.board_note(identity)}
+                "board": self.board_note(identity),
+                "correspondence": {
+                    "rating": self.rating_text(pool_key(identity, CORRESPONDENCE)),
+                    "games": slow_listed}}
 
     def board_note(self, identity: str) -> str | None:
         """Why ``identity`` is not on the leaderboard, as a person reads it (None: listed,
@@ -97,13 +115,16 @@ class Standings:
         """Whether ``identity`` is on the leaderboard: a bot, or an established player."""
         return self.board_note(identity) is None
 
-    async def leaders(self, me: str | None, offset: int = 0) -> dict[str, Any]:
-        """A page of the leaderboard (``LEADERS_PAGE`` rows from ``offset``: place, name,
-        rating; the bots among established players), ``me``'s place (None: not listed)
-        and, if ``me`` is rated but not listed, what they still need (``board``). A player
-        the registry forgot is not shown."""
+    async def leaders(self, me: str | None, offset: int = 0,
+                      pool: str = LIVE) -> dict[str, Any]:
+        """A page of ``pool``'s leaderboard (``LEADERS_PAGE`` rows from ``offset``: place,
+        name, rating; the bots among established players), ``me``'s place (None: not
+        listed) and, if ``me`` is rated but not listed, what they still need (``board``).
+        A player the registry forgot is not shown."""
+        me = pool_key(me, pool)
         board = [(-self.ratings.known[identity].rating, identity, name)
-                 for identity, name in (await self.names()).items() if self.listed(identity)]
+                 for identity, name in (await self.names(pool)).items()
+                 if self.listed(identity)]
         board.sort()
         rows = [{"place": i + 1, "name": name, "rating": self.rating_text(identity),
                  "you": identity == me}
@@ -112,6 +133,7 @@ class Standings:
         place = next((i + 1 for i, (_r, identity, _n) in enumerate(board)
                       if identity == me), None)
         return {"rows": rows, "offset": offset, "total": len(board), "place": place,
+                "pool": pool,
                 "rating": self.rating_text(me),
                 "board": None if me is None else self.board_note(me)}
 
@@ -135,9 +157,12 @@ class Standings:
         pair = {others[0], joiner}
         promised = sum(1 for t in tables if t.id != table.id and t.rated and t.unrated == ""
                        and not t.recorded and {s.identity for s in t.seats} == pair
+                       and (t.days > 0) == (table.days > 0)  # the same pool
                        and not (t.game.is_over and not t.played()))
+        pool = pool_of_days(table.days)
         try:
-            return await self.ratings.rule_for((others[0], joiner), self.clock(), promised)
+            return await self.ratings.rule_for((pool_key(others[0], pool),
+                                                pool_key(joiner, pool)), self.clock(), promised)
         except OSError as exc:  # cannot tell now: decided by the same rule when recorded
             log.error("could not tell whether the game at %s will count: %s", table.id, exc)
             return None
@@ -147,7 +172,8 @@ class Standings:
         an unrated game: the identity, the bot, or "" (a guest, the host's own account). A
         rated table's game counts only if it was played (``Table.played``), and not if
         its players were told it would be played unrated (``Table.unrated``)."""
-        ids = [s.identity or (f"bot:{s.bot}" if s.bot else "") for s in table.seats]
+        ids = [rated_key(table, s.identity or (f"bot:{s.bot}" if s.bot else ""))
+               for s in table.seats]
         return result_of(table.game_id, (ids[0], ids[1]), table.game.winner,
                          table.last_active, table.rated and table.played(),
                          table_id=table.id, record=self.archived(table, table.last_active),
@@ -166,7 +192,7 @@ class Standings:
         """An abandoned rated game counts as lost by whoever left it: the seat whose
         decision it was when everybody had gone (if both players made their
         ``MIN_DECISIONS``; else it is stored unrated). True once stored."""
-        ids = [s.identity or "" for s in table.seats]
+        ids = [rated_key(table, s.identity or "") for s in table.seats]
         loser = table.game.to_play
         ended = table.copy()  # its record: lost on time (abandoned, if nobody really played)
         end_game(ended, loser, EndReason.TIME)

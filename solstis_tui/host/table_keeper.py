@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..wire.protocol import ProtocolError
 from .connection import Connection
 from .tables import Table, TableStore
-from .views import LobbyOrder, audience, lobby_page, presence, state_message
+from .views import LobbyLook, LobbyOrder, audience, lobby_page, presence, state_message
 
 if TYPE_CHECKING:
     from .admission import Door
@@ -46,6 +46,8 @@ class TableKeeper:
         self.prune: Callable[[], object] = lambda: None
         """Lets an older finished table go (``Housekeeping.prune_finished``, set likewise)."""
         self._lobby: LobbyOrder | None = None  # the lobby's order (see lobby_page)
+        self.lobby_moved: Callable[[], None] = lambda: None
+        """Something the lobby shows changed (``LobbyPush.changed``, set once it exists)."""
 
     async def commit(self, table: Table, change: Callable[[Table], None], what: str, *,
                      active: bool = True) -> Table:
@@ -71,6 +73,8 @@ class TableKeeper:
             self.tables[table.id] = new  # nothing closes a table while its save holds the lock
             if new.status() != old.status():
                 self.lobby_changed()
+            else:
+                self.lobby_moved()  # its turn, whose move, its seats
             return new
 
     async def add(self, table: Table) -> None:
@@ -145,12 +149,18 @@ class TableKeeper:
     def lobby_changed(self) -> None:
         """A table came, went or changed status: the lobby's order is made afresh."""
         self._lobby = None
+        self.lobby_moved()
 
     def lobby_page(self, code: str | None, offset: int = 0) -> dict[str, Any]:
         """One page of the lobby for the player with ``code`` (see views). The order is
         kept between requests and sorted again only after a table came, went or changed
         its status (so a client listing often costs the host little)."""
+        return lobby_page(self.lobby_order(), LobbyLook(self.conns, self.standings.rating_text),
+                          code, offset, self.limits.page_size)
+
+    def lobby_order(self) -> LobbyOrder:
+        """The lobby's order as it stands (made afresh after a table came, went or changed
+        its status)."""
         if self._lobby is None or len(self._lobby) != len(self.tables):
             self._lobby = LobbyOrder(self.tables)
-        return lobby_page(self._lobby, self.conns, code, offset, self.limits.page_size,
-                          self.standings.rating_text)
+        return self._lobby

@@ -17,7 +17,7 @@ from solstis_tui.ai.registry import BOT_TIERS
 
 from ..core import EndReason, IllegalMove
 from ..wire.messages import Chat, Create, Leave, PlayMove, Rename, Watch
-from ..wire.protocol import ProtocolError
+from ..wire.protocol import ProtocolError, duration_words
 from .connection import Connection
 from .quotas import Quotas, identity
 from .table_keeper import TableKeeper
@@ -81,14 +81,15 @@ class TableMessages:
         if opponent != "friend":
             seats[1 - seat] = Seat(opponent.capitalize(), None, opponent, f"bot:{opponent}")
         async with self.create_lock:  # no second create can pass the caps during the save
-            self.quotas.check_caps(conn, against_bot=opponent != "friend")
+            self.quotas.check_caps(conn, against_bot=opponent != "friend",
+                                   correspondence=msg.days > 0)
             self.quotas.spend(conn, "tables", self.limits.new_tables_per_minute,
                         "new tables a minute")
             table = new_table(msg.options, seats, rated, clock, self.keeper.clock(),
-                              msg.bank * 60.0)
+                              msg.bank * 60.0, msg.days)
             while table.id in self.keeper.tables:  # table ids are short: never reuse one
                 table = new_table(msg.options, seats, rated, clock, self.keeper.clock(),
-                                  msg.bank * 60.0)
+                                  msg.bank * 60.0, msg.days)
             await self.keeper.add(table)
         conn.seated.add(table.id)
         conn.push({"type": "joined", "table": table.id, "seat": seat})
@@ -114,7 +115,8 @@ class TableMessages:
                 t.seats[free[0]] = Seat(conn.name, conn.code, identity=identity(conn))
 
             async with self.create_lock:
-                self.quotas.check_caps(conn, against_bot=None)
+                self.quotas.check_caps(conn, against_bot=None,
+                                       correspondence=table.correspondence)
                 unrated = await self.standings.unrated_at(table, identity(conn),
                                                           self.keeper.tables.values())
 
@@ -231,7 +233,7 @@ class TableMessages:
         if table.seats[table.game.to_play].bot is not None:
             raise ProtocolError("not_your_claim", "a bot is deciding: it is never out of "
                                 "time")
-        if not table.clocks_run():
+        if not table.clocks_run() and not table.correspondence:
             waiting = "you have" if table.decisions(seat) == 0 else "the other player has"
             raise ProtocolError("too_early", "the clocks run only once both players have made "
                                 f"a first decision in this game, and {waiting} not yet. "
@@ -239,7 +241,7 @@ class TableMessages:
                                 "this early is abandoned and moves no rating")
         left = table.time_left(self.keeper.clock())
         if left > 0:
-            raise ProtocolError("too_early", f"the other player has {left:.0f} seconds "
+            raise ProtocolError("too_early", f"the other player has {duration_words(left)} "
                                 "left for this decision")
         loser = table.game.to_play
         await self.keeper.commit(table, lambda t: end_game(t, loser, EndReason.TIME), "your claim")

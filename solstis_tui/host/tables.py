@@ -18,8 +18,10 @@ from ..core.serialize import game_to_dict
 from ..files import keep_aside, write_atomic
 from ..wire.protocol import (
     BANK_INCREMENT,
+    DAY,
     DEFAULT_BANK,
     DEFAULT_CLOCK,
+    PACES,
     ProtocolError,
 )
 
@@ -32,6 +34,9 @@ TABLE_FILE = re.compile(r"t[^.]*\.json")  # not one kept aside (t….corrupt-…
 MIN_DECISIONS = 5
 #: Watchers a table remembers (so that they may read its record): later ones still watch.
 MAX_WATCHERS = 100
+#: After a start, a correspondence decision has at least this long left (see
+#: ``restart_clocks``): a host down for a night costs nobody their game.
+RESTART_GRACE = 3600.0
 
 
 @dataclass
@@ -90,10 +95,19 @@ class Table:
     #: it counts; None: not decided, as at a bot's table or in an older file: the rules
     #: then apply when it is recorded)
     unrated: str | None = None
+    #: a correspondence game's days a move (1, 2, 3 or 7; see ``wire.protocol.PACES``):
+    #: ``clock`` is then that many days, no bank runs, and the clock runs from the moment
+    #: both seats are taken, whether or not anyone is connected. 0: a live game.
+    days: int = 0
 
     def __post_init__(self) -> None:
         if not self.game_id:
             self.game_id = self.id
+
+    @property
+    def correspondence(self) -> bool:
+        """Whether the game is played at days a move (its own rating pool, no bank)."""
+        return self.days > 0
 
     @property
     def variant(self) -> str:
@@ -122,6 +136,8 @@ class Table:
     def bank_left(self, seat: int, now: float) -> float:
         """Seconds left in the bank of the player at ``seat`` ``now`` (their pending
         decision's time so far taken off while the clocks run)."""
+        if self.correspondence:
+            return float("inf")  # no bank: each move has its days
         left = self.banks[seat]
         if self.clocks_run() and seat == self.game.to_play:
             left -= now - self.decision_since
@@ -137,7 +153,7 @@ class Table:
         """This table is ``before`` with its pending decision answered (or the game over):
         the next decision's time starts ``now``. If the clocks ran, the decider's bank
         loses the time the decision took and gains ``BANK_INCREMENT`` a tile they played."""
-        if before.clocks_run():
+        if before.clocks_run() and not before.correspondence:
             seat = before.game.to_play
             new = self.game.history[len(before.game.history):]
             plays = sum(1 for p, move, _auto in new if p == seat and move.kind == PLAY_KIND)
@@ -149,8 +165,20 @@ class Table:
     def clocks_run(self) -> bool:
         """Whether the move clock runs: once both players have made a first decision in
         this game (a player who never sat down to play can never lose on time), while
-        it is not over."""
-        return self.status() == "playing" and all(self.decisions(s) > 0 for s in (0, 1))
+        it is not over. A correspondence clock runs from the moment both seats are
+        taken: sitting down at such a table is agreeing to its days a move."""
+        if self.status() != "playing":
+            return False
+        return self.correspondence or all(self.decisions(s) > 0 for s in (0, 1))
+
+    def deadline(self) -> float:
+        """When the pending decision's own clock runs out (the host's time)."""
+        return self.decision_since + self.clock
+
+    def waits_for(self, code: str | None) -> bool:
+        """Whether the game is waiting for a decision of the player with ``code``."""
+        return (self.status() == "playing" and code is not None
+                and self.seats[self.game.to_play].code == code)
 
     def counts(self) -> bool:
         """Whether the game's end would move ratings now: a rated table, played, and not
@@ -184,6 +212,7 @@ class Table:
             "watchers": list(self.watchers),
             "rematch_of": self.rematch_of,
             "unrated": self.unrated,
+            "days": self.days,
         }
 
     @classmethod
@@ -207,6 +236,12 @@ class Table:
             table.rematch_of = str(data.get("rematch_of") or "")
             unrated = data.get("unrated")
             table.unrated = None if unrated is None else str(unrated)
+            table.days = int(data.get("days", 0))
+            if table.days not in (0, *PACES):
+                raise ValueError(f"a correspondence game has {PACES} days a move, not "
+                                 f"{table.days}")
+            if table.days:
+                table.clock = table.days * DAY
             ended = data.get("ended")  # how files before version 0.2 kept it
             if ended is not None:
                 reason, loser = EndReason(ended["reason"]), ended["loser"]
@@ -240,25 +275,36 @@ def end_game(table: Table, loser: int, reason: EndReason) -> None:
 
 
 def restart_clocks(tables: Iterable[Table], now: float) -> None:
-    """After a start: downtime is nobody's time. The decision pending at each table whose
-    clocks run starts again ``now``, so its player gets at least the time they had when
-    the host stopped (their whole decision time; a killed host cannot say when it
-    stopped). Not saved: the next change saves it, and another restart does it again."""
+    """After a start: downtime is nobody's time. The decision pending at each live table
+    whose clocks run starts again ``now``, so its player gets at least the time they had
+    when the host stopped (their whole decision time; a killed host cannot say when it
+    stopped). A correspondence deadline is a date, and stays one: only a deadline that
+    passed while the host was down, or is closer than ``RESTART_GRACE``, moves to
+    ``RESTART_GRACE`` from ``now``. Not saved: the next change saves it, and another
+    restart does it again."""
     for table in tables:
-        if table.clocks_run():
+        if not table.clocks_run():
+            continue
+        if not table.correspondence:
             table.decision_since = now
+        elif table.deadline() < now + RESTART_GRACE:
+            table.decision_since = now + RESTART_GRACE - table.clock
 
 
 def new_table(options: Options, seats: list[Seat], rated: bool = False,
               clock: float = DEFAULT_CLOCK, now: float | None = None,
-              bank: float = DEFAULT_BANK) -> Table:
+              bank: float = DEFAULT_BANK, days: int = 0) -> Table:
     """A fresh table with a newly dealt game: its seed is a secret nobody chose (never sent);
     the game's id is 128 random bits of its own (the table's 24 are reused). It is made,
-    active and its first decision's clock runs from ``now`` (the host's time)."""
+    active and its first decision's clock runs from ``now`` (the host's time). With
+    ``days`` (one of ``PACES``) it is a correspondence table: ``clock`` is that many days
+    and ``bank`` is not used."""
     now = time.time() if now is None else now
+    if days:
+        clock = days * DAY
     return Table("t" + secrets.token_hex(3), Game.new(options=options), seats, now, now,
                  rated=rated, clock=clock, decision_since=now, bank=bank, banks=(bank, bank),
-                 game_id="g" + secrets.token_hex(16))
+                 game_id="g" + secrets.token_hex(16), days=days)
 
 
 class TableStore:

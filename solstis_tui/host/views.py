@@ -4,6 +4,7 @@ view of a table (exactly what that seat may know)."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from itertools import chain, islice
@@ -12,6 +13,7 @@ from typing import Any
 from ..core.observation import observe
 from ..core.observation_json import observation_to_dict
 from .connection import Connection
+from .rating_pools import pool_key, pool_of_days
 from .rating_rules import unrated_reason
 from .tables import Table
 
@@ -58,7 +60,7 @@ def seat_rows(table: Table, present: Presence,
     An open seat has no name; one kept for a rematch says for whom (``kept_for``)."""
     return [{"name": None if s.is_open else s.name, "bot": s.bot, "connected": c,
              "in_lobby": not c and s.code is not None and (LOBBY, s.code) in present,
-             "rating": rating_of(s.identity),
+             "rating": rating_of(pool_key(s.identity, pool_of_days(table.days))),
              **({"kept_for": s.name} if s.is_open and s.kept_for else {})}
             for s, c in zip(table.seats, connected(table, present), strict=True)]
 
@@ -66,9 +68,10 @@ def seat_rows(table: Table, present: Presence,
 class LobbyOrder:
     """The lobby's order, worked out once while no table comes, goes or changes status:
     tables waiting for a player, games in play, finished ones, newest first in each; and
-    each player's own tables, which their pages list first. It keeps table ids, and shows
-    each table as ``tables`` (the host's own, shared) holds it now: a stored move puts a
-    new Table in its old one's place without changing the order."""
+    each player's own tables, which their pages list first (those waiting for their move
+    first of all). It keeps table ids, and shows each table as ``tables`` (the host's
+    own, shared) holds it now: a stored move puts a new Table in its old one's place
+    without changing the order."""
 
     def __init__(self, tables: Mapping[str, Table]) -> None:
         self.tables = tables
@@ -83,35 +86,87 @@ class LobbyOrder:
     def __len__(self) -> int:
         return len(self.order)
 
+    def own(self, code: str | None) -> list[str]:
+        """The tables of the player with ``code``: those waiting for their move first."""
+        mine = self.mine.get(code, []) if code else []
+        waiting = self.waiting(code)
+        if not waiting:
+            return mine
+        first = set(waiting)
+        return waiting + [t for t in mine if t not in first]
+
+    def waiting(self, code: str | None) -> list[str]:
+        """The ids of the games waiting for a move of the player with ``code``."""
+        if not code:
+            return []
+        return [t for t in self.mine.get(code, ())
+                if (table := self.tables.get(t)) is not None and table.waits_for(code)]
+
     def page(self, code: str | None, offset: int, size: int) -> list[Table]:
         """At most ``size`` tables from ``offset``, the player's own first (the cost grows
-        with ``offset + size``, not with the number of tables)."""
-        mine = self.mine.get(code, []) if code else []
+        with ``offset + size`` and the player's own tables, not with the number of
+        tables)."""
+        mine = self.own(code)
         own = set(mine)
         everyone = chain(mine, (t for t in self.order if t not in own))
         ids = islice(everyone, offset, offset + size)
         return [table for t in ids if (table := self.tables.get(t)) is not None]
 
 
-def lobby_page(order: LobbyOrder, conns: Iterable[Connection], code: str | None,
-               offset: int, size: int, rating_of: RatingOf = _unrated) -> dict[str, Any]:
-    """One page of the lobby for the player with ``code``, and how many rows there are.
-    Resume codes are never listed."""
-    live = [c for c in conns if not c.closed]
-    present = presence(live)
-    watchers = Counter(table_id for c in live for table_id in c.watching)
-    rows = [{
-        "table": table.id,
-        "variant": table.variant,
-        "status": table.status(),
-        "turn": table.game.turn,
-        "seats": seat_rows(table, present, rating_of),
-        "rated": table.rated,
-        "clock": round(table.clock),
-        "bank": round(table.bank),
-        "watchers": watchers[table.id],
-    } for table in order.page(code, offset, size)]
-    return {"tables": rows, "offset": offset, "total": len(order)}
+class LobbyLook:
+    """What every page of the lobby shares at one moment: who is where, who watches what,
+    and each table's row, made once however many pages show it (see ``lobby_push``)."""
+
+    def __init__(self, conns: Iterable[Connection], rating_of: RatingOf = _unrated) -> None:
+        live = [c for c in conns if not c.closed]
+        self.present = presence(live)
+        self.watchers = Counter(table_id for c in live for table_id in c.watching)
+        self.rating_of = rating_of
+        self.rows: dict[str, bytes] = {}
+
+    def row(self, table: Table) -> dict[str, Any]:
+        """The lobby's row of ``table``: what anyone may see of it."""
+        return {
+            "table": table.id,
+            "variant": table.variant,
+            "status": table.status(),
+            "turn": table.game.turn,
+            "to_play": table.game.to_play if table.status() == "playing" else None,
+            "seats": seat_rows(table, self.present, self.rating_of),
+            "rated": table.rated,
+            "clock": round(table.clock),
+            "bank": round(table.bank),
+            "days": table.days,
+            "watchers": self.watchers[table.id],
+        }
+
+    def row_bytes(self, table: Table) -> bytes:
+        """``row`` as the wire writes it, made once a table for this moment."""
+        made = self.rows.get(table.id)
+        if made is None:
+            made = self.rows[table.id] = json.dumps(self.row(table),
+                                                    separators=(",", ":")).encode()
+        return made
+
+
+def lobby_page(order: LobbyOrder, look: LobbyLook, code: str | None, offset: int,
+               size: int) -> dict[str, Any]:
+    """One page of the lobby for the player with ``code``, how many rows there are, and
+    which of the player's games wait for their move (``waiting``: all of them, not only
+    this page's). Resume codes are never listed."""
+    rows = [look.row(table) for table in order.page(code, offset, size)]
+    return {"tables": rows, "offset": offset, "total": len(order),
+            "waiting": order.waiting(code)}
+
+
+def lobby_page_bytes(order: LobbyOrder, look: LobbyLook, code: str | None, offset: int,
+                     size: int) -> bytes:
+    """``lobby_page`` as one pushed ``tables`` line of the wire (``push``: not an answer),
+    built from the rows ``look`` made once: most pages share most rows."""
+    rows = b",".join(look.row_bytes(table) for table in order.page(code, offset, size))
+    rest = json.dumps({"offset": offset, "total": len(order), "waiting": order.waiting(code),
+                       "push": True}, separators=(",", ":")).encode()
+    return b'{"type":"tables","tables":[' + rows + b"]," + rest[1:] + b"\n"
 
 
 def unrated_text(table: Table) -> str | None:
@@ -145,10 +200,11 @@ def state_message(table: Table, seat: int | None, present: Presence,
         "counts": table.counts(),
         "unrated": unrated_text(table),
         "clock": round(table.clock),
+        "days": table.days,
         "time_left": None if now is None or not table.clocks_run()
-        else max(0, round(table.decision_since + table.clock - now)),
+        else max(0, round(table.deadline() - now)),
         "bank": round(table.bank),
-        "bank_left": None if now is None or not table.clocks_run()
+        "bank_left": None if now is None or not table.clocks_run() or table.correspondence
         else [max(0, round(table.bank_left(seat, now))) for seat in (0, 1)],
         "scores": [game.score(0).total, game.score(1).total],
         "observation": observation_to_dict(obs),

@@ -19,9 +19,15 @@ CLAIM_KEY: Final = "o"
 
 
 def minutes_seconds(seconds: float) -> str:
-    """``seconds`` (rounded up: 0:00 only once the time is really up) as ``m:ss``."""
+    """``seconds`` (rounded up: 0:00 only once the time is really up) as ``m:ss``; a
+    correspondence clock's hours and days as ``5h 07m`` and ``2d 05h``."""
     whole = max(0, math.ceil(seconds))
-    return f"{whole // 60}:{whole % 60:02d}"
+    if whole < 3600:
+        return f"{whole // 60}:{whole % 60:02d}"
+    hours, minutes = divmod(whole // 60, 60)
+    if hours < 24:
+        return f"{hours}h {minutes:02d}m"
+    return f"{hours // 24}d {hours % 24:02d}h"
 
 
 @dataclass(frozen=True)

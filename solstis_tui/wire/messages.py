@@ -26,6 +26,8 @@ from .protocol import (
     MAX_OFFSET,
     MIN_BANK,
     MIN_CLOCK,
+    PACES,
+    POOLS,
     VERSION,
     ProtocolError,
     field,
@@ -66,9 +68,11 @@ class ListTables:
 
 @dataclass(frozen=True, slots=True)
 class Leaders:
-    """``leaders``: the leaderboard's page from row ``offset``."""
+    """``leaders``: the leaderboard's page from row ``offset``, of the live games' ratings
+    or, with ``pool`` "correspondence", of the correspondence games'."""
 
     offset: int = 0
+    pool: str = "live"
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +101,9 @@ class Create:
     clock: int = int(DEFAULT_CLOCK)
     bank: int = int(DEFAULT_BANK // 60)
     """Minutes of the time bank each player has for the whole game."""
+    days: int = 0
+    """Days a move for a correspondence game (one of ``PACES``); 0: a live game, on
+    ``clock`` and ``bank``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +224,13 @@ def _name(typed: str) -> str:
         raise ProtocolError("bad_name", str(exc)) from None
 
 
+def _pool(raw: dict[str, Any]) -> str:
+    pool = field(raw, "pool", str, default="live", max_len=20)
+    if pool not in POOLS:
+        raise ProtocolError("bad_message", "pool is " + " or ".join(POOLS))
+    return pool
+
+
 def _create(raw: dict[str, Any]) -> Create:
     try:
         options = Options.for_variant(field(raw, "variant", str, default="base", max_len=12))
@@ -233,8 +247,12 @@ def _create(raw: dict[str, Any]) -> Create:
     if not MIN_BANK <= bank * 60 <= MAX_BANK:
         raise ProtocolError("bad_message", f"bank is from {MIN_BANK / 60:g} to "
                             f"{MAX_BANK / 60:g} minutes a player")
+    days = field(raw, "days", int, default=0)
+    if days not in (0, *PACES):
+        raise ProtocolError("bad_message", "days is 0 (a live game) or "
+                            + ", ".join(map(str, PACES)) + " days a move")
     return Create(options, field(raw, "opponent", str, default="friend", max_len=12), seat,
-                  field(raw, "rated", bool, default=False), clock, bank)
+                  field(raw, "rated", bool, default=False), clock, bank, days)
 
 
 def _table(raw: dict[str, Any]) -> str:
@@ -281,7 +299,7 @@ PARSERS: dict[str, Callable[[dict[str, Any]], Message]] = {
     "hello": _hello,
     "ping": lambda raw: Ping(),
     "list": lambda raw: ListTables(_offset(raw)),
-    "leaders": lambda raw: Leaders(_offset(raw)),
+    "leaders": lambda raw: Leaders(_offset(raw), _pool(raw)),
     "rename": lambda raw: Rename(_name(field(raw, "name", str, max_len=4 * MAX_NAME))),
     "player": lambda raw: PlayerPage(field(raw, "name", str, default=None,
                                            max_len=4 * MAX_NAME)),

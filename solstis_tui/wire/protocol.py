@@ -130,9 +130,32 @@ def message_kind(line: bytes | None) -> str:
 DEFAULT_BANK = 20 * 60.0
 MIN_BANK, MAX_BANK = 5 * 60.0, 60 * 60.0
 BANK_INCREMENT = 5.0
+#: A correspondence game's pace: the days a player has for each move (chosen when the
+#: table is created; 0 in a ``create`` means a live game, on the move clock and bank).
+PACES = (1, 2, 3, 7)
+DAY = 24 * 3600.0
+#: The rating pools: live games and correspondence games are rated apart, as a player's
+#: strength at five minutes a move says little of it at days a move.
+POOLS = ("live", "correspondence")
 #: The most tiles a game can see played: each comes from a hand, and only the 6 dealt and
 #: the 30 of the land pile ever enter one (rules.md §2).
 MOST_TILES_PLAYED = 36
+
+
+def duration_words(seconds: float) -> str:
+    """A time left as a person says it: "42 seconds" (up to ten minutes, as the move
+    clock's), "17 minutes", "5 hours", "2 days 3 hours" (rounded down, so that it never
+    promises more than is left)."""
+    seconds = max(0, int(seconds))
+    if seconds < 600:
+        return f"{seconds} second{'' if seconds == 1 else 's'}"
+    if seconds < 2 * 3600:
+        return f"{seconds // 60} minutes"
+    days, hours = divmod(seconds // 3600, 24)
+    if not days:
+        return f"{hours} hours"
+    words = f"{days} day{'' if days == 1 else 's'}"
+    return words + (f" {hours} hour{'' if hours == 1 else 's'}" if hours else "")
 
 
 def longest_game(bank: float) -> float:

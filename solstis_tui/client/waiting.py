@@ -1,0 +1,53 @@
+"""``solstis online --waiting``: one line saying how many of your games wait for your
+move at the host, and an exit status, for a shell prompt or a login message.
+
+It knows you as the lobby does, but never makes a new player: by your SSH key
+(``--ssh-key``), your resume code (``--code``) or your own account on the host's machine.
+Exit status: 0 when a game waits for you, 1 when none does, 2 when the host could not
+say (not reached, or it does not know you).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+
+from ..wire.tls import TlsTarget
+from .client import HostClient, HostError
+
+#: Seconds the whole exchange may take: a prompt must never hang on a busy host.
+WAITING_TIMEOUT = 10.0
+SOME, NONE, UNKNOWN = 0, 1, 2
+
+
+def waiting_words(count: int) -> str:
+    """What the lobby's first line (and ``--waiting``) says of the games that wait for the
+    player's move ("" for none)."""
+    if not count:
+        return ""
+    return f" {count} game{' waits' if count == 1 else 's wait'} for your move."
+
+
+async def waiting_line(socket: Path | None = None, tcp: tuple[str, int] | None = None,
+                       tls: TlsTarget | None = None, code: str | None = None,
+                       ssh_key: str | None = None) -> tuple[int, str]:
+    """The exit status and the line to print (see the module's docstring)."""
+    try:
+        async with asyncio.timeout(WAITING_TIMEOUT):
+            client = await HostClient.connect(socket, tcp, tls=tls)
+            client.ssh_key = ssh_key
+            try:
+                welcome = await client.hello(None, code)
+            finally:
+                with contextlib.suppress(OSError, ConnectionError):
+                    await client.close()
+    except TimeoutError:
+        return UNKNOWN, "solstis: the game host did not answer in time."
+    except HostError as exc:
+        return UNKNOWN, f"solstis: {exc}."
+    waiting = welcome.get("waiting")
+    count = len(waiting) if isinstance(waiting, list) else 0
+    if not count:
+        return NONE, "solstis: no game waits for your move."
+    return SOME, "solstis:" + waiting_words(count)

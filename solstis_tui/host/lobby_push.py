@@ -1,0 +1,77 @@
+"""The lobby moves by itself: when tables change, the host pushes each client looking at
+the lobby its page again, at most once a second, and only if that page changed.
+
+A round builds what every page shares once (``views.LobbyLook``: who is where, each
+table's row as wire bytes), so that its cost grows with the connections and the rows
+shown, not with connections times rows; a client that reads nothing is dropped by its
+send buffer, as for any other message (``Connection.push_line``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+
+from .connection import Connection
+from .views import LobbyLook, LobbyOrder, RatingOf, lobby_page_bytes
+
+#: The shortest time between two pushes to one connection (seconds).
+PUSH_INTERVAL = 1.0
+
+
+class LobbyPush:
+    """Pushes lobby pages to ``conns`` whose ``lobby_offset`` is set, after ``changed``."""
+
+    def __init__(self, conns: set[Connection], order: Callable[[], LobbyOrder],
+                 rating_of: RatingOf, page_size: int,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.conns = conns
+        self.order = order
+        self.rating_of = rating_of
+        self.page_size = page_size
+        self.clock = clock
+        self._changed = asyncio.Event()
+        self.last_round = float("-inf")
+        self.rounds = 0
+        self.pushed = 0
+
+    def changed(self) -> None:
+        """Something a lobby page shows changed: a push round follows (within a second)."""
+        self._changed.set()
+
+    async def run(self) -> None:
+        """Push after each change, a round at most every ``PUSH_INTERVAL``, until
+        cancelled."""
+        while True:
+            await self._changed.wait()
+            wait = self.last_round + PUSH_INTERVAL - self.clock()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._changed.clear()
+            self.last_round = self.clock()
+            self.push_round()
+
+    def push_round(self) -> int:
+        """Push its page to each connection looking at the lobby whose page differs from
+        the one it was last pushed; how many were pushed."""
+        order = self.order()
+        look = LobbyLook(self.conns, self.rating_of)
+        pages: dict[tuple[str | None, int], bytes] = {}
+        pushed = 0
+        for conn in list(self.conns):
+            offset = conn.lobby_offset
+            if offset is None or conn.closed or conn.code is None:
+                continue
+            key = (conn.code if order.mine.get(conn.code) else None, offset)
+            line = pages.get(key)
+            if line is None:
+                line = pages[key] = lobby_page_bytes(order, look, conn.code, offset,
+                                                     self.page_size)
+            if line != conn.lobby_sent:
+                conn.lobby_sent = line
+                conn.push_line(line)
+                pushed += 1
+        self.rounds += 1
+        self.pushed += pushed
+        return pushed

@@ -1,0 +1,69 @@
+"""The lobby moves by itself: a table created, joined or finished reaches every client
+looking at the lobby without a refresh; a client at a table gets no lobby; a page that
+did not change is not sent again."""
+
+from __future__ import annotations
+
+import pytest
+
+from solstis_tui.client.client import HostClient
+
+pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
+
+
+async def pushed_page_with(client: HostClient, table: str) -> dict:
+    """The next lobby page pushed to ``client`` that lists ``table``."""
+    while True:
+        page = await client.receive_until("tables")
+        if page.get("push") and any(row["table"] == table for row in page["tables"]):
+            return page
+
+
+async def test_a_new_table_reaches_an_open_lobby_without_a_refresh(host, connect):
+    ann = await connect("Ann")
+    bob = await connect("Bob")  # in the lobby: he asks for nothing more
+    await bob.receive_until("tables", push=True)  # the lobby as it stood when he came
+    await ann.send({"type": "create", "opponent": "friend", "seat": 0, "days": 2})
+    table = (await ann.receive_until("joined"))["table"]
+    page = await pushed_page_with(bob, table)
+    row = next(r for r in page["tables"] if r["table"] == table)
+    assert (row["status"], row["days"], row["seats"][0]["name"]) == ("open", 2, "Ann")
+
+
+async def test_a_client_at_a_table_is_not_sent_the_lobby_until_it_comes_back(host, connect):
+    bob, ann = await connect("Bob"), await connect("Ann")
+    await bob.send({"type": "create", "opponent": "friend", "seat": 0})
+    bobs = (await bob.receive_until("joined"))["table"]
+    (bobs_conn,) = [c for c in host.conns if c.name == "Bob"]
+    assert bobs_conn.lobby_offset is None  # at his table: the lobby is not his to see
+    await bob.send({"type": "leave", "table": bobs})
+    await bob.receive_until("left")
+    await bob.send({"type": "list", "id": 7})  # back in the lobby, as the client asks
+    await bob.receive_until("tables", id=7)
+    await ann.send({"type": "create", "opponent": "friend", "seat": 0})
+    anns = (await ann.receive_until("joined"))["table"]
+    await pushed_page_with(bob, anns)
+
+
+def test_an_unchanged_page_is_not_pushed_again(host):
+    class Sink:
+        closed, code, lobby_offset, lobby_sent = False, "c1", 0, b""
+        watching: set[str] = set()
+        seated: set[str] = set()
+
+        def __init__(self) -> None:
+            self.lines: list[bytes] = []
+
+        def push_line(self, line: bytes) -> None:
+            self.lines.append(line)
+
+    sink = Sink()
+    host.conns.add(sink)
+    try:
+        assert host.lobby_push.push_round() == 1
+        assert host.lobby_push.push_round() == 0  # nothing changed: nothing sent
+        sink.lobby_offset = None  # at a table
+        host.lobby_push.changed()
+        assert host.lobby_push.push_round() == 0 and len(sink.lines) == 1
+    finally:
+        host.conns.discard(sink)
