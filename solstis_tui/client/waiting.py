@@ -45,6 +45,9 @@ async def waiting_line(socket: Path | None = None, tcp: tuple[str, int] | None =
     except TimeoutError:
         return UNKNOWN, "solstis: the game host did not answer in time."
     except HostError as exc:
+        if str(exc).startswith("say which name"):  # the host has no player of this login
+            return UNKNOWN, ("solstis: the game host knows no player of yours yet (by your "
+                             "key, your account or --code): open the lobby once.")
         return UNKNOWN, f"solstis: {exc}."
     waiting = welcome.get("waiting")
     count = len(waiting) if isinstance(waiting, list) else 0

@@ -189,7 +189,7 @@ async def test_waiting_says_in_one_line_how_many_games_wait_and_exits_by_it(slow
         NONE, "solstis: no game waits for your move.")
     players = len(slow.players.players())
     status, line = await waiting_line(where)  # nobody the host knows: it says so...
-    assert status == UNKNOWN and "name" in line
+    assert status == UNKNOWN and "knows no player of yours yet" in line
     assert len(slow.players.players()) == players  # ...and makes no new player
 
 
@@ -208,3 +208,17 @@ def test_waiting_refuses_a_name_that_would_make_a_new_player(capsys):
 
     assert online_main(["--waiting", "--name", "Cy"]) == 2
     assert "not by a name" in capsys.readouterr().err
+
+
+async def test_a_bot_plays_a_correspondence_game_at_its_usual_speed(slow):
+    ann, _ = await connect(slow, "Ann")
+    table = (await create(ann, seat=0, days=7, opponent="random"))["table"]
+    state = await state_where(ann, table, seated)
+    assert state["time_left"] == 7 * DAY  # the day clock runs: the bot sat down
+    made = len(slow.tables[table].game.history)
+    await play_turn(slow, ann, table, 0)
+    # the bot answers without any day passing (the host's clock stands still here)
+    state = await state_where(ann, table, lambda s: s["observation"]["to_play"] == 0
+                              and len(s["observation"]["history"]) > made + 1
+                              or s["observation"]["is_over"])
+    assert state["days"] == 7

@@ -476,11 +476,20 @@ def test_two_players_play_a_whole_game_over_ssh_tt(doc_sshd):
 
 
 @needs_openssh
-def test_a_plain_command_gets_the_game_which_refuses_without_a_terminal(doc_sshd):
+def test_a_plain_command_gets_the_game_which_refuses_it(doc_sshd):
     out = doc_sshd.run(command="id; echo SHELL-RAN")
     assert "uid=" not in out.stdout + out.stderr and "SHELL-RAN" not in out.stdout
-    assert "solstis online needs a terminal" in out.stderr
+    assert "opens the lobby, or with the command 'waiting'" in out.stderr
     assert out.returncode != 0
+
+
+@needs_openssh
+def test_the_login_answers_waiting_and_says_when_it_knows_no_player_yet(doc_sshd):
+    """The word ``waiting`` reaches the host through the forced command (the count itself:
+    test_correspondence); this key has never played, so the host has nothing to say."""
+    out = doc_sshd.run(command="waiting")
+    assert out.returncode == 2 and out.stdout == "", out.stdout
+    assert "knows no player of yours yet" in out.stderr and "open the lobby once" in out.stderr
 
 
 @needs_openssh
