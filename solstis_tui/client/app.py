@@ -21,6 +21,7 @@ from ..widgets.gamelog import chat_line
 from ..wire.names import without_controls
 from .client import KEEP_ALIVE_SECONDS, HostClient, HostError
 from .lobby import LobbyScreen
+from .offers import Offers
 from .remote import RemoteSession, rating_news
 from .review import JUDGES, open_review
 from .table_keys import TABLE_KEYS
@@ -64,7 +65,8 @@ class OnlineApp(ShellApp):
         """What was said at the tables, oldest first (the last ``CHAT_KEPT`` lines)."""
         self.rating_told: set[str] = set()  # tables whose rating change was shown
         self.unrated_told: set[str] = set()  # tables said to be played unrated
-        self.offers_asked: set[str] = set()  # rematch tables offered to this player
+        self.offers = Offers(self, lambda: None if self.remote is None else self.remote.table)
+        """The rematch offered to this player, until it is answered."""
         self.table_gone = False  # the table closed under its review: the lobby comes next
 
     # ------------------------------------------------------------------ start
@@ -258,6 +260,7 @@ class OnlineApp(ShellApp):
 
     def _got_seated(self, message: dict[str, Any]) -> None:
         kind = message["type"]
+        self.offers.gone(message["table"])  # an offer accepted: its table is this one
         self.remote = RemoteSession(message["table"], self.send_move)
         self.remote.may_review = kind == "joined" or message.get("record") is True
 
@@ -272,6 +275,7 @@ class OnlineApp(ShellApp):
         self._error(message.get("message", "error"))
 
     def _got_closed(self, message: dict[str, Any]) -> None:
+        self.offers.gone(message.get("table"))
         if self.remote is not None and self.remote.table == message.get("table"):
             if self.reviewing():  # the review stays open
                 self.remote, self.game_screen, self.table_gone = None, None, True
@@ -326,6 +330,7 @@ class OnlineApp(ShellApp):
             return
         if self.reviewing():
             return  # one review at a time (a key pressed twice asked twice)
+        self.offers.review_opens()  # an offer waits for the end dialog, and is said
         seat = message.get("seat")
         open_review(self, record, seat if seat in (0, 1) else None, self._review_closed,
                     judged=message.get("analysis"))
@@ -337,31 +342,22 @@ class OnlineApp(ShellApp):
         return any(isinstance(screen, ReviewScreen) for screen in self.screen_stack)
 
     def _review_closed(self, _closed: object = None) -> None:
-        """The review is closed: if its table went meanwhile, on to the lobby."""
+        """The review is closed: if its table went meanwhile, on to the lobby; if a rematch
+        was offered meanwhile, back to the end dialog, which says it."""
         if self.table_gone:
             self.table_gone = False
             self.back_to_lobby(leave=False)
+            return
+        remote = self.remote
+        if (remote is not None and self.offers.at(remote.table) is not None
+                and remote.obs is not None and remote.obs.is_over
+                and self.screen is self.game_screen):
+            self.show_end(remote, remote.obs)
 
     def _rematch_offered(self, message: dict[str, Any]) -> None:
-        """The other player offers a rematch: y accepts it, n or Esc declines (a key typed
-        for something else answers nothing). An offer already asked is not asked again."""
-        from .confirm import ConfirmScreen
-
-        old, new, name = str(message["table"]), str(message["new"]), str(message["name"])
-        if new in self.offers_asked:
-            return
-        self.offers_asked.add(new)
-        rated = " (rated)" if message.get("rated") is True else ""
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.send({"type": "rematch", "table": old})
-            else:
-                self.send({"type": "decline", "table": new})
-
-        self.push_screen(ConfirmScreen(f"{name} offers you a rematch{rated}: a new deal, "
-                                       "seats swapped.", "y accepts · n or Esc declines",
-                                       only=frozenset({"n", "escape"})), answered)
+        """The other player offers a rematch: kept until answered, and said where the
+        player is (``offers``)."""
+        self.offers.came(message)
 
     def _error(self, text: str) -> None:
         from .my_games import MyGamesScreen
@@ -380,8 +376,12 @@ class OnlineApp(ShellApp):
 
     # ------------------------------------------------------------------ navigation
     def back_to_lobby(self, leave: bool = True) -> None:
-        """Back to the lobby's page, leaving the table (``leave``) unless it is gone."""
+        """Back to the lobby's page, leaving the table (``leave``) unless it is gone. A
+        rematch offered at that table and not answered is declined: its maker is told, and
+        does not wait on."""
         if self.remote is not None and leave:
+            if self.offers.at(self.remote.table) is not None:
+                self.offers.answer(False)
             self.send({"type": "leave", "table": self.remote.table})
         self.remote = None
         self.game_screen = None
@@ -400,11 +400,19 @@ class OnlineApp(ShellApp):
             choices.append("review")
         if self.remote is not None and not self.remote.is_spectator:
             choices.append("rematch")
-        self.push_screen(EndScreen(session, obs, self.ascii_mode, choices), self._end_chosen)
+        offer = self.offers.at(None if self.remote is None else self.remote.table)
+        self.push_screen(EndScreen(session, obs, self.ascii_mode, choices,
+                                   labels={"new": "Lobby (n)"},
+                                   offer=None if offer is None else offer.on_end()),
+                         self._end_chosen)
 
     def _end_chosen(self, choice: str | None) -> None:
         if choice == "quit":
             self.exit()
+        elif choice in ("accept", "decline"):
+            self.offers.answer(choice == "accept")
+        elif choice == "rematch" and self.offers.offer is not None:
+            self.offers.answer(True)  # asking for the rematch offered accepts it
         elif choice == "rematch":
             self.rematch()
         elif choice == "review":

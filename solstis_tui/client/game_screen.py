@@ -10,12 +10,12 @@ from textual.binding import Binding, BindingType
 from ..play.online import BAR_WIDTH, OnlineController, loss_words
 from ..play.session_view import SessionView
 from ..play.table_header import ClockFace
+from ..screens.confirm import ConfirmScreen
 from ..screens.game import GameScreen
 from ..screens.services import AppServices
 from ..widgets.topbar import TopBar
 from ..widgets.view import asciify
 from .chat import ChatScreen
-from .confirm import ConfirmScreen
 from .remote import RemoteSession
 
 
@@ -42,7 +42,9 @@ class OnlineGameScreen(GameScreen):
     CSS_PATH = [str(Path(__file__).resolve().parent.parent / "screens" / "game.tcss")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "chat", "Chat"),
+        # Resigning is in the footer only for a player whose game is played (check_action)
         Binding("x", "resign", "Resign"),
+        Binding("x", "resign_unavailable", "Resign", show=False),
         Binding("o", "claim", "Claim on time", show=False),
         # Leaving for good is in the footer only where it does more than q (see check_action)
         Binding("f", "leave_for_good", "Leave"),
@@ -76,10 +78,28 @@ class OnlineGameScreen(GameScreen):
         self.refresh_bindings()  # f acts or not (the game may have ended)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``f`` is in the footer only while leaving for good does more than ``q``."""
+        """``f`` is in the footer only while leaving for good does more than ``q``; ``x``
+        only while there is a game of the player's to resign (not to a watcher, nor once
+        the game is over). Pressed anyway, either says why not."""
         if action in ("leave_for_good", "leave_for_good_unavailable") and not self.too_small:
             return self.play.leave_for_good_offered() == (action == "leave_for_good")
+        if action in ("resign", "resign_unavailable") and not self.too_small:
+            return self.why_not_resign() is None if action == "resign" else \
+                self.why_not_resign() is not None
         return super().check_action(action, parameters)
+
+    def why_not_resign(self) -> str | None:
+        """Why there is nothing to resign here (None: there is: a player's game, both seats
+        taken, not over)."""
+        remote = self.remote
+        obs = remote.obs
+        if remote.is_spectator:
+            return "only the players can resign; a watcher leaves with q"
+        if obs is None or obs.is_over:
+            return "the game is over"
+        if any(remote.seat_empty(p) for p in (0, 1)):
+            return "nobody has joined yet: f gives the table up (q keeps it)"
+        return None
 
     def paint_top_bar(self) -> None:
         """The players with their ratings, and the move clock (the bank beside it, where
@@ -121,18 +141,17 @@ class OnlineGameScreen(GameScreen):
 
     def action_resign(self) -> None:
         """Give the game up, once the person says yes (a stray key resigns nothing)."""
-        remote = self.remote
-        obs = remote.obs
-        if remote.is_spectator:
-            self.play.say_error("only the players can resign; a watcher leaves with q")
-        elif obs is None or obs.is_over:
-            self.play.say_error("the game is over")
-        elif any(remote.seat_empty(p) for p in (0, 1)):
-            self.play.say_error("nobody has joined yet: f gives the table up (q keeps it)")
-        else:
-            self.app.push_screen(ConfirmScreen(
-                f"Resign this game? It ends now{loss_words(remote)}.",
-                "y resigns · any other key plays on"), self._resign_answered)
+        why_not = self.why_not_resign()
+        if why_not is not None:
+            self.play.say_error(why_not)
+            return
+        self.app.push_screen(ConfirmScreen(
+            f"Resign this game? It ends now{loss_words(self.remote)}.",
+            "y resigns · any other key plays on"), self._resign_answered)
+
+    def action_resign_unavailable(self) -> None:
+        """``x`` where there is nothing to resign: the prompt says why."""
+        self.play.say_error(self.why_not_resign() or "")
 
     def action_claim(self) -> None:
         """Claim the game when the player to move is out of time (the host checks)."""

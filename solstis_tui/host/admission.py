@@ -29,6 +29,17 @@ LONG_CODE = len(secrets.token_urlsafe(CODE_BYTES))
 log = logging.getLogger("solstis.host")
 
 
+def taken_words(name: str) -> str:
+    """Why a new player may not take ``name``, and how its player comes back: only by the
+    resume code given with it (a name alone proves nothing), in the lobby or on the
+    command line (``solstis online --code=CODE``: with ``=``, a code that begins with a
+    dash is still read as the code)."""
+    return (f"the name {name} is taken, or looks too much like one that is. If it is "
+            "yours, come back with the resume code the lobby showed you when you took it: "
+            "type it here as #code, or start with solstis online --code=CODE (the code "
+            "without its #). Otherwise, choose another name.")
+
+
 class Door:
     """Admits connections: new players by name, returning ones by resume code."""
 
@@ -134,9 +145,7 @@ class Door:
                                 "your key, is taken, or looks too much like one that is: "
                                 "ask them to give your key another name")
         if self.players.name_taken(name):
-            raise ProtocolError("name_taken", f"the name {name} is taken, or looks too much "
-                                "like one that is: choose another (or type your #code to "
-                                "come back as yourself)")
+            raise ProtocolError("name_taken", taken_words(name))
         if not self.new_names.take():
             raise ProtocolError("busy", "many new players arrived just now: try again in "
                                 "a minute (or type your #code to come back as yourself)")

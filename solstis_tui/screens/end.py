@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Final
 
 from rich.console import Group
@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
@@ -35,6 +36,10 @@ def result_line(session: SessionView, obs: Observation) -> str:
 
 #: Every choice the sheet can offer (``choices`` picks among them).
 CHOICES: Final = frozenset({"new", "rematch", "same-deal", "review", "quit", "undo"})
+#: Each button's words, in the order shown (``labels`` may reword one: online, ``n`` is
+#: the lobby).
+LABELS: Final = (("new", "New game (n)"), ("rematch", "Rematch (m)"),
+                 ("same-deal", "Same deal (s)"), ("review", "Review (r)"), ("quit", "Quit (q)"))
 
 
 class EndScreen(ModalScreen[str]):
@@ -43,8 +48,14 @@ class EndScreen(ModalScreen[str]):
     offers undo: the game-over line lists ``u`` too) or None (the board).
 
     ``choices`` (default: all) are those offered: a key for any other is neither shown nor
-    active (an online game has no undo and no same deal). Each button names its key. No
-    button has the focus at first, so Enter, like Esc, goes
+    active (an online game has no undo and no same deal; ``labels`` reword a button
+    there). Each button names its key.
+
+    ``offer``: another player's rematch offer, said above the buttons; ``y`` then dismisses
+    with 'accept' (``m``, asking for the rematch, accepts it too), ``d`` with 'decline'
+    (``set_offer`` says it, or takes it back, while the sheet is up).
+
+    No button has the focus at first, so Enter, like Esc, goes
     back to the board; arrows and Tab focus a button, which alone then looks selected, and
     Enter presses it.
     """
@@ -57,6 +68,8 @@ class EndScreen(ModalScreen[str]):
         Binding("r", "choose('review')", "Review"),
         Binding("q", "choose('quit')", "Quit"),
         Binding("u", "choose('undo')", "Undo"),
+        Binding("y", "choose('accept')", "Accept the rematch", show=False),
+        Binding("d", "choose('decline')", "Decline the rematch", show=False),
         Binding("escape,enter", "choose('')", "Board"),
         Binding("left,up", "app.focus_previous", "Previous", show=False),
         Binding("right,down", "app.focus_next", "Next", show=False),
@@ -71,17 +84,24 @@ class EndScreen(ModalScreen[str]):
     EndScreen Horizontal { height: 3; align: center middle; }
     EndScreen Button { min-width: 12; margin: 0 0; }
     EndScreen #keys { height: 1; color: $text-muted; content-align: center middle; }
+    EndScreen #offer { height: auto; color: $warning; text-style: bold; display: none; }
+    EndScreen #offer.-shown { display: block; }
     """
 
     def __init__(self, session: SessionView, obs: Observation, ascii_mode: bool = False,
-                 choices: Collection[str] | None = None) -> None:
+                 choices: Collection[str] | None = None,
+                 labels: Mapping[str, str] | None = None, offer: str | None = None) -> None:
         super().__init__()
         self.session = session
         self.obs = obs
         self.ascii_mode = ascii_mode
         self.choices = None if choices is None else frozenset(choices)
+        self.labels = dict(labels or {})
+        self.offer = offer
 
     def offered(self, choice: str) -> bool:
+        if choice in ("accept", "decline"):
+            return self.offer is not None
         return self.choices is None or choice in self.choices
 
     def compose(self) -> ComposeResult:
@@ -94,19 +114,31 @@ class EndScreen(ModalScreen[str]):
             # The columns in the board's order: the seat this screen shows on the left.
             yield Static(Group(score_table(names, scores, star, first=self.obs.player)),
                          id="sheet")
+            yield Static(id="offer", markup=False)
             with Horizontal():
                 # One look for every button: the focus alone marks the one Enter presses.
-                for choice, label in (("new", "New game (n)"), ("rematch", "Rematch (m)"),
-                                      ("same-deal", "Same deal (s)"), ("review", "Review (r)"),
-                                      ("quit", "Quit (q)")):
+                for choice, label in LABELS:
                     if self.offered(choice):
-                        yield Button(label, id=choice)
+                        yield Button(self.labels.get(choice, label), id=choice)
             undo = " · u undo" if self.can_undo() else ""
             yield Static(f"Enter or Esc: back to the board{undo} · ←→ and Enter press a button",
                          id="keys")
 
     def on_mount(self) -> None:
         self.set_class(self.ascii_mode, "-ascii")
+        self.set_offer(self.offer)
+
+    def set_offer(self, offer: str | None) -> None:
+        """Say another player's rematch offer above the buttons, with the keys that answer
+        it (None: there is none): ``y`` accepts it, ``d`` declines it."""
+        self.offer = offer
+        try:
+            line = self.query_one("#offer", Static)
+        except NoMatches:  # not composed yet: on_mount says it
+            return
+        line.update(offer or "")
+        line.set_class(offer is not None, "-shown")
+        self.refresh_bindings()
 
     def can_undo(self) -> bool:
         """``u`` takes the last decision back: offered, and the session has one."""
