@@ -19,6 +19,7 @@ from .local import saves
 from .local.bot_process import BotProcess
 from .local.session import STRONGEST, Session, Setup, random_setup
 from .play.session_view import SessionView
+from .screens.practice import BoardUnder
 from .shell import ShellApp
 
 if TYPE_CHECKING:
@@ -92,6 +93,8 @@ class SolstisApp(ShellApp):
         """The last game kept as a record, the record, and its file (None: not written)."""
         #: Keep a record of every finished game (default: when autosave is on).
         self.keep_records = autosave if keep_records is None else keep_records
+        #: The analysis board a practice game was started from, waiting under it.
+        self.board_under = BoardUnder()
         self.last_record_error = ""
         #: A drill to run (``solstis drill``); the app closes after it.
         self.drill = drill
@@ -208,8 +211,11 @@ class SolstisApp(ShellApp):
         self.show_message("No game to continue" if result.kept_as is None
                           else "The saved game is damaged", result.message)
 
-    def start_session(self, session: Session, screen: GameScreen | None = None) -> None:
-        """Play ``session`` on ``screen`` (a new game screen by default)."""
+    def start_session(self, session: Session, screen: GameScreen | None = None,
+                      above: Screen[Any] | None = None) -> None:
+        """Play ``session`` on ``screen`` (a new game screen by default), in place of every
+        screen above the first, or only of those above ``above`` (an analysis board a
+        practice game goes back to)."""
         from .screens.game import GameScreen
 
         if self.game_screen is not None:
@@ -223,27 +229,39 @@ class SolstisApp(ShellApp):
             session.keep_to = record_files.keep
         if self.autosave_enabled:  # and saves itself after each change
             session.save_to = saves.save
-        while len(self.screen_stack) > 1:
+        while len(self.screen_stack) > 1 and self.screen is not above:
             self.pop_screen()
+        if above is None:  # a board under a practice went with the rest
+            self.board_under.keep(self, None)
         self.game_screen = screen or GameScreen(session, pace=self.pace)
         self.push_screen(self.game_screen)
 
-    def play_from_here(self, record: GameRecord, decision_index: int, seat: int) -> None:
+    def play_from_here(self, record: GameRecord, decision_index: int, seat: int,
+                       board: Screen[Any] | None = None) -> None:
         """A practice game from decision ``decision_index`` of ``record`` as ``seat``,
         against the same opponent, the hidden parts dealt anew (``practice.start``). It is
         not kept as a record and not autosaved: the saved game stays the player's. A
-        decision or seat that is not there is said, and nothing changes."""
+        decision or seat that is not there is said, and nothing changes. Started from the
+        analysis board ``board`` (or again from a practice started from one), it is played
+        above that board, which it goes back to (``back_to_board``)."""
         from .local import practice
+        from .screens.practice import PracticeScreen
 
         try:
             session = practice.start(record, decision_index, seat)
         except ValueError as exc:
             self.show_message("No practice game", f"Cannot play from there: {exc}.")
             return
-        self.start_session(session)
+        if board is None:  # the same decision again: on the board of the first try
+            board = self.board_under.waiting(self)
+        self.board_under.keep(self, board)
+        self.start_session(session, PracticeScreen(
+            session, pace=self.pace, back=None if board is None else self.back_to_board),
+            above=board)
+        back = " Esc goes back to the analysis board." if board is not None else ""
         said = (f"Practice from {session.started_at()} against {session.name(1 - seat)}: "
                 "what you could not see is dealt anew. A practice game is not kept and "
-                "does not replace your saved game.")
+                f"does not replace your saved game.{back}")
         if session.note:  # the record's bot is not one of ours: said before play starts
             self.show_message(f"Practice against the {session.name(1 - seat)}",
                               f"{session.note}\n\n{said}")
@@ -251,8 +269,15 @@ class SolstisApp(ShellApp):
             self.notify(said, markup=False, timeout=8)
 
     def on_play_from_here(self, message: PlayFromHere) -> None:
-        """A review board's "play from here" (key f)."""
-        self.play_from_here(message.record, message.decision_index, message.seat)
+        """A review board's "play from here" (key f): played above that board."""
+        from .screens.review import ReviewScreen
+
+        board = self.screen if isinstance(self.screen, ReviewScreen) else None
+        self.play_from_here(message.record, message.decision_index, message.seat, board)
+
+    def back_to_board(self) -> None:
+        """Leave the practice game for the analysis board it was started from."""
+        self.board_under.back(self)
 
     def start_drill(self, run: DrillRun | None = None) -> None:
         """Drill: the player's last mistakes across kept games, asked one after another
@@ -338,8 +363,8 @@ class SolstisApp(ShellApp):
         if local is not None and local.keeps_record:
             self.last_finished = local
             self.said_record_problem(local)
-        elif local is not None:  # a practice: dealt anew from a position, it has no record
-            choices = CHOICES - {"review"}
+        elif local is not None and self.board_under.waiting(self) is None:  # a practice
+            choices = CHOICES - {"review"}  # has no record (from a board, r goes back there)
         self.push_screen(EndScreen(session, obs, self.ascii_mode, choices),
                          lambda choice: self._end_chosen(session, choice))
 
@@ -370,6 +395,9 @@ class SolstisApp(ShellApp):
         file keeps the analysis too), the people's decisions (both seats' if bots played)."""
         local = self.local(session)
         if local is None:
+            return
+        if not local.keeps_record and self.board_under.waiting(self) is not None:
+            self.back_to_board()  # a practice: the board it came from
             return
         if not local.keeps_record:
             self.notify("A practice game is dealt anew from a position, so it has no record "
@@ -460,7 +488,10 @@ class SolstisApp(ShellApp):
             if gs.play.hint_now():
                 yield SystemCommand("Hint", "The judge's best move here, and why",
                                     gs.action_hint)
-            if gs.play.obs.is_over and gs.play.review_offered():
+            if self.board_under.waiting(self) is not None:
+                yield SystemCommand("Review game", "Back to the analysis board this practice "
+                                    "game was started from", self.back_to_board)
+            elif gs.play.obs.is_over and gs.play.review_offered():
                 yield SystemCommand("Review game", "The finished game on the analysis board",
                                     gs.action_review)
         yield SystemCommand("Drill your mistakes", "Your last mistakes across kept games, "
