@@ -2,7 +2,8 @@
 
 The mistakes are the decisions of a person's seat that the game's analysis labels mistake
 or blunder (``analysis``; ``solstis analyze`` keeps it beside each record as
-``RECORD.analysis.json``, at its effort: ``coach.store``). The newest come first
+``RECORD.analysis.json``, at its effort: ``coach.store``); where the kept games have none,
+their inaccuracies are asked instead (``Drill.minor``). The newest come first
 (the newest game first, and in a game its last mistake first), ``LIMIT`` at most. A kept
 game not yet analysed is left out and counted (``Drill.unanalysed``): analysing a game
 takes 10 to 30 seconds, so a drill starts at once and says how to add them
@@ -39,6 +40,8 @@ from .session import Session, Setup
 LIMIT: Final = 20
 #: The labels a drill asks again.
 LABELS: Final = ("mistake", "blunder")
+#: The labels it asks where the kept games have none of those.
+MINOR: Final = ("inaccuracy",)
 #: The judge's effort for an answer: a quarter of the analysis' iterations, a fifth of its
 #: shared deals; about a second for a decision on the compiled engine (docs/analysis.md).
 ANSWER_EFFORT: Final = analysis.Effort(500, 12, 200)
@@ -96,14 +99,25 @@ class Drill:
 
     exercises: tuple[Exercise, ...]
     unanalysed: tuple[Path, ...] = ()
+    minor: bool = False
+    """The kept games have no mistake or blunder: the exercises are inaccuracies."""
 
     def empty_message(self) -> str:
         """What to say when there is nothing to drill."""
         if self.unanalysed:
             return f"No mistakes to drill yet. {self.unanalysed_sentence()}"
         return ("No mistakes to drill: none of your kept games has a decision the analysis "
-                "calls a mistake or a blunder. Finished games are kept as records; "
-                "'solstis analyze RECORD' judges one.")
+                "calls an inaccuracy, a mistake or a blunder. Finished games are kept as "
+                "records; 'solstis analyze RECORD' judges one.")
+
+    def minor_sentence(self) -> str:
+        """Why the exercises are inaccuracies ('' where they are mistakes)."""
+        if not self.minor:
+            return ""
+        n = len(self.exercises)
+        these = "this inaccuracy" if n == 1 else f"these {n} inaccuracies"
+        return ("None of your kept games has a mistake or a blunder, so the drill asks "
+                f"{these} instead: each lost a little.")
 
     def unanalysed_sentence(self) -> str:
         """How many kept games were left out, and how to add them ('' for none)."""
@@ -119,8 +133,10 @@ class Drill:
 def collect(folder: Path | None = None, limit: int = LIMIT) -> Drill:
     """The drill from the records kept in ``folder`` (default: the data directory's): the
     newest ``limit`` mistakes and blunders of the seats a person played, with their
-    analyses read from beside the records (``store.kept``)."""
+    analyses read from beside the records (``store.kept``); where there are none, the
+    newest ``limit`` inaccuracies (``Drill.minor``)."""
     found: list[Exercise] = []
+    minor: list[Exercise] = []
     unanalysed: list[Path] = []
     for entry in record_files.entries(folder):  # newest first; damaged ones last
         record = entry.record
@@ -130,19 +146,23 @@ def collect(folder: Path | None = None, limit: int = LIMIT) -> Drill:
         if data is None:
             unanalysed.append(entry.path)
             continue
-        if len(found) < limit:
-            found.extend(sorted(_mistakes(record, entry.path, data),
-                                key=lambda ex: -ex.index))
+        for labels, kept in ((LABELS, found), (MINOR, minor)):
+            if len(kept) < limit:
+                kept.extend(sorted(_mistakes(record, entry.path, data, labels),
+                                   key=lambda ex: -ex.index))
+    if not found and minor:
+        return Drill(tuple(minor[:limit]), tuple(unanalysed), minor=True)
     return Drill(tuple(found[:limit]), tuple(unanalysed))
 
 
-def _mistakes(record: GameRecord, path: Path, found: analysis.Analysis) -> list[Exercise]:
+def _mistakes(record: GameRecord, path: Path, found: analysis.Analysis,
+              labels: tuple[str, ...] = LABELS) -> list[Exercise]:
     """The exercises in one game's analysis: its decisions, numbered in order, that a
-    person's seat made and the analysis labels mistake or blunder."""
+    person's seat made and the analysis gives one of ``labels``."""
     return [Exercise(record, path, index, note.seat, note.turn, note.played, note.best,
                      note.loss_stars, note.label)
             for index, note in enumerate(found.decisions())
-            if note.label in LABELS and record.seats[note.seat].is_human]
+            if note.label in labels and record.seats[note.seat].is_human]
 
 
 def analyse_missing(drill: Drill, progress: Callable[[int, int, Path], None] | None = None,
@@ -234,9 +254,10 @@ class DrillSession(Session):
     def question(self, star: str = "★") -> str:
         """Which game and decision (a first line), what was played there, what is asked."""
         ex = self.exercise
+        article = "an" if ex.label[:1] in "aeiou" else "a"
         return (f"Drill {self.number[0]} of {self.number[1]} · {ex.about()}.\n"
-                f"You {as_played(ex.played)} here: a {ex.label} ({ex.loss_stars:.1f}{star} "
-                "lost). What is better? Choose as in a game.")
+                f"You {as_played(ex.played)} here: {article} {ex.label} "
+                f"({ex.loss_stars:.1f}{star} lost). What is better? Choose as in a game.")
 
     def explained(self, reason: str, star: str = "★") -> str:
         """What the game's move lost, then ``reason``, why the best is better."""

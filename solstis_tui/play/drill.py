@@ -63,6 +63,12 @@ class DrillPort(ScreenPort, Protocol):
     def next_exercise(self) -> None:
         """The answer is judged and read: the next exercise (or the drill's end)."""
 
+    def panel_unread(self) -> bool:
+        """The panel's text is cut on screen and was not shown whole yet."""
+
+    def show_whole_panel(self) -> None:
+        """Show the panel's whole text."""
+
 
 class DrillController(PlayController):
     """One exercise (``drill``, a ``DrillSession``) on the game board."""
@@ -110,6 +116,8 @@ class DrillController(PlayController):
     def confirm(self) -> None:
         if not self.answered:
             super().confirm()
+        elif self.drill_port.panel_unread():
+            self.drill_port.show_whole_panel()  # all of it first, then on
         elif self.result is not None or self.failure:
             self.drill_port.next_exercise()
         else:
@@ -125,6 +133,9 @@ class DrillController(PlayController):
         if not self.answered:
             return super().prompt()
         enter = "Enter: the drill's summary" if self.last else "Enter: next exercise"
+        if self.drill_port.panel_unread() and (self.result is not None or self.failure):
+            enter = "Enter: all of the text above · n " + ("the summary" if self.last
+                                                           else "next")
         if self.failure:
             return Prompt("The judge could not weigh this answer.", f"{enter} · q leaves",
                           self.error)
