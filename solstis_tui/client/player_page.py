@@ -28,8 +28,9 @@ def chart(ratings: list[int]) -> str:
 
 def game_line(game: dict[str, Any]) -> str:
     """One rated game as the page lists it."""
-    return (f"{RESULT.get(game.get('score'), '?'):<5} against {game.get('opponent')!s:<26} "
-            f"then {game.get('rating')}")
+    score = game.get("score")
+    result = RESULT.get(float(score), "?") if isinstance(score, int | float) else "?"
+    return f"{result:<5} against {game.get('opponent')!s:<26} then {game.get('rating')}"
 
 
 def page_text(message: dict[str, Any]) -> str:

@@ -9,7 +9,7 @@ the leaderboard's rule then keep each pool to itself with no other change.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import overload
 
 from ..wire.protocol import POOLS
 
@@ -17,10 +17,13 @@ LIVE, CORRESPONDENCE = POOLS
 #: What a rating's key in the correspondence pool starts with (never an identity's own
 #: start: those are ``key:``, ``user:``, ``bot:``).
 CORRESPONDENCE_MARK = "corr:"
-K = TypeVar("K", str, None)
 
 
-def pool_key(identity: K, pool: str) -> K:
+@overload
+def pool_key(identity: str, pool: str) -> str: ...
+@overload
+def pool_key(identity: str | None, pool: str) -> str | None: ...
+def pool_key(identity: str | None, pool: str) -> str | None:
     """The key of ``identity``'s rating in ``pool`` (None stays None: nobody's)."""
     if identity is None or pool == LIVE or identity == "guest" or not identity:
         return identity

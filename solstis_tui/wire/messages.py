@@ -228,7 +228,7 @@ def _pool(raw: dict[str, Any]) -> str:
     pool = field(raw, "pool", str, default="live", max_len=20)
     if pool not in POOLS:
         raise ProtocolError("bad_message", "pool is " + " or ".join(POOLS))
-    return pool
+    return str(pool)
 
 
 def _create(raw: dict[str, Any]) -> Create:

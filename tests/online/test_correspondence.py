@@ -218,7 +218,7 @@ async def test_a_bot_plays_a_correspondence_game_at_its_usual_speed(slow):
     made = len(slow.tables[table].game.history)
     await play_turn(slow, ann, table, 0)
     # the bot answers without any day passing (the host's clock stands still here)
-    state = await state_where(ann, table, lambda s: s["observation"]["to_play"] == 0
-                              and len(s["observation"]["history"]) > made + 1
+    state = await state_where(ann, table, lambda s: (s["observation"]["to_play"] == 0
+                              and len(s["observation"]["history"]) > made + 1)
                               or s["observation"]["is_over"])
     assert state["days"] == 7
