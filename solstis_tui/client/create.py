@@ -83,8 +83,8 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
             f"You play: {seat}    (s changes)\n"
             f"Rated:    {'yes' if self.rated else 'no'}    (k changes; for players the host "
             "knows by key or account)\n"
-            f"Pace:     {pace_words(self.days)}    (p changes; days a move: play when you "
-            "have a minute, the game waits for you)\n"
+            f"Pace:     {pace_words(self.days)}    (p changes; at days a move the game "
+            "waits while you are away)\n"
             + (f"Clock:    {self.days} day{'' if self.days == 1 else 's'} for each move    "
                "(out of time, the other may claim the game)\n" if self.days else
                f"Clock:    {self.clock // 60} min {self.clock % 60:02d} s a decision    (l "

@@ -48,7 +48,8 @@ async def waiting_line(socket: Path | None = None, tcp: tuple[str, int] | None =
         if str(exc).startswith("say which name"):  # the host has no player of this login
             return UNKNOWN, ("solstis: the game host knows no player of yours yet (by your "
                              "key, your account or --code): open the lobby once.")
-        return UNKNOWN, f"solstis: {exc}."
+        said = str(exc)
+        return UNKNOWN, f"solstis: {said}{'' if said.endswith(('.', '?', '!')) else '.'}"
     waiting = welcome.get("waiting")
     count = len(waiting) if isinstance(waiting, list) else 0
     if not count:

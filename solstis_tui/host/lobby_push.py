@@ -1,5 +1,9 @@
 """The lobby moves by itself: when tables change, the host pushes each client looking at
-the lobby its page again, at most once a second, and only if that page changed.
+the lobby its page again, only if that page changed, and at most once a second: when a
+table came, went or changed its status (the lobby's order changed), within a second;
+when only moves were played or players came and went, within ``MOVE_INTERVAL`` (a
+busy host's games move all the time, and their turn numbers are not worth a page a
+second to every connection).
 
 A round builds what every page shares once (``views.LobbyLook``: who is where, each
 table's row as wire bytes), so that its cost grows with the connections and the rows
@@ -10,6 +14,7 @@ send buffer, as for any other message (``Connection.push_line``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 
@@ -18,6 +23,8 @@ from .views import LobbyLook, LobbyOrder, RatingOf, lobby_page_bytes
 
 #: The shortest time between two pushes to one connection (seconds).
 PUSH_INTERVAL = 1.0
+#: ... when nothing but moves and presence changed since the last push.
+MOVE_INTERVAL = 5.0
 
 
 class LobbyPush:
@@ -32,25 +39,39 @@ class LobbyPush:
         self.page_size = page_size
         self.clock = clock
         self._changed = asyncio.Event()
+        self._order_changed = asyncio.Event()
         self.last_round = float("-inf")
         self.rounds = 0
         self.pushed = 0
 
-    def changed(self) -> None:
-        """Something a lobby page shows changed: a push round follows (within a second)."""
+    def changed(self, order: bool = False) -> None:
+        """Something a lobby page shows changed (``order``: a table came, went or changed
+        its status): a push round follows, within a second for an ``order`` change and
+        within ``MOVE_INTERVAL`` for any other."""
         self._changed.set()
+        if order:
+            self._order_changed.set()
 
     async def run(self) -> None:
         """Push after each change, a round at most every ``PUSH_INTERVAL``, until
         cancelled."""
         while True:
             await self._changed.wait()
-            wait = self.last_round + PUSH_INTERVAL - self.clock()
-            if wait > 0:
-                await asyncio.sleep(wait)
+            while (wait := self._due() - self.clock()) > 0:
+                with contextlib.suppress(TimeoutError):  # an order change comes sooner
+                    async with asyncio.timeout(wait):
+                        await self._order_changed.wait()
+                        if self._due() - self.clock() > 0:
+                            await asyncio.sleep(self._due() - self.clock())
             self._changed.clear()
+            self._order_changed.clear()
             self.last_round = self.clock()
             self.push_round()
+
+    def _due(self) -> float:
+        """When the next round may be: a second after the last for an order change."""
+        interval = PUSH_INTERVAL if self._order_changed.is_set() else MOVE_INTERVAL
+        return self.last_round + interval
 
     def push_round(self) -> int:
         """Push its page to each connection looking at the lobby whose page differs from

@@ -46,7 +46,7 @@ class TableKeeper:
         self.prune: Callable[[], object] = lambda: None
         """Lets an older finished table go (``Housekeeping.prune_finished``, set likewise)."""
         self._lobby: LobbyOrder | None = None  # the lobby's order (see lobby_page)
-        self.lobby_moved: Callable[[], None] = lambda: None
+        self.lobby_moved: Callable[[bool], None] = lambda _order: None
         """Something the lobby shows changed (``LobbyPush.changed``, set once it exists)."""
 
     async def commit(self, table: Table, change: Callable[[Table], None], what: str, *,
@@ -74,7 +74,7 @@ class TableKeeper:
             if new.status() != old.status():
                 self.lobby_changed()
             else:
-                self.lobby_moved()  # its turn, whose move, its seats
+                self.lobby_moved(False)  # its turn, whose move, its seats
             return new
 
     async def add(self, table: Table) -> None:
@@ -149,7 +149,7 @@ class TableKeeper:
     def lobby_changed(self) -> None:
         """A table came, went or changed status: the lobby's order is made afresh."""
         self._lobby = None
-        self.lobby_moved()
+        self.lobby_moved(True)
 
     def lobby_page(self, code: str | None, offset: int = 0) -> dict[str, Any]:
         """One page of the lobby for the player with ``code`` (see views). The order is

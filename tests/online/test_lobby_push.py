@@ -22,7 +22,6 @@ async def pushed_page_with(client: HostClient, table: str) -> dict:
 async def test_a_new_table_reaches_an_open_lobby_without_a_refresh(host, connect):
     ann = await connect("Ann")
     bob = await connect("Bob")  # in the lobby: he asks for nothing more
-    await bob.receive_until("tables", push=True)  # the lobby as it stood when he came
     await ann.send({"type": "create", "opponent": "friend", "seat": 0, "days": 2})
     table = (await ann.receive_until("joined"))["table"]
     page = await pushed_page_with(bob, table)
@@ -43,6 +42,34 @@ async def test_a_client_at_a_table_is_not_sent_the_lobby_until_it_comes_back(hos
     await ann.send({"type": "create", "opponent": "friend", "seat": 0})
     anns = (await ann.receive_until("joined"))["table"]
     await pushed_page_with(bob, anns)
+
+
+async def test_a_new_table_is_pushed_within_a_second_and_a_move_within_five(host, connect):
+    """A table that comes, goes or changes status changes the lobby's order: its round
+    may come a second after the last; a move's, five seconds after (see lobby_push)."""
+    from solstis_tui.host.lobby_push import MOVE_INTERVAL, PUSH_INTERVAL
+
+    told: list[bool] = []
+    host.keeper.lobby_moved = told.append
+    ann, bob = await connect("Ann"), await connect("Bob")
+    await ann.send({"type": "create", "opponent": "friend", "seat": 0})
+    table = (await ann.receive_until("joined"))["table"]
+    assert told == [True]  # a table came
+    await bob.send({"type": "join", "table": table})
+    await bob.receive_until("joined")
+    assert told == [True, True]  # it is played now: its status changed
+    game = host.tables[table].game
+    await ann.send({"type": "move", "table": table, "move": str(game.legal_moves()[0])})
+    await ann.receive_until("state", table=table)
+    while len(host.tables[table].game.history) == len(game.history):
+        await ann.receive_until("state", table=table)
+    assert told[2:] and not any(told[2:])  # a move: the order stands
+    push = host.lobby_push
+    push.last_round = 100.0
+    push.changed()
+    assert push._due() == 100.0 + MOVE_INTERVAL
+    push.changed(order=True)
+    assert push._due() == 100.0 + PUSH_INTERVAL
 
 
 def test_an_unchanged_page_is_not_pushed_again(host):
