@@ -222,7 +222,9 @@ async def measure_latency(sock: Path, lobby_size: int, creations: int, changes: 
     await asyncio.sleep(3)
     delays: list[float] = []
     for _ in range(creations):
-        await asyncio.sleep(2.5)  # the last table's closing was pushed a second ago
+        # the last table's closing was pushed; a random pause, so that a creation falls
+        # anywhere between two rounds of the players' changes
+        await asyncio.sleep(random.uniform(2.0, 3.5))
         sent = time.monotonic()
         await maker.send({"type": "create", "opponent": "friend", "seat": 0})
         table = (await maker.receive_until("joined"))["table"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
+from ..wire.protocol import ProtocolError
 from .connection import Connection
 from .tables import Table
 
@@ -40,3 +41,52 @@ def displaceable(conns: Iterable[Connection], newcomer: Connection,
         if candidates:
             return min(candidates, key=lambda c: c.last_message)
     return None
+
+
+class Crowd:
+    """The host's connections against its cap (``cap``: ``Limits.connection_cap``):
+    which count, who makes room, and what a refused connection is told. It works on the
+    host's own ``conns`` and ``tables`` (shared, not copied)."""
+
+    def __init__(self, conns: set[Connection], tables: Mapping[str, Table], cap: int) -> None:
+        self.conns = conns
+        self.tables = tables
+        self.cap = cap
+        self.refusing = 0  # connections being refused right now
+        self.closing = 0  # connections hanging up (see Connection.hang_up)
+
+    def taken(self) -> int:
+        """Connections counted against the cap (those hanging up included)."""
+        return len(self.conns) + self.closing
+
+    def full(self) -> str:
+        return (f"the host is full ({self.cap} players connected); try again in a few "
+                "minutes")
+
+    def make_room(self) -> None:
+        """The host is full: drop the oldest connection that has not said hello yet (a
+        real client says hello as it connects), so that silent sockets lock nobody out."""
+        oldest = oldest_silent(self.conns)
+        if oldest is not None:
+            self.drop(oldest, "timeout", "the host is full and you said no hello")
+
+    def drop(self, conn: Connection, code: str, why: str) -> None:
+        conn.push({"type": "error", "code": code, "message": f"{why}; disconnected"})
+        conn.drop()
+        self.conns.discard(conn)
+
+    def find_place(self, conn: Connection, in_game: bool) -> None:
+        """``conn`` came past the cap: a silent connection makes room if there is one;
+        otherwise it stays only as a player coming back to a game (``in_game``), in the
+        place of a connection ``displaceable`` names (busy, and closed, otherwise)."""
+        conn.overflow = False
+        if self.taken() > self.cap:
+            self.make_room()
+        if self.taken() <= self.cap:
+            return  # someone left meanwhile, or a silent connection made room
+        other = displaceable(self.conns, conn, self.tables) if in_game else None
+        if other is None:
+            conn.code = conn.name = None
+            raise ProtocolError("busy", self.full(), close=True)
+        self.drop(other, "busy", "the host is full and a player coming back to a game "
+                  "needed a place")

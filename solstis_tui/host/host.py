@@ -50,7 +50,7 @@ from .after_game import AfterGame
 from .analyst import Analyst
 from .botpool import BotFactory, BotPool, Bots
 from .connection import Connection, start_server
-from .crowding import OVERFLOW, OVERFLOW_HELLO_SECONDS, displaceable, oldest_silent
+from .crowding import OVERFLOW, OVERFLOW_HELLO_SECONDS, Crowd
 from .database import Unreadable
 from .fleet import FleetPool, FleetSettings
 from .host_bots import BotSeats
@@ -122,11 +122,9 @@ class Host:
         if trust.attachments is None or trust.attachments.file.path is None:
             trust.attachments = Attachments(data_dir / ATTACH_FILE)
         self.door = Door(self.players, self.limits, self.storage_errors, trust)
-        self.max_connections = self.limits.connection_cap()
-        self.refusing = 0  # connections being refused right now
-        self.closing = 0  # connections hanging up (see Connection.hang_up)
         self.tables: dict[str, Table] = {}
         self.conns: set[Connection] = set()
+        self.crowd = Crowd(self.conns, self.tables, self.limits.connection_cap())
         local = BotPool(bot_workers, bot_factory)
         self.bots: Bots = local if bot_cluster is None else FleetPool(bot_cluster, local)
         self.analyst = Analyst(data_dir, self.ratings.record_text, on=judge_games,
@@ -261,17 +259,18 @@ class Host:
                       tls: ssl.SSLContext | None = None) -> None:
         conn = Connection(writer, self.limits)
         conn.handshaking = tls is not None  # no plain text to a TLS client, even "busy"
-        if self._places_taken() >= self.max_connections:
-            self._make_room()
-        if self._places_taken() >= self.max_connections + OVERFLOW:
-            conn.push({"type": "error", "code": "busy", "message": self._full()})
-            self.refusing += 1  # a few linger so the client reads why; the rest just close
+        crowd = self.crowd
+        if crowd.taken() >= crowd.cap:
+            crowd.make_room()
+        if crowd.taken() >= crowd.cap + OVERFLOW:
+            conn.push({"type": "error", "code": "busy", "message": crowd.full()})
+            crowd.refusing += 1  # a few linger so the client reads why; the rest just close
             try:
-                await conn.hang_up(reader, linger=0 if self.refusing > ACCEPT_BURST else 1)
+                await conn.hang_up(reader, linger=0 if crowd.refusing > ACCEPT_BURST else 1)
             finally:
-                self.refusing -= 1
+                crowd.refusing -= 1
             return
-        if self._places_taken() >= self.max_connections:
+        if crowd.taken() >= crowd.cap:
             conn.hello_by = min(conn.hello_by, conn.last_message + OVERFLOW_HELLO_SECONDS)
             conn.overflow = True  # stays only if its hello finds it a place (_hello)
         self.conns.add(conn)
@@ -304,49 +303,13 @@ class Host:
             pass
         finally:
             conn.closed = True
-            self.closing += 1  # still open while it hangs up: counted against the cap
+            crowd.closing += 1  # still open while it hangs up: counted against the cap
             self.conns.discard(conn)
             try:
                 await self._gone(conn)
                 await conn.hang_up(reader)
             finally:
-                self.closing -= 1
-
-    def _places_taken(self) -> int:
-        """Connections counted against the cap (those hanging up included)."""
-        return len(self.conns) + self.closing
-
-    def _full(self) -> str:
-        return (f"the host is full ({self.max_connections} players connected); try again "
-                "in a few minutes")
-
-    def _make_room(self) -> None:
-        """The host is full: drop the oldest connection that has not said hello yet (a
-        real client says hello as it connects), so that silent sockets lock nobody out."""
-        oldest = oldest_silent(self.conns)
-        if oldest is not None:
-            self._drop(oldest, "timeout", "the host is full and you said no hello")
-
-    def _drop(self, conn: Connection, code: str, why: str) -> None:
-        conn.push({"type": "error", "code": code, "message": f"{why}; disconnected"})
-        conn.drop()
-        self.conns.discard(conn)
-
-    def _find_place(self, conn: Connection, in_game: bool) -> None:
-        """``conn`` came past the cap: a silent connection makes room if there is one;
-        otherwise it stays only as a player coming back to a game (``in_game``), in the
-        place of a connection ``displaceable`` names (busy, and closed, otherwise)."""
-        conn.overflow = False
-        if self._places_taken() > self.max_connections:
-            self._make_room()
-        if self._places_taken() <= self.max_connections:
-            return  # someone left meanwhile, or a silent connection made room
-        other = displaceable(self.conns, conn, self.tables) if in_game else None
-        if other is None:
-            conn.code = conn.name = None
-            raise ProtocolError("busy", self._full(), close=True)
-        self._drop(other, "busy", "the host is full and a player coming back to a game "
-                   "needed a place")
+                crowd.closing -= 1
 
     async def _handle_line(self, conn: Connection, line: bytes | None) -> None:
         msg_id, closing = None, False
@@ -467,7 +430,7 @@ class Host:
 
     async def _hello(self, conn: Connection, msg: Hello) -> None:
         if conn.overflow and msg.code is None and msg.ssh_key is None:
-            raise ProtocolError("busy", self._full(), close=True)  # a new name has no game
+            raise ProtocolError("busy", self.crowd.full(), close=True)  # a new name: no game
         code = await self.door.admit(conn, msg)
         if conn.who.guest and sum(c.who.guest for c in self.conns if c is not conn
                                   and not c.closed) >= self.limits.guest_connections:
@@ -482,7 +445,7 @@ class Host:
                                 "close another window first", close=True)
         seated = [t for t in self.tables.values() if t.seat_of(conn.code) is not None]
         if conn.overflow:
-            self._find_place(conn, any(not t.game.is_over for t in seated))
+            self.crowd.find_place(conn, any(not t.game.is_over for t in seated))
         conn.seated.update(t.id for t in seated)
         conn.lobby_offset = 0  # the lobby is where a client starts
         conn.push({"type": "welcome", "name": conn.name, "code": code,

@@ -204,7 +204,7 @@ async def run(args: argparse.Namespace, ready: asyncio.Event | None = None) -> i
         metrics_task = asyncio.get_running_loop().create_task(metrics.run())
         where.append(f"metrics on http://127.0.0.1:{args.metrics_port}/metrics")
     print(f"solstis host: {len(host.tables)} tables; listening on {', '.join(where)} "
-          f"(at most {host.max_connections} connections)", flush=True)
+          f"(at most {host.crowd.cap} connections)", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
