@@ -14,6 +14,7 @@ import logging
 import os
 import socket
 import ssl
+from collections.abc import Iterable
 from typing import Any
 
 from ..wire.protocol import encode
@@ -38,16 +39,71 @@ async def start_server(start: Any, backlog: int, **where: Any) -> asyncio.Server
     return server
 
 
-class Connection:
-    """One client: its name and code once it said hello, its tables, and its allowances."""
+class Whereabouts:
+    """Which connections are at each table (seated or watching) and which have each
+    resume code, kept as they change: telling a table's players costs the host what that
+    table has, not what the host has (1,300 idle connections in the lobby cost a move
+    nothing)."""
 
-    def __init__(self, writer: asyncio.StreamWriter, limits: Limits) -> None:
+    def __init__(self) -> None:
+        self.at_table: dict[str, set[Connection]] = {}
+        self.by_code: dict[str, set[Connection]] = {}
+
+    def audience(self, table_id: str) -> list[Connection]:
+        """The live connections seated at or watching ``table_id``."""
+        return [c for c in self.at_table.get(table_id, ()) if not c.closed]
+
+    def of_code(self, code: str | None) -> list[Connection]:
+        """The live connections of the player with ``code``."""
+        return [c for c in self.by_code.get(code, ()) if not c.closed] if code else []
+
+    def _add(self, index: dict[str, set[Connection]], key: str, conn: Connection) -> None:
+        index.setdefault(key, set()).add(conn)
+
+    def _remove(self, index: dict[str, set[Connection]], key: str, conn: Connection) -> None:
+        held = index.get(key)
+        if held is not None:
+            held.discard(conn)
+            if not held:
+                del index[key]
+
+
+class TableIds(set[str]):
+    """A connection's table ids (where it sits, or what it watches) that keep the host's
+    ``Whereabouts`` told."""
+
+    def __init__(self, conn: Connection) -> None:
+        super().__init__()
+        self.conn = conn
+
+    def add(self, table_id: str) -> None:
+        super().add(table_id)
+        self.conn.where._add(self.conn.where.at_table, table_id, self.conn)
+
+    def discard(self, table_id: object) -> None:
+        super().discard(table_id)
+        if isinstance(table_id, str) and not self.conn.at(table_id):
+            self.conn.where._remove(self.conn.where.at_table, table_id, self.conn)
+
+    def update(self, *ids: Iterable[str]) -> None:
+        for some in ids:
+            for table_id in some:
+                self.add(table_id)
+
+
+class Connection:
+    """One client: its name and code once it said hello, its tables, and its allowances.
+    ``where``: the host's index of who is where (a private one if not given)."""
+
+    def __init__(self, writer: asyncio.StreamWriter, limits: Limits,
+                 where: Whereabouts | None = None) -> None:
         self.writer = writer
-        self.code: str | None = None
+        self.where = where or Whereabouts()
+        self._code: str | None = None
         self.name: str | None = None
         self.who: Who = LOCAL  # set at hello (see identity)
-        self.seated: set[str] = set()
-        self.watching: set[str] = set()
+        self.seated: set[str] = TableIds(self)
+        self.watching: set[str] = TableIds(self)
         self.allowance = TokenBucket(limits.message_rate, limits.message_burst)
         self.send_buffer = limits.send_buffer
         # drain() waits while more than half the allowance is unread
@@ -65,6 +121,29 @@ class Connection:
         #: the host pushes again when it changes (see lobby_push), and the last one pushed
         self.lobby_offset: int | None = None
         self.lobby_sent = b""
+
+    @property
+    def code(self) -> str | None:
+        """The seat code of the player once they said hello (None before)."""
+        return self._code
+
+    @code.setter
+    def code(self, code: str | None) -> None:
+        if self._code is not None:
+            self.where._remove(self.where.by_code, self._code, self)
+        self._code = code
+        if code is not None:
+            self.where._add(self.where.by_code, code, self)
+
+    def at(self, table_id: str) -> bool:
+        """Whether this connection sits at or watches ``table_id``."""
+        return table_id in self.seated or table_id in self.watching
+
+    def forget(self) -> None:
+        """Take this connection, gone, out of the host's index of who is where."""
+        for table_id in list(self.seated) + list(self.watching):
+            self.where._remove(self.where.at_table, table_id, self)
+        self.code = None
 
     async def start_tls(self, context: ssl.SSLContext) -> bool:
         """Do the TLS handshake (the client speaks first), within the time the connection

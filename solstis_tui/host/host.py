@@ -49,7 +49,7 @@ from .admission import Door
 from .after_game import AfterGame
 from .analyst import Analyst
 from .botpool import BotFactory, BotPool, Bots
-from .connection import Connection, start_server
+from .connection import Connection, Whereabouts, start_server
 from .crowding import OVERFLOW, OVERFLOW_HELLO_SECONDS, Crowd
 from .database import Unreadable
 from .fleet import FleetPool, FleetSettings
@@ -125,13 +125,14 @@ class Host:
         self.tables: dict[str, Table] = {}
         self.conns: set[Connection] = set()
         self.crowd = Crowd(self.conns, self.tables, self.limits.connection_cap())
+        self.where = Whereabouts()  # who is at each table, kept as connections move
         local = BotPool(bot_workers, bot_factory)
         self.bots: Bots = local if bot_cluster is None else FleetPool(bot_cluster, local)
         self.analyst = Analyst(data_dir, self.ratings.record_text, on=judge_games,
                                effort=judge_effort)
         self.keeper = TableKeeper(self.tables, self.conns, self.store, self.door,
                                   self.standings, self.analyst, self.limits,
-                                  lambda: self.clock())
+                                  lambda: self.clock(), self.where)
         self.lobby_push = LobbyPush(self.conns, self.keeper.lobby_order,
                                     self.standings.rating_text, self.limits.page_size)
         self.keeper.lobby_moved = self.lobby_push.changed
@@ -257,7 +258,7 @@ class Host:
     # ------------------------------------------------------------------ connections
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                       tls: ssl.SSLContext | None = None) -> None:
-        conn = Connection(writer, self.limits)
+        conn = Connection(writer, self.limits, self.where)
         conn.handshaking = tls is not None  # no plain text to a TLS client, even "busy"
         crowd = self.crowd
         if crowd.taken() >= crowd.cap:
@@ -309,6 +310,7 @@ class Host:
                 await self._gone(conn)
                 await conn.hang_up(reader)
             finally:
+                conn.forget()
                 crowd.closing -= 1
 
     async def _handle_line(self, conn: Connection, line: bytes | None) -> None:

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..wire.protocol import ProtocolError
-from .connection import Connection
+from .connection import Connection, Whereabouts
 from .tables import Table, TableStore
-from .views import LobbyLook, LobbyOrder, audience, lobby_page, presence, state_message
+from .views import LobbyLook, LobbyOrder, audience, lobby_page, seat_presence, state_message
 
 if TYPE_CHECKING:
     from .admission import Door
@@ -31,9 +31,10 @@ class TableKeeper:
 
     def __init__(self, tables: dict[str, Table], conns: set[Connection], store: TableStore,
                  door: Door, standings: Standings, analyst: Analyst, limits: Limits,
-                 clock: Callable[[], float]) -> None:
+                 clock: Callable[[], float], where: Whereabouts | None = None) -> None:
         self.tables = tables
         self.conns = conns
+        self.where = where or Whereabouts()  # who is at each table (the host's index)
         self.store = store
         self.door = door
         self.standings = standings
@@ -140,8 +141,8 @@ class TableKeeper:
 
     async def broadcast(self, table: Table) -> None:
         """Each connection at ``table`` gets its own view of it (``views.state_message``)."""
-        present = presence(self.conns)
-        for conn in audience(self.conns, table):
+        present = seat_presence(table, self.where)
+        for conn in self.where.audience(table.id):
             seat = table.seat_of(conn.code) if table.id in conn.seated else None
             conn.push(state_message(table, seat, present, self.standings.rating_text,
                                     self.clock()))

@@ -22,7 +22,7 @@ from .connection import Connection
 from .quotas import Quotas, identity
 from .table_keeper import TableKeeper
 from .tables import Seat, Table, end_game, new_table
-from .views import audience, presence, state_message
+from .views import seat_presence, state_message
 
 if TYPE_CHECKING:
     from .admission import Door
@@ -57,7 +57,7 @@ class TableMessages:
         table = self.keeper.tables.get(table.id, table)
         conn.watching.add(table.id)
         conn.push({"type": "watching", "table": table.id, "record": record})
-        conn.push(state_message(table, None, presence(self.keeper.conns),
+        conn.push(state_message(table, None, seat_presence(table, self.keeper.where),
                                 self.standings.rating_text, self.keeper.clock()))
         return None
 
@@ -176,7 +176,7 @@ class TableMessages:
             raise ProtocolError("not_here", "join or watch the table to chat")
         # only a line that is said uses up the allowance: a refused one changes nothing
         self.quotas.spend(conn, "chat", self.limits.chat_lines_per_minute, "chat lines a minute")
-        for other in audience(self.keeper.conns, table):
+        for other in self.keeper.where.audience(table.id):
             other.push({"type": "chat", "table": table.id, "name": conn.name,
                         "text": msg.text})
         return None

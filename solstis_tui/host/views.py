@@ -12,7 +12,7 @@ from typing import Any
 
 from ..core.observation import observe
 from ..core.observation_json import observation_to_dict
-from .connection import Connection
+from .connection import Connection, Whereabouts
 from .rating_pools import pool_key, pool_of_days
 from .rating_rules import unrated_reason
 from .tables import Table
@@ -39,6 +39,19 @@ def presence(conns: Iterable[Connection]) -> Presence:
         if not c.closed:
             present.update((table_id, c.code) for table_id in c.seated)
             present.add((LOBBY, c.code))
+    return present
+
+
+def seat_presence(table: Table, where: Whereabouts) -> Presence:
+    """``presence`` for what ``table``'s seats show: whether each seat's player is
+    connected at the table and at the host (read from the index, not from every
+    connection)."""
+    present: Presence = set()
+    for seat in table.seats:
+        for conn in where.of_code(seat.code):
+            present.add((LOBBY, seat.code))
+            if table.id in conn.seated:
+                present.add((table.id, seat.code))
     return present
 
 

@@ -94,3 +94,28 @@ def test_an_unchanged_page_is_not_pushed_again(host):
         assert host.lobby_push.push_round() == 0 and len(sink.lines) == 1
     finally:
         host.conns.discard(sink)
+
+
+async def test_a_tables_news_goes_to_its_own_people_and_the_gone_are_forgotten(host, connect):
+    """Who is at each table is kept as connections move (``Whereabouts``), so a move is
+    told to the table's players and watchers without visiting every connection."""
+    import asyncio
+
+    ann, bob, eve, idle = [await connect(n) for n in ("Ann", "Bob", "Eve", "Ida")]
+    await ann.send({"type": "create", "opponent": "friend", "seat": 0})
+    table = (await ann.receive_until("joined"))["table"]
+    await bob.send({"type": "join", "table": table})
+    await bob.receive_until("joined")
+    await eve.send({"type": "watch", "table": table})
+    await eve.receive_until("watching")
+    names = {c.name for c in host.where.audience(table)}
+    assert names == {"Ann", "Bob", "Eve"}  # Ida, in the lobby, is not among them
+    await eve.send({"type": "leave", "table": table})
+    await eve.receive_until("left")
+    assert {c.name for c in host.where.audience(table)} == {"Ann", "Bob"}
+    for client in (ann, bob, eve, idle):
+        await client.close()
+    async with asyncio.timeout(30):
+        while host.conns or host.crowd.closing:  # until every connection hung up
+            await asyncio.sleep(0.01)
+    assert host.where.at_table == {} and host.where.by_code == {}
