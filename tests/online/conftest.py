@@ -40,6 +40,28 @@ def replies_come_or_the_test_fails(monkeypatch):
     monkeypatch.setattr(HostClient, "receive", receive_within)
 
 
+class Clock:
+    """The host's time in a test: it moves only when the test moves it."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def timed(tmp_path):
+    """A host on the test's own clock (``host.test_clock``)."""
+    clock = Clock()
+    host = await start_host(tmp_path / "data", tmp_path / "run" / "host.sock",
+                            bot_seconds=0.05, clock=clock)
+    host.test_clock = clock
+    yield host
+    await host.close()
+    assert host.internal_errors == [], host.internal_errors
+
+
 @pytest.fixture
 async def host(tmp_path):
     host = await start_host(tmp_path / "data", tmp_path / "run" / "host.sock",

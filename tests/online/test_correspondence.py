@@ -13,24 +13,13 @@ from solstis_tui.host.glicko2 import Rating
 from solstis_tui.host.tables import RESTART_GRACE
 from solstis_tui.wire.protocol import DAY
 
-from .conftest import start_host
+from .conftest import Clock, start_host
 from .identities import ANN, BOB, hello, settled
 from .states import over, seated, state_where
 from .test_host import play_to_end
-from .test_move_clock import Clock, create, play_turn
+from .test_move_clock import create, play_turn
 
 pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
-
-
-@pytest.fixture
-async def slow(tmp_path):
-    clock = Clock()
-    host = await start_host(tmp_path / "data", tmp_path / "run" / "host.sock",
-                            bot_seconds=0.05, clock=clock)
-    host.test_clock = clock
-    yield host
-    await host.close()
-    assert host.internal_errors == [], host.internal_errors
 
 
 async def connect(host, name: str):
@@ -50,54 +39,54 @@ async def two_at_a_table(host, days: int = 2) -> tuple:
     return ann, bob, table
 
 
-async def test_the_day_clock_runs_once_both_sit_and_a_claim_is_refused_until_it_is_due(slow):
-    _ann, bob, table = await two_at_a_table(slow, days=2)
+async def test_the_day_clock_runs_once_both_sit_and_a_claim_is_refused_until_it_is_due(timed):
+    _ann, bob, table = await two_at_a_table(timed, days=2)
     state = await state_where(bob, table, seated)
     assert (state["days"], state["time_left"], state["bank_left"]) == (2, 2 * DAY, None)
-    slow.test_clock.now += 2 * DAY - 60  # Ann, to move, still has a minute
+    timed.test_clock.now += 2 * DAY - 60  # Ann, to move, still has a minute
     await bob.send({"type": "claim", "table": table})
     error = await bob.receive_until("error")
     assert error["code"] == "too_early" and "60 seconds" in error["message"]
-    slow.test_clock.now += 61
+    timed.test_clock.now += 61
     await bob.send({"type": "claim", "table": table})
     obs = (await state_where(bob, table, over))["observation"]
     assert (obs["winner"], obs["end_reason"]) == (1, "time")
 
 
-async def test_each_move_gives_the_other_player_their_days_afresh(slow):
-    ann, _bob, table = await two_at_a_table(slow, days=1)
+async def test_each_move_gives_the_other_player_their_days_afresh(timed):
+    ann, _bob, table = await two_at_a_table(timed, days=1)
     await state_where(ann, table, seated)
-    slow.test_clock.now += 0.9 * DAY
-    state = await play_turn(slow, ann, table, 0)
+    timed.test_clock.now += 0.9 * DAY
+    state = await play_turn(timed, ann, table, 0)
     assert state["time_left"] == DAY
-    slow.test_clock.now += 0.5 * DAY  # Ann's own day was nearly used: Bob's is not
+    timed.test_clock.now += 0.5 * DAY  # Ann's own day was nearly used: Bob's is not
     await ann.send({"type": "claim", "table": table})
     error = await ann.receive_until("error")
     assert error["code"] == "too_early" and "12 hours" in error["message"]
 
 
-async def test_a_correspondence_game_waits_while_both_players_are_away(slow):
-    ann, bob, table = await two_at_a_table(slow, days=3)
+async def test_a_correspondence_game_waits_while_both_players_are_away(timed):
+    ann, bob, table = await two_at_a_table(timed, days=3)
     await state_where(ann, table, seated)
     await ann.close()
     await bob.close()
-    live_expiry = slow.limits.table_expire_seconds
-    slow.test_clock.now += 3 * DAY - 1  # days past the live game's time to come back
-    await slow.housekeeping.forfeit_abandoned()
-    assert slow.housekeeping.expire() == [] and table in slow.tables
-    slow.test_clock.now += live_expiry  # days run out, and nobody claimed for a day more
-    assert slow.housekeeping.expire() == [] and table in slow.tables
-    slow.test_clock.now += 2
-    assert table in slow.housekeeping.expire()
+    live_expiry = timed.limits.table_expire_seconds
+    timed.test_clock.now += 3 * DAY - 1  # days past the live game's time to come back
+    await timed.housekeeping.forfeit_abandoned()
+    assert timed.housekeeping.expire() == [] and table in timed.tables
+    timed.test_clock.now += live_expiry  # days run out, and nobody claimed for a day more
+    assert timed.housekeeping.expire() == [] and table in timed.tables
+    timed.test_clock.now += 2
+    assert table in timed.housekeeping.expire()
 
 
-async def test_an_open_correspondence_table_waits_a_day_for_its_second_player(slow):
-    ann, _ = await connect(slow, "Ann")
+async def test_an_open_correspondence_table_waits_a_day_for_its_second_player(timed):
+    ann, _ = await connect(timed, "Ann")
     table = (await create(ann, seat=0, days=7))["table"]
-    slow.test_clock.now += slow.limits.open_table_seconds + 1  # a live table would go
-    assert slow.housekeeping.expire() == []
-    slow.test_clock.now += DAY
-    assert slow.housekeeping.expire() == [table]
+    timed.test_clock.now += timed.limits.open_table_seconds + 1  # a live table would go
+    assert timed.housekeeping.expire() == []
+    timed.test_clock.now += DAY
+    assert timed.housekeeping.expire() == [table]
 
 
 async def test_a_restart_keeps_each_deadline_and_gives_one_that_passed_an_hour(tmp_path):
@@ -120,8 +109,8 @@ async def test_a_restart_keeps_each_deadline_and_gives_one_that_passed_an_hour(t
         await again.close()
 
 
-async def test_games_that_wait_for_your_move_come_first_and_the_welcome_counts_them(slow):
-    ann, bob, waiting_for_ann = await two_at_a_table(slow)
+async def test_games_that_wait_for_your_move_come_first_and_the_welcome_counts_them(timed):
+    ann, bob, waiting_for_ann = await two_at_a_table(timed)
     await state_where(ann, waiting_for_ann, seated)
     second = (await create(bob, seat=0, days=1))["table"]  # Bob to move there
     await ann.send({"type": "join", "table": second})
@@ -131,7 +120,7 @@ async def test_games_that_wait_for_your_move_come_first_and_the_welcome_counts_t
     await ann.send({"type": "join", "table": third})
     await ann.receive_until("joined")
     await ann.close()
-    _client, welcome = await come_back(slow, ann)  # days later, by her resume code
+    _client, welcome = await come_back(timed, ann)  # days later, by her resume code
     assert sorted(welcome["waiting"]) == sorted([waiting_for_ann, third])
     rows = [row["table"] for row in welcome["tables"]]
     assert set(rows[:2]) == {waiting_for_ann, third}
@@ -170,27 +159,27 @@ async def test_correspondence_games_are_rated_in_their_own_pool(tmp_path, keyed)
 
 
 @pytest.mark.parametrize("days", [4, -1, "2", True])
-async def test_a_pace_outside_the_choices_is_refused(slow, days):
-    ann, _ = await connect(slow, "Ann")
+async def test_a_pace_outside_the_choices_is_refused(timed, days):
+    ann, _ = await connect(timed, "Ann")
     reply = await create(ann, seat=0, days=days)
     assert reply["type"] == "error" and reply["code"] == "bad_message"
-    assert slow.tables == {}
+    assert timed.tables == {}
 
 
-async def test_waiting_says_in_one_line_how_many_games_wait_and_exits_by_it(slow):
+async def test_waiting_says_in_one_line_how_many_games_wait_and_exits_by_it(timed):
     from solstis_tui.client.waiting import NONE, SOME, UNKNOWN, waiting_line
 
-    ann, bob, table = await two_at_a_table(slow, days=1)  # Ann (seat 0) moves first
+    ann, bob, table = await two_at_a_table(timed, days=1)  # Ann (seat 0) moves first
     await state_where(ann, table, seated)
-    where = slow.socket_path
+    where = timed.socket_path
     assert await waiting_line(where, code=ann.code) == (
         SOME, "solstis: 1 game waits for your move.")
     assert await waiting_line(where, code=bob.code) == (
         NONE, "solstis: no game waits for your move.")
-    players = len(slow.players.players())
+    players = len(timed.players.players())
     status, line = await waiting_line(where)  # nobody the host knows: it says so...
     assert status == UNKNOWN and "knows no player of yours yet" in line
-    assert len(slow.players.players()) == players  # ...and makes no new player
+    assert len(timed.players.players()) == players  # ...and makes no new player
 
 
 @pytest.mark.parametrize(("asked", "status"), [("bash", 2), ("waiting; rm -rf ~", 2)])
@@ -210,13 +199,13 @@ def test_waiting_refuses_a_name_that_would_make_a_new_player(capsys):
     assert "not by a name" in capsys.readouterr().err
 
 
-async def test_a_bot_plays_a_correspondence_game_at_its_usual_speed(slow):
-    ann, _ = await connect(slow, "Ann")
+async def test_a_bot_plays_a_correspondence_game_at_its_usual_speed(timed):
+    ann, _ = await connect(timed, "Ann")
     table = (await create(ann, seat=0, days=7, opponent="random"))["table"]
     state = await state_where(ann, table, seated)
     assert state["time_left"] == 7 * DAY  # the day clock runs: the bot sat down
-    made = len(slow.tables[table].game.history)
-    await play_turn(slow, ann, table, 0)
+    made = len(timed.tables[table].game.history)
+    await play_turn(timed, ann, table, 0)
     # the bot answers without any day passing (the host's clock stands still here)
     state = await state_where(ann, table, lambda s: (s["observation"]["to_play"] == 0
                               and len(s["observation"]["history"]) > made + 1)

@@ -12,31 +12,12 @@ import pytest
 
 from solstis_tui.host.glicko2 import Rating
 
-from .conftest import start_host
+from .conftest import Clock, start_host
 from .identities import ANN, BOB, hello, settled
 from .states import after, deciding, over, seated, state_where
 from .test_host import game_at, play_to_end
 
 pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-async def timed(tmp_path):
-    clock = Clock()
-    host = await start_host(tmp_path / "data", tmp_path / "run" / "host.sock",
-                            bot_seconds=0.05, clock=clock)
-    host.test_clock = clock
-    yield host
-    await host.close()
-    assert host.internal_errors == [], host.internal_errors
 
 
 @pytest.fixture

@@ -13,10 +13,10 @@ import pytest
 from solstis_tui.host.rating_rules import BOARD_GAMES, PAIR_GAMES_PER_DAY
 from solstis_tui.host.ratings import result_of
 
+from .conftest import Clock
 from .identities import ANN, BOB, hello, settled
 from .states import over, seated, state_where
 from .test_host import play_to_end
-from .test_move_clock import Clock
 
 pytestmark = pytest.mark.usefixtures("replies_come_or_the_test_fails")
 HOUR = 3600.0
