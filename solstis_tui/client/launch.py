@@ -29,7 +29,8 @@ def online_parser() -> argparse.ArgumentParser:
     parser.add_argument("--tcp", type=tcp_address, default=None, metavar="HOST:PORT",
                         help="reach the host on loopback TCP instead")
     parser.add_argument("--name", default=None, help="your name (asked in the lobby if absent)")
-    parser.add_argument("--code", default=None, help="your resume code, to get your seats back (write --code=CODE: "
+    parser.add_argument("--code", default=None,
+                        help="your resume code, to get your seats back (write --code=CODE: "
                              "a code may begin with '-')")
     parser.add_argument("--ssh-key", action="store_true",
                         help="tell the host the key sshd logged you in with (read from "
