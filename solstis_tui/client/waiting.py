@@ -1,8 +1,10 @@
 """``solstis online --waiting``: one line saying how many of your games wait for your
 move at the host, and an exit status, for a shell prompt or a login message.
 
-It knows you as the lobby does, but never makes a new player: by your SSH key
-(``--ssh-key``), your resume code (``--code``) or your own account on the host's machine.
+It knows you as the lobby does, but never by a name (so it never makes a player under a
+name of its own): by your SSH key (``--ssh-key``; a key the host's owner added gets its
+player at its first login, as in the lobby), your resume code (``--code``) or your own
+account on the host's machine.
 Exit status: 0 when a game waits for you, 1 when none does, 2 when the host could not
 say (not reached, or it does not know you).
 """
