@@ -52,6 +52,10 @@ def board_text(message: dict[str, Any]) -> str:
         more.append("[ previous page")
     if offset + len(rows) < total:
         more.append("] next page")
+    other_rating = message.get("other")
+    if isinstance(other_rating, str) and other_rating:
+        lines.append(f"Your rating in {POOL_TITLES[other]}: {other_rating}"
+                     f"{provisional(other_rating)}")
     lines.append(" · ".join([*more, f"c {other} games", "Esc goes back"]))
     return "\n".join(lines)
 

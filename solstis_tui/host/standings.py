@@ -119,8 +119,10 @@ class Standings:
                       pool: str = LIVE) -> dict[str, Any]:
         """A page of ``pool``'s leaderboard (``LEADERS_PAGE`` rows from ``offset``: place,
         name, rating; the bots among established players), ``me``'s place (None: not
-        listed) and, if ``me`` is rated but not listed, what they still need (``board``).
+        listed) and, if ``me`` is rated but not listed, what they still need (``board``);
+        ``other``: ``me``'s rating in the other pool, so that the board shows both.
         A player the registry forgot is not shown."""
+        other = pool_key(me, LIVE if pool == CORRESPONDENCE else CORRESPONDENCE)
         me = pool_key(me, pool)
         board = [(-self.ratings.known[identity].rating, identity, name)
                  for identity, name in (await self.names(pool)).items()
@@ -134,7 +136,7 @@ class Standings:
                       if identity == me), None)
         return {"rows": rows, "offset": offset, "total": len(board), "place": place,
                 "pool": pool,
-                "rating": self.rating_text(me),
+                "rating": self.rating_text(me), "other": self.rating_text(other),
                 "board": None if me is None else self.board_note(me)}
 
     def rating_text(self, identity: str | None) -> str | None:

@@ -152,6 +152,10 @@ async def test_correspondence_games_are_rated_in_their_own_pool(tmp_path, keyed)
     await ann["client"].send({"type": "leaders", "pool": "correspondence"})
     board = await ann["client"].receive_until("leaders")
     assert board["pool"] == "correspondence"
+    assert board["rating"] != board["other"] == "1500?"  # both pools: live untouched
+    from solstis_tui.client.leaders import board_text
+
+    assert "Your rating in live games: 1500?" in board_text(board)
     await ann["client"].send({"type": "player"})
     page = await ann["client"].receive_until("player")
     assert page["correspondence"]["rating"] != page["rating"]
