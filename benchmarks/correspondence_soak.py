@@ -18,7 +18,8 @@ start every player comes back by their resume code.
 Checked, and reported: every game is there after every start, and none loses a move the
 host had answered; every time left the host states equals the model's (a deadline is a
 date, kept across restarts, and one that passed while the host was down gets an hour
-from the start: see host.tables.restart_clocks); every claim is accepted exactly when
+from the start, one that passed while it ran stays passed: see
+host.tables.restart_clocks); every claim is accepted exactly when
 the model says it is due; every finished game's result is in the ratings database.
 Targets (issue 63): 0 lost, clocks right, claims only when due.
 """
@@ -79,6 +80,7 @@ class HostRun:
         self.proc: subprocess.Popen[bytes] | None = None
         self.now = START
         self.now_of_kill = START  # the host's time when it was last killed
+        self.alive: float | None = None  # when the stopped host last noted it ran
         self.set_clock(START)
 
     def set_clock(self, now: float) -> None:
@@ -99,6 +101,10 @@ class HostRun:
         assert self.proc is not None
         self.proc.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
         self.proc.wait(60)
+        try:  # the host's own note (see host.tables.restart_clocks)
+            self.alive = float((self.data / "tables" / "alive").read_text())
+        except (OSError, ValueError):
+            self.alive = None
 
 
 # ---------------------------------------------------------------------- the players' side
@@ -294,7 +300,8 @@ async def come_back(run: HostRun, games: list[Game], tally: Tally) -> None:
         if held > game.moves:  # a move sent before a kill landed; its answer was lost
             game.moves, game.since = held, run.now_of_kill
         game.over = bool(state["observation"]["is_over"])
-        if not game.over and game.deadline() < run.now + RESTART_GRACE:
+        if (not game.over and game.deadline() < run.now + RESTART_GRACE
+                and (run.alive is None or game.deadline() >= run.alive)):
             game.since = run.now + RESTART_GRACE - game.days * DAY
         check_clock(game, state, run.now, tally)
 

@@ -42,8 +42,9 @@ def page_text(message: dict[str, Any]) -> str:
     slow = slow if isinstance(slow, dict) else {}
     slow_rating, slow_games = slow.get("rating"), slow.get("games") or []
     lines = [f"{message.get('name')}: rating {rating}{provisional(rating)}"]
-    if slow_games:
-        lines.append(f"Correspondence rating {slow_rating}{provisional(str(slow_rating))}")
+    if isinstance(slow_rating, str) and slow_rating:
+        lines.append(f"Correspondence rating {slow_rating}" + (
+            provisional(slow_rating) if slow_games else " (no correspondence game yet)"))
     lines.append("")
     if why:
         lines += [str(why), ""]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 from pathlib import Path
 
 from ..wire.tls import TlsTarget
@@ -40,12 +41,15 @@ async def waiting_line(socket: Path | None = None, tcp: tuple[str, int] | None =
             client = await HostClient.connect(socket, tcp, tls=tls)
             client.ssh_key = ssh_key
             try:
-                welcome = await client.hello(None, code)
+                await client.send({**client.hello_message(None, code), "probe": True})
+                welcome = await client.receive_until("welcome")
             finally:
                 with contextlib.suppress(OSError, ConnectionError):
                     await client.close()
     except TimeoutError:
         return UNKNOWN, "solstis: the game host did not answer in time."
+    except (OSError, ValueError) as exc:
+        return UNKNOWN, f"solstis: the connection to the game host failed ({exc})."
     except HostError as exc:
         if str(exc).startswith("say which name"):  # the host has no player of this login
             return UNKNOWN, ("solstis: the game host knows no player of yours yet (by your "
@@ -53,7 +57,14 @@ async def waiting_line(socket: Path | None = None, tcp: tuple[str, int] | None =
         said = str(exc)
         return UNKNOWN, f"solstis: {said}{'' if said.endswith(('.', '?', '!')) else '.'}"
     waiting = welcome.get("waiting")
-    count = len(waiting) if isinstance(waiting, list) else 0
+    if not isinstance(waiting, list):
+        return UNKNOWN, "solstis: this game host does not say which games wait for you."
+    new_code = welcome.get("code")
+    if code is not None and isinstance(new_code, str) and new_code != code:
+        # an old short code, exchanged for good at this hello: the only place it is said
+        print(f"solstis: your resume code is now #{new_code} (the old one no longer "
+              "works).", file=sys.stderr)
+    count = len(waiting)
     if not count:
         return NONE, "solstis: no game waits for your move."
     return SOME, "solstis:" + waiting_words(count)

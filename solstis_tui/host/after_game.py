@@ -149,8 +149,9 @@ class AfterGame:
         async with self.create_lock:  # two players asking at once meet at one table
             offer = self.offer_of(old)
             if offer is None:
-                if other.bot is None and not any(c.code == other.code and not c.closed
-                                                 for c in self.keeper.conns):
+                if other.bot is None and not old.correspondence and not any(
+                        c.code == other.code and not c.closed for c in self.keeper.conns):
+                    # (a correspondence rematch waits a day for them, in their lobby)
                     raise ProtocolError("not_here", f"{other.name} has left the host: "
                                         "there is nobody to offer a rematch to")
                 seats = [Seat(), Seat()]

@@ -55,7 +55,8 @@ class Whereabouts:
 
     def of_code(self, code: str | None) -> list[Connection]:
         """The live connections of the player with ``code``."""
-        return [c for c in self.by_code.get(code, ()) if not c.closed] if code else []
+        return [c for c in self.by_code.get(code, ())
+                if not c.closed and not c.probe] if code else []
 
     def _add(self, index: dict[str, set[Connection]], key: str, conn: Connection) -> None:
         index.setdefault(key, set()).add(conn)
@@ -121,6 +122,9 @@ class Connection:
         #: the host pushes again when it changes (see lobby_push), and the last one pushed
         self.lobby_offset: int | None = None
         self.lobby_sent = b""
+        #: only asking what waits for its player (a ``probe`` hello): seated nowhere, and
+        #: nobody is told it came or went
+        self.probe = False
 
     @property
     def code(self) -> str | None:

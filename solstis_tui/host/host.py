@@ -184,7 +184,9 @@ class Host:
         for table in self.tables.values():  # finished before a stop, not yet recorded
             if table.game.is_over:
                 self.standings.record_at_start(table)
-        restart_clocks(self.tables.values(), self.clock())
+        now = self.clock()
+        restart_clocks(self.tables.values(), now, self.store.last_alive())
+        self._note_alive(now)
 
     async def serve_unix(self, path: Path, mode: int = 0o600, group: int | None = None) -> None:
         """Listen on ``path`` (for ``group`` too if given); StartRefused if another host
@@ -237,7 +239,17 @@ class Host:
         for table in self.tables.values():
             self.bot_seats.schedule(table)
 
+    def _note_alive(self, now: float) -> None:
+        """``TableStore.note_alive``; a disk that refuses costs only that note (a restart
+        then gives correspondence deadlines that passed since an hour more)."""
+        try:
+            self.store.note_alive(now)
+        except OSError as exc:
+            log.warning("could not note that the host runs: %s", exc)
+
     async def close(self) -> None:
+        if self.locks:  # it ran: a restart knows the deadlines that passed till now
+            self._note_alive(self.clock())
         for server in self.servers:
             server.close()
         for conn in list(self.conns):
@@ -340,6 +352,8 @@ class Host:
         left, and, if it was their last connection to the host, the tables they had left
         for the lobby that the connection is gone now (a watcher leaving changes nothing
         anyone is shown)."""
+        if conn.probe:
+            return  # nobody was told it came
         still = presence(self.conns)
         self.lobby_push.changed()  # their seats show them away now
         tables = set(conn.seated)
@@ -366,7 +380,7 @@ class Host:
             Create: tables.create,
             Join: self._at_table(lambda conn, table, _msg: tables.join(conn, table)),
             Watch: self._at_table(tables.watch),
-            Leave: self._at_table(tables.leave),
+            Leave: self._leave,
             Resign: self._at_table(lambda conn, table, _msg: tables.resign(conn, table)),
             Claim: self._at_table(lambda conn, table, _msg: tables.claim(conn, table)),
             Chat: self._at_table(tables.chat),
@@ -386,6 +400,16 @@ class Host:
                 raise ProtocolError("no_table", f"there is no table {msg.table!r}")
             return await handler(conn, table, msg)
         return at_table
+
+    async def _leave(self, conn: Connection, msg: Leave) -> Reply:
+        """``leave``; a table that went meanwhile is left all the same (the connection
+        forgets it, so it does not count against what it may watch)."""
+        table = self.tables.get(msg.table)
+        if table is None and msg.table in conn.seated | conn.watching:
+            conn.seated.discard(msg.table)
+            conn.watching.discard(msg.table)
+            return {"type": "left", "table": msg.table}
+        return await self._at_table(self.table_messages.leave)(conn, msg)
 
     async def _dispatch(self, conn: Connection, msg: Message) -> Reply:
         if conn.code is None and not isinstance(msg, (Ping, Hello, Status)):
@@ -446,6 +470,12 @@ class Host:
             raise ProtocolError("too_many", f"you are connected {others} times here already: "
                                 "close another window first", close=True)
         seated = [t for t in self.tables.values() if t.seat_of(conn.code) is not None]
+        if msg.probe:  # only asking what waits: seated nowhere, nobody told
+            conn.probe = True
+            conn.push({"type": "welcome", "name": conn.name, "code": code,
+                       "version": VERSION, **self.keeper.lobby_page(conn.code),
+                       "seated": [t.id for t in seated]})
+            return
         if conn.overflow:
             self.crowd.find_place(conn, any(not t.game.is_over for t in seated))
         conn.seated.update(t.id for t in seated)

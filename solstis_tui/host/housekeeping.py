@@ -4,6 +4,7 @@ neither idle players nor a flood of quick games can fill the host's memory or di
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Awaitable, Callable
 
@@ -48,6 +49,8 @@ class Housekeeping:
         while True:
             shortest = min(self.limits.table_expire_seconds, self.limits.open_table_seconds)
             await asyncio.sleep(min(60.0, max(0.05, shortest / 4)))
+            with contextlib.suppress(OSError):  # only the note is lost (see restart_clocks)
+                await asyncio.to_thread(self.store.note_alive, self.clock())
             await self.forfeit_abandoned()
             await self.record_finished()
             self.expire()
@@ -127,9 +130,12 @@ class Housekeeping:
             if ((not waited and (humans or not idle)) or table.id in self.unrecorded
                     or self.unrecorded_result(table)):
                 continue
+            hours = self.limits.table_expire_seconds / 3600
             why = (f"nobody took the open seat at table {table.id} in {wait / 60:g} minutes"
-                   if waited else f"table {table.id} had no move and no player for "
-                   f"{self.limits.table_expire_seconds / 3600:g} hours")
+                   if waited else f"the player to move at table {table.id} let their days "
+                   f"run out, and nobody claimed the game for {hours:g} hours more"
+                   if table.correspondence and not table.game.is_over
+                   else f"table {table.id} had no move and no player for {hours:g} hours")
             if self._close(table, why):
                 gone.append(table.id)
         return gone + self.prune_finished()

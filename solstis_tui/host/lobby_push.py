@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 
 from .connection import Connection
 from .views import LobbyLook, LobbyOrder, RatingOf, lobby_page_bytes
 
+log = logging.getLogger("solstis.host")
 #: The shortest time between two pushes to one connection (seconds).
 PUSH_INTERVAL = 1.0
 #: ... when nothing but moves and presence changed since the last push.
@@ -66,7 +68,10 @@ class LobbyPush:
             self._changed.clear()
             self._order_changed.clear()
             self.last_round = self.clock()
-            self.push_round()
+            try:
+                self.push_round()
+            except Exception:  # a bug must cost one round, never the lobby's pushes
+                log.exception("a lobby push round failed")
 
     def _due(self) -> float:
         """When the next round may be: a second after the last for an order change."""

@@ -70,7 +70,9 @@ class Quotas:
             raise ProtocolError("too_many", f"you already sit at {len(mine)} unfinished "
                                 f"{kind} tables here: finish one first")
         cap = self.limits.bot_tables_per_player
-        if against_bot and sum(any(s.bot for s in t.seats) for t in mine) >= cap:
+        bot_games = sum(1 for t in self.tables.values() if t.seat_of(conn.code) is not None
+                        and not t.game.is_over and any(s.bot for s in t.seats))
+        if against_bot and bot_games >= cap:  # live and correspondence together
             raise ProtocolError("too_many", f"you already have {cap} unfinished games against "
                                 "bots here: finish one first")
         if against_bot and self.bot_tables() >= self.bot_capacity():
@@ -90,10 +92,10 @@ class Quotas:
                                 "waiting for a player here: join one of them, or try later")
 
     def bot_tables(self) -> int:
-        """Unfinished live games against a bot, host-wide (a correspondence game asks
-        its bot for a move days apart: it holds no worker)."""
-        return sum(1 for t in self.tables.values() if not t.game.is_over
-                   and not t.correspondence and any(seat.bot for seat in t.seats))
+        """Unfinished games against a bot, host-wide (a correspondence game's too: its bot
+        answers at once, so a player who moves at once makes it a live one)."""
+        return sum(1 for t in self.tables.values()
+                   if not t.game.is_over and any(seat.bot for seat in t.seats))
 
     def bot_capacity(self) -> int:
         """Unfinished games against bots the host takes: the bot workers it has now (its

@@ -128,6 +128,7 @@ class TableKeeper:
         self.save_locks.pop(table.id, None)
         for other in audience(self.conns, table):
             other.seated.discard(table.id)
+            other.watching.discard(table.id)
             if other is not but:
                 other.push({"type": "closed", "table": table.id, "message": why})
 

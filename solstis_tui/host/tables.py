@@ -27,6 +27,7 @@ from ..wire.protocol import (
 
 log = logging.getLogger("solstis.host")
 TABLE_FILE = re.compile(r"t[^.]*\.json")  # not one kept aside (t….corrupt-….json)
+ALIVE_FILE = "alive"  # when the host last noted it was running (see restart_clocks)
 
 
 #: Decisions each player must have made before a game counts in the ratings: fewer, and
@@ -274,20 +275,23 @@ def end_game(table: Table, loser: int, reason: EndReason) -> None:
         table.game.end(reason, loser)
 
 
-def restart_clocks(tables: Iterable[Table], now: float) -> None:
+def restart_clocks(tables: Iterable[Table], now: float, alive: float | None = None) -> None:
     """After a start: downtime is nobody's time. The decision pending at each live table
     whose clocks run starts again ``now``, so its player gets at least the time they had
     when the host stopped (their whole decision time; a killed host cannot say when it
-    stopped). A correspondence deadline is a date, and stays one: only a deadline that
-    passed while the host was down, or is closer than ``RESTART_GRACE``, moves to
-    ``RESTART_GRACE`` from ``now``. Not saved: the next change saves it, and another
-    restart does it again."""
+    stopped). A correspondence deadline is a date, and stays one: only a deadline that may
+    have passed while the host was down (not before ``alive``, the last time the host
+    noted it was running: ``TableStore.note_alive``), or is closer than
+    ``RESTART_GRACE``, moves to ``RESTART_GRACE`` from ``now``; one that passed while the
+    host ran stays passed. Not saved: the next change saves it, and another restart does
+    it again."""
     for table in tables:
         if not table.clocks_run():
             continue
         if not table.correspondence:
             table.decision_since = now
-        elif table.deadline() < now + RESTART_GRACE:
+        elif (table.deadline() < now + RESTART_GRACE
+              and (alive is None or table.deadline() >= alive)):
             table.decision_since = now + RESTART_GRACE - table.clock
 
 
@@ -316,6 +320,19 @@ class TableStore:
 
     def path(self, table_id: str) -> Path:
         return self.directory / f"{table_id}.json"
+
+    def note_alive(self, now: float) -> None:
+        """Note that the host runs at ``now`` (its start, each housekeeping round, its
+        stop): a restart then knows which deadlines passed while it ran. OSError if the
+        disk refuses."""
+        write_atomic(self.directory / ALIVE_FILE, repr(float(now)))
+
+    def last_alive(self) -> float | None:
+        """When the host last noted it was running (None: never, or unreadable)."""
+        try:
+            return float((self.directory / ALIVE_FILE).read_text())
+        except (OSError, ValueError):
+            return None
 
     def save(self, table: Table) -> None:
         self.write(table.id, self.snapshot(table))

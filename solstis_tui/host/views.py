@@ -36,7 +36,7 @@ def presence(conns: Iterable[Connection]) -> Presence:
     """Which players are connected at which of their tables, and which at the host."""
     present: Presence = set()
     for c in conns:
-        if not c.closed:
+        if not c.closed and not c.probe:  # a --waiting probe is nowhere
             present.update((table_id, c.code) for table_id in c.seated)
             present.add((LOBBY, c.code))
     return present
@@ -119,6 +119,8 @@ class LobbyOrder:
         """At most ``size`` tables from ``offset``, the player's own first (the cost grows
         with ``offset + size`` and the player's own tables, not with the number of
         tables)."""
+        if offset >= len(self.order):
+            return []  # past the end (each player's own tables are among the order's)
         mine = self.own(code)
         own = set(mine)
         everyone = chain(mine, (t for t in self.order if t not in own))

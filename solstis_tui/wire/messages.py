@@ -46,12 +46,15 @@ GAME_ID = re.compile(r"g[0-9a-f]{32}")
 class Hello:
     """``hello``: the protocol ``version`` (checked: another gets ``version``), and who
     the client says it is: a new ``name`` as typed, a resume ``code``, the TCP ``token``,
-    the ``ssh_key`` sshd logged the player in with."""
+    the ``ssh_key`` sshd logged the player in with. ``probe``: only asking what waits for
+    the player (``solstis online --waiting``): the host sits them nowhere and tells
+    nobody they came."""
 
     name: str | None = None
     code: str | None = None
     token: str = ""
     ssh_key: str | None = None
+    probe: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +210,8 @@ def _hello(raw: dict[str, Any]) -> Hello:
     return Hello(name=field(raw, "name", str, default=None, max_len=4 * MAX_NAME),
                  code=field(raw, "code", str, default=None, max_len=32),
                  token=field(raw, "token", str, default="", max_len=128),
-                 ssh_key=field(raw, "ssh_key", str, default=None, max_len=MAX_KEY))
+                 ssh_key=field(raw, "ssh_key", str, default=None, max_len=MAX_KEY),
+                 probe=field(raw, "probe", bool, default=False))
 
 
 def _offset(raw: dict[str, Any]) -> int:

@@ -90,21 +90,27 @@ async def test_an_open_correspondence_table_waits_a_day_for_its_second_player(ti
 
 
 async def test_a_restart_keeps_each_deadline_and_gives_one_that_passed_an_hour(tmp_path):
+    """A deadline is a date: a restart keeps it, and one that passed while the host ran
+    stays passed; only one that passed while it was down gets an hour from the start."""
     clock = Clock()
     data, sock = tmp_path / "data", tmp_path / "run" / "host.sock"
     host = await start_host(data, sock, clock=clock)
     host.test_clock = clock
-    ann, bob, far = await two_at_a_table(host, days=7)
-    near = (await create(ann, seat=0, days=1))["table"]
-    await bob.send({"type": "join", "table": near})
-    await bob.receive_until("joined")
-    deadlines = {t: host.tables[t].deadline() for t in (far, near)}
+    ann, bob, passed = await two_at_a_table(host, days=1)
+    clock.now += 1.5 * DAY  # Ann's day runs out while the host runs
+    tables = {"passed": passed}
+    for name, days in (("near", 1), ("far", 7)):
+        tables[name] = (await create(ann, seat=0, days=days))["table"]
+        await bob.send({"type": "join", "table": tables[name]})
+        await bob.receive_until("joined")
+    deadlines = {name: host.tables[t].deadline() for name, t in tables.items()}
     await host.close()
-    clock.now += 2 * DAY  # the host was down for two days
+    clock.now += 2 * DAY  # the host was down for two days: near's day ran out meanwhile
     again = await start_host(data, sock, clock=clock)
     try:
-        assert again.tables[far].deadline() == deadlines[far]  # a date, kept
-        assert again.tables[near].deadline() == clock.now + RESTART_GRACE
+        assert again.tables[tables["far"]].deadline() == deadlines["far"]  # a date, kept
+        assert again.tables[tables["passed"]].deadline() == deadlines["passed"]  # claimable
+        assert again.tables[tables["near"]].deadline() == clock.now + RESTART_GRACE
     finally:
         await again.close()
 
@@ -215,3 +221,48 @@ async def test_a_bot_plays_a_correspondence_game_at_its_usual_speed(timed):
                               and len(s["observation"]["history"]) > made + 1)
                               or s["observation"]["is_over"])
     assert state["days"] == 7
+
+
+async def test_a_correspondence_bot_game_counts_against_the_bots_capacity(timed):
+    ann, _ = await connect(timed, "Ann")
+    await create(ann, seat=0, days=7, opponent="random")
+    await create(ann, seat=0, days=7, opponent="random")
+    assert timed.quotas.bot_tables() == 2  # its bot answers at once: it is a bot game
+    reply = await create(ann, seat=0, opponent="random")  # live: the two are the cap
+    assert reply["type"] == "error" and reply["code"] == "too_many"
+
+
+async def test_a_correspondence_rematch_is_offered_to_an_opponent_who_is_away(timed):
+    ann, bob, table = await two_at_a_table(timed, days=1)
+    await state_where(ann, table, seated)
+    timed.test_clock.now += DAY + 1  # Ann's day ran out: Bob claims, then goes away
+    await bob.send({"type": "claim", "table": table})
+    await state_where(bob, table, over)
+    await bob.close()
+    await ann.send({"type": "rematch", "table": table})
+    offered = await ann.receive_until("rematch_offered")
+    assert timed.tables[offered["new"]].days == 1  # waiting in Bob's lobby, at one day
+
+
+async def test_waiting_is_a_probe_nobody_at_the_table_hears_of(timed):
+    import asyncio
+
+    from solstis_tui.client.waiting import SOME, waiting_line
+
+    ann, bob, table = await two_at_a_table(timed, days=1)
+    await state_where(bob, table, seated)
+    await ann.close()  # Ann, to move, is away
+    async with asyncio.timeout(30):
+        while len(timed.conns) > 1 or timed.crowd.closing:
+            await asyncio.sleep(0.01)
+    await bob.send({"type": "ping"})
+    await bob.receive_until("pong")  # what Ann's leaving told Bob is read
+    assert (await waiting_line(timed.socket_path, code=ann.code))[0] == SOME
+    async with asyncio.timeout(30):
+        while len(timed.conns) > 1 or timed.crowd.closing:
+            await asyncio.sleep(0.01)
+    await bob.send({"type": "ping"})
+    seen = []
+    while (message := await bob.receive())["type"] != "pong":
+        seen.append(message["type"])
+    assert "state" not in seen  # Ann's seat never showed her there and gone again

@@ -74,7 +74,7 @@ async def test_a_new_table_is_pushed_within_a_second_and_a_move_within_five(host
 
 def test_an_unchanged_page_is_not_pushed_again(host):
     class Sink:
-        closed, code, lobby_offset, lobby_sent = False, "c1", 0, b""
+        closed, code, lobby_offset, lobby_sent, probe = False, "c1", 0, b"", False
         watching: set[str] = set()
         seated: set[str] = set()
 
@@ -119,3 +119,24 @@ async def test_a_tables_news_goes_to_its_own_people_and_the_gone_are_forgotten(h
         while host.conns or host.crowd.closing:  # until every connection hung up
             await asyncio.sleep(0.01)
     assert host.where.at_table == {} and host.where.by_code == {}
+
+
+async def test_a_watcher_of_a_table_that_closed_may_watch_four_others(host, connect):
+    ann, eve = await connect("Ann"), await connect("Eve")
+    for _ in range(2):  # two open tables Eve watches close as their maker leaves
+        await ann.send({"type": "create", "opponent": "friend", "seat": 0})
+        table = (await ann.receive_until("joined"))["table"]
+        await eve.send({"type": "watch", "table": table})
+        await eve.receive_until("watching")
+        await ann.send({"type": "leave", "table": table, "for_good": True})
+        await eve.receive_until("closed", table=table)
+    assert host.where.at_table == {}  # nobody is at a table that is gone
+    tables = []
+    for name in ("Bob", "Cy"):
+        maker = await connect(name)
+        for _ in range(2):
+            await maker.send({"type": "create", "opponent": "friend", "seat": 0})
+            tables.append((await maker.receive_until("joined"))["table"])
+    for table in tables:  # four, the most a connection watches: none is refused
+        await eve.send({"type": "watch", "table": table})
+        assert (await eve.receive_until("watching"))["table"] == table
