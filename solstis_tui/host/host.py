@@ -380,7 +380,7 @@ class Host:
             Create: tables.create,
             Join: self._at_table(lambda conn, table, _msg: tables.join(conn, table)),
             Watch: self._at_table(tables.watch),
-            Leave: self._leave,
+            Leave: self._at_table(tables.leave),
             Resign: self._at_table(lambda conn, table, _msg: tables.resign(conn, table)),
             Claim: self._at_table(lambda conn, table, _msg: tables.claim(conn, table)),
             Chat: self._at_table(tables.chat),
@@ -400,16 +400,6 @@ class Host:
                 raise ProtocolError("no_table", f"there is no table {msg.table!r}")
             return await handler(conn, table, msg)
         return at_table
-
-    async def _leave(self, conn: Connection, msg: Leave) -> Reply:
-        """``leave``; a table that went meanwhile is left all the same (the connection
-        forgets it, so it does not count against what it may watch)."""
-        table = self.tables.get(msg.table)
-        if table is None and msg.table in conn.seated | conn.watching:
-            conn.seated.discard(msg.table)
-            conn.watching.discard(msg.table)
-            return {"type": "left", "table": msg.table}
-        return await self._at_table(self.table_messages.leave)(conn, msg)
 
     async def _dispatch(self, conn: Connection, msg: Message) -> Reply:
         if conn.code is None and not isinstance(msg, (Ping, Hello, Status)):
