@@ -84,11 +84,13 @@ def settled(host, identity: str, games: int = 14) -> None:
     assert not host.ratings.rating(identity).provisional
 
 
-async def seated_at_a_rated_table(host, first: str, second: str) -> tuple[dict, dict, str]:
-    """Two keys at a rated friend table, the first in seat 0: their welcomes and the table."""
+async def seated_at_a_rated_table(host, first: str, second: str,
+                                  **create: object) -> tuple[dict, dict, str]:
+    """Two keys at a rated friend table (``create``: more of its fields), the first in
+    seat 0: their welcomes and the table."""
     ann, bob = await hello(host, first), await hello(host, second)
     await ann["client"].send({"type": "create", "variant": "base", "opponent": "friend",
-                              "seat": 0, "rated": True})
+                              "seat": 0, "rated": True, **create})
     table = (await ann["client"].receive_until("joined"))["table"]
     await bob["client"].send({"type": "join", "table": table})
     await bob["client"].receive_until("joined")

@@ -14,7 +14,7 @@ from solstis_tui.host.tables import RESTART_GRACE
 from solstis_tui.wire.protocol import DAY
 
 from .conftest import Clock, start_host
-from .identities import ANN, BOB, hello, settled
+from .identities import ANN, BOB, seated_at_a_rated_table, settled
 from .states import over, seated, state_where
 from .test_host import play_to_end
 from .test_move_clock import create, play_turn
@@ -144,12 +144,7 @@ async def test_correspondence_games_are_rated_in_their_own_pool(tmp_path, keyed)
     keyed.clock = Clock()
     settled(keyed, "corr:key:Bob")
     live_before = keyed.ratings.rating("key:Ann")
-    ann, bob = await hello(keyed, ANN), await hello(keyed, BOB)
-    await ann["client"].send({"type": "create", "opponent": "friend", "seat": 1,
-                              "rated": True, "days": 1})
-    table = (await ann["client"].receive_until("joined"))["table"]
-    await bob["client"].send({"type": "join", "table": table})
-    await bob["client"].receive_until("joined")
+    bob, ann, table = await seated_at_a_rated_table(keyed, BOB, ANN, days=1)
     states = await play_to_end(keyed, {0: bob["client"], 1: ann["client"]}, table,
                                random.Random(3))
     assert states[0]["observation"]["is_over"]

@@ -13,7 +13,7 @@ import pytest
 from solstis_tui.host.glicko2 import Rating
 
 from .conftest import Clock, start_host
-from .identities import ANN, BOB, hello, settled
+from .identities import ANN, BOB, hello, seated_at_a_rated_table, settled
 from .states import after, deciding, over, seated, state_where
 from .test_host import game_at, play_to_end
 
@@ -163,12 +163,7 @@ async def test_a_rated_game_claimed_on_time_counts_once_both_have_played(tmp_pat
     keyed.clock = clock = Clock()
     settled(keyed, "key:Bob")
     bob_before = keyed.ratings.rating("key:Bob").rating
-    ann, bob = await hello(keyed, ANN), await hello(keyed, BOB)
-    await ann["client"].send({"type": "create", "opponent": "friend", "seat": 1,
-                              "rated": True, "clock": 30})
-    table = (await ann["client"].receive_until("joined"))["table"]
-    await bob["client"].send({"type": "join", "table": table})
-    await bob["client"].receive_until("joined")
+    bob, ann, table = await seated_at_a_rated_table(keyed, BOB, ANN, clock=30)
     await play_to_end(keyed, {0: bob["client"], 1: ann["client"]}, table, random.Random(6),
                       until=lambda state: state["counts"] and state["observation"]["to_play"] == 0)
     clock.now += 31
