@@ -36,6 +36,7 @@ from .identity import (
     read_bans,
 )
 from .players import PlayerRegistry, clash_keys
+from .rating_pools import CORRESPONDENCE, pool_key
 from .ratings import bot_starts
 
 
@@ -335,6 +336,9 @@ def listing(data: Path, keys_file: Path | None) -> list[str]:
         seen = time.strftime("%Y-%m-%d %H:%M", time.gmtime(player.seen))
         prints = " ".join(keys.pop(label, [])) if label else ""
         rated = _shown(ratings.get(who)) if player.identity else "unrated"
+        slow = ratings.get(pool_key(who, CORRESPONDENCE)) if player.identity else None
+        if slow is not None:
+            rated += f"; correspondence {_shown(slow)}"
         if who in barred:
             rated += " BARRED"
         rows.append(f"{player.name!s:<32} {who:<24} {rated:<16} seen {seen} UTC "

@@ -105,6 +105,18 @@ async def test_list_shows_the_ratings_rated_games_left(tmp_path, capsys):
     assert code == 0 and "(1 games)" in mcts and "1641" not in mcts
 
 
+async def test_list_shows_a_players_correspondence_rating_beside_the_live_one(keyed, tmp_path,
+                                                                             capsys):
+    from solstis_tui.host.ratings import result_of
+
+    assert (await hello(keyed, ANN))["name"] == "Ann"
+    keyed.ratings.record_now(result_of("c1", ("corr:key:Ann", "corr:bot:mcts"), 0,
+                                       finished=1000.0))
+    listed = run(capsys, "--data", tmp_path / "data", "list")[1].splitlines()
+    ann = next(row for row in listed if row.startswith("Ann"))
+    assert "unrated; correspondence " in ann and "(1 games)" in ann  # no live game yet
+
+
 async def test_a_barred_player_is_refused_at_the_door_until_let_back(keyed, tmp_path, capsys):
     data = tmp_path / "data"
     assert (await hello(keyed, ANN))["name"] == "Ann"
