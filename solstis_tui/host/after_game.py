@@ -12,10 +12,19 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..wire.messages import Decline, FetchRecord, MyGames, Rematch
 from ..wire.protocol import MAX_MESSAGE, ProtocolError
+from ..wire.replies import (
+    Declined,
+    Games,
+    HostReply,
+    Joined,
+    Record,
+    RematchOffer,
+    RematchOffered,
+)
 from .archive import reader_key
 from .connection import Connection
 from .quotas import Quotas, identity
@@ -41,7 +50,7 @@ class AfterGame:
 
     def __init__(self, keeper: TableKeeper, quotas: Quotas, ratings: Ratings, door: Door,
                  create_lock: asyncio.Lock,
-                 join: Callable[[Connection, Table], Awaitable[dict[str, Any] | None]]
+                 join: Callable[[Connection, Table], Awaitable[HostReply | None]]
                  ) -> None:
         self.keeper = keeper
         self.quotas = quotas
@@ -83,7 +92,7 @@ class AfterGame:
         return key in table.watchers or any(
             reader_key(seat.identity, seat.code) == key for seat in table.seats)
 
-    async def games(self, conn: Connection, msg: MyGames) -> dict[str, Any]:
+    async def games(self, conn: Connection, msg: MyGames) -> Games:
         """A page of the finished games the player played or watched, newest first."""
         reader = self.reader(conn)
         self._spend(conn)
@@ -93,9 +102,9 @@ class AfterGame:
             raise self.door.refused(exc, "your list of games") from None
         live = self._still_played()
         rows = [row for row in rows if row.get("game") not in live]
-        return {"type": "games", "games": rows, "offset": msg.offset, "total": total}
+        return Games(rows, msg.offset, total)
 
-    async def record(self, conn: Connection, msg: FetchRecord) -> dict[str, Any]:
+    async def record(self, conn: Connection, msg: FetchRecord) -> Record:
         """The record of a finished game the player played or watched; ``no_record``,
         the same for every other id, otherwise."""
         reader = self.reader(conn)
@@ -107,14 +116,11 @@ class AfterGame:
         if found is None or msg.game in self._still_played():
             raise ProtocolError("no_record", NO_RECORD)
         text, seat = found
-        reply: dict[str, Any] = {"type": "record", "game": msg.game, "seat": seat,
-                                 "text": text}
+        reply = Record(msg.game, seat, text)
         # The analysis judged here once (``analyst``), if it fits in the message with it.
-        room = MAX_MESSAGE - len(json.dumps(reply, ensure_ascii=False)) - ROOM_TO_SPARE
+        room = MAX_MESSAGE - len(json.dumps(reply.wire(), ensure_ascii=False)) - ROOM_TO_SPARE
         kept = self.keeper.analyst.kept(msg.game, room)
-        if kept is not None:
-            reply["analysis"] = kept
-        return reply
+        return reply if kept is None else Record(msg.game, seat, text, kept)
 
     def _still_played(self) -> set[str]:
         """The games still being played at a table. A forfeit is stored (with its record)
@@ -133,7 +139,7 @@ class AfterGame:
         return next((t for t in self.keeper.tables.values()
                      if t.rematch_of == old.game_id and t.status() != "over"), None)
 
-    async def rematch(self, conn: Connection, old: Table, msg: Rematch) -> dict[str, Any] | None:
+    async def rematch(self, conn: Connection, old: Table, msg: Rematch) -> HostReply | None:
         """After the game at ``old``: accept the other player's offer if there is one (or go
         back to the rematch being played); say the offer again if it is the sender's own;
         else make the new table (seats swapped,
@@ -166,16 +172,16 @@ class AfterGame:
                 # told again (the other may have missed it), from the records' allowance
                 self._spend(conn)
                 self._tell_offer(old, offer, conn.name)
-                return {"type": "rematch_offered", "table": old.id, "new": offer.id}
+                return RematchOffered(old.id, offer.id)
             return await self.join(conn, offer)  # the other's offer: accepted
         conn.seated.add(new.id)
-        conn.push({"type": "joined", "table": new.id, "seat": 1 - seat})
+        conn.push(Joined(new.id, 1 - seat))
         await self.keeper.broadcast(new)
         self.keeper.schedule(new)
         if other.bot is not None:
             return None
         self._tell_offer(old, new, conn.name)
-        return {"type": "rematch_offered", "table": old.id, "new": new.id}
+        return RematchOffered(old.id, new.id)
 
     async def _new_table(self, conn: Connection, old: Table, seats: list[Seat]) -> Table:
         """The rematch table of ``old`` with ``seats``, stored and listed (the caller holds
@@ -201,14 +207,13 @@ class AfterGame:
             return
         for other in self.keeper.conns:
             if other.code == kept.kept_for and not other.closed:
-                other.push({"type": "rematch_offer", "table": old.id, "new": new.id,
-                            "name": name, "rated": new.rated})
+                other.push(RematchOffer(old.id, new.id, name, new.rated))
 
-    async def decline(self, conn: Connection, table: Table, msg: Decline) -> dict[str, Any]:
+    async def decline(self, conn: Connection, table: Table, msg: Decline) -> Declined:
         """No to the rematch offered at ``table``: it closes, and its maker is told."""
         if table.status() != "open" or not any(s.kept_for == conn.code for s in table.seats):
             raise ProtocolError("no_offer", "no rematch is offered to you at that table")
         await self.keeper.close_open(table, f"{conn.name} declined the rematch",
                                    "that offer is not open any more; look again")
-        return {"type": "declined", "table": table.id}
+        return Declined(table.id)
 

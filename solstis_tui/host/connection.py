@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..wire.protocol import encode
+from ..wire.replies import HostReply
 from ..wire.tls import frontend_name
 from .identity import LOCAL, TlsPeer, Who
 from .limits import ACCEPT_BURST, Limits, TokenBucket
@@ -186,10 +187,10 @@ class Connection:
             return self.hello_by, "no hello in time; disconnected"
         return idle, f"nothing heard for {self.idle_seconds:g} seconds; disconnected"
 
-    def push(self, message: dict[str, Any]) -> None:
-        """Queue ``message``; a client already holding ``send_buffer`` unread bytes is
-        dropped instead."""
-        self.push_line(encode(message))
+    def push(self, reply: HostReply, reply_to: int | str | None = None) -> None:
+        """Queue ``reply`` (``reply_to``: the ``id`` of the request it answers); a client
+        already holding ``send_buffer`` unread bytes is dropped instead."""
+        self.push_line(encode(reply.wire(reply_to)))
 
     def push_line(self, line: bytes) -> None:
         """Queue one encoded line of the wire (see ``push``)."""

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from ..wire.protocol import ProtocolError
+from ..wire.replies import Error
 from .connection import Connection
 from .tables import Table
 
@@ -71,7 +72,7 @@ class Crowd:
             self.drop(oldest, "timeout", "the host is full and you said no hello")
 
     def drop(self, conn: Connection, code: str, why: str) -> None:
-        conn.push({"type": "error", "code": code, "message": f"{why}; disconnected"})
+        conn.push(Error(code, f"{why}; disconnected"))
         conn.drop()
         self.conns.discard(conn)
 

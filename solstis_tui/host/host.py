@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from solstis_tui.ai.registry import make_solo_bot
 
+from ..wire import replies
 from ..wire.messages import (
     AtTable,
     Chat,
@@ -276,7 +277,7 @@ class Host:
         if crowd.taken() >= crowd.cap:
             crowd.make_room()
         if crowd.taken() >= crowd.cap + OVERFLOW:
-            conn.push({"type": "error", "code": "busy", "message": crowd.full()})
+            conn.push(replies.Error("busy", crowd.full()))
             crowd.refusing += 1  # a few linger so the client reads why; the rest just close
             try:
                 await conn.hang_up(reader, linger=0 if crowd.refusing > ACCEPT_BURST else 1)
@@ -297,14 +298,13 @@ class Host:
                     async with asyncio.timeout_at(when):
                         data = await reader.read(65536)
                 except TimeoutError:
-                    conn.push({"type": "error", "code": "timeout", "message": why})
+                    conn.push(replies.Error("timeout", why))
                     break
                 if not data:
                     break
                 for line in lines.feed(data):
                     if not conn.allow():
-                        conn.push({"type": "error", "code": "flood",
-                                         "message": "too many messages; disconnected"})
+                        conn.push(replies.Error("flood", "too many messages; disconnected"))
                         conn.closed = True
                         break
                     conn.heard()
@@ -334,17 +334,15 @@ class Host:
             msg_id = raw.get("id") if isinstance(raw.get("id"), (int, str)) else None
             reply = await self._dispatch(conn, parse(raw))  # parsed once, here
         except ProtocolError as exc:
-            reply = {"type": "error", "code": exc.code, "message": exc.message}
+            reply = replies.Error(exc.code, exc.message)
             closing = exc.close
         except Exception as exc:  # a bug must cost one reply, never the host
             log.exception("internal error on a %r message", message_kind(line))
             self.internal_errors.append(f"{type(exc).__name__}: {exc}")
             del self.internal_errors[:-MAX_KEPT_ERRORS]  # the log has them all
-            reply = {"type": "error", "code": "internal", "message": "the host failed on that"}
+            reply = replies.Error("internal", "the host failed on that")
         if reply is not None:
-            if msg_id is not None:
-                reply["id"] = msg_id
-            conn.push(reply)
+            conn.push(reply, msg_id)
         conn.closed = conn.closed or closing
 
     async def _gone(self, conn: Connection) -> None:
@@ -410,13 +408,13 @@ class Host:
         return reply
 
     async def _ping(self, conn: Connection, msg: Ping) -> Reply:
-        return {"type": "pong"}
+        return replies.Pong()
 
     async def _status(self, conn: Connection, msg: Status) -> Reply:
         if not is_owner(conn.writer.get_extra_info("socket")):
             raise ProtocolError("not_allowed", "the host's status is for the account it runs "
                                 "as, over its Unix socket ('solstis host status')")
-        return {"type": "status", **self.status()}
+        return replies.Status(self.status())
 
     def status(self) -> dict[str, Any]:
         """Connections, tables (open, being played, finished) and the bots' figures."""
@@ -433,16 +431,22 @@ class Host:
 
     async def _list(self, conn: Connection, msg: ListTables) -> Reply:
         conn.lobby_offset, conn.lobby_sent = msg.offset, b""  # pushed again as it changes
-        return {"type": "tables", **self.keeper.lobby_page(conn.code, msg.offset),
-                "rating": self.standings.rating_text(identity(conn))}
+        return replies.Tables(self.keeper.lobby_page(conn.code, msg.offset),
+                              self.standings.rating_text(identity(conn)))
 
     async def _leaders(self, conn: Connection, msg: Leaders) -> Reply:
-        return {"type": "leaders", **await self.standings.leaders(identity(conn),
-                                                                   msg.offset, msg.pool)}
+        return replies.Leaders(await self.standings.leaders(identity(conn), msg.offset,
+                                                            msg.pool))
 
     async def _player(self, conn: Connection, msg: PlayerPage) -> Reply:
-        return {"type": "player", **await self.standings.player_page(identity(conn),
-                                                                     msg.name)}
+        return replies.Player(await self.standings.player_page(identity(conn), msg.name))
+
+    def _welcome(self, conn: Connection, code: str, seated: list[Table]) -> replies.Welcome:
+        """The answer to a player's hello: who they are, the lobby's first page, their
+        tables."""
+        return replies.Welcome(conn.name, code, self.standings.rating_text(identity(conn)),
+                               VERSION, self.keeper.lobby_page(conn.code),
+                               [t.id for t in seated])
 
     async def _hello(self, conn: Connection, msg: Hello) -> None:
         if conn.overflow and msg.code is None and msg.ssh_key is None:
@@ -462,18 +466,13 @@ class Host:
         seated = [t for t in self.tables.values() if t.seat_of(conn.code) is not None]
         if msg.probe:  # only asking what waits: seated nowhere, nobody told
             conn.probe = True
-            conn.push({"type": "welcome", "name": conn.name, "code": code,
-                       "version": VERSION, **self.keeper.lobby_page(conn.code),
-                       "seated": [t.id for t in seated]})
+            conn.push(self._welcome(conn, code, seated))
             return
         if conn.overflow:
             self.crowd.find_place(conn, any(not t.game.is_over for t in seated))
         conn.seated.update(t.id for t in seated)
         conn.lobby_offset = 0  # the lobby is where a client starts
-        conn.push({"type": "welcome", "name": conn.name, "code": code,
-                   "rating": self.standings.rating_text(identity(conn)),
-                   "version": VERSION, **self.keeper.lobby_page(conn.code),
-                         "seated": [t.id for t in seated]})
+        conn.push(self._welcome(conn, code, seated))
         self.lobby_push.changed()  # their seats show them back
         for table in seated:
             await self.keeper.broadcast(table)

@@ -9,6 +9,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from ..wire.protocol import DAY
+from ..wire.replies import Closed
 from .connection import Connection
 from .limits import Limits
 from .players import PlayerRegistry
@@ -172,8 +173,7 @@ class Housekeeping:
         if lock is not None and lock.locked():
             return False
         for conn in audience(self.conns, table):
-            conn.push({"type": "closed", "table": table.id,
-                       "message": f"{why}, so it was closed"})
+            conn.push(Closed(table.id, f"{why}, so it was closed"))
             conn.seated.discard(table.id)
             conn.watching.discard(table.id)
         del self.tables[table.id]

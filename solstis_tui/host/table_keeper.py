@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..wire.protocol import ProtocolError
+from ..wire.replies import Closed
 from .connection import Connection, Whereabouts
 from .tables import Table, TableStore
 from .views import LobbyLook, LobbyOrder, audience, lobby_page, seat_presence, state_message
@@ -130,7 +131,7 @@ class TableKeeper:
             other.seated.discard(table.id)
             other.watching.discard(table.id)
             if other is not but:
-                other.push({"type": "closed", "table": table.id, "message": why})
+                other.push(Closed(table.id, why))
 
     async def save(self, table: Table, what: str) -> None:
         """Save in a worker thread so the disk never stalls other tables; ``storage``

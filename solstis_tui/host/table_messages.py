@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from solstis_tui.ai.registry import BOT_TIERS
 
 from ..core import EndReason, IllegalMove
 from ..wire.messages import Chat, Create, Leave, PlayMove, Rename, Watch
 from ..wire.protocol import ProtocolError, duration_words
+from ..wire.replies import ChatLine, HostReply, Joined, Left, Renamed, Watching
 from .connection import Connection
 from .quotas import Quotas, identity
 from .table_keeper import TableKeeper
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from .standings import Standings
 
 #: What a message handler answers the client (None: nothing, or it pushed its replies).
-Reply = dict[str, Any] | None
+Reply = HostReply | None
 
 
 class TableMessages:
@@ -56,7 +57,7 @@ class TableMessages:
         record = await self.remember_watcher(conn, table)  # may they read it?
         table = self.keeper.tables.get(table.id, table)
         conn.watching.add(table.id)
-        conn.push({"type": "watching", "table": table.id, "record": record})
+        conn.push(Watching(table.id, record))
         conn.push(state_message(table, None, seat_presence(table, self.keeper.where),
                                 self.standings.rating_text, self.keeper.clock()))
         return None
@@ -67,7 +68,7 @@ class TableMessages:
         conn.seated.discard(table.id)
         conn.watching.discard(table.id)
         await self.keeper.broadcast(table)
-        return {"type": "left", "table": table.id}
+        return Left(table.id)
 
     async def create(self, conn: Connection, msg: Create) -> Reply:
         opponent, rated, clock = msg.opponent, msg.rated, msg.clock
@@ -92,7 +93,7 @@ class TableMessages:
                                   msg.bank * 60.0, msg.days)
             await self.keeper.add(table)
         conn.seated.add(table.id)
-        conn.push({"type": "joined", "table": table.id, "seat": seat})
+        conn.push(Joined(table.id, seat))
         await self.keeper.broadcast(table)
         self.keeper.schedule(table)
         return None
@@ -128,7 +129,7 @@ class TableMessages:
                 table = await self.keeper.commit(table, sit_told, "your seat")
             seat = table.seat_of(conn.code)
         conn.seated.add(table.id)
-        conn.push({"type": "joined", "table": table.id, "seat": seat})
+        conn.push(Joined(table.id, seat))
         await self.keeper.broadcast(table)
         return None
 
@@ -168,7 +169,7 @@ class TableMessages:
                 continue  # the table went, or the disk refused: that table keeps the old one
             await self.keeper.broadcast(renamed)
         self.keeper.lobby_changed()
-        return {"type": "renamed", "name": name}
+        return Renamed(name)
 
     async def chat(self, conn: Connection, table: Table, msg: Chat) -> None:
         """A chat line (checked by its parser) to everyone at the table."""
@@ -177,8 +178,7 @@ class TableMessages:
         # only a line that is said uses up the allowance: a refused one changes nothing
         self.quotas.spend(conn, "chat", self.limits.chat_lines_per_minute, "chat lines a minute")
         for other in self.keeper.where.audience(table.id):
-            other.push({"type": "chat", "table": table.id, "name": conn.name,
-                        "text": msg.text})
+            other.push(ChatLine(table.id, conn.name, msg.text))
         return None
 
     async def move(self, conn: Connection, table: Table, msg: PlayMove) -> Reply:
@@ -202,7 +202,7 @@ class TableMessages:
         await self.keeper.after_change(await self.keeper.commit(table, play, "that move"))
         return None
 
-    async def resign(self, conn: Connection, table: Table) -> dict[str, Any] | None:
+    async def resign(self, conn: Connection, table: Table) -> Reply:
         """The player gives up the game: it ends as their loss (recorded like any finished
         game, and counted in ratings at a rated table once both have played: before, it is
         an abandoned game, see ``Table.counts``)."""
@@ -217,7 +217,7 @@ class TableMessages:
         await self.keeper.after_change(table)
         return None
 
-    async def claim(self, conn: Connection, table: Table) -> dict[str, Any] | None:
+    async def claim(self, conn: Connection, table: Table) -> Reply:
         """The waiting player claims a game whose player to move ran out of time on the
         move clock: it ends as a loss for that player (rated tables count it if it was
         played: ``Table.counts``). No clock runs before both have made a first decision."""
@@ -248,7 +248,7 @@ class TableMessages:
         await self.keeper.after_change(table)
         return None
 
-    async def leave_for_good(self, conn: Connection, table: Table) -> dict[str, Any]:
+    async def leave_for_good(self, conn: Connection, table: Table) -> Left:
         """The player gives up their seat: at a table still waiting for a second player
         the seat opens again (nobody is left, so the table closes); during a game it is a
         resignation; after it, a plain leave."""
@@ -263,4 +263,4 @@ class TableMessages:
             await self.resign(conn, table)
         conn.seated.discard(table.id)
         conn.watching.discard(table.id)
-        return {"type": "left", "table": table.id, "for_good": True}
+        return Left(table.id, for_good=True)

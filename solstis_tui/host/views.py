@@ -12,6 +12,7 @@ from typing import Any
 
 from ..core.observation import observe
 from ..core.observation_json import observation_to_dict
+from ..wire.replies import State
 from .connection import Connection, Whereabouts
 from .rating_pools import pool_key, pool_of_days
 from .rating_rules import unrated_reason
@@ -194,7 +195,7 @@ def unrated_text(table: Table) -> str | None:
 
 
 def state_message(table: Table, seat: int | None, present: Presence,
-                  rating_of: RatingOf = _unrated, now: float | None = None) -> dict[str, Any]:
+                  rating_of: RatingOf = _unrated, now: float | None = None) -> State:
     """The ``state`` message for ``seat`` (None: a watcher, who sees no hand); ``now``
     (the move clock's time) gives ``time_left``, the seconds the player to move has."""
     game = table.game
@@ -204,23 +205,22 @@ def state_message(table: Table, seat: int | None, present: Presence,
             row["change"] = change
     obs = observe(game, seat, spectator=False) if seat is not None else observe(
         game, 0, spectator=True)
-    ended = {"game": table.game_id} if game.is_over else {}  # its record's id (see archive)
-    return {
-        "type": "state",
-        "table": table.id,
-        **ended,
-        "seat": seat,
-        "seats": seats,
-        "rated": table.rated,
-        "counts": table.counts(),
-        "unrated": unrated_text(table),
-        "clock": round(table.clock),
-        "days": table.days,
-        "time_left": None if now is None or not table.clocks_run()
-        else max(0, round(table.deadline() - now)),
-        "bank": round(table.bank),
-        "bank_left": None if now is None or not table.clocks_run() or table.correspondence
-        else [max(0, round(table.bank_left(seat, now))) for seat in (0, 1)],
-        "scores": [game.score(0).total, game.score(1).total],
-        "observation": observation_to_dict(obs),
-    }
+    running = now is not None and table.clocks_run()
+    return State(
+        table.id,
+        game=table.game_id if game.is_over else None,  # its record's id (see archive)
+        seat=seat,
+        seats=seats,
+        rated=table.rated,
+        counts=table.counts(),
+        unrated=unrated_text(table),
+        clock=round(table.clock),
+        days=table.days,
+        time_left=max(0, round(table.deadline() - now))
+        if running and now is not None else None,
+        bank=round(table.bank),
+        bank_left=[max(0, round(table.bank_left(s, now))) for s in (0, 1)]
+        if running and now is not None and not table.correspondence else None,
+        scores=[game.score(0).total, game.score(1).total],
+        observation=observation_to_dict(obs),
+    )
