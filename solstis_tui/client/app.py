@@ -18,7 +18,9 @@ from ..core import Move, Observation
 from ..play.session_view import SessionView
 from ..shell import ShellApp
 from ..widgets.gamelog import chat_line
+from ..wire import replies
 from ..wire.names import without_controls
+from ..wire.replies import parse_reply
 from .client import KEEP_ALIVE_SECONDS, HostClient, HostError
 from .lobby import LobbyScreen
 from .offers import Offers
@@ -222,66 +224,68 @@ class OnlineApp(ShellApp):
 
     # ------------------------------------------------------------------ receiving
     def on_host_message(self, message: dict[str, Any]) -> None:
-        """A message from the host, to its kind's handler (``REPLIES``); a kind this
-        client does not know is passed by."""
+        """A message from the host, read once into its typed reply (``parse_reply``:
+        ReplyError, which ends the connection, for one that is not what its type says),
+        to its kind's handler (``REPLIES``); a kind this client does not know is passed
+        by."""
         message = without_controls(message)  # no escape code from the wire reaches the screen
+        reply = parse_reply(message)
         handler = REPLIES.get(str(message.get("type")))
-        if handler is not None:
-            getattr(self, handler)(message)
+        if reply is not None and handler is not None:
+            reply_to = message.get("id")
+            getattr(self, handler)(reply, reply_to if isinstance(reply_to, int) else None)
 
-    def _got_welcome(self, message: dict[str, Any]) -> None:
-        self.player_name = message["name"]
-        rating = message.get("rating")
-        self.lobby.welcome(message["name"], message["code"],
-                           rating if isinstance(rating, str) else None)
-        self.lobby.show_page(message)
+    def _got_welcome(self, reply: replies.Welcome, reply_to: int | None) -> None:
+        self.player_name = reply.name
+        self.lobby.welcome(reply.name, reply.code, reply.rating)
+        self.lobby.show_page(reply.page, reply_to)
 
-    def _got_tables(self, message: dict[str, Any]) -> None:
-        rating = message.get("rating")
-        if isinstance(rating, str):  # it changes after a rated game
-            self.lobby.rated(rating)
-        self.lobby.show_page(message)
+    def _got_tables(self, reply: replies.Tables, reply_to: int | None) -> None:
+        if reply.rating is not None:  # it changes after a rated game
+            self.lobby.rated(reply.rating)
+        self.lobby.show_page(reply.page, reply_to)
 
-    def _got_renamed(self, message: dict[str, Any]) -> None:
-        self.player_name = message["name"]
-        self.lobby.renamed(message["name"])
+    def _got_renamed(self, reply: replies.Renamed, _reply_to: int | None) -> None:
+        self.player_name = reply.name
+        self.lobby.renamed(reply.name)
 
-    def _got_page(self, message: dict[str, Any]) -> None:
+    def _got_page(self, reply: replies.HostReply, _reply_to: int | None) -> None:
         """A player's page, the leaderboard or the player's games: to its screen, if it
         is still the one shown."""
         from .leaders import LeadersScreen
         from .my_games import MyGamesScreen
         from .player_page import PlayerScreen
 
-        screen = {"player": PlayerScreen, "leaders": LeadersScreen,
-                  "games": MyGamesScreen}[str(message["type"])]
+        screen = {replies.Player: PlayerScreen, replies.Leaders: LeadersScreen,
+                  replies.Games: MyGamesScreen}[type(reply)]
         if isinstance(self.screen, screen):
-            self.screen.show(message)
+            self.screen.show(reply.wire())
 
-    def _got_seated(self, message: dict[str, Any]) -> None:
-        kind = message["type"]
-        self.offers.gone(message["table"])  # an offer accepted: its table is this one
-        self.remote = RemoteSession(message["table"], self.send_move)
-        self.remote.may_review = kind == "joined" or message.get("record") is True
+    def _got_seated(self, reply: replies.Joined | replies.Watching,
+                    _reply_to: int | None) -> None:
+        self.offers.gone(reply.table)  # an offer accepted: its table is this one
+        self.remote = RemoteSession(reply.table, self.send_move)
+        self.remote.may_review = isinstance(reply, replies.Joined) or reply.record
 
-    def _got_chat(self, message: dict[str, Any]) -> None:
-        self.chat(str(message.get("name")), str(message.get("text")))
+    def _got_chat(self, reply: replies.ChatLine, _reply_to: int | None) -> None:
+        self.chat(str(reply.name), reply.text)
 
-    def _got_rematch_sent(self, _message: dict[str, Any]) -> None:
+    def _got_rematch_sent(self, _reply: replies.RematchOffered,
+                          _reply_to: int | None) -> None:
         self.notify("Rematch offered: the new table waits for the other player to "
                     "accept it.", title="Rematch")
 
-    def _got_error(self, message: dict[str, Any]) -> None:
-        self._error(message.get("message", "error"))
+    def _got_error(self, reply: replies.Error, _reply_to: int | None) -> None:
+        self._error(reply.message)
 
-    def _got_closed(self, message: dict[str, Any]) -> None:
-        self.offers.gone(message.get("table"))
-        if self.remote is not None and self.remote.table == message.get("table"):
+    def _got_closed(self, reply: replies.Closed, _reply_to: int | None) -> None:
+        self.offers.gone(reply.table)
+        if self.remote is not None and self.remote.table == reply.table:
             if self.reviewing():  # the review stays open
                 self.remote, self.game_screen, self.table_gone = None, None, True
             else:
                 self.back_to_lobby(leave=False)  # the table is gone: say why there
-        self._error(str(message.get("message", "the host closed the table")))
+        self._error(reply.message)
 
     def chat(self, name: str, text: str) -> None:
         """A chat line: a toast titled "Chat", and kept in the game log (in chat's own
@@ -294,11 +298,11 @@ class OnlineApp(ShellApp):
         if self.game_screen is not None:
             self.game_screen.log_lines([chat_line(name, text)], reset=False)
 
-    def _state(self, message: dict[str, Any]) -> None:
+    def _state(self, reply: replies.State, _reply_to: int | None) -> None:
         remote = self.remote
-        if remote is None or remote.table != message.get("table"):
+        if remote is None or remote.table != reply.table:
             return
-        remote.update(message)
+        remote.update(reply.wire())
         if (remote.unrated and remote.table not in self.unrated_told and remote.obs
                 is not None and not remote.obs.is_over):
             self.unrated_told.add(remote.table)  # said once, before they play
@@ -319,21 +323,21 @@ class OnlineApp(ShellApp):
         elif screen.is_mounted:
             screen.host_update()
 
-    def _record(self, message: dict[str, Any]) -> None:
+    def _record(self, reply: replies.Record, _reply_to: int | None) -> None:
         """A game's record from the host: it opens on the review screen."""
         from ..records import RecordError, loads
 
         try:
-            record = loads(str(message["text"]))
+            record = loads(reply.text)
         except RecordError as exc:
             self._error(f"the host sent a record this program cannot read ({exc})")
             return
         if self.reviewing():
             return  # one review at a time (a key pressed twice asked twice)
         self.offers.review_opens()  # an offer waits for the end dialog, and is said
-        seat = message.get("seat")
+        seat = reply.seat
         open_review(self, record, seat if seat in (0, 1) else None, self._review_closed,
-                    judged=message.get("analysis"))
+                    judged=reply.analysis)
 
     def reviewing(self) -> bool:
         """Whether a game's review is open (on top or under a dialog)."""
@@ -354,10 +358,10 @@ class OnlineApp(ShellApp):
                 and self.screen is self.game_screen):
             self.show_end(remote, remote.obs)
 
-    def _rematch_offered(self, message: dict[str, Any]) -> None:
+    def _rematch_offered(self, reply: replies.RematchOffer, _reply_to: int | None) -> None:
         """The other player offers a rematch: kept until answered, and said where the
         player is (``offers``)."""
-        self.offers.came(message)
+        self.offers.came(reply)
 
     def _error(self, text: str) -> None:
         from .my_games import MyGamesScreen

@@ -190,10 +190,11 @@ class LobbyScreen(Screen[None]):
             "p your page · n new name · q quits")
         self.query_one(DataTable).focus()
 
-    def show_page(self, message: dict[str, Any]) -> None:
-        """A ``welcome`` or ``tables`` message from the host; an answer to a ``list`` older
-        than the last one sent is out of date and ignored."""
-        if message.get("id") not in (None, self.asked):
+    def show_page(self, message: dict[str, Any], reply_to: int | None = None) -> None:
+        """A page of the lobby from the host (a ``welcome``'s or a ``tables``', whose
+        request was ``reply_to``); an answer to a ``list`` older than the last one sent is
+        out of date and ignored."""
+        if reply_to not in (None, self.asked):
             return
         if message.get("push") and message.get("offset", 0) != self.wanted:
             return  # the page pushed is not the one asked for since: its answer comes

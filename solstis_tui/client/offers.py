@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from textual.screen import Screen
 
 from ..screens.confirm import ConfirmScreen
+from ..wire.replies import RematchOffer
 
 
 @dataclass(frozen=True)
@@ -73,12 +74,11 @@ class Offers:
         offer = self.offer
         return offer if offer is not None and offer.table == table else None
 
-    def came(self, message: dict[str, Any]) -> None:
+    def came(self, reply: RematchOffer) -> None:
         """The host's ``rematch_offer``: kept, and said where the player is."""
         from ..screens.end import EndScreen
 
-        offer = self.offer = Offer(str(message["table"]), str(message["new"]),
-                                   str(message["name"]), message.get("rated") is True)
+        offer = self.offer = Offer(reply.table, reply.new, str(reply.name), reply.rated)
         app = self.app
         if isinstance(app.screen, EndScreen) and self.table() == offer.table:
             app.screen.set_offer(offer.on_end())

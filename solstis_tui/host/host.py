@@ -444,7 +444,7 @@ class Host:
     def _welcome(self, conn: Connection, code: str, seated: list[Table]) -> replies.Welcome:
         """The answer to a player's hello: who they are, the lobby's first page, their
         tables."""
-        return replies.Welcome(conn.name, code, self.standings.rating_text(identity(conn)),
+        return replies.Welcome(conn.name or "", code, self.standings.rating_text(identity(conn)),
                                VERSION, self.keeper.lobby_page(conn.code),
                                [t.id for t in seated])
 

@@ -2,15 +2,17 @@
 as ``messages`` types what the clients send (docs/protocol.md, "Host → client").
 
 The host builds these and nothing else; ``wire()`` makes the JSON object that goes on the
-wire. A field whose metadata names an ``omit`` value is left out while it holds it; a
+wire, and the client reads a line back into one with ``parse_reply``, once, checking each
+field's type. A field whose metadata names an ``omit`` value is left out while it holds it; a
 ``spread`` field is a page built by the host's views or standings (a lobby page, the
 leaderboard, a player's page, the host's figures), whose keys are the message's own.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+import types
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
 
 #: A page's keys written in the message itself (see the module's docstring).
 SPREAD: dict[str, Any] = {"spread": True}
@@ -61,7 +63,7 @@ class Welcome(HostReply):
     """The answer to ``hello``: who the player is, the lobby's first page, their tables."""
 
     KIND: ClassVar[str] = "welcome"
-    name: str | None
+    name: str
     code: str
     rating: str | None
     version: int
@@ -208,3 +210,63 @@ class RematchOffer(HostReply):
 class Declined(HostReply):
     KIND: ClassVar[str] = "declined"
     table: str
+
+
+#: Every kind of reply, by its ``type``.
+KINDS: dict[str, type[HostReply]] = {cls.KIND: cls for cls in (
+    Pong, Error, Welcome, Tables, Leaders, Player, Status, State, Joined, Watching, Left,
+    Renamed, ChatLine, Closed, Games, Record, RematchOffered, RematchOffer, Declined)}
+
+
+class ReplyError(ValueError):
+    """A message from the host that is not what its ``type`` says it is."""
+
+
+def parse_reply(raw: dict[str, Any]) -> HostReply | None:
+    """The typed reply ``raw`` (a decoded line from the host) is; None for a ``type`` this
+    client does not know. ReplyError when a field is missing or of the wrong type (a
+    spread page is taken as it comes: its reader checks it)."""
+    kind = KINDS.get(str(raw.get("type")))
+    if kind is None:
+        return None
+    hints = get_type_hints(kind)
+    named = {f.name for f in fields(kind) if not f.metadata.get("spread")}
+    values: dict[str, Any] = {}
+    for f in fields(kind):
+        if f.metadata.get("spread"):
+            values[f.name] = {k: v for k, v in raw.items()
+                              if k not in named and k not in ("type", "id")}
+            continue
+        if f.name in raw:
+            value = raw[f.name]
+        elif f.default is not MISSING:
+            value = f.default
+        elif f.default_factory is not MISSING:
+            value = f.default_factory()
+        else:
+            raise ReplyError(f"a {kind.KIND!r} message without {f.name!r}")
+        if not _fits(value, hints[f.name]):
+            raise ReplyError(f"a {kind.KIND!r} message whose {f.name!r} is not a "
+                             f"{hints[f.name]}")
+        values[f.name] = value
+    return kind(**values)
+
+
+def _fits(value: object, hint: Any) -> bool:
+    """Whether ``value`` is of the type ``hint`` (as far as JSON's types tell)."""
+    origin = get_origin(hint)
+    if hint is Any:
+        return True
+    if origin in (Union, types.UnionType):
+        return any(_fits(value, arg) for arg in get_args(hint))
+    if hint is type(None):
+        return value is None
+    if origin is list or hint is list:
+        return isinstance(value, list)
+    if origin is dict or hint is dict:
+        return isinstance(value, dict)
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, hint)

@@ -85,7 +85,7 @@ async def test_one_review_opens_however_often_it_is_asked_and_stays_when_its_tab
         game = app.remote.game_id
         came = []
         handle = app._record
-        app._record = lambda message: (came.append(message), handle(message))
+        app._record = lambda reply, reply_to: (came.append(reply), handle(reply, reply_to))
         app.fetch_record(game)
         app.fetch_record(game)  # a key pressed twice: two records come
         await wait_for(lambda: len(came) == 2, pilot)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 from solstis_tui.wire import replies
 
 HOST = Path(replies.__file__).resolve().parent.parent / "host"
@@ -37,3 +39,17 @@ def test_the_host_writes_no_message_to_a_client_as_a_dict_of_its_own():
                     isinstance(k, ast.Constant) and k.value == "type" for k in node.keys):
                 found.append(f"{path.name}:{node.lineno}")
     assert found == []
+
+
+def test_a_reply_is_read_back_once_into_its_type_and_a_wrong_one_is_refused():
+    sent = replies.Left("t1", for_good=True)
+    assert replies.parse_reply(sent.wire(3)) == sent
+    page = {"tables": [], "offset": 0, "total": 0, "waiting": []}
+    assert replies.parse_reply({"type": "tables", **page, "push": True}) == \
+        replies.Tables({**page, "push": True})
+    assert replies.parse_reply({"type": "news", "text": "hi"}) is None  # a later kind
+    for wrong in ({"type": "joined", "seat": 0}, {"type": "joined", "table": 5, "seat": 0},
+                  {"type": "state", "table": "t1", "seat": True},
+                  {"type": "chat", "table": "t1", "name": {"a": 1}, "text": "hi"}):
+        with pytest.raises(replies.ReplyError):
+            replies.parse_reply(wrong)

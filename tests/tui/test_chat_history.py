@@ -14,7 +14,8 @@ async def test_chat_lines_are_kept_and_shown_above_the_chat_input():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         for i in range(8):
-            app.on_host_message({"type": "chat", "name": "Ann", "text": f"[b]line {i}"})
+            app.on_host_message({"type": "chat", "table": "t1", "name": "Ann",
+                                 "text": f"[b]line {i}"})
         assert app.chat_lines[-1] == "Ann: [b]line 7" and len(app.chat_lines) == 8
         app.push_screen(ChatScreen(app.chat_lines))
         await pilot.pause()
@@ -34,6 +35,7 @@ async def test_a_chat_line_goes_into_the_table_log():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         app.game_screen = log = Log()  # type: ignore[assignment]
-        app.on_host_message({"type": "chat", "name": "Bob", "text": "good move"})
+        app.on_host_message({"type": "chat", "table": "t1", "name": "Bob",
+                             "text": "good move"})
         assert log.lines == ["» Bob: good move"]  # behind chat's mark (see gamelog)
         app.game_screen = None
