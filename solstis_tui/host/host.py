@@ -149,7 +149,7 @@ class Host:
         self.housekeeping = Housekeeping(self.limits, self.tables, self.conns, self.save_locks,
                                          self.store, self.players, self.keeper.lobby_changed,
                                          self.standings.forfeit, self.keeper.record_again,
-                                         lambda: self.clock())
+                                         lambda: self.clock(), where=self.where)
         self.keeper.schedule = self.bot_seats.schedule
         self.keeper.prune = self.housekeeping.prune_finished
         self._expiry: asyncio.Task[None] | None = None

@@ -10,11 +10,11 @@ from collections.abc import Awaitable, Callable
 
 from ..wire.protocol import DAY
 from ..wire.replies import Closed
-from .connection import Connection
+from .connection import Connection, Whereabouts
 from .limits import Limits
 from .players import PlayerRegistry
 from .tables import Table, TableStore
-from .views import audience, connected, presence
+from .views import Presence, connected, presence
 
 
 class Housekeeping:
@@ -27,12 +27,13 @@ class Housekeeping:
                  players: PlayerRegistry, lobby_changed: Callable[[], None],
                  forfeit: Callable[[Table, float], Awaitable[bool]] | None = None,
                  record: Callable[[Table], Awaitable[bool]] | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, *, where: Whereabouts) -> None:
         """``forfeit(table, now)`` records an abandoned rated game as lost by whoever left
         it (True once stored); such a table goes only after that. ``record(table)`` stores
         a finished game's result (True once stored): a finished table whose result is not
         stored yet is kept, and tried again every round. ``clock`` is the host's time (a
-        table's times are taken from it)."""
+        table's times are taken from it). ``where``: the host's index of who is at each
+        table."""
         self.limits = limits
         self.tables = tables
         self.conns = conns
@@ -43,6 +44,7 @@ class Housekeeping:
         self.forfeit = forfeit
         self.record = record
         self.clock = clock
+        self.where = where
         self.unrecorded: set[str] = set()  # abandoned rated tables whose forfeit failed
 
     async def run(self) -> None:
@@ -70,10 +72,19 @@ class Housekeeping:
         correspondence game waits while both players are away: it is abandoned only once
         its player to move let their days run out and ``table_expire_seconds`` more pass
         with no claim (``idle``)."""
-        humans = [s for s, c in zip(table.seats, connected(table, presence(self.conns)),
-                                    strict=True) if s.bot is None and s.code and c]
         return (not table.game.is_over and table.status() != "open"
-                and (table.correspondence or not humans) and self.idle(table, now))
+                and not self.kept_by_people(table, presence(self.conns))
+                and self.idle(table, now))
+
+    @staticmethod
+    def kept_by_people(table: Table, present: Presence) -> bool:
+        """Whether a person is connected at ``table`` and that keeps it: any table but an
+        unfinished correspondence game, which waits for its days, not for who is
+        connected."""
+        if table.correspondence and not table.game.is_over:
+            return False
+        return any(s.bot is None and s.code and c
+                   for s, c in zip(table.seats, connected(table, present), strict=True))
 
     def idle(self, table: Table, now: float) -> bool:
         """Whether ``table`` has had no move for long enough to go: ``table_expire_seconds``
@@ -121,14 +132,10 @@ class Housekeeping:
         gone = []
         present = presence(self.conns)
         for table in list(self.tables.values()):
-            humans = [s for s, c in zip(table.seats, connected(table, present), strict=True)
-                      if s.bot is None and s.code and c]
             wait = self.open_wait(table)
             waited = table.status() == "open" and now - table.created > wait
-            idle = self.idle(table, now)
-            if table.correspondence and not table.game.is_over:
-                humans = []  # such a game waits for its days, not for who is connected
-            if ((not waited and (humans or not idle)) or table.id in self.unrecorded
+            kept = self.kept_by_people(table, present) or not self.idle(table, now)
+            if ((not waited and kept) or table.id in self.unrecorded
                     or self.unrecorded_result(table)):
                 continue
             hours = self.limits.table_expire_seconds / 3600
@@ -172,7 +179,7 @@ class Housekeeping:
         lock = self.save_locks.get(table.id)
         if lock is not None and lock.locked():
             return False
-        for conn in audience(self.conns, table):
+        for conn in self.where.audience(table.id):
             conn.push(Closed(table.id, f"{why}, so it was closed"))
             conn.seated.discard(table.id)
             conn.watching.discard(table.id)

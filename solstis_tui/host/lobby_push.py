@@ -60,11 +60,12 @@ class LobbyPush:
         while True:
             await self._changed.wait()
             while (wait := self._due() - self.clock()) > 0:
+                if self._order_changed.is_set():
+                    await asyncio.sleep(wait)
+                    continue
                 with contextlib.suppress(TimeoutError):  # an order change comes sooner
                     async with asyncio.timeout(wait):
                         await self._order_changed.wait()
-                        if self._due() - self.clock() > 0:
-                            await asyncio.sleep(self._due() - self.clock())
             self._changed.clear()
             self._order_changed.clear()
             self.last_round = self.clock()

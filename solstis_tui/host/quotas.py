@@ -58,9 +58,9 @@ class Quotas:
         open table, which adds no open table) beyond the limits. Live and correspondence
         tables are capped apart (``correspondence``: the new table's kind): a player's
         slow games never keep them from a quick one."""
-        mine = [t for t in self.tables.values()
-                if t.seat_of(conn.code) is not None and not t.game.is_over
-                and t.correspondence == correspondence]
+        unfinished = [t for t in self.tables.values()
+                      if t.seat_of(conn.code) is not None and not t.game.is_over]
+        mine = [t for t in unfinished if t.correspondence == correspondence]
         if conn.who.guest:
             self._check_guest_caps(against_bot)
         cap = (self.limits.correspondence_tables_per_player if correspondence
@@ -70,8 +70,7 @@ class Quotas:
             raise ProtocolError("too_many", f"you already sit at {len(mine)} unfinished "
                                 f"{kind} tables here: finish one first")
         cap = self.limits.bot_tables_per_player
-        bot_games = sum(1 for t in self.tables.values() if t.seat_of(conn.code) is not None
-                        and not t.game.is_over and any(s.bot for s in t.seats))
+        bot_games = sum(1 for t in unfinished if any(s.bot for s in t.seats))
         if against_bot and bot_games >= cap:  # live and correspondence together
             raise ProtocolError("too_many", f"you already have {cap} unfinished games against "
                                 "bots here: finish one first")

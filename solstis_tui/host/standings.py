@@ -87,16 +87,18 @@ class Standings:
                                    else f"nobody rated here is called {name}"))
         games = await self.ratings.games_of(identity)
         slow = await self.ratings.games_of(pool_key(identity, CORRESPONDENCE), 10)
-        listed = [{"opponent": self.name_of(other) or "(gone)", "score": score,
-                   "rating": round(after)} for other, score, after in reversed(games)][:10]
-        slow_listed = [{"opponent": self.name_of(other) or "(gone)", "score": score,
-                        "rating": round(after)} for other, score, after in reversed(slow)]
         return {"name": self.name_of(identity), "rating": self.rating_text(identity),
-                "games": listed, "chart": [round(after) for _o, _s, after in games],
+                "games": self._listed(games)[:10],
+                "chart": [round(after) for _o, _s, after in games],
                 "board": self.board_note(identity),
                 "correspondence": {
                     "rating": self.rating_text(pool_key(identity, CORRESPONDENCE)),
-                    "games": slow_listed}}
+                    "games": self._listed(slow)}}
+
+    def _listed(self, games: list[tuple[str, float, float]]) -> list[dict[str, Any]]:
+        """Rated games as a player's page lists them, newest first."""
+        return [{"opponent": self.name_of(other) or "(gone)", "score": score,
+                 "rating": round(after)} for other, score, after in reversed(games)]
 
     def board_note(self, identity: str) -> str | None:
         """Why ``identity`` is not on the leaderboard, as a person reads it (None: listed,
@@ -159,12 +161,12 @@ class Standings:
         pair = {others[0], joiner}
         promised = sum(1 for t in tables if t.id != table.id and t.rated and t.unrated == ""
                        and not t.recorded and {s.identity for s in t.seats} == pair
-                       and (t.days > 0) == (table.days > 0)  # the same pool
+                       and t.correspondence == table.correspondence  # the same pool
                        and not (t.game.is_over and not t.played()))
-        pool = pool_of_days(table.days)
         try:
-            return await self.ratings.rule_for((pool_key(others[0], pool),
-                                                pool_key(joiner, pool)), self.clock(), promised)
+            return await self.ratings.rule_for((rated_key(table, others[0]),
+                                                rated_key(table, joiner)), self.clock(),
+                                               promised)
         except OSError as exc:  # cannot tell now: decided by the same rule when recorded
             log.error("could not tell whether the game at %s will count: %s", table.id, exc)
             return None

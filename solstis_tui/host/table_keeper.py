@@ -18,7 +18,7 @@ from ..wire.protocol import ProtocolError
 from ..wire.replies import Closed
 from .connection import Connection, Whereabouts
 from .tables import Table, TableStore
-from .views import LobbyLook, LobbyOrder, audience, lobby_page, seat_presence, state_message
+from .views import LobbyLook, LobbyOrder, lobby_page, seat_presence, state_message
 
 if TYPE_CHECKING:
     from .admission import Door
@@ -127,7 +127,7 @@ class TableKeeper:
             self.lobby_changed()
             self.store.delete(table.id)
         self.save_locks.pop(table.id, None)
-        for other in audience(self.conns, table):
+        for other in self.where.audience(table.id):
             other.seated.discard(table.id)
             other.watching.discard(table.id)
             if other is not but:

@@ -56,11 +56,6 @@ def seat_presence(table: Table, where: Whereabouts) -> Presence:
     return present
 
 
-def audience(conns: Iterable[Connection], table: Table) -> list[Connection]:
-    """The live connections seated at or watching ``table``."""
-    return [c for c in conns if table.id in c.seated | c.watching and not c.closed]
-
-
 def connected(table: Table, present: Presence) -> list[bool]:
     """For each seat: a bot, or a person connected at this table."""
     return [s.bot is not None or (table.id, s.code) in present for s in table.seats]
