@@ -134,11 +134,15 @@ class HostClient:
             if message.get("type") == "error" and kind != "error":
                 raise HostError(message.get("message", "error"))
 
-    def hello_message(self, name: str | None = None, code: str | None = None) -> dict[str, Any]:
+    def hello_message(self, name: str | None = None, code: str | None = None,
+                      probe: bool = False) -> dict[str, Any]:
         """The ``hello`` this client says (the only place one is made): the resume ``code``
         if given, else the ``name``, the token a TCP host asks for, and the SSH key the
-        player logged in with (``solstis online --ssh-key``)."""
+        player logged in with (``solstis online --ssh-key``); with ``probe``, only asking
+        what waits for the player (``solstis online --waiting``)."""
         message: dict[str, Any] = {"type": "hello", "version": VERSION}
+        if probe:
+            message["probe"] = True
         if code:
             message["code"] = code
         else:

@@ -16,6 +16,7 @@ import contextlib
 import sys
 from pathlib import Path
 
+from ..wire.replies import Error, Welcome, parse_reply
 from ..wire.tls import TlsTarget
 from .client import HostClient, HostError
 
@@ -32,6 +33,11 @@ def waiting_words(count: int) -> str:
     return f" {count} game{' waits' if count == 1 else 's wait'} for your move."
 
 
+def sentence(said: str) -> str:
+    """``said`` ending with a full stop (a host's words often end without one)."""
+    return said if said.endswith((".", "?", "!")) else said + "."
+
+
 async def waiting_line(socket: Path | None = None, tcp: tuple[str, int] | None = None,
                        tls: TlsTarget | None = None, code: str | None = None,
                        ssh_key: str | None = None) -> tuple[int, str]:
@@ -41,26 +47,29 @@ async def waiting_line(socket: Path | None = None, tcp: tuple[str, int] | None =
             client = await HostClient.connect(socket, tcp, tls=tls)
             client.ssh_key = ssh_key
             try:
-                await client.send({**client.hello_message(None, code), "probe": True})
-                welcome = await client.receive_until("welcome")
+                await client.send(client.hello_message(None, code, probe=True))
+                answer = None
+                while not isinstance(answer, Welcome | Error):
+                    answer = parse_reply(await client.receive())
             finally:
                 with contextlib.suppress(OSError, ConnectionError):
                     await client.close()
     except TimeoutError:
         return UNKNOWN, "solstis: the game host did not answer in time."
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError) as exc:  # ReplyError too: a host that breaks the protocol
         return UNKNOWN, f"solstis: the connection to the game host failed ({exc})."
     except HostError as exc:
-        if str(exc).startswith("say which name"):  # the host has no player of this login
+        return UNKNOWN, f"solstis: {sentence(str(exc))}"
+    if isinstance(answer, Error):
+        if answer.code == "name_needed":  # the host has no player of this login
             return UNKNOWN, ("solstis: the game host knows no player of yours yet (by your "
                              "key, your account or --code): open the lobby once.")
-        said = str(exc)
-        return UNKNOWN, f"solstis: {said}{'' if said.endswith(('.', '?', '!')) else '.'}"
-    waiting = welcome.get("waiting")
+        return UNKNOWN, f"solstis: {sentence(answer.message)}"
+    waiting = answer.page.get("waiting")
     if not isinstance(waiting, list):
         return UNKNOWN, "solstis: this game host does not say which games wait for you."
-    new_code = welcome.get("code")
-    if code is not None and isinstance(new_code, str) and new_code != code:
+    new_code = answer.code
+    if code is not None and new_code != code:
         # an old short code, exchanged for good at this hello: the only place it is said
         print(f"solstis: your resume code is now #{new_code} (the old one no longer "
               "works).", file=sys.stderr)
