@@ -24,7 +24,10 @@ Three additions to the search, all outside it:
   move's loss agrees with the figure the next decision gets;
 - with ``luck``, the ``focus`` move is valued once more, ``close_floor`` results, with
   the next decision after it played as the tree rates best for its decider (no exploring):
-  where an analysis's stretch of luck starts, valued as its end will be (``luck_start``).
+  where an analysis's stretch of luck starts (``luck_start``); and with ``after`` (the
+  seat's observation at that next decision, once the game went on), the same valuation
+  from there, on deals that drew what was drawn (``luck_end``): the stretch's two ends
+  valued alike, so that its luck averages 0 over the draws the start foresaw.
 
 ``judge(obs, seed)`` is the whole interface; ``Verdict`` holds the result.
 """
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -105,6 +109,11 @@ class Verdict:
     is played as the tree rates best for its decider, each deal's own best, without the
     search's exploring. The next decision's value is such a choice (``expected``), so a
     stretch of luck measured from here to there counts no exploring as luck."""
+    luck_end: MoveValue | None = None
+    """With ``luck`` and ``after``: the same valuation as ``luck_start`` from the seat's
+    observation at the next decision, the chance between as it fell: the two ends of a
+    stretch of luck valued alike, so that the luck averages 0 over the draws the start
+    foresaw (``_luck_end``)."""
 
     @property
     def best(self) -> MoveValue:
@@ -391,6 +400,39 @@ def _luck_start(search: Search, tree: _Tree, recorder: _Recorder, focus: Move, c
     return tally.value(focus) if tally is not None and tally.n else None
 
 
+def _luck_end(search: Search, tree: _Tree, recorder: _Recorder, after: Observation,
+              path: Sequence[tuple[int, Move]], count: int,
+              cancel: Signal | None = None) -> MoveValue | None:
+    """``count`` results from ``after``, the seat's observation at the next decision once
+    ``path`` (the focus move, then the moves up to that decision: ``(seat, move)``) was
+    played and the chance between fell as it did, with that decision played as the tree
+    rates best for its decider (``_Tree.exploit``, from the tree's node after ``path``):
+    ``_luck_start``'s valuation, on the deals that drew what was drawn. Measured to here, a
+    draw's luck averages 0 over the draws the start foresaw; what a fresh search at the
+    next decision finds beyond the tree's choice is the judge's drift, not luck. None if
+    no deal gave a result."""
+    node = search.root
+    for player, mv in path:
+        key = edge_key(player, mv)
+        child = node.children.get(key)
+        if child is None:  # never met in the search: the tree policy grows it from here
+            child = node.children[key] = Node(player, mv)
+        node = child
+    end = Search(after, random.Random(search.rand.getrandbits(64)), tree, recorder,
+                 root=node)
+    recorder.paired = {}
+    recorder.overall = _Tally()
+    tree.exploit = True
+    try:
+        for _ in range(count):
+            _check(cancel)
+            end.iterate()
+    finally:
+        tree.exploit = False
+        overall, recorder.overall, recorder.paired = recorder.overall, None, None
+    return overall.value(path[0][1]) if overall.n else None
+
+
 def _unbiased(halves: dict[Move, tuple[_Tally, _Tally]]) -> MoveValue | None:
     """The position's value without the best-of-many's luck: the move best on one half of
     the shared deals, valued on the other half. (The highest of several noisy means is
@@ -427,16 +469,19 @@ def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
           floor: int = DEFAULT_FLOOR, focus: Move | None = None,
           close_floor: int = DEFAULT_CLOSE_FLOOR,
           settings: Settings | None = None, cancel: Signal | None = None,
-          luck: bool = False) -> Verdict:
+          luck: bool = False, after: Observation | None = None,
+          path: Sequence[tuple[int, Move]] = ()) -> Verdict:
     """Judge the decision pending in ``obs`` from ``obs.player``'s side.
 
     ``iterations`` of the search, then enough more that every legal move of the seat has
     ``floor`` results; then its ``LEADERS`` best moves (the other seat's decision: the
     move the search expects it to play) and ``focus`` (a move of whoever decides, e.g.
     the one played) are valued on ``close_floor`` shared deals; with ``luck`` (and a
-    ``focus``), ``Verdict.luck_start`` too. Deterministic
-    for ``seed``. ValueError if the game is over or nobody is to decide; Cancelled soon
-    after ``cancel`` is set (a hint's judgement that the game has moved past).
+    ``focus``), ``Verdict.luck_start`` too, and with ``after`` (the seat's observation at
+    the next decision; ``path``: the focus move and the moves after it up to there, as
+    ``(seat, move)``) ``Verdict.luck_end``. Deterministic for ``seed``. ValueError if the
+    game is over or nobody is to decide; Cancelled soon after ``cancel`` is set (a hint's
+    judgement that the game has moved past).
     """
     if iterations < 1:
         raise ValueError("the judge needs at least one iteration")
@@ -495,7 +540,9 @@ def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
         tree.exploit = False
         overall, recorder.overall = recorder.overall, None
         expected = overall.value(predicted) if overall.n else value(predicted)
-    start = None
+    start = end = None
     if luck and focus is not None:
         start = _luck_start(search, tree, recorder, focus, close_floor, cancel)
-    return Verdict(seat, obs.to_play, tuple(values), expected, search.iterations, start)
+        if after is not None and path:
+            end = _luck_end(search, tree, recorder, after, path, close_floor, cancel)
+    return Verdict(seat, obs.to_play, tuple(values), expected, search.iterations, start, end)

@@ -318,3 +318,33 @@ def test_each_seats_account_closes_on_its_final_margin(variant: str) -> None:
             assert account.luck == note.luck
         again = analysis.from_json(analysis.to_json(found))
         assert [s.account for s in again.seats] == [s.account for s in found.seats]
+
+
+def test_a_draws_luck_runs_between_two_ends_the_judge_values_alike(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stretch's luck is its end's value once the draw fell less its start's, both
+    valued the same way (``Verdict.luck_end`` and ``luck_start``); what the next decision's
+    own judgement adds goes to the judge's drift, so a fresh search's better choice is not
+    counted as luck."""
+    verdicts: list[analysis.Verdict] = []
+    run = analysis._run
+
+    def kept(*args: object, **kwargs: object) -> list[analysis.Verdict]:
+        verdicts[:] = run(*args, **kwargs)  # type: ignore[arg-type]
+        return verdicts
+
+    monkeypatch.setattr(analysis, "_run", kept)
+    found = analysis.analyse(greedy_game(400), ("Ann", "Bob"), effort=TINY)
+    k, checked = -1, 0
+    for note in found.notes:
+        if isinstance(note, DecisionNote):
+            k, played = k + 1, note.played
+            continue
+        for seat in (0, 1):
+            verdict = verdicts[2 * k + seat]
+            if verdict.luck_end is None:
+                continue
+            start = analysis.stretch_start(verdict, played).margin
+            assert note.luck[seat] == round(verdict.luck_end.margin - start, 2)
+            checked += 1
+    assert checked > 10

@@ -4,9 +4,10 @@ Every decision with a real choice is judged (``ai/judge.py``) from the deciding 
 observation, and from the other seat's; the played move's loss against the judge's best
 gets a label. Each stretch of the game between two decisions that holds a chance event
 (a tile drawn, a second chance, spirits drawn, the display refilled) gets each seat's luck:
-its expected result when the next decision came, minus its expected result of the move
-just played, both from its own observation. docs/analysis.md documents the labels'
-thresholds and the JSON, a stable interface. No Textual here.
+its expected result once the chance fell, minus its expected result of the move just
+played, both from its own observation and valued alike (the next decision played as the
+judge's tree rates best). docs/analysis.md documents the labels' thresholds and the JSON,
+a stable interface. No Textual here.
 """
 
 from __future__ import annotations
@@ -41,10 +42,11 @@ from solstis_tui.words.narrate import narrate
 
 VERSION: Final = 1
 """The JSON's version: it changes only when a key changes meaning or goes."""
-MEASURE: Final = 3
+MEASURE: Final = 4
 """How the figures are measured: a change (2: luck stretches start at ``stretch_start``;
 3: a move valued by its best continuation within the turn, the best always on the shared
-deals, and each seat's account) makes the analyses kept beside records stale."""
+deals, and each seat's account; 4: a stretch of luck ends at ``Verdict.luck_end``, valued
+as its start is) makes the analyses kept beside records stale."""
 
 #: Labels by the star loss of a move: (name, least loss), worst first. Chosen from the
 #: judge's noise (benchmarks/judge_noise.py; docs/analysis.md).
@@ -193,13 +195,16 @@ class _Point:
     """The deciding seat's observation (the reasons read it)."""
 
 
-Task = tuple[Any, int, Move, Effort]
+Task = tuple[Any, int, Move, Effort, Any, tuple[tuple[int, Move], ...]]
+"""A verdict to reach: the observation, the seed, the move played, the effort, and for a
+stretch with chance after it the seat's observation at the next decision and the moves up
+to it (``judge``'s ``after`` and ``path``), else None and ()."""
 
 
 def _judge_task(task: Task) -> Verdict:
-    obs, seed, focus, effort = task
+    obs, seed, focus, effort, after, path = task
     return judge(obs, seed, effort.iterations, effort.floor, focus, effort.close_floor,
-                 luck=True)
+                 luck=True, after=after, path=path)
 
 
 def stretch_start(verdict: Verdict, played: Move) -> MoveValue:
@@ -225,15 +230,28 @@ def analyse(game: Game, names: Sequence[str] = ("Seat 1", "Seat 2"), seed: int =
     effort = effort if effort is not None else Effort()
     points: list[_Point] = []
     tasks: list[Task] = []
+    seen: list[tuple[Observation, Observation]] = []  # both seats' at each point
+    history_at: list[int] = []
     for c in choice_points(game):  # ValueError for a game that does not replay
         if c.history_at < since:
             continue
-        k, replay = len(points), c.before
+        replay = c.before  # read at once: the walk plays on in it
+        seen.append((replay.observation(0), replay.observation(1)))
+        history_at.append(c.history_at)
         points.append(_Point(replay.turn, c.seat, c.played, len(replay.log),
-                             replay.observation(c.seat)))
+                             seen[-1][c.seat]))
+    for k, point in enumerate(points):
+        # A stretch with chance in it ends where the next decision's observation is known:
+        # the judge values that end as it values the start (``Verdict.luck_end``).
+        path: tuple[tuple[int, Move], ...] = ()
+        if k + 1 < len(points) and any(isinstance(ev, CHANCE) for ev in
+                                       game.log[point.log_at:points[k + 1].log_at]):
+            path = tuple((s, mv) for s, mv, auto in
+                         game.history[history_at[k]:history_at[k + 1]] if not auto)
         for seat in (0, 1):
-            tasks.append((replay.observation(seat), seed * 1_000_003 + 2 * k + seat,
-                          c.played, effort if seat == c.seat else effort.other()))
+            tasks.append((seen[k][seat], seed * 1_000_003 + 2 * k + seat, point.played,
+                          effort if seat == point.seat else effort.other(),
+                          seen[k + 1][seat] if path else None, path))
 
     def pair(k: int, first: Verdict, second: Verdict) -> None:
         if judged is not None:
@@ -349,11 +367,17 @@ def _report(game: Game, names: Sequence[str], points: list[_Point],
         values = []
         for seat in (0, 1):
             value = float(after[seat] or 0.0) - starts[seat]
-            values.append(round(value, 2))
+            end = verdicts[2 * k + seat].luck_end
+            if chance and end is not None:
+                # The draw's luck is valued alike at both ends; what the next decision's
+                # own judgement adds to that is the judge's drift.
+                drift[seat] += float(after[seat] or 0.0) - end.margin
+                value = end.margin - starts[seat]
             if chance:
                 luck[seat] += value
             else:
                 drift[seat] += value
+            values.append(round(value, 2))
         if chance:
             notes.append(ChanceNote(point.turn, describe(chance, names),
                                     (values[0], values[1])))

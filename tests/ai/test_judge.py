@@ -3,7 +3,9 @@ observation counts (hidden changes to the real game change nothing)."""
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 
 import pytest
 
@@ -11,6 +13,7 @@ from solstis_tui.ai.judge import _exploited, _Recorder, _Tree, judge
 from solstis_tui.ai.mcts import Settings
 from solstis_tui.ai.search import Node, Search
 from solstis_tui.core import Game, Move
+from solstis_tui.core.events import Drew, Flipped, SpiritsDrawn
 
 from .conftest import VARIANTS, positions
 from .test_fairness import hidden_twin, twins
@@ -102,3 +105,51 @@ def test_luck_starts_with_the_next_decision_played_as_the_tree_rates_best() -> N
         search.iterate()
     assert len(chosen) > 20  # most deals reached a next decision the tree had tried
     assert chosen == exploited
+
+
+def a_draw_after_a_choice(seed: int) -> tuple[Game, Move, tuple[tuple[int, Move], ...]]:
+    """A position of a random game whose move ``played`` is followed by a chance event
+    before the next decision with a choice (that decision straight after the draw), late
+    enough in the game that the seat's expected result is far from even."""
+    rand = random.Random(seed)
+    g = Game.new(seed=seed)
+    while not g.is_over:
+        legal = g.legal_moves()
+        mv = rand.choice(legal)
+        if len(legal) > 1 and g.turn > 8:
+            after = g.copy()
+            at, history_at = len(after.log), len(after.history)
+            after.play(mv)
+            path = tuple((s, m) for s, m, auto in after.history[history_at:] if not auto)
+            if (len(path) == 1 and not after.is_over and len(after.legal_moves()) > 1
+                    and any(isinstance(ev, (Drew, Flipped, SpiritsDrawn))
+                            for ev in after.log[at:])):
+                return g, mv, path
+        g.play(mv)
+    raise AssertionError("no draw after a choice in this game")
+
+
+def test_a_stretch_of_luck_ends_valued_as_it_starts_so_the_draws_average_out() -> None:
+    """``luck_end`` values the seat's position once the draw fell as ``luck_start`` valued
+    it before: over the draws the start foresaw (the hidden parts dealt again), the ends
+    average the start, within their noise."""
+    g, played, path = a_draw_after_a_choice(21)
+    me = g.to_play
+    obs = g.observation(me)
+    rand = random.Random(3)
+    ends: list[float] = []
+    start = None
+    for _ in range(24):
+        twin = hidden_twin(g, me, rand)
+        twin.play(played)
+        verdict = judge(obs, 7, 150, 6, played, 60, luck=True,
+                        after=twin.observation(me), path=path)
+        assert verdict.luck_start is not None and verdict.luck_end is not None
+        assert verdict.luck_end.move == played and verdict.luck_end.results == 60
+        start = verdict.luck_start.margin
+        ends.append(verdict.luck_end.margin)
+    assert start is not None
+    spread = statistics.stdev(ends) / math.sqrt(len(ends)) + 0.5
+    assert abs(statistics.fmean(ends) - start) < 3 * spread, (start, ends)
+    assert len(set(ends)) > 1  # the draws made a difference
+    assert judge(obs, 7, 150, 6, played, 60, luck=True).luck_end is None
