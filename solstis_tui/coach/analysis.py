@@ -367,12 +367,12 @@ def _report(game: Game, names: Sequence[str], points: list[_Point],
         values = []
         for seat in (0, 1):
             value = float(after[seat] or 0.0) - starts[seat]
-            end = verdicts[2 * k + seat].luck_end
-            if chance and end is not None:
+            valued_end = verdicts[2 * k + seat].luck_end
+            if chance and valued_end is not None:
                 # The draw's luck is valued alike at both ends; what the next decision's
                 # own judgement adds to that is the judge's drift.
-                drift[seat] += float(after[seat] or 0.0) - end.margin
-                value = end.margin - starts[seat]
+                drift[seat] += float(after[seat] or 0.0) - valued_end.margin
+                value = valued_end.margin - starts[seat]
             if chance:
                 luck[seat] += value
             else:
