@@ -1,102 +1,36 @@
 """The play controller: everything a game screen knows besides drawing, with no Textual in it.
 
-It holds what a person has half-chosen (the picked item, the cursor on a panorama), the
-hint, the error and notice lines, whose turn is shown in hot-seat, and the bots' pacing,
-and it takes the person's **intents** (``pick``, ``confirm``, ``back``, ``hint``, ``undo``,
-``click``...). After each it tells the screen, through a ``ScreenPort``, what to draw and
+It takes the person's **intents** (``pick``, ``confirm``, ``back``, ``hint``, ``undo``,
+``click``...) and, after each, tells the screen through a ``ScreenPort`` what to draw and
 what to run: a bot's search, a hint, a dialog. What to draw comes from ``board`` (a
 ``BoardView``) and ``prompt`` (a ``Prompt``). Tests drive it with a port that records.
+
+It owns its parts: the half-made choice (``Selection``, a value replaced at each pick),
+the observation and frame drawn once per state (``FrameCache``), and the bots' turns and
+pacing (``BotTurns``); it holds the error and notice lines, the hint, whose turn is shown
+in hot-seat and how far the log is narrated.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Protocol
-
-from solstis_tui.ai.base import Chooser
 
 from ..coach.hints import Answer
 from ..core import Decision, IllegalMove, Move, Observation
-from ..core.board import MATCH
-from ..core.events import Event, Played, SecondChance, SpiritsDrawn
-from ..core.explain import drawn_for_second_chance, why_illegal
-from ..words.moves import describe_move
-from ..words.narrate import narrate, possessive, turn_summary
+from ..core.events import Event
+from ..core.explain import drawn_for_second_chance
+from ..words.narrate import possessive
+from .bot_turns import BotTurns
 from .clicks import Choice, click_choice
-from .pacing import BotPacing, Cancellable
+from .frame import Frame, FrameCache, board_view
+from .game_log import GameLog
 from .prompt import Prompt, deciding_lines, game_over_lines, waiting_lines, zone_keys
-from .session_view import LocalBots, SessionView, scores_of
+from .screen_port import ScreenPort
+from .selection import Selection
+from .session_view import SessionView
 from .view import BoardView
-from .zones import (
-    CELL_ZONES,
-    LIST_ZONES,
-    Item,
-    Zone,
-    cell_move,
-    cell_targets,
-    items_for,
-    step_cursor,
-    zone_of,
-)
-
-#: Log events held back while more of the same turn may follow (narrated together).
-_MERGEABLE = (Played, SecondChance, SpiritsDrawn)
-PILE_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-@dataclass(frozen=True)
-class Frame:
-    """What follows from one observation for this screen: the zone of the pending decision
-    (None when nobody here decides), its items and target cells, the other hand as shown,
-    and whether a person at this screen decides."""
-
-    me: int
-    """The seat the frame is drawn for."""
-    zone: Zone | None
-    items: list[Item]
-    targets: frozenset[int]
-    their_hand: tuple[int, ...] | None
-    deciding_is_human: bool
-
-
-class ScreenPort(Protocol):
-    """What the controller asks of the screen that shows it."""
-
-    def redraw(self) -> None:
-        """Draw the board and the prompt again (``board()``, ``prompt()``)."""
-
-    def redraw_prompt(self) -> None:
-        """Draw the prompt line again (``prompt()``)."""
-
-    def log_lines(self, lines: list[str], reset: bool) -> None:
-        """Add narrated lines to the game log (after clearing it, with ``reset``)."""
-
-    def save(self) -> None:
-        """Keep the game as it stands (the autosave)."""
-
-    def game_over(self, obs: Observation) -> None:
-        """Show the finished game (the score sheet and what next)."""
-
-    def pass_keyboard(self, name: str) -> None:
-        """Ask for the keyboard to go to ``name``; then call ``passed``."""
-
-    def think(self, token: int, bot: Chooser, obs: Observation,
-              cancel: threading.Event) -> None:
-        """Run ``bot`` on ``obs`` away from the screen; then ``bot_done`` or ``bot_failed``
-        with ``token`` (on the screen's thread)."""
-
-    def find_hint(self, token: int, obs: Observation, cancel: threading.Event) -> None:
-        """Find the hint for ``obs`` away from the screen (``hints.answer``, stopping once
-        ``cancel`` is set); then ``hint_ready`` (or ``hint_failed``) with ``token``."""
-
-    def later(self, seconds: float, callback: Callable[[], None]) -> Cancellable:
-        """Call ``callback`` on the screen's thread after ``seconds``."""
-
-    def bot_error(self, message: str, fallback: str) -> None:
-        """Say a bot failed; then ``after_bot_error`` with the person's choice."""
+from .zones import LIST_ZONES, Item, Zone
 
 
 class PlayController:
@@ -110,31 +44,24 @@ class PlayController:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.session = session
         self.port = port
-        self.clock = clock
-        self.pacing = BotPacing(pace)
+        self.turns = BotTurns(session, port, pace, clock, lambda: self.obs.to_play,
+                              self.after_move, self.advance)
+        self.pacing = self.turns.pacing
         self.ascii_mode = False
         """The screen draws in ASCII (the board view says so to its widgets)."""
-        self._frame: tuple[tuple[int, int, int | None], Observation, Frame] | None = None
-        """The observation drawn from, and what follows from it (see ``frame``), made once
-        for each state of the game (``SessionView.version``) and seat shown."""
-        self._log: tuple[tuple[int, int], tuple[Event, ...]] | None = None
+        self.frames = FrameCache(session)
+        self.game_log = GameLog(session, port)
         self.shown_player: int | None = None
         """Hot-seat: whose view is shown (None while the keyboard passes)."""
-        self.selected = -1
-        self.cursor: int | None = None
-        self.decision_key: tuple[object, ...] | None = None
+        self.choice = Selection()
         self.error = ""
         self.wait_refused = False
         """The error says to wait for someone else's decision (gone once it is ours)."""
         self.notice = ""
         self.hint_move: Move | None = None
         self.hint_text = ""
-        self.hint_may_select = False
-        """True from asking for a hint until the person picks something themselves."""
-        self.last_click: tuple[object, ...] | None = None
         self.ended_shown = False
-        self.log_pos = 0
-        session.on_change = self._session_changed  # the session says when it changes
+        session.on_change = lambda _session: self.sync()  # the session says when it changes
         self.sync()
 
     # ------------------------------------------------------------------ reading
@@ -150,58 +77,49 @@ class PlayController:
         or the seat shown (or, in hot-seat, whether a hand is shown) has changed
         (``SessionView.version``). Drawing reads it and changes nothing: the choice is
         reset when the session says it changed (``sync``)."""
-        key = (self.session.version, self.viewer(), self.shown_player)
-        if self._frame is None or self._frame[0] != key:
-            obs = self.session.observation(key[1])
-            self._frame = (key, obs, self._make_frame(obs, key[1]))  # a cache, not state
-        return self._frame[1], self._frame[2]
+        return self.frames.frame(self.viewer(), self.shown_player)
 
     def sync(self) -> None:
         """The session or the seat shown changed: a new decision picks its first legal
         choice (the cursor its first target); the same decision keeps the person's."""
-        obs, made = self.frame()
-        decision_key = (len(obs.history), obs.decision, obs.to_play, made.me, made.zone)
-        if decision_key != self.decision_key:
-            self.decision_key = decision_key
-            self.selected = next((i for i, it in enumerate(made.items) if it.legal), -1)
-            self.cursor = min(made.targets) if made.zone in CELL_ZONES and made.targets \
-                else None
-
-    def _session_changed(self, _session: object) -> None:
-        self.sync()
-
-    def _make_frame(self, obs: Observation, me: int) -> Frame:
-        s = self.session
-        decider_human = s.human_to_play and (not s.is_hotseat or self.shown_player == obs.to_play)
-        zone = zone_of(obs.decision) if decider_human and obs.legal_moves else None
-        if s.is_watch:  # bots on both seats: both hands are shown, by design
-            their_hand: tuple[int, ...] | None = s.observation(1 - me).hand
-        elif zone is Zone.OPP_HAND:
-            their_hand = tuple(mv.arg for mv in obs.legal_moves)
-        else:
-            their_hand = obs.opponent_known or None
-        items = items_for(obs) if zone in LIST_ZONES else []
-        targets = cell_targets(obs) if zone in (Zone.MINE, Zone.THEIRS, Zone.DISPLAY) else \
-            frozenset()
-        return Frame(me, zone, items, targets, their_hand, decider_human)
+        self.choice = self.choice.for_decision(*self.frame())
 
     def shown_log(self) -> tuple[Event, ...]:
         """The log this screen narrates (``SessionView.shown_log``), once for each state."""
-        key = (self.session.version, self.viewer())
-        if self._log is None or self._log[0] != key:
-            self._log = (key, self.session.shown_log(key[1]))
-        return self._log[1]
+        return self.game_log.events(self.viewer())
 
     def forget_frame(self) -> None:
         """Make the frame afresh, and pick the first legal choice."""
-        self._frame = None
-        self.decision_key = None
+        self.frames.forget()
+        self.choice = self.choice.forgotten()
         self.sync()
 
     @property
     def view(self) -> BoardView:
         """What the board widgets draw now (``board``)."""
         return self.board()
+
+    # the half-made choice, as the screens and tests read it
+    @property
+    def selected(self) -> int:
+        return self.choice.selected
+
+    @selected.setter
+    def selected(self, index: int) -> None:
+        self.choice = self.choice.with_selected(index)
+
+    @property
+    def cursor(self) -> int | None:
+        return self.choice.cursor
+
+    @property
+    def decision_key(self) -> tuple[object, ...] | None:
+        return self.choice.decision
+
+    @decision_key.setter
+    def decision_key(self, key: None) -> None:
+        """Set to None: the choice is made afresh at the next ``sync``."""
+        self.choice = self.choice.forgotten()
 
     # pacing, as the screens and tests read it
     @property
@@ -268,22 +186,10 @@ class PlayController:
     def board(self, ascii_mode: bool | None = None) -> BoardView:
         """What the board widgets draw now, from the frame and the half-made choice."""
         obs, made = self.frame()
-        capturable: frozenset[int] = frozenset()
-        if made.zone is Zone.HAND and obs.decision is Decision.PLAY and \
-                0 <= self.selected < len(made.items):
-            tile = made.items[self.selected].value
-            capturable = frozenset(t for t, _ in obs.display if MATCH[tile] >> t & 1)
-        s, me = self.session, made.me
-        return BoardView(
-            obs=obs, me=me, names=(s.name(0), s.name(1)),
-            scores=scores_of(obs), my_hand=obs.hand,
-            their_hand=made.their_hand, their_count=obs.opponent_hand_count, zone=made.zone,
-            items=made.items, selected=self.selected, cursor=self.cursor,
-            targets=made.targets, capturable=capturable,
-            square_mode=obs.decision is Decision.SQUARE,
-            ascii=self.ascii_mode if ascii_mode is None else ascii_mode,
-            to_play=obs.to_play, deciding_is_human=made.deciding_is_human,
-        )
+        s = self.session
+        return board_view(obs, made, (s.name(0), s.name(1)), self.choice.selected,
+                          self.choice.cursor,
+                          self.ascii_mode if ascii_mode is None else ascii_mode)
 
     # ------------------------------------------------------------------ the prompt
     def zone_keys(self, view: BoardView | None = None) -> str:
@@ -292,8 +198,8 @@ class PlayController:
 
     def esc_takes_back(self) -> bool:
         """Esc would put the tile just played back in the hand (only a local game can)."""
-        takeback = self.session.takeback
-        return takeback is not None and takeback.can_take_back_play()
+        return (takeback := self.session.takeback) is not None and \
+            takeback.can_take_back_play()
 
     def prompt(self) -> Prompt:
         """The prompt line now (a notice is shown in place of the keys: once while a person
@@ -337,48 +243,31 @@ class PlayController:
         self.port.redraw_prompt()
 
     def last_turn(self) -> str:
-        """The other player's latest turn in one line (in watch mode, the latest turn of
-        either): it stays in sight however far the log has scrolled."""
-        s = self.session
-        me = self.viewer()
-        other = None if s.is_watch else 1 - me
-        return turn_summary(self.shown_log(), s.name, other, viewer=me)
+        """The other player's latest turn in one line (``GameLog.last_turn``)."""
+        return self.game_log.last_turn(self.viewer())
 
     # ------------------------------------------------------------------ the log
     def reset_log(self) -> None:
-        self.log_pos = 0
-        self.port.log_lines([], reset=True)
-        self.update_log()
+        """Narrate the game log again from its start."""
+        self.game_log.reset(self.viewer(), self.obs.is_over)
 
     def update_log(self) -> None:
         """Narrate what happened since the log was last brought up to date."""
-        s = self.session
-        me = self.viewer()
-        events = self.shown_log()
-        end = len(events)
-        if not self.obs.is_over and end > self.log_pos and isinstance(events[end - 1], _MERGEABLE):
-            end -= 1
-        if end <= self.log_pos:
-            return
-        reader = None if s.is_hotseat or s.is_watch else me  # a shared screen: nobody's
-        lines = narrate(events[self.log_pos:end], s.name, viewer=reader)
-        self.log_pos = end
-        self.port.log_lines(lines, reset=False)
+        self.game_log.update(self.viewer(), self.obs.is_over)
 
     # ------------------------------------------------------------------ the loop
     def advance(self) -> None:
         """Decide what happens next: the end, a person's keys, or a bot's search."""
         obs = self.obs
-        pacing = self.pacing
         if obs.is_over:
-            pacing.thinking_since = None
+            self.pacing.thinking_since = None
             self.port.redraw()
             if not self.ended_shown:
                 self.ended_shown = True
                 self.port.game_over(obs)
             return
         if self.session.human_to_play:
-            pacing.skip_turn = False
+            self.pacing.skip_turn = False
             if self.wait_refused:  # "wait: it is X's decision" is no longer true
                 self.error, self.wait_refused = "", False
             if self.session.is_hotseat and self.shown_player != obs.to_play:
@@ -390,10 +279,8 @@ class PlayController:
             self.port.redraw()
             return
         self.port.redraw()
-        if pacing.paused and not pacing.step_once:
-            return
-        pacing.stepping, pacing.step_once = pacing.step_once, False
-        self.start_bot()
+        if self.turns.begin_turn():
+            self.start_bot()
 
     def passed(self) -> None:
         """The keyboard went to the next person (hot-seat)."""
@@ -411,144 +298,72 @@ class PlayController:
         self.update_log()
         self.advance()
 
+    # ------------------------------------------------------------------ the bots
     def start_bot(self) -> None:
-        player = self.obs.to_play
-        token = self.pacing.begin(self.clock())
-        bots = self.session.local_bots
-        if bots is None:
-            return  # they decide elsewhere (a host): its next state says what they did
-        try:
-            bot = bots.bot(player)
-        except Exception as exc:  # a bot that cannot even be made: the dialog says why
-            self.bot_failed(token, exc)
-            return
-        self.port.think(token, bot, self.session.observation(player), self.pacing.cancel)
-
-    def _bots(self) -> LocalBots:
-        """The session's own bots (a bot failed here, so it has them)."""
-        bots = self.session.local_bots
-        if bots is None:
-            raise LookupError("the bots of this game decide elsewhere")
-        return bots
+        """Start the search of the bot to play."""
+        self.turns.start(self.obs.to_play)
 
     def stop_bot(self) -> None:
         """Cancel any search and any bot move waiting to be shown."""
-        self.pacing.stop()
+        self.turns.stop()
 
     def bot_done(self, token: int, move: Move) -> None:
         """A bot answered: show its move after the rest of the pace (Space skips)."""
-        if token != self.pacing.token:
-            return
-        delay = self.pacing.delay(self.clock())
-
-        def apply() -> None:
-            self.apply_bot(token, move)
-
-        if delay > 0:
-            self.pacing.pending = (self.port.later(delay, apply), apply)
-        else:
-            apply()
-
-    def apply_bot(self, token: int, move: Move) -> None:
-        pacing = self.pacing
-        pacing.pending = None
-        if token != pacing.token:
-            return
-        pacing.thinking_since = None
-        if pacing.should_hold():  # held until resumed (or a step)
-            pacing.held_move = (token, move)
-            self.port.redraw()
-            return
-        pacing.stepping = False
-        try:
-            self.session.apply(move)
-        except IllegalMove as exc:
-            self.bot_failed(token, exc)
-            return
-        self.after_move()
+        self.turns.done(token, move)
 
     def bot_failed(self, token: int, exc: Exception) -> None:
-        if token != self.pacing.token:
-            return
-        self.pacing.thinking_since = None
-        name = self.session.name(self.obs.to_play)
-        fallback = self._bots().fallback_move()
-        self.port.bot_error(f"{name} failed: {type(exc).__name__}: {exc}",
-                            describe_move(fallback))
+        """A bot failed: the dialog offers a retry or a fallback move."""
+        self.turns.failed(token, exc)
 
     def after_bot_error(self, choice: str | None) -> None:
         """The person's answer to a failed bot: retry it, or go on with the fallback move."""
-        if choice == "retry":
-            self._bots().forget_bot(self.obs.to_play)
-            self.advance()
-            return
-        self.session.apply(self._bots().fallback_move())
-        self.after_move()
+        self.turns.after_error(choice)
+
+    def skip(self) -> None:
+        """Space: show a bot's move without waiting out the pace."""
+        self.turns.skip()
+
+    def pause(self) -> None:
+        """p: hold the bots (a move found while paused waits), or go on."""
+        self.error = ""
+        self.turns.pause()
+
+    def step(self) -> None:
+        """.: one bot decision while paused."""
+        if self.turns.can_step():
+            self.error = ""
+            self.turns.step()
 
     # ------------------------------------------------------------------ intents
-    def move_cursor(self, dx: int, dy: int) -> None:
-        zone, view = self.zone, self.view
-        if zone in LIST_ZONES and view is not None and view.items:
-            step = dx or -dy
-            self.selected = (self.selected + step) % len(view.items)
-        elif zone in CELL_ZONES:
-            self.cursor = step_cursor(self.cursor, dx, dy, view.square_mode if view else False)
+    def _choose(self, outcome: Selection | str) -> None:
+        """The person's pick: the new choice (the error and the notice go), or why not."""
+        if isinstance(outcome, str):
+            self.error = outcome
         else:
-            return
-        self.error, self.notice, self.hint_may_select = "", "", False
+            self.choice, self.error, self.notice = outcome, "", ""
         self.port.redraw()
 
+    def move_cursor(self, dx: int, dy: int) -> None:
+        if (stepped := self.choice.stepped(self.view, dx, dy)) is not None:
+            self._choose(stepped)
+
     def next_target(self, step: int) -> None:
-        zone, view = self.zone, self.view
-        if view is None or zone is None:
-            return
-        if zone in CELL_ZONES:
-            ordered = sorted(view.targets)
-            if not ordered:
-                return
-            if self.cursor in ordered:
-                i = (ordered.index(self.cursor) + step) % len(ordered)
-            else:
-                i = 0 if step > 0 else len(ordered) - 1
-            self.cursor = ordered[i]
-        elif view.items:
-            n = len(view.items)
-            for k in range(1, n + 1):
-                i = (self.selected + step * k) % n
-                if view.items[i].legal:
-                    self.selected = i
-                    break
-        self.error, self.notice, self.hint_may_select = "", "", False
-        self.port.redraw()
+        if (target := self.choice.next_target(self.view, step)) is not None:
+            self._choose(target)
 
     def pick(self, n: int) -> None:
         """Digit ``n`` (from 1): the n-th item of a list zone."""
-        zone, view = self.zone, self.view
-        if zone not in LIST_ZONES or view is None:
+        if self.zone not in LIST_ZONES:
             self.not_now()
             return
-        if n > len(view.items):
-            self.error = f"there is no choice {n} here"
-        else:
-            self.selected, self.error, self.notice = n - 1, "", ""
-            self.hint_may_select = False
-        self.port.redraw()
+        self._choose(self.choice.pick(n, self.view))
 
     def pile(self, index: int) -> None:
         """Letter A, B, ...: a display pile."""
-        zone, view = self.zone, self.view
-        if zone is not Zone.DISPLAY or view is None:
+        if self.zone is not Zone.DISPLAY:
             self.say_error("piles are picked only to capture or for the Beetle")
             return
-        if index >= len(view.items):
-            self.error = f"there is no pile {PILE_LETTERS[index]}"
-        elif not view.items[index].legal and view.items[index].move is not None:
-            why = why_illegal(view.obs, view.items[index].move)
-            self.error = f"pile {PILE_LETTERS[index]}: {why}"
-        else:
-            self.selected, self.error, self.notice = index, "", ""
-            self.hint_may_select = False
-        self.port.redraw()
+        self._choose(self.choice.pile(index, self.view))
 
     def lowercase(self, letter: str) -> bool:
         """A lowercase letter no key uses: while a pile is to be picked, say that piles
@@ -571,18 +386,11 @@ class PlayController:
         if obs.is_over:
             self.port.game_over(obs)
             return
-        zone, view = self.zone, self.view
-        if view is None or zone is None:
+        if self.zone is None:
             self.not_now()
             return
-        if zone in CELL_ZONES:
-            if self.cursor is None or view.obs.decision is None:
-                return
-            self.try_move(cell_move(view.obs.decision, self.cursor))
-        elif 0 <= self.selected < len(view.items):
-            move = view.items[self.selected].move
-            if move is not None:
-                self.try_move(move)
+        if (move := self.choice.move(self.view)) is not None:
+            self.try_move(move)
 
     def try_move(self, move: Move) -> None:
         try:
@@ -639,7 +447,7 @@ class PlayController:
             return
         self.hint_move = None
         self.hint_text = "Hint: thinking…"
-        self.hint_may_select = True
+        self.choice = self.choice.hint_asked()
         self.error = ""
         self.port.redraw_prompt()
         self.port.find_hint(self.pacing.token, self.session.observation(self.obs.to_play),
@@ -652,13 +460,7 @@ class PlayController:
         move = found.judged[0][0]
         self.hint_move = move
         self.hint_text = found.text
-        view = self.view
-        if view is not None and self.hint_may_select:  # never over the person's own pick
-            for i, item in enumerate(view.items):
-                if item.move == move:
-                    self.selected = i
-            if move.arg in view.targets and view.zone in CELL_ZONES:
-                self.cursor = move.arg
+        self.choice = self.choice.hinted(move, self.view)  # never over the person's own pick
         self.port.redraw()
 
     def hint_failed(self, token: int, reason: str) -> None:
@@ -672,49 +474,7 @@ class PlayController:
         """Forget the hint (the person decided, undid or dismissed it with Esc)."""
         self.hint_move = None
         self.hint_text = ""
-        self.hint_may_select = False
-
-    def skip(self) -> None:
-        """Space: show a bot's move without waiting out the pace."""
-        pacing = self.pacing
-        pacing.skip_turn = True
-        if pacing.pending is not None:
-            timer, apply = pacing.pending
-            timer.stop()
-            apply()
-
-    def pause(self) -> None:
-        """p: hold the bots (a move found while paused waits), or go on."""
-        pacing = self.pacing
-        pacing.paused = not pacing.paused
-        self.error = ""
-        if pacing.paused:
-            self.port.redraw()
-        elif pacing.held_move is not None:
-            self.show_held()
-        elif pacing.busy:
-            self.port.redraw()  # the search (or the pace) goes on; its move lands then
-        else:
-            self.advance()
-
-    def show_held(self) -> None:
-        held = self.pacing.take_held()
-        if held is not None:
-            self.apply_bot(*held)
-
-    def step(self) -> None:
-        """.: one bot decision while paused."""
-        pacing = self.pacing
-        if not pacing.paused or self.session.human_to_play:
-            return
-        self.error = ""
-        if pacing.held_move is not None:
-            self.show_held()
-        elif pacing.busy:
-            pacing.stepping = True  # the search under way is the step
-        else:
-            pacing.step_once = True
-            self.advance()
+        self.choice = self.choice.hint_dropped()
 
     def review_offered(self) -> bool:
         """The finished game can be reviewed (not a tutorial's)."""
@@ -732,7 +492,7 @@ class PlayController:
         """A click on something pickable (``widgets.clicks.Target``): it picks what the
         keys could pick; a second click on the same thing confirms it."""
         view = self.view
-        if view is None or view.zone is None:
+        if view.zone is None:
             self.not_now()
             return
         choice = click_choice(view, kind, where, value)
@@ -743,24 +503,12 @@ class PlayController:
 
     def click_pick(self, what: Choice) -> None:
         """Pick ``what``; confirm it if the previous click picked it and it is still picked."""
-        key = (self.decision_key, what)
-        if self.last_click == key and self.picked() == what:
-            self.last_click = None
+        choice, confirms = self.choice.clicked(what, self.zone)
+        if confirms:
+            self.choice = choice
             self.confirm()
-            return
-        kind, value = what
-        if kind == "item":
-            self.selected = value
         else:
-            self.cursor = value
-        self.last_click = key
-        self.error, self.notice, self.hint_may_select = "", "", False
-        self.port.redraw()
-
-    def picked(self) -> Choice | None:
-        if self.zone in CELL_ZONES:
-            return ("cell", self.cursor) if self.cursor is not None else None
-        return ("item", self.selected)
+            self._choose(choice)
 
 
 __all__ = ["Item", "PlayController", "Prompt", "ScreenPort", "Zone"]
