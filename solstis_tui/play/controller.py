@@ -5,10 +5,11 @@ It takes the person's **intents** (``pick``, ``confirm``, ``back``, ``hint``, ``
 what to run: a bot's search, a hint, a dialog. What to draw comes from ``board`` (a
 ``BoardView``) and ``prompt`` (a ``Prompt``). Tests drive it with a port that records.
 
-It owns its parts: the half-made choice (``Selection``, a value replaced at each pick),
-the observation and frame drawn once per state (``FrameCache``), and the bots' turns and
-pacing (``BotTurns``); it holds the error and notice lines, the hint, whose turn is shown
-in hot-seat and how far the log is narrated.
+It owns its parts and conducts them: the half-made choice (``Selection``, a value
+replaced at each pick), the observation and frame drawn once per state (``FrameCache``,
+``board_view``), the bots' turns and pacing (``BotTurns``) and the log's narration
+(``GameLog``). It holds the prompt's error and notice, the hint, whose turn is shown in
+hot-seat, and whether the end was shown.
 """
 
 from __future__ import annotations
@@ -198,8 +199,8 @@ class PlayController:
 
     def esc_takes_back(self) -> bool:
         """Esc would put the tile just played back in the hand (only a local game can)."""
-        return (takeback := self.session.takeback) is not None and \
-            takeback.can_take_back_play()
+        takeback = self.session.takeback
+        return takeback is not None and takeback.can_take_back_play()
 
     def prompt(self) -> Prompt:
         """The prompt line now (a notice is shown in place of the keys: once while a person
