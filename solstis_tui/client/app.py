@@ -1,7 +1,10 @@
 """``solstis online``: the app as a client of the game host (lobby, then the game screen).
 
-It is the application shell (``ShellApp``) with the host as its source of games: a
-connection (``HostClient``), the lobby, and a ``RemoteSession`` for the table open."""
+It is the application shell (``ShellApp``) with the host as its source of games: the
+connection (``HostLink``), the lobby, a ``RemoteSession`` for the table open, and each host
+reply read once and handed to its handler here (``REPLIES``), which routes it to the screen
+it concerns. What follows a game (its end dialog, a rematch, reviews) is
+``FinishedGames``'s."""
 
 from __future__ import annotations
 
@@ -21,10 +24,13 @@ from ..widgets.gamelog import chat_line
 from ..wire import replies
 from ..wire.names import without_controls
 from ..wire.replies import parse_reply
-from .client import KEEP_ALIVE_SECONDS, HostClient, HostError
+from .client import KEEP_ALIVE_SECONDS, HostClient
+from .finished_games import FinishedGames
+from .host_link import HostLink
 from .lobby import LobbyScreen
-from .offers import Offers
-from .remote import RemoteSession, rating_news
+from .new_table import create_message
+from .rating_notices import RatingNotices
+from .remote import RemoteSession
 from .review import JUDGES, open_review
 from .table_keys import TABLE_KEYS
 
@@ -37,9 +43,6 @@ if TYPE_CHECKING:
 
 #: Chat lines kept for the chat box's history.
 CHAT_KEPT = 50
-#: Why a watcher who came after the end (or one too many) has no review.
-NOT_YOURS = ("no review here: the host gives a game's record to its players and to the first "
-             "100 who watched it while it was played, and you were not among them")
 
 
 class OnlineApp(ShellApp):
@@ -56,26 +59,23 @@ class OnlineApp(ShellApp):
                  theme_name: str | None = None, ascii_mode: bool = False,
                  ssh_key: str | None = None, tls: TlsTarget | None = None) -> None:
         super().__init__(theme_name=theme_name, ascii_mode=ascii_mode)
-        self.socket, self.tcp, self.tls = socket, tcp, tls
-        self.wanted_name, self.wanted_code = name, code
-        self.ssh_key = ssh_key  # a player known by their key says hello at once
-        self.client: HostClient | None = None
+        self.link = HostLink(socket=socket, tcp=tcp, tls=tls, ssh_key=ssh_key, name=name,
+                             code=code)
         self.player_name: str | None = None
         self.lobby = LobbyScreen(name_known=bool(name or code or ssh_key))
         self.remote: RemoteSession | None = None
         self.chat_lines: list[str] = []
         """What was said at the tables, oldest first (the last ``CHAT_KEPT`` lines)."""
-        self.rating_told: set[str] = set()  # tables whose rating change was shown
-        self.unrated_told: set[str] = set()  # tables said to be played unrated
-        self.offers = Offers(self, lambda: None if self.remote is None else self.remote.table)
-        """The rematch offered to this player, until it is answered."""
-        self.table_gone = False  # the table closed under its review: the lobby comes next
+        self.notices = RatingNotices()
+        """What the tables' games do to the ratings, said once a table."""
+        self.finished = FinishedGames(self)
+        """The end dialog, the rematch offered either way, and reviews."""
 
-    # ------------------------------------------------------------------ start
+    # ------------------------------------------------------------------ the connection
     def open_first_screen(self) -> None:
         """The lobby; with a name or code already given, connect and say hello at once."""
         self.push_screen(self.lobby)
-        if self.wanted_name or self.wanted_code or self.ssh_key:
+        if self.link.named():
             self._connect()
 
     def _connect(self) -> None:
@@ -83,41 +83,24 @@ class OnlineApp(ShellApp):
         self.run_worker(self._network(), name="host", group="host", exclusive=True)
 
     async def _network(self) -> None:
-        last: dict[str, Any] = {}  # the host's last word: why it closed, if it said
-        try:
-            self.client = await HostClient.connect(self.socket, self.tcp, tls=self.tls)
-            self.client.ssh_key = self.ssh_key
-            self.run_worker(self.client.keep_alive(self.keep_alive_seconds), name="keep-alive",
-                            group="keep-alive", exclusive=True)
-            if self.wanted_name or self.wanted_code or self.ssh_key:
-                self.hello(self.wanted_name, self.wanted_code)
-            while True:
-                last = await self.client.receive()
-                try:
-                    self.on_host_message(last)
-                except (KeyError, TypeError, AttributeError, ValueError, IndexError):
-                    # a host that breaks the protocol costs the connection, never the app
-                    kind = str(last.get("type"))[:20]
-                    self.client.hang_up()
-                    self.lost(f"the game host sent a {kind!r} message this program cannot "
-                              "read; disconnected")
-                    return
-        except HostError as exc:
-            said = last.get("message") if last.get("type") == "error" else None
-            self.lost(f"{exc}: {said}" if isinstance(said, str) else str(exc))
-        except (OSError, ValueError) as exc:
-            self.lost(f"the connection to the game host failed ({exc})")
+        """The connection's life, in a worker: each message to ``on_host_message``."""
+        self.lost(await self.link.run(self.on_host_message, self._keep_alive))
+
+    def _keep_alive(self, client: HostClient) -> None:
+        self.run_worker(client.keep_alive(self.keep_alive_seconds), name="keep-alive",
+                        group="keep-alive", exclusive=True)
+
+    @property
+    def client(self) -> HostClient | None:
+        """The connection to the host (None: none now)."""
+        return self.link.client
 
     def on_unmount(self) -> None:
-        if self.client is not None:
-            self.client.hang_up()
-            self.client = None
+        self.link.hang_up()
 
     def lost(self, why: str) -> None:
         """The host is gone or was never there: say so (once the lobby is up)."""
-        if self.client is not None:
-            self.client.hang_up()  # hang up too: the host waits for it
-        self.client = None
+        self.link.hang_up()  # hang up too: the host waits for it
         self.call_after_refresh(self._say_lost, why)
 
     def _say_lost(self, why: str) -> None:
@@ -132,42 +115,26 @@ class OnlineApp(ShellApp):
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     # ------------------------------------------------------------------ sending
-    def _connected(self) -> HostClient | None:
-        """The connection to the host, or None after saying there is none."""
-        if self.client is None:
-            self.notify("not connected to the game host", severity="error")
-        return self.client
-
     def send(self, message: dict[str, Any]) -> None:
-        client = self._connected()
-        if client is not None:
-            client.post(message)
+        if not self.link.post(message):
+            self._not_connected()
 
     def hello(self, name: str | None = None, code: str | None = None) -> None:
-        """Say who this is (``HostClient.hello_message``), connecting first if need be."""
+        """Say who this is (``HostLink.hello``), connecting first if need be."""
         if self.client is None and self.player_name is None:  # connect first, then say it
-            self.wanted_name, self.wanted_code = name, code
+            self.link.wanted = (name, code)
             self._connect()
-            return
-        client = self._connected()
-        if client is not None:
-            client.post(client.hello_message(name, code))
+        elif not self.link.hello(name, code):
+            self._not_connected()
+
+    def _not_connected(self) -> None:
+        self.notify("not connected to the game host", severity="error")
 
     def create(self, variant: str, opponent: str, seat: int | None,
                rated: bool = False, clock: int | None = None,
                bank: int | None = None, days: int = 0) -> None:
-        message: dict[str, Any] = {"type": "create", "variant": variant, "opponent": opponent}
-        if days:
-            message["days"] = days  # a correspondence game: no clock or bank of minutes
-        elif clock is not None:
-            message["clock"] = clock
-        if bank is not None and not days:
-            message["bank"] = bank
-        if rated:
-            message["rated"] = True
-        if seat is not None:
-            message["seat"] = seat
-        self.send(message)
+        """A new table at the host (``new_table.create_message``)."""
+        self.send(create_message(variant, opponent, seat, rated, clock, bank, days))
 
     def join(self, table: str) -> None:
         self.send({"type": "join", "table": table})
@@ -198,25 +165,12 @@ class OnlineApp(ShellApp):
             self.back_to_lobby(leave=False)
 
     def show_my_games(self) -> None:
-        """The finished games this player played or watched at the host (``g`` in the
-        lobby); Enter reviews one."""
-        from .my_games import MyGamesScreen
-
-        def ask(offset: int) -> None:
-            self.send({"type": "games", "offset": offset})
-
-        self.push_screen(MyGamesScreen(ask, self.fetch_record))
+        """The player's finished games at the host (``FinishedGames.show_my_games``)."""
+        self.finished.show_my_games()
 
     def fetch_record(self, game: str) -> None:
-        """Ask the host for the record of the finished game ``game``: it opens on the
-        review screen when it comes (``record``)."""
-        self.send({"type": "record", "game": game})
-
-    def rematch(self) -> None:
-        """After the game at this table: a new table for the same two players, offered to
-        the other (or the answer yes to their offer)."""
-        if self.remote is not None:
-            self.send({"type": "rematch", "table": self.remote.table})
+        """Ask the host for the record of the finished game ``game``, to review it."""
+        self.finished.fetch_record(game)
 
     def send_chat(self, text: str) -> None:
         if self.remote is not None:
@@ -263,7 +217,7 @@ class OnlineApp(ShellApp):
 
     def _got_seated(self, reply: replies.Joined | replies.Watching,
                     _reply_to: int | None) -> None:
-        self.offers.gone(reply.table)  # an offer accepted: its table is this one
+        self.finished.offers.gone(reply.table)  # an offer accepted: its table is this one
         self.remote = RemoteSession(reply.table, self.send_move)
         self.remote.may_review = isinstance(reply, replies.Joined) or reply.record
 
@@ -276,16 +230,16 @@ class OnlineApp(ShellApp):
                     "accept it.", title="Rematch")
 
     def _got_error(self, reply: replies.Error, _reply_to: int | None) -> None:
-        self._error(reply.message)
+        self.say_error(reply.message)
 
     def _got_closed(self, reply: replies.Closed, _reply_to: int | None) -> None:
-        self.offers.gone(reply.table)
+        self.finished.offers.gone(reply.table)
         if self.remote is not None and self.remote.table == reply.table:
             if self.reviewing():  # the review stays open
-                self.remote, self.game_screen, self.table_gone = None, None, True
+                self.remote, self.game_screen, self.finished.table_gone = None, None, True
             else:
                 self.back_to_lobby(leave=False)  # the table is gone: say why there
-        self._error(reply.message)
+        self.say_error(reply.message)
 
     def chat(self, name: str, text: str) -> None:
         """A chat line: a toast titled "Chat", and kept in the game log (in chat's own
@@ -303,15 +257,8 @@ class OnlineApp(ShellApp):
         if remote is None or remote.table != reply.table:
             return
         remote.update(reply.wire())
-        if (remote.unrated and remote.table not in self.unrated_told and remote.obs
-                is not None and not remote.obs.is_over):
-            self.unrated_told.add(remote.table)  # said once, before they play
-            self.notify(f"This rated game will be played unrated: {remote.unrated}.",
-                        title="Ratings", timeout=30)
-        news = rating_news(remote.seats, remote.seat)
-        if news is not None and remote.table not in self.rating_told:
-            self.rating_told.add(remote.table)  # once per game, not at each redraw
-            self.notify(news, title="Ratings", timeout=30)
+        for said in self.notices.news(remote):
+            self.notify(said, title="Ratings", timeout=30)
         from .game_screen import OnlineGameScreen
 
         screen = self.game_screen
@@ -324,20 +271,11 @@ class OnlineApp(ShellApp):
             screen.host_update()
 
     def _record(self, reply: replies.Record, _reply_to: int | None) -> None:
-        """A game's record from the host: it opens on the review screen."""
-        from ..records import RecordError, loads
-
-        try:
-            record = loads(reply.text)
-        except RecordError as exc:
-            self._error(f"the host sent a record this program cannot read ({exc})")
-            return
-        if self.reviewing():
-            return  # one review at a time (a key pressed twice asked twice)
-        self.offers.review_opens()  # an offer waits for the end dialog, and is said
-        seat = reply.seat
-        open_review(self, record, seat if seat in (0, 1) else None, self._review_closed,
-                    judged=reply.analysis)
+        """A game's record from the host: it opens on the review screen, one at a time."""
+        record = self.finished.record_came(reply)
+        if record is not None:
+            open_review(self, record, reply.seat if reply.seat in (0, 1) else None,
+                        self.finished.review_closed, judged=reply.analysis)
 
     def reviewing(self) -> bool:
         """Whether a game's review is open (on top or under a dialog)."""
@@ -345,25 +283,19 @@ class OnlineApp(ShellApp):
 
         return any(isinstance(screen, ReviewScreen) for screen in self.screen_stack)
 
-    def _review_closed(self, _closed: object = None) -> None:
-        """The review is closed: if its table went meanwhile, on to the lobby; if a rematch
-        was offered meanwhile, back to the end dialog, which says it."""
-        if self.table_gone:
-            self.table_gone = False
-            self.back_to_lobby(leave=False)
-            return
-        remote = self.remote
-        if (remote is not None and self.offers.at(remote.table) is not None
-                and remote.obs is not None and remote.obs.is_over
-                and self.screen is self.game_screen):
-            self.show_end(remote, remote.obs)
+    @property
+    def table_gone(self) -> bool:
+        """The table closed under its review: the lobby comes once it is closed."""
+        return self.finished.table_gone
 
     def _rematch_offered(self, reply: replies.RematchOffer, _reply_to: int | None) -> None:
         """The other player offers a rematch: kept until answered, and said where the
         player is (``offers``)."""
-        self.offers.came(reply)
+        self.finished.offers.came(reply)
 
-    def _error(self, text: str) -> None:
+    def say_error(self, text: str) -> None:
+        """The host's refusal (or what this program could not read) where the player is:
+        on the page asked for, at the table, or in the lobby."""
         from .my_games import MyGamesScreen
         from .player_page import PlayerScreen
 
@@ -384,8 +316,8 @@ class OnlineApp(ShellApp):
         rematch offered at that table and not answered is declined: its maker is told, and
         does not wait on."""
         if self.remote is not None and leave:
-            if self.offers.at(self.remote.table) is not None:
-                self.offers.answer(False)
+            if self.finished.offers.at(self.remote.table) is not None:
+                self.finished.offers.answer(False)
             self.send({"type": "leave", "table": self.remote.table})
         self.remote = None
         self.game_screen = None
@@ -395,44 +327,12 @@ class OnlineApp(ShellApp):
 
     # ------------------------------------------------------------------ game screen services
     def show_end(self, session: SessionView, obs: Observation) -> None:
-        """The finished game ``obs``: scores, the winner; then a rematch (for a player),
-        its review, the lobby (n) or quit. Undo and the same deal do not exist online."""
-        from ..screens.end import EndScreen
-
-        choices = ["new", "quit"]
-        if self.remote is not None and self.remote.may_review:
-            choices.append("review")
-        if self.remote is not None and not self.remote.is_spectator:
-            choices.append("rematch")
-        offer = self.offers.at(None if self.remote is None else self.remote.table)
-        self.push_screen(EndScreen(session, obs, self.ascii_mode, choices,
-                                   labels={"new": "Lobby (n)"},
-                                   offer=None if offer is None else offer.on_end()),
-                         self._end_chosen)
-
-    def _end_chosen(self, choice: str | None) -> None:
-        if choice == "quit":
-            self.exit()
-        elif choice in ("accept", "decline"):
-            self.offers.answer(choice == "accept")
-        elif choice == "rematch" and self.offers.offer is not None:
-            self.offers.answer(True)  # asking for the rematch offered accepts it
-        elif choice == "rematch":
-            self.rematch()
-        elif choice == "review":
-            self.review_game()
-        elif choice:
-            self.back_to_lobby()
+        """The finished game's end dialog (``FinishedGames.show_end``)."""
+        self.finished.show_end(session, obs)
 
     def review_game(self) -> None:
         """Fetch this table's finished game's record from the host, to review it."""
-        game = self.remote.game_id if self.remote is not None else None
-        if self.remote is not None and not self.remote.may_review:
-            self.notify(NOT_YOURS, severity="error")
-        elif game is None:
-            self.notify("the review opens once the game is over", severity="error")
-        else:
-            self.fetch_record(game)
+        self.finished.review_game()
 
     def open_new_game(self) -> None:
         """New games are made in the lobby."""
