@@ -15,15 +15,15 @@ from typing import TYPE_CHECKING, Any
 from textual.app import SystemCommand
 from textual.screen import Screen
 
-from .board_practice import BoardPractice
 from .core import Observation
-from .drill_flow import DrillFlow
-from .keep_warnings import KeepWarnings
 from .local import saves
 from .local.bot_process import BotProcess
 from .local.session import STRONGEST, Session, Setup, random_setup
-from .local_commands import local_commands
-from .opening import Opening
+from .local_app.board_practice import BoardPractice
+from .local_app.drill_flow import DrillFlow
+from .local_app.keep_warnings import KeepWarnings
+from .local_app.local_commands import local_commands
+from .local_app.opening import Opening
 from .play.session_view import SessionView
 from .shell import ShellApp
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import random
 
-from solstis_tui.keep_warnings import KeepWarnings
 from solstis_tui.local import saves
 from solstis_tui.local.seats import Seat
 from solstis_tui.local.session import KeptRecord, Session, Setup
+from solstis_tui.local_app.keep_warnings import KeepWarnings
 
 
 def saving_session() -> Session:

@@ -4,8 +4,8 @@ game goes on. No Textual here: ``SolstisApp`` shows the sentence."""
 
 from __future__ import annotations
 
-from .local import saves
-from .local.session import Session
+from ..local import saves
+from ..local.session import Session
 
 
 class KeepWarnings:
@@ -31,7 +31,7 @@ class KeepWarnings:
     def after_end(self, session: Session) -> str | None:
         """``session``'s game ended and kept its record (``Session.kept``): the warning to
         show now (None: it was written, or this failure was already said)."""
-        from . import record_files
+        from .. import record_files
 
         kept = session.kept
         if kept is None:

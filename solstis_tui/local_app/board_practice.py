@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from .local.session import Session
-from .records import GameRecord
-from .screens.practice import BoardUnder, PracticeApp
+from ..local.session import Session
+from ..records import GameRecord
+from ..screens.practice import BoardUnder, PracticeApp
 
 if TYPE_CHECKING:
-    from .screens.game import GameScreen
+    from ..screens.game import GameScreen
 
 
 class BoardPracticeApp(PracticeApp, Protocol):
@@ -50,8 +50,8 @@ class BoardPractice:
         decision or seat that is not there is said, and nothing changes. Started from the
         analysis board ``board`` (or again from a practice started from one), it is played
         above that board, which it goes back to (``back``)."""
-        from .local import practice
-        from .screens.practice import PracticeScreen
+        from ..local import practice
+        from ..screens.practice import PracticeScreen
 
         try:
             session = practice.start(record, decision_index, seat)

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from textual.screen import Screen
 
 if TYPE_CHECKING:
-    from .coach.analysis import Effort
-    from .local.drill import DrillRun
-    from .screens.game import GameScreen
+    from ..coach.analysis import Effort
+    from ..local.drill import DrillRun
+    from ..screens.game import GameScreen
 
 
 class DrillApp(Protocol):
@@ -45,8 +45,8 @@ class DrillFlow:
         """Drill ``run`` (None: the mistakes found now; with none to ask, a sentence saying
         why). The game underneath waits; the summary closes the drill, and the app too if
         ``closes_app`` (``solstis drill``)."""
-        from .local import drill
-        from .screens.drill import DrillScreen
+        from ..local import drill
+        from ..screens.drill import DrillScreen
 
         if run is None:
             found = drill.collect()
@@ -60,7 +60,7 @@ class DrillFlow:
                              lambda _: self._done(run, closes_app))
 
     def _done(self, run: DrillRun, closes_app: bool) -> None:
-        from .screens.message import MessageScreen
+        from ..screens.message import MessageScreen
 
         summary = MessageScreen("The drill is over",
                                 run.summary("*" if self.app.ascii_mode else "★"))

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 from textual.app import SystemCommand
 from textual.screen import Screen
 
+from ..local.session import Session
+from ..play.session_view import SessionView
 from .board_practice import BoardPractice
-from .local.session import Session
-from .play.session_view import SessionView
 
 if TYPE_CHECKING:
-    from .local.drill import DrillRun
-    from .screens.game import GameScreen
+    from ..local.drill import DrillRun
+    from ..screens.game import GameScreen
 
 
 class CommandsApp(Protocol):

@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.screen import Screen
 
-from .local import saves
-from .local.session import Session, Setup, random_setup
-from .play.session_view import SessionView
+from ..local import saves
+from ..local.session import Session, Setup, random_setup
+from ..play.session_view import SessionView
 
 if TYPE_CHECKING:
-    from .screens.game import GameScreen
+    from ..screens.game import GameScreen
 
 
 class OpeningApp(Protocol):
@@ -38,7 +38,7 @@ class OpeningApp(Protocol):
 
 def first_run() -> bool:
     """The tutorial was never offered here (the caller checks there is no saved game)."""
-    from .tutorial import progress
+    from ..tutorial import progress
 
     return not progress.offered()
 
@@ -56,7 +56,7 @@ class Opening:
         the new game, and the welcome is not offered."""
         data = saves.peek()
         if data is None and not options_given and first_run():
-            from .screens.welcome import WelcomeScreen
+            from ..screens.welcome import WelcomeScreen
 
             self.app.push_screen(WelcomeScreen(), partial(self._welcome_chosen, setup))
         elif data is not None and data.get("corrupt"):
@@ -69,7 +69,7 @@ class Opening:
 
     def ask(self, summary: str, new: str, setup: Setup) -> None:
         """Continue the saved game (``summary``) or start ``setup`` (``new`` names it)."""
-        from .screens.resume import ContinueScreen
+        from ..screens.resume import ContinueScreen
 
         self.app.push_screen(ContinueScreen(summary, new),
                              partial(self._continue_chosen, setup=setup))
@@ -82,7 +82,7 @@ class Opening:
             self.app.start_session(Session(setup))
 
     def _welcome_chosen(self, setup: Setup, choice: str | None) -> None:
-        from .tutorial import progress
+        from ..tutorial import progress
 
         with contextlib.suppress(OSError):  # read-only data directory: asked again next time
             progress.mark_offered()
@@ -107,10 +107,10 @@ class Opening:
 
     def start_tutorial(self, name: str = "base", restart: bool = False) -> None:
         """Tutorial chapter ``name``, resumed where it was left unless ``restart``."""
-        from .screens.tutorial import TutorialScreen
-        from .tutorial import progress
-        from .tutorial.chapters import CHAPTERS
-        from .tutorial.session import TutorialSession
+        from ..screens.tutorial import TutorialScreen
+        from ..tutorial import progress
+        from ..tutorial.chapters import CHAPTERS
+        from ..tutorial.session import TutorialSession
 
         chapter = CHAPTERS[name]
         if restart:
