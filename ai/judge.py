@@ -27,7 +27,8 @@ Three additions to the search, all outside it:
   where an analysis's stretch of luck starts (``luck_start``); and with ``after`` (the
   seat's observation at that next decision, once the game went on), the same valuation
   from there, on deals that drew what was drawn (``luck_end``): the stretch's two ends
-  valued alike, so that its luck averages 0 over the draws the start foresaw.
+  valued alike, iterated in turn on the same growing tree, so that its luck averages 0
+  over the draws the start foresaw.
 
 ``judge(obs, seed)`` is the whole interface; ``Verdict`` holds the result.
 """
@@ -113,7 +114,7 @@ class Verdict:
     """With ``luck`` and ``after``: the same valuation as ``luck_start`` from the seat's
     observation at the next decision, the chance between as it fell: the two ends of a
     stretch of luck valued alike, so that the luck averages 0 over the draws the start
-    foresaw (``_luck_end``)."""
+    foresaw (``_luck``)."""
 
     @property
     def best(self) -> MoveValue:
@@ -150,6 +151,13 @@ class _Tally:
         self.w2 += win * win
         self.m += margin
         self.m2 += margin * margin
+
+    def merge(self, other: _Tally) -> None:
+        self.n += other.n
+        self.w += other.w
+        self.w2 += other.w2
+        self.m += other.m
+        self.m2 += other.m2
 
     def value(self, mv: Move) -> MoveValue:
         n = self.n
@@ -386,51 +394,64 @@ def _paired(search: Search, tree: _Tree, recorder: _Recorder, moves: list[Move],
     return paired
 
 
-def _luck_start(search: Search, tree: _Tree, recorder: _Recorder, focus: Move, count: int,
-                cancel: Signal | None = None) -> MoveValue | None:
-    """``count`` fresh results for ``focus`` with the next decision after it exploited
-    (``_Tree.exploit_next``); a move few deals allow gets fewer, one none allows None."""
-    recorder.paired = {}
-    tree.exploit_next = True
+def _luck(search: Search, tree: _Tree, recorder: _Recorder, focus: Move, count: int,
+          after: Observation | None, path: Sequence[tuple[int, Move]],
+          cancel: Signal | None = None) -> tuple[MoveValue | None, MoveValue | None]:
+    """A stretch of luck's two ends. The start: ``count`` fresh results for ``focus`` with
+    the next decision after it played as the tree rates best for its decider
+    (``_Tree.exploit_next``). The end, with ``after`` (the seat's observation at that next
+    decision, once ``path`` was played: the focus move, then the moves up to there, as
+    ``(seat, move)``, and the chance between fell as it did): ``count`` results from
+    ``after``, that decision played the same way from the tree's node after ``path``
+    (``_Tree.exploit``): the start's valuation, on the deals that drew what was drawn.
+    The two are iterated in turn, so both read the same tree as it grows: measured between
+    them, a draw's luck averages 0 over the draws the start foresaw, and what a fresh search
+    at the next decision finds beyond the tree's choice is the judge's drift, not luck.
+    A move few deals allow gets fewer results; an end no deal reached is None."""
+    end: Search | None = None
+    if after is not None and path:
+        node = search.root
+        for player, mv in path:
+            key = edge_key(player, mv)
+            child = node.children.get(key)
+            if child is None:  # never met in the search: the tree policy grows it
+                child = node.children[key] = Node(player, mv)
+            node = child
+        end = Search(after, random.Random(search.rand.getrandbits(64)), tree, recorder,
+                     root=node)
+    starts: dict[Move, _Tally] = {}
+    ends: dict[Move, _Tally] = {}
+    most = count * TRIES_PER_RESULT
+    start_tries = end_tries = 0
     try:
-        _top_up(search, tree, recorder.paired, [focus], count, cancel)
-    finally:
-        tree.exploit_next = False
-    tally, recorder.paired = recorder.paired.get(focus), None
-    return tally.value(focus) if tally is not None and tally.n else None
-
-
-def _luck_end(search: Search, tree: _Tree, recorder: _Recorder, after: Observation,
-              path: Sequence[tuple[int, Move]], count: int,
-              cancel: Signal | None = None) -> MoveValue | None:
-    """``count`` results from ``after``, the seat's observation at the next decision once
-    ``path`` (the focus move, then the moves up to that decision: ``(seat, move)``) was
-    played and the chance between fell as it did, with that decision played as the tree
-    rates best for its decider (``_Tree.exploit``, from the tree's node after ``path``):
-    ``_luck_start``'s valuation, on the deals that drew what was drawn. Measured to here, a
-    draw's luck averages 0 over the draws the start foresaw; what a fresh search at the
-    next decision finds beyond the tree's choice is the judge's drift, not luck. None if
-    no deal gave a result."""
-    node = search.root
-    for player, mv in path:
-        key = edge_key(player, mv)
-        child = node.children.get(key)
-        if child is None:  # never met in the search: the tree policy grows it from here
-            child = node.children[key] = Node(player, mv)
-        node = child
-    end = Search(after, random.Random(search.rand.getrandbits(64)), tree, recorder,
-                 root=node)
-    recorder.paired = {}
-    recorder.overall = _Tally()
-    tree.exploit = True
-    try:
-        for _ in range(count):
+        while True:
+            more_start = start_tries < most and (starts[focus].n if focus in starts
+                                                 else 0) < count
+            more_end = (end is not None and end_tries < most
+                        and sum(t.n for t in ends.values()) < count)
+            if not (more_start or more_end):
+                break
             _check(cancel)
-            end.iterate()
+            if more_start:
+                recorder.paired = starts
+                tree.forced, tree.exploit_next = focus, True
+                search.iterate()
+                tree.forced, tree.exploit_next = None, False
+                start_tries += 1
+            if more_end and end is not None:
+                recorder.paired = ends
+                tree.exploit = True
+                end.iterate()
+                tree.exploit = False
+                end_tries += 1
     finally:
-        tree.exploit = False
-        overall, recorder.overall, recorder.paired = recorder.overall, None, None
-    return overall.value(path[0][1]) if overall.n else None
+        tree.forced, tree.exploit_next, tree.exploit = None, False, False
+        recorder.paired = None
+    start = starts[focus].value(focus) if focus in starts and starts[focus].n else None
+    total = _Tally()
+    for tally in ends.values():  # each deal's result, whatever the decider chose
+        total.merge(tally)
+    return start, (total.value(focus) if total.n else None)
 
 
 def _unbiased(halves: dict[Move, tuple[_Tally, _Tally]]) -> MoveValue | None:
@@ -542,7 +563,5 @@ def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
         expected = overall.value(predicted) if overall.n else value(predicted)
     start = end = None
     if luck and focus is not None:
-        start = _luck_start(search, tree, recorder, focus, close_floor, cancel)
-        if after is not None and path:
-            end = _luck_end(search, tree, recorder, after, path, close_floor, cancel)
+        start, end = _luck(search, tree, recorder, focus, close_floor, after, path, cancel)
     return Verdict(seat, obs.to_play, tuple(values), expected, search.iterations, start, end)

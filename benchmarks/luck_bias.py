@@ -5,7 +5,8 @@
 Plays greedy against random (greedy in seat 1 in even games, seat 2 in odd ones; seeds
 from 9000 on were never used to tune the judge), analyses each game at the shipped effort,
 and prints, with 95% t-intervals over games: the two seats' luck summed, each seat's luck,
-and how many games' accounts did not close (start + own + other + luck + drift = final).
+how many games' accounts did not close (start + own + other + luck + drift = final), and
+each stretch's luck by who decides next (the seat itself, or the other seat).
 Prints a running line every 25 games; ``--csv`` keeps each game's figures as they come.
 """
 
@@ -43,6 +44,8 @@ def main() -> int:
     summed: list[float] = []
     seats: list[list[float]] = [[], []]
     open_accounts = 0
+    stretches: dict[str, list[float]] = {"the seat decides next": [],
+                                         "the other decides next": []}
     started = time.perf_counter()
     for k in range(args.games):
         seed = args.first_seed + k
@@ -57,6 +60,14 @@ def main() -> int:
         if args.csv:
             with open(args.csv, "a", encoding="utf-8") as out:
                 out.write(f"{seed},{specs[0]},{specs[1]},{luck[0]},{luck[1]}\n")
+        notes = list(found.notes)
+        for at, note in enumerate(notes):
+            if isinstance(note, analysis.ChanceNote):
+                decider = next((n.seat for n in notes[at + 1:]
+                                if isinstance(n, analysis.DecisionNote)), None)
+                for i in (0, 1) if decider is not None else ():
+                    kind = "seat" if decider == i else "other"
+                    stretches[f"the {kind} decides next"].append(note.luck[i])
         for i in (0, 1):
             seats[i].append(luck[i])
             account = found.seats[i].account
@@ -68,6 +79,8 @@ def main() -> int:
           f"{time.perf_counter() - started:.0f} s")
     print(f"both seats' luck summed, a game: {interval(summed)}★")
     print(f"seat 1: {interval(seats[0])}★; seat 2: {interval(seats[1])}★")
+    for kind, values in stretches.items():
+        print(f"a stretch's luck where {kind}: {interval(values)}★ ({len(values)})")
     print(f"accounts that did not close: {open_accounts} of {2 * len(summed)}")
     return 0
 
