@@ -1,7 +1,8 @@
 """The board of a practice game (play from here): a game like any other, but nothing of it
 is kept, so ``q`` asks before quitting; and started from an analysis board, which waits
 under it, it goes back there: Esc (once there is nothing half-made to back out of), and
-``r`` or the palette's Review once it is over (``BoardUnder``, kept by the app)."""
+``r`` or the palette's Review once it is over (``BoardUnder``, kept by
+``local_app.board_practice.BoardPractice``)."""
 
 from __future__ import annotations
 
