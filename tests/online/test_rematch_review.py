@@ -112,7 +112,9 @@ async def test_an_offer_asked_just_before_the_review_opens_waits_for_the_end_dia
         app.review_game()  # the record comes while the question is up
         await wait_for(lambda: isinstance(app.screen, ReviewScreen), pilot)
         assert not any(isinstance(s, ConfirmScreen) for s in app.screen_stack)
-        assert told(app, "Bob offers you a rematch")
+        # The note is a message to the app (notify posts it): it may be handled just after
+        # the review is pushed, so wait for it rather than look at once.
+        await wait_for(lambda: told(app, "Bob offers you a rematch"), pilot)
         await pilot.press("escape")
         await wait_for(lambda: "y or m accepts" in shown(app), pilot)
         assert isinstance(app.screen, EndScreen)

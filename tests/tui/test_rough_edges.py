@@ -59,8 +59,9 @@ async def test_esc_in_a_practice_goes_back_to_the_analysis_board_and_the_game_un
         game, game_screen = app.session, app.game_screen
         board = await practice_from_the_board(pilot, app, finished_record())
         await until(lambda: "esc Board" in screen_lines(app)[-1], pilot)  # said in the footer
-        assert "Esc goes back to the analysis board" in " ".join(
-            n.message for n in app._notifications)
+        # and in a note (a message to the app, handled in its turn: waited for)
+        await until(lambda: "Esc goes back to the analysis board" in " ".join(
+            n.message for n in app._notifications), pilot)
         await pilot.press("escape")
         await until(lambda: app.screen is board, pilot)  # the same board, as it was left
         assert app.session is game and app.game_screen is game_screen
