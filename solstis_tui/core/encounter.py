@@ -44,14 +44,13 @@ from .spirits import (
     SPIRITS,
     VIPER_ID,
 )
-from .state import State, Task
+from .state import PUT_STEPS, State, Task
 from .steps import (
     BEAR_HAND_SIZE,
     BY_EFFECT,
     EFFECT,
     EVIL,
     PLACE_FIREFLIES,
-    PUT,
     pair_with,
 )
 
@@ -112,8 +111,9 @@ def apply_take(g: State, spirit: int) -> None:
 def apply_square(g: State, sq: int) -> None:
     p, spirit = g.to_play, SPIRITS[g.context[0]]
     g.spirits = pair_with(g.spirits, p, (*g.spirits[p], (spirit, sq)))
-    g.occupied_squares[p] |= 1 << sq
-    g.blocked[p] |= SQUARE_CELLS[sq]
+    occupied, blocked = g.occupied_squares, g.blocked
+    occupied[p] = occupied[p] | 1 << sq
+    blocked[p] = blocked[p] | SQUARE_CELLS[sq]
     if not g._quiet:
         g._note(SpiritPlaced(p, spirit, sq))
     # Runs in this order (a stack: pushed last first): the plain spirit's effect, then
@@ -160,8 +160,9 @@ def add_firefly(g: State, p: int, sq: int) -> None:
         return
     g.firefly_supply -= 1
     g.fireflies = pair_with(g.fireflies, p, g.fireflies[p] | 1 << sq)
-    g.occupied_squares[p] |= 1 << sq
-    g.blocked[p] |= SQUARE_CELLS[sq]
+    occupied, blocked = g.occupied_squares, g.blocked
+    occupied[p] = occupied[p] | 1 << sq
+    blocked[p] = blocked[p] | SQUARE_CELLS[sq]
     if not g._quiet:
         g._note(FireflyPlaced(p, sq))
     if g.fireflies[p].bit_count() >= 4:
@@ -206,7 +207,7 @@ def op_effect(g: State, task: Task) -> None:
         tile = g.pile.pop()
         if not g._quiet:
             g._note(EagleDrew(p, tile))
-        g._tasks.append((PUT, p, tile, BY_EFFECT))
+        g._tasks.append(PUT_STEPS[BY_EFFECT][p][tile])
         return
     elif spirit == BEAR_ID:
         g.hand_size = pair_with(g.hand_size, p, BEAR_HAND_SIZE)
@@ -220,7 +221,7 @@ def op_effect(g: State, task: Task) -> None:
             g._note(FlyTook(p, tile))
         if g.pile:
             g._draw_to_hand(opp)
-        g._tasks.append((PUT, p, tile, BY_EFFECT))
+        g._tasks.append(PUT_STEPS[BY_EFFECT][p][tile])
         return
     elif spirit == BEETLE_ID and g.face_up:
         g._decide(Decision.BEETLE)
@@ -246,7 +247,7 @@ def apply_deer(g: State, tile: int) -> None:
     g.hands[p].remove(tile)
     if not g._quiet:
         g._note(DeerPlaced(p, tile))
-    g._tasks.append((PUT, p, tile, BY_EFFECT))
+    g._tasks.append(PUT_STEPS[BY_EFFECT][p][tile])
 
 
 def apply_beetle(g: State, tile: int) -> None:
@@ -254,15 +255,16 @@ def apply_beetle(g: State, tile: int) -> None:
     if not g._quiet:
         g._note(BeetleTook(p, tile))
     g._display_take(tile)
-    g._tasks.append((PUT, p, tile, BY_EFFECT))
+    g._tasks.append(PUT_STEPS[BY_EFFECT][p][tile])
 
 
 def apply_viper(g: State, tile: int) -> None:
     p = g.to_play
-    g.land[1 - p] ^= 1 << tile
+    land = g.land
+    land[1 - p] = land[1 - p] ^ 1 << tile
     if not g._quiet:
         g._note(ViperTook(p, tile))
-    g._tasks.append((PUT, p, tile, BY_EFFECT))
+    g._tasks.append(PUT_STEPS[BY_EFFECT][p][tile])
 
 
 def apply_renard(g: State, tile: int) -> None:

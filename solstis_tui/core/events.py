@@ -19,6 +19,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import ClassVar, Final, final
 
+from .mypyc_hints import mypyc_attr
 from .spirits import Spirit
 
 
@@ -42,10 +43,13 @@ class EndReason(Enum):
         return self in (EndReason.NORMAL, EndReason.FIREFLIES)
 
 
+@mypyc_attr(acyclic=True)
 class Event:
     """One entry of the game log (the subclasses below are every kind there is). Its fields
     are ``Final``: mypy refuses an assignment, and the compiled build refuses it at run time
-    (the pure build does not check)."""
+    (the pure build does not check). An event holds only numbers, strings, tuples of them
+    and enum members, so it is never part of a reference cycle: the compiled build keeps
+    events out of the cycle collector's work (``acyclic``)."""
 
     __slots__ = ()
     __match_args__: ClassVar[tuple[str, ...]] = ()
@@ -77,6 +81,7 @@ class Event:
 
 
 @final
+@mypyc_attr(acyclic=True)
 class TurnBegan(Event):
     """``player``'s turn ``number`` begins (``end_phase``: the land pile is empty)."""
 
@@ -91,6 +96,7 @@ class TurnBegan(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class Played(Event):
     """``player`` played ``tile`` from hand."""
 
@@ -104,6 +110,7 @@ class Played(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class Passed(Event):
     """``player`` passed (end phase, nothing to capture)."""
 
@@ -116,6 +123,7 @@ class Passed(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class Captured(Event):
     """``player``'s ``tile`` captured the display tile ``target``."""
 
@@ -130,6 +138,7 @@ class Captured(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class Discarded(Event):
     """``tile`` captured nothing and joined the display as a new pile."""
 
@@ -143,6 +152,7 @@ class Discarded(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class SecondChance(Event):
     """Second chance: ``player`` drew ``tile`` from the land pile and plays it."""
 
@@ -156,6 +166,7 @@ class SecondChance(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class Flipped(Event):
     """A face-down display tile was turned face up."""
 
@@ -168,6 +179,7 @@ class Flipped(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class Placed(Event):
     """A land tile went into ``player``'s panorama."""
 
@@ -181,6 +193,7 @@ class Placed(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class RainbowPlaced(Event):
     """``player`` placed a new rainbow on ``cell``."""
 
@@ -194,6 +207,7 @@ class RainbowPlaced(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class RainbowLost(Event):
     """A rainbow ``player`` would get was lost (none left, or no cell for it)."""
 
@@ -206,6 +220,7 @@ class RainbowLost(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class RainbowShifted(Event):
     """``player``'s free rainbow moved from ``tile``'s cell to ``cell``."""
 
@@ -220,6 +235,7 @@ class RainbowShifted(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class RainbowOut(Event):
     """The rainbow displaced from ``tile``'s cell had nowhere to go: back to the box."""
 
@@ -233,6 +249,7 @@ class RainbowOut(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class Removed(Event):
     """A land tile left the game (``why``: "blocked" by a rainbow, "forbidden" by the
     Evil Spirit)."""
@@ -248,6 +265,7 @@ class Removed(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class Drew(Event):
     """``player`` drew a land tile into hand (``tile`` is None for anyone else)."""
 
@@ -264,6 +282,7 @@ class Drew(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class SpiritsDrawn(Event):
     """``player`` drew these (one or two) spirits from the pile."""
 
@@ -277,6 +296,7 @@ class SpiritsDrawn(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class Kept(Event):
     """``player`` kept ``spirit`` of the two drawn."""
 
@@ -290,6 +310,7 @@ class Kept(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class ToLine(Event):
     """The other drawn spirit went to the spirit line."""
 
@@ -302,6 +323,7 @@ class ToLine(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class Took(Event):
     """``player`` took ``spirit`` from the spirit line."""
 
@@ -315,6 +337,7 @@ class Took(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class SpiritPlaced(Event):
     """``spirit`` sits on ``player``'s ``square``."""
 
@@ -329,6 +352,7 @@ class SpiritPlaced(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class NoSpirit(Event):
     """A square formed in ``player``'s panorama, but no spirit was left anywhere."""
 
@@ -341,6 +365,7 @@ class NoSpirit(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class FireflyPlaced(Event):
     """Firefly: a firefly went on ``player``'s ``square``."""
 
@@ -354,6 +379,7 @@ class FireflyPlaced(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class EffectLost(Event):
     """``spirit``'s effect could not happen."""
 
@@ -367,6 +393,7 @@ class EffectLost(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class EagleDrew(Event):
     """Eagle: ``tile`` came from the land pile into ``player``'s panorama."""
 
@@ -380,6 +407,7 @@ class EagleDrew(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class FlyTook(Event):
     """Fly: ``player`` took ``tile`` from the opponent's hand."""
 
@@ -393,6 +421,7 @@ class FlyTook(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class DeerPlaced(Event):
     """Deer: ``player`` put hand tile ``tile`` into the panorama."""
 
@@ -406,6 +435,7 @@ class DeerPlaced(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class BeetleTook(Event):
     """Beetle: ``player`` took the display tile ``tile``."""
 
@@ -419,6 +449,7 @@ class BeetleTook(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class ViperTook(Event):
     """Viper: ``player`` took the opponent's isolated tile ``tile``."""
 
@@ -432,6 +463,7 @@ class ViperTook(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class Revealed(Event):
     """Renard: ``player`` saw the opponent's hand, ``tiles`` (None for a watcher)."""
 
@@ -448,6 +480,7 @@ class Revealed(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class RenardChose(Event):
     """Renard: the opponent of ``player`` must play ``tile`` on their next turn."""
 
@@ -461,6 +494,7 @@ class RenardChose(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class MarmotTurn(Event):
     """Marmot: ``player`` plays another turn."""
 
@@ -473,6 +507,7 @@ class MarmotTurn(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class EvilKept(Event):
     """Base game: ``player`` drew the Evil Spirit and holds it."""
 
@@ -485,6 +520,7 @@ class EvilKept(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class EvilGiven(Event):
     """Base game: ``player`` passed the Evil Spirit to the opponent."""
 
@@ -497,6 +533,7 @@ class EvilGiven(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class EvilPlaced(Event):
     """Firefly: ``player`` put the Evil Spirit on the opponent's ``cell``."""
 
@@ -510,6 +547,7 @@ class EvilPlaced(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class EvilOut(Event):
     """Firefly: there was no cell for the Evil Spirit; it left play."""
 
@@ -522,6 +560,7 @@ class EvilOut(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class Covered(Event):
     """The Evil Spirit covers ``holder``'s ``spirit``, chosen by ``chooser``."""
 
@@ -536,6 +575,7 @@ class Covered(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class SquirrelPlaced(Event):
     """Squirrel: ``player``'s hand tiles went into the panorama."""
 
@@ -549,6 +589,7 @@ class SquirrelPlaced(Event):
 
 
 @final
+@mypyc_attr(acyclic=True)
 class GameEnded(Event):
     """The game is over, for ``reason``; ``winner`` is a player, or None for a shared win
     (or an abandoned game)."""

@@ -57,8 +57,8 @@ from .observation import Observation, observe
 from .options import Options
 from .scoring import Score, score
 from .serialize import game_from_json, game_to_json
-from .spirits import SPIRITS, Spirit, spirit_set
-from .state import NO_MOVES, State, Task
+from .spirits import SPIRITS, Spirit, spirit_ids
+from .state import NO_MOVES, PUT_STEPS, State, Task
 from .steps import (
     BY_EFFECT,
     BY_SQUIRREL,
@@ -101,7 +101,7 @@ class Game(State):
         if seed is None:
             seed = _rng.new_secret()
         tiles = list(CELLS)
-        spirits = [int(s) for s in spirit_set(options.firefly, options.beginner)]
+        spirits = spirit_ids(options.firefly, options.beginner)
         if legacy:
             draws: _rng.Draws = _rng.SPLITMIX
             state = _rng.shuffle(_rng.seed_state(seed), tiles)
@@ -323,15 +323,17 @@ class Game(State):
 
     def _op_refill(self) -> None:
         p = self.to_play
-        hand, pile = self.hands[p], self.pile
-        while pile and len(hand) < self.hand_size[p]:
+        hand, pile, sizes = self.hands[p], self.pile, self.hand_size
+        size = sizes[1] if p else sizes[0]
+        while pile and len(hand) < size:
             self._draw_to_hand(p)
 
     # -- step 1-3: play, capture, second chance
     def _apply_play(self, tile: int) -> None:
         p = self.to_play
-        if self.must_play[p] >= 0:
-            self.must_play = pair_with(self.must_play, p, -1)
+        must = self.must_play
+        if (must[1] if p else must[0]) >= 0:
+            self.must_play = pair_with(must, p, -1)
         self.hands[p].remove(tile)
         if not self._quiet:
             self._note(Played(p, tile))
@@ -351,8 +353,9 @@ class Game(State):
         self._gain_rainbow(p, BY_TURN)
 
     def _apply_pass(self) -> None:
-        if self.must_play[self.to_play] >= 0:
-            self.must_play = pair_with(self.must_play, self.to_play, -1)
+        p, must = self.to_play, self.must_play
+        if (must[1] if p else must[0]) >= 0:
+            self.must_play = pair_with(must, p, -1)
         if not self._quiet:
             self._note(Passed(self.to_play))
 
@@ -363,7 +366,9 @@ class Game(State):
         self._display_take(target)
         # The captured tile goes in first, then the capturing one (rules.md §3 step 2);
         # the stack runs the last pushed first.
-        self._tasks += [(PUT, p, source, BY_TURN), (PUT, p, target, BY_TURN)]
+        puts = PUT_STEPS[BY_TURN][p]
+        self._tasks.append(puts[source])
+        self._tasks.append(puts[target])
 
     def _display_add(self, tile: int) -> None:
         self.face_up.append(tile)
@@ -376,23 +381,26 @@ class Game(State):
     def _op_put(self, task: Task) -> None:
         _, p, tile, mode = task
         bit = 1 << tile
+        # Lists of masks change as ``x[p] = x[p] | bit``, which the compiled engine does
+        # in machine words (``x[p] |= bit`` goes through Python's generic operator).
+        land, rainbows = self.land, self.rainbow_cells
         if self.evil_player == p and self.evil_cell == tile:
             self._remove(p, tile, "forbidden")
-        elif self.rainbow_cells[p] & bit:
+        elif rainbows[p] & bit:
             if self.blocked[p] & bit:
                 self._remove(p, tile, "blocked")
             elif self.rainbow_targets(p):
                 self.to_play = p
                 self._decide(MOVE_RAINBOW_DECISION, (tile, mode))
             else:
-                self.rainbow_cells[p] ^= bit
+                rainbows[p] = rainbows[p] ^ bit
                 self.rainbows_out += 1
-                self.land[p] |= bit
+                land[p] = land[p] | bit
                 if not self._quiet:
                     self._note(RainbowOut(p, tile))
                 self._placed(p, tile, mode)
         else:
-            self.land[p] |= bit
+            land[p] = land[p] | bit
             if not self._quiet:
                 self._note(Placed(p, tile))
             self._placed(p, tile, mode)
@@ -405,8 +413,9 @@ class Game(State):
     def _apply_shift(self, cell: int) -> None:
         p = self.to_play
         tile, mode = self.context
-        self.rainbow_cells[p] ^= (1 << tile) | (1 << cell)
-        self.land[p] |= 1 << tile
+        rainbows, land = self.rainbow_cells, self.land
+        rainbows[p] = rainbows[p] ^ ((1 << tile) | (1 << cell))
+        land[p] = land[p] | 1 << tile
         if not self._quiet:
             self._note(RainbowShifted(p, tile, cell))
         self._placed(p, cell, mode)
@@ -415,7 +424,8 @@ class Game(State):
     def _apply_rainbow(self, cell: int) -> None:
         p = self.to_play
         self.rainbow_supply -= 1
-        self.rainbow_cells[p] |= 1 << cell
+        rainbows = self.rainbow_cells
+        rainbows[p] = rainbows[p] | 1 << cell
         if not self._quiet:
             self._note(RainbowPlaced(p, cell))
         self._placed(p, cell, self.context[0])
@@ -452,7 +462,8 @@ class Game(State):
         tiles, self.hands[p] = self.hands[p], []
         if not self._quiet:
             self._note(SquirrelPlaced(p, tuple(tiles)))
-        self._tasks += [(PUT, p, t, BY_SQUIRREL) for t in reversed(tiles)]
+        puts = PUT_STEPS[BY_SQUIRREL][p]
+        self._tasks += [puts[t] for t in reversed(tiles)]
 
     def _op_finish(self) -> None:
         totals = [score(self, 0).total, score(self, 1).total]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 import secrets
 import struct
+from collections.abc import Callable
 from hashlib import blake2b
 from typing import Any, Final, TypeVar
 
@@ -24,8 +25,17 @@ T = TypeVar("T")
 
 _MASK: Final = (1 << 64) - 1
 _WORD: Final = 1 << 64
-#: For n up to 64, the 64-bit numbers below this are unbiased for ``% n`` (``shuffle``).
-_LIMITS: Final[tuple[int, ...]] = tuple(_WORD - _WORD % n if n else 0 for n in range(65))
+_HALF: Final = 1 << 32
+_HALF_ONES: Final = _HALF - 1
+#: ``pick`` reads a 64-bit number ``x`` as its two 32-bit halves, ``lo`` and ``hi``
+#: (``x = hi * 2**32 + lo``), so that the compiled engine computes with machine words, not
+#: big integers. For n up to 64: ``x % n`` is ``((hi % n) * _FOLD[n] + lo) % n``, and ``x`` is at
+#: or above the largest multiple of n below 2**64 (and skipped) exactly when ``hi`` is all
+#: ones and ``lo`` is at least ``_SKIP[n]``.
+_FOLD: Final[tuple[int, ...]] = tuple(_HALF % n if n else 0 for n in range(65))
+_SKIP: Final[tuple[int, ...]] = tuple(_HALF - _WORD % n if n else 0 for n in range(65))
+#: A block of output as sixteen 32-bit numbers, low half of each 64-bit number first.
+_HALVES: Final[Callable[[bytes], tuple[int, ...]]] = struct.Struct("<16I").unpack
 #: How many bits of the OS's randomness a seed nobody chose has.
 SECRET_BITS: Final = 128
 
@@ -129,20 +139,18 @@ class Keyed:
     def shuffle(self, domain: bytes, items: list[T]) -> None:
         """Shuffle ``items`` in place (Fisher-Yates, unbiased) from ``domain``'s stream of
         64-bit numbers: position ``i`` swaps with ``x % (i + 1)``, where a number ``x`` at
-        or above the largest multiple of ``i + 1`` below 2**64 is skipped."""
-        counter, words, used = 0, self.words(domain, 0), 0
+        or above the largest multiple of ``i + 1`` below 2**64 is skipped (``pick``)."""
+        halves = _HALVES(self.block(domain, 0))
+        counter, used = 0, 0
         for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            limit = _LIMITS[n] if n < len(_LIMITS) else _WORD - _WORD % n
             while True:
-                if used == 8:
+                if used == 16:
                     counter += 1
-                    words, used = self.words(domain, counter), 0
-                x = words[used]
-                used += 1
-                if x < limit:
+                    halves, used = _HALVES(self.block(domain, counter)), 0
+                j = pick(halves[used], halves[used + 1], i + 1)
+                used += 2
+                if j >= 0:
                     break
-            j = x % n
             items[i], items[j] = items[j], items[i]
 
     def below(self, state: int, n: int) -> tuple[int, int]:
@@ -155,6 +163,19 @@ class Keyed:
             state += 1
             if x < limit:
                 return state, x % n
+
+
+def pick(lo: int, hi: int, n: int) -> int:
+    """Where the 64-bit number ``hi * 2**32 + lo`` falls in ``range(n)`` for an unbiased
+    draw: its remainder by ``n``, or -1 when it is at or above the largest multiple of ``n``
+    below 2**64 (the draw skips it). For n up to 64 this is computed from the 32-bit halves
+    in small numbers (``_FOLD``), which the compiled engine keeps in machine words."""
+    if n < len(_FOLD):
+        if hi == _HALF_ONES and lo >= _SKIP[n]:
+            return -1
+        return ((hi % n) * _FOLD[n] + lo) % n
+    x = hi * _HALF + lo
+    return x % n if x < _WORD - _WORD % n else -1
 
 
 def derive(seed: int, purpose: bytes, index: int = 0) -> int:

@@ -81,8 +81,12 @@ class Score:
 
 def score(game: State, player: int) -> Score:
     """The breakdown ``player`` would score if the game ended now."""
-    return score_panorama(game.land[player], game.rainbow_cells[player],
-                          game.spirits[player], game.fireflies[player], game.covered[player])
+    spirits, fireflies, covered = game.spirits, game.fireflies, game.covered
+    if player:  # pairs read by constant index (see state.py)
+        return score_panorama(game.land[1], game.rainbow_cells[1], spirits[1], fireflies[1],
+                              covered[1])
+    return score_panorama(game.land[0], game.rainbow_cells[0], spirits[0], fireflies[0],
+                          covered[0])
 
 
 def score_view(view: PanoramaView) -> Score:

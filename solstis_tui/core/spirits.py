@@ -132,3 +132,14 @@ def spirit_set(firefly: bool, beginner: bool) -> tuple[Spirit, ...]:
     """The spirits that make up the spirit pile of a variant."""
     spirits = BASE_SPIRITS + (FIREFLY_SPIRITS if firefly else ())
     return spirits if beginner else (*spirits, Spirit.EVIL)
+
+
+#: ``spirit_set``'s spirits as ids, by (firefly, beginner).
+_SET_IDS: Final[dict[tuple[bool, bool], tuple[int, ...]]] = {
+    (firefly, beginner): tuple(int(s) for s in spirit_set(firefly, beginner))
+    for firefly in (False, True) for beginner in (False, True)}
+
+
+def spirit_ids(firefly: bool, beginner: bool) -> list[int]:
+    """``spirit_set``'s spirits as ids, in a new list (a deal's spirit pile)."""
+    return list(_SET_IDS[firefly, beginner])

@@ -19,7 +19,9 @@ Encodings used throughout (see board.py):
 - A **spirit** is held as its ``Spirit`` id, a plain ``int`` (``Spirit(i)`` names it),
   except in ``spirits[p]``, whose pairs hold ``Spirit`` members.
 - A **player** is 0 or 1; per-player values are indexed by player. Pairs that change
-  rarely are tuples (copies share them); lists are copied by ``copy``.
+  rarely are tuples (copies share them); lists are copied by ``copy``. (The engine's hot
+  path reads a pair as ``pair[1] if p else pair[0]``: the compiled engine holds a pair's
+  two ints unboxed, and indexing it by a variable would build a Python tuple first.)
 - ``-1`` stands for "none" in the int-valued fields that say so.
 
 The rules are in ``solstis_tui/rules.md`` (shipped with the package); section numbers
@@ -30,7 +32,7 @@ from __future__ import annotations
 from typing import Final
 
 from . import rng as _rng
-from .board import ALL, MATCH, NEIGHBOURS, bits, spread
+from .board import ALL, GRID, MATCH, NEIGHBOURS, bits, spread
 from .events import Drew, EndReason, Event, Flipped, GameEnded, RainbowLost, TurnBegan
 from .moves import (
     BEETLE_DECISION,
@@ -69,7 +71,18 @@ from .moves import (
 )
 from .options import Options
 from .spirits import EVIL_ID, Spirit
-from .steps import ENCOUNTER, END_TURN, FIREFLIES, HAND_SIZE, RAINBOWS, REFILL
+from .steps import (
+    BY_EFFECT,
+    BY_SQUIRREL,
+    BY_TURN,
+    ENCOUNTER,
+    END_TURN,
+    FIREFLIES,
+    HAND_SIZE,
+    PUT,
+    RAINBOWS,
+    REFILL,
+)
 
 #: The legal moves while nothing is pending: one shared list, never changed (the engine
 #: only ever replaces a game's list of legal moves).
@@ -89,6 +102,11 @@ HistoryEntry = tuple[int, Move, bool]
 _END_TURN_STEP: Final[Task] = (END_TURN,)
 _REFILL_STEP: Final[Task] = (REFILL,)
 _ENCOUNTER_STEP: Final[Task] = (ENCOUNTER,)
+#: Every step putting a tile into a panorama, made once (shared like the steps above):
+#: ``PUT_STEPS[mode][player][tile]`` is ``(PUT, player, tile, mode)``.
+PUT_STEPS: Final[tuple[tuple[tuple[Task, ...], ...], ...]] = tuple(
+    tuple(tuple((PUT, p, tile, mode) for tile in range(GRID)) for p in (0, 1))
+    for mode in (BY_TURN, BY_EFFECT, BY_SQUIRREL))
 
 
 class State:
@@ -375,8 +393,9 @@ class State:
             return []
         if d is PLAY_DECISION:
             hand = self.hands[p]
-            forced = self.must_play[p]
-            tiles = [forced] if forced in hand else hand
+            must = self.must_play
+            forced = must[1] if p else must[0]
+            tiles = [forced] if forced >= 0 and forced in hand else hand
             if self.end_phase:
                 up = self.face_up_mask
                 tiles = [t for t in tiles if MATCH[t] & up]
@@ -442,7 +461,8 @@ class State:
             if not self._quiet:
                 self._note(Flipped(beneath))
         else:
-            del self.face_up[i], self.face_down[i]
+            self.face_up.pop(i)
+            self.face_down.pop(i)
 
     def _gain_rainbow(self, p: int, mode: int) -> bool:
         if not self.rainbow_supply or not self.rainbow_targets(p):
