@@ -136,7 +136,9 @@ def parts_of(game: Game, points: Sequence[Any], verdicts: Sequence[Verdict],
         after = final if last else verdicts[2 * (k + 1) + seat].expected.margin
         end = len(game.log) if last else points[k + 1].log_at
         chance = any(isinstance(ev, analysis.CHANCE) for ev in game.log[point.log_at:end])
-        out["luck" if chance else "quiet"] += after - before
+        luck, quiet = analysis.stretch(judged, before, after, chance)
+        out["luck"] += luck
+        out["quiet"] += quiet
     return out
 
 

@@ -216,6 +216,19 @@ def stretch_start(verdict: Verdict, played: Move) -> MoveValue:
     return verdict.luck_start or verdict.value_of(played) or verdict.expected
 
 
+def stretch(verdict: Verdict, start: float, after: float, chance: bool) -> tuple[float, float]:
+    """A stretch's change in a seat's expected margin, from ``start`` (``stretch_start``
+    of the seat's ``verdict`` at the decision before it) to ``after`` (the seat's expected
+    result at the next decision, or the final margin), as (luck, drift). With ``chance``
+    the luck runs to ``Verdict.luck_end``, valued as the start is, and what the next
+    decision's own judgement adds is drift; without, it is all drift."""
+    if not chance:
+        return 0.0, after - start
+    if verdict.luck_end is None:  # the last stretch: it ends at the real final margin
+        return after - start, 0.0
+    return verdict.luck_end.margin - start, after - verdict.luck_end.margin
+
+
 def analyse(game: Game, names: Sequence[str] = ("Seat 1", "Seat 2"), seed: int = 0,
             effort: Effort | None = None, workers: int = 1,
             progress: Callable[[int, int], None] | None = None, since: int = 0,
@@ -366,18 +379,11 @@ def _report(game: Game, names: Sequence[str], points: list[_Point],
             continue
         values = []
         for seat in (0, 1):
-            value = float(after[seat] or 0.0) - starts[seat]
-            valued_end = verdicts[2 * k + seat].luck_end
-            if chance and valued_end is not None:
-                # The draw's luck is valued alike at both ends; what the next decision's
-                # own judgement adds to that is the judge's drift.
-                drift[seat] += float(after[seat] or 0.0) - valued_end.margin
-                value = valued_end.margin - starts[seat]
-            if chance:
-                luck[seat] += value
-            else:
-                drift[seat] += value
-            values.append(round(value, 2))
+            lucky, drifted = stretch(verdicts[2 * k + seat], starts[seat],
+                                     float(after[seat] or 0.0), bool(chance))
+            luck[seat] += lucky
+            drift[seat] += drifted
+            values.append(round(lucky, 2))
         if chance:
             notes.append(ChanceNote(point.turn, describe(chance, names),
                                     (values[0], values[1])))
