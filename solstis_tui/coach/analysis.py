@@ -130,8 +130,9 @@ class SeatNote:
 class Account:
     """A seat's final star margin, in parts that add up to it, each from the seat's own
     observation: what it expected at its first judged decision (``start``), what its own
-    decisions and the other seat's changed, its luck (the stretches with chance events),
-    and ``drift``: the stretches without any, where only the judge's estimate moved."""
+    decisions and the other seat's changed, its luck (the stretches with chance events,
+    ``stretch``), and ``drift``: where only the judge's estimate moved (the stretches
+    without chance, and what the next decision's own judgement adds to a luck's end)."""
 
     start: float
     own: float
