@@ -227,7 +227,7 @@ class LobbyScreen(Screen[None]):
         before = self.shown[keep_row] if keep_row < len(self.shown) else None
         table.clear()
         for row in self.rows:
-            seats = [self._seat_text(s) for s in row["seats"]]
+            seats = [self._seat_text(s, self.online.player_name) for s in row["seats"]]
             status = "your move" if row["table"] in self.waiting else row["status"]
             cells = [row["table"], row["variant"], status, row["turn"], *seats,
                      row["watchers"]]
@@ -282,7 +282,8 @@ class LobbyScreen(Screen[None]):
         row = self.selected()
         text = ""
         if row is not None:
-            seats = " vs ".join(self._seat_text(s) for s in row["seats"])
+            seats = " vs ".join(self._seat_text(s, self.online.player_name)
+                                for s in row["seats"])
             rated = " · rated" if row.get("rated") else ""
             bank, days = row.get("bank"), row.get("days")
             game = (f" · {bank_words(bank // 60)}" if isinstance(bank, int) and
@@ -297,15 +298,18 @@ class LobbyScreen(Screen[None]):
         self._show_row()
 
     @staticmethod
-    def _seat_text(seat: dict[str, Any]) -> str:
+    def _seat_text(seat: dict[str, Any], me: str | None = None) -> str:
         """A seat as the lobby shows it: the name, its rating ("?": provisional), and a
-        mark for a bot or a player away."""
+        mark for a bot, for the player's own seat (``me``: "(you)", never "away" from a
+        lobby they are in) or for a player away."""
         rating = f" {seat['rating']}" if seat.get("rating") else ""
         if seat.get("bot"):
             return f"{seat['name']}{rating} (bot)"
         if not seat.get("name"):
             return "— open —"
         name: str = seat["name"]
+        if me is not None and name == me:
+            return f"{name}{rating} (you)"
         return name + rating + ("" if seat.get("connected") else " (away)")
 
     def say(self, text: str) -> None:

@@ -152,3 +152,14 @@ async def test_a_refusal_is_shown_as_written_not_as_markup(host):
         shown = widget_text(app, "#lobby-error")
         assert "'Expert [b]Ann[/b]' begins like the name of one of the host's bots" in shown
         assert app.player_name is None
+
+
+def test_your_own_seat_in_the_lobby_reads_you_not_away():
+    """In the lobby the player is not "away" from their own correspondence table: their
+    seat says "(you)"; the other player's seat still says whether they are away."""
+    ann = {"name": "Ann", "rating": "1500?", "connected": False}
+    bob = {"name": "Bob", "connected": False}
+    assert LobbyScreen._seat_text(ann, me="Ann") == "Ann 1500? (you)"
+    assert LobbyScreen._seat_text(bob, me="Ann") == "Bob (away)"
+    with pytest.raises(BadName):
+        normalize_name(LobbyScreen._seat_text(ann, me="Ann"))

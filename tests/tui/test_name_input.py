@@ -11,6 +11,8 @@ from solstis_tui.wire.protocol import MAX_NAME
 
 
 class Lobby(App[None]):
+    player_name = None
+
     def on_mount(self) -> None:
         self.push_screen(LobbyScreen(name_known=False))
 
