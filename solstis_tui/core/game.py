@@ -58,7 +58,7 @@ from .options import Options
 from .scoring import Score, score
 from .serialize import game_from_json, game_to_json
 from .spirits import SPIRITS, Spirit, spirit_ids
-from .state import NO_MOVES, PUT_STEPS, State, Task
+from .state import NO_MOVES, PUT_STEPS, SINGLE, State, Task
 from .steps import (
     BY_EFFECT,
     BY_SQUIRREL,
@@ -338,7 +338,7 @@ class Game(State):
         if not self._quiet:
             self._note(Played(p, tile))
         if MATCH[tile] & self.face_up_mask:
-            self._decide(CAPTURE_DECISION, (tile,))
+            self._decide(CAPTURE_DECISION, SINGLE[tile])
             return
         self._display_add(tile)
         if not self.pile:
@@ -347,7 +347,7 @@ class Game(State):
         if not self._quiet:
             self._note(SecondChance(p, drawn))
         if MATCH[drawn] & self.face_up_mask:
-            self._decide(CAPTURE_DECISION, (drawn,))
+            self._decide(CAPTURE_DECISION, SINGLE[drawn])
             return
         self._display_add(drawn)
         self._gain_rainbow(p, BY_TURN)

@@ -141,10 +141,10 @@ def score_panorama(land: int, rain: int, spirits: HeldSpirits, fireflies: int,
                 blue += 1
     bonuses: dict[str, int] = {}
     for spirit, _ in spirits:
-        s = spirit
-        if s != covered and s in BLUE_IDS:
-            bonuses[TITLES[s]] = _bonus(s, plain, blue, owned - lit, count, rain, lit,
-                                        second, fireflies)
+        spirit_id: int = spirit  # as an int: the compiled engine compares it at once
+        if spirit_id != covered and spirit_id in BLUE_IDS:
+            bonuses[TITLES[spirit_id]] = _bonus(spirit_id, plain, blue, owned - lit, count,
+                                                rain, lit, second, fireflies)
     firefly_stars = 0
     for sq in bits(fireflies):
         if SQUARE_CELLS[sq] & grounded:

@@ -102,6 +102,8 @@ HistoryEntry = tuple[int, Move, bool]
 _END_TURN_STEP: Final[Task] = (END_TURN,)
 _REFILL_STEP: Final[Task] = (REFILL,)
 _ENCOUNTER_STEP: Final[Task] = (ENCOUNTER,)
+#: Contexts of one number, made once (a context is never changed): ``SINGLE[i]`` is ``(i,)``.
+SINGLE: Final[tuple[tuple[int, ...], ...]] = tuple((i,) for i in range(GRID))
 #: Every step putting a tile into a panorama, made once (shared like the steps above):
 #: ``PUT_STEPS[mode][player][tile]`` is ``(PUT, player, tile, mode)``.
 PUT_STEPS: Final[tuple[tuple[tuple[Task, ...], ...], ...]] = tuple(
@@ -469,7 +471,7 @@ class State:
             if not self._quiet:
                 self._note(RainbowLost(p))
             return False
-        self._decide(PLACE_RAINBOW_DECISION, (mode,))
+        self._decide(PLACE_RAINBOW_DECISION, SINGLE[mode])
         return True
 
     def _end_now(self, reason: EndReason, loser: int | None) -> None:
