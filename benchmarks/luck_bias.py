@@ -1,12 +1,14 @@
 """Is the judge's luck unbiased? The two seats' luck in a game should sum to 0 on average.
 
     .venv/bin/python benchmarks/luck_bias.py [--games 400] [--first-seed 9000] [--workers 2]
+        [--iterations N --close N]
 
 Plays greedy against random (greedy in seat 1 in even games, seat 2 in odd ones; seeds
-from 9000 on were never used to tune the judge), analyses each game at the shipped effort,
-and prints, with 95% t-intervals over games: the two seats' luck summed, each seat's luck,
-how many games' accounts did not close (start + own + other + luck + drift = final), and
-each stretch's luck by who decides next (the seat itself, or the other seat).
+from 9000 on were never used to tune the judge) and analyses each game at the shipped
+effort, or with ``--iterations`` and ``--close`` for the judge's main search and shared
+deals (less time, more noise; the floor stays). Prints, with 95% t-intervals over games:
+the two seats' luck summed, each seat's luck, how many accounts did not close (start +
+own + other + luck + drift = final), and each stretch's luck by who decides next.
 Prints a running line every 25 games; ``--csv`` keeps each game's figures as they come.
 """
 
@@ -40,7 +42,11 @@ def main() -> int:
     parser.add_argument("--first-seed", type=int, default=9000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--csv", help="append one line a game here (seed, each seat's luck)")
+    parser.add_argument("--iterations", type=int, default=analysis.Effort().iterations)
+    parser.add_argument("--close", type=int, default=analysis.Effort().close_floor)
     args = parser.parse_args()
+    effort = analysis.Effort(args.iterations, analysis.Effort().floor, args.close)
+    print(f"effort: {effort}", flush=True)
     summed: list[float] = []
     seats: list[list[float]] = [[], []]
     open_accounts = 0
@@ -54,7 +60,7 @@ def main() -> int:
         g = Game.new(seed=seed)
         while not g.is_over:
             g.play(bots[g.to_play].choose(g.observation(g.to_play)))
-        found = analysis.analyse(g, specs, seed=seed, workers=args.workers)
+        found = analysis.analyse(g, specs, seed=seed, effort=effort, workers=args.workers)
         luck = [s.luck for s in found.seats]
         summed.append(luck[0] + luck[1])
         if args.csv:
