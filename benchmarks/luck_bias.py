@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/luck_bias.py [--games 400] [--first-seed 9000] [--workers 2]
         [--iterations N --close N]
 
-Plays greedy against random (greedy in seat 1 in even games, seat 2 in odd ones; seeds
+Plays greedy against random (``--bots``; greedy in seat 1 in even games, seat 2 in odd ones; seeds
 from 9000 on were never used to tune the judge) and analyses each game at the shipped
 effort, or with ``--iterations`` and ``--close`` for the judge's main search and shared
 deals (less time, more noise; the floor stays). Prints, with 95% t-intervals over games:
@@ -42,6 +42,8 @@ def main() -> int:
     parser.add_argument("--first-seed", type=int, default=9000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--csv", help="append one line a game here (seed, each seat's luck)")
+    parser.add_argument("--bots", default="greedy,random",
+                        help="the two tiers, the first in seat 1 in even games")
     parser.add_argument("--iterations", type=int, default=analysis.Effort().iterations)
     parser.add_argument("--close", type=int, default=analysis.Effort().close_floor)
     args = parser.parse_args()
@@ -55,7 +57,8 @@ def main() -> int:
     started = time.perf_counter()
     for k in range(args.games):
         seed = args.first_seed + k
-        specs = ["greedy", "random"] if k % 2 == 0 else ["random", "greedy"]
+        first, second = args.bots.split(",")
+        specs = [first, second] if k % 2 == 0 else [second, first]
         bots = [make_bot(spec, seed + i) for i, spec in enumerate(specs)]
         g = Game.new(seed=seed)
         while not g.is_over:
