@@ -12,9 +12,9 @@ default) in a fresh interpreter per build, this install compiled and pure
 (``SOLSTIS_PURE=1``) and, with ``--against``, other installs' interpreters (older commits',
 say) compiled and pure, the builds alternating so that the machine's drift hits them alike.
 It prints each build's median and range of games a second (by the wall clock, and by the
-process's CPU time, which other processes' load disturbs less), each compiled build's lead
-over its pure one and this one's over the others (medians of the rounds' ratios), and the
-load average.
+process's CPU time, which other processes' load disturbs less, with its middle half), each
+compiled build's lead over its pure one and this one's over the others (medians of the
+rounds' ratios, with the middle half of them and their range), and the load average.
 """
 
 from __future__ import annotations
@@ -126,6 +126,14 @@ def measure(python: str, pure: bool, games: int) -> tuple[float, float]:
     return float(figure["rate"]), float(figure["cpu"])
 
 
+def spread(values: list[float], form: str = "{:.2f}") -> str:
+    """The middle half of ``values`` (first to third quartile) and their range."""
+    low, _, high = (statistics.quantiles(values, n=4, method="inclusive")
+                    if len(values) > 1 else values * 3)
+    return (f"{form.format(low)}-{form.format(high)}; "
+            f"{form.format(min(values))}-{form.format(max(values))}")
+
+
 def compare_builds(games: int, rounds: int, against: list[str]) -> None:
     """``--builds``: see the module docstring."""
     who = {"this": sys.executable} | {f"other {i + 1}": path for i, path in enumerate(against)}
@@ -152,17 +160,16 @@ def compare_builds(games: int, rounds: int, against: list[str]) -> None:
     for name in names:
         print(f"  {name:18s} {statistics.median(rates[name]):7,.0f} "
               f"(min {min(rates[name]):,.0f}, max {max(rates[name]):,.0f})  "
-              f"[{statistics.median(cpu[name]):,.0f}]")
+              f"[{statistics.median(cpu[name]):,.0f} ({spread(cpu[name], '{:,.0f}')})]")
 
     def ratio(top: str, bottom: str) -> str:
         out = []
         for figures in (rates, cpu):
             ratios = [t / b for t, b in zip(figures[top], figures[bottom], strict=True)]
-            out.append(f"{statistics.median(ratios):.2f}× "
-                       f"({min(ratios):.2f}-{max(ratios):.2f})")
+            out.append(f"{statistics.median(ratios):.2f}× ({spread(ratios)})")
         return f"{out[0]}  [{out[1]}]"
 
-    print("  ratios: median of the rounds' (their range)")
+    print("  ratios: median of the rounds' (the middle half of them; their range)")
     for w in who:
         print(f"  {w}: compiled / pure {ratio(f'{w}, compiled', f'{w}, pure')}")
     for w in list(who)[1:]:
