@@ -144,7 +144,7 @@ class SolstisApp(ShellApp):
         from .screens.game import GameScreen
 
         if self.game_screen is not None:
-            self.game_screen.play.stop_bot()
+            self.game_screen.play.turns.stop()
         if self.session is not None:  # the expert's worker processes go with its game
             self.session.close_bots()
         self.session = session

@@ -221,7 +221,7 @@ class ShellApp(App[None]):
                 widget.refresh()  # redrawn through the ASCII filter (or without it)
         if self.game_screen is not None:
             self.game_screen.redraw()
-            self.game_screen.play.reset_log()
+            self.game_screen.play.log.reset()
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         """Textual's filters, with ``NO_COLOR``'s greys made readable (``no_color``), and

@@ -123,7 +123,7 @@ class OnlineGameScreen(GameScreen):
     def keep_top_bar(self) -> None:
         """Count the move clock down between the host's states (the top bar changes once
         a second, the prompt when the time runs out), and fit the bar to a new width."""
-        if not self.is_mounted or self.play.view is None:
+        if not self.is_mounted:
             return
         clock, shown = self.play.move_clock(), self.shown_clock
         if clock != shown or self.query_one(TopBar).size.width != self.painted_width:

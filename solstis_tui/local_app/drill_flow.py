@@ -55,7 +55,7 @@ class DrillFlow:
                 return
             run = drill.DrillRun(found, self.effort or drill.ANSWER_EFFORT)
         if self.app.game_screen is not None:  # the game underneath waits for the drill
-            self.app.game_screen.play.stop_bot()
+            self.app.game_screen.play.turns.stop()
         self.app.push_screen(DrillScreen(run, pace=self.app.pace),
                              lambda _: self._done(run, closes_app))
 

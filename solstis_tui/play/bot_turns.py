@@ -47,11 +47,13 @@ class BotTurns:
 
     def start(self, player: int) -> None:
         """Start ``player``'s bot on its observation, away from the screen (where the
-        bots decide elsewhere, only the thinking starts: the next state says the move)."""
-        token = self.pacing.begin(self.clock())
+        bots decide elsewhere, at a host, nothing thinks here: its next state says the
+        move)."""
         bots = self.session.local_bots
         if bots is None:
+            self.pacing.thinking_since = None
             return
+        token = self.pacing.begin(self.clock())
         try:
             bot = bots.bot(player)
         except Exception as exc:  # a bot that cannot even be made: the dialog says why

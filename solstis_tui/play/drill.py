@@ -89,7 +89,7 @@ class DrillController(PlayController):
 
     def advance(self) -> None:
         if self.answered:  # nobody plays on: the position waits for Enter
-            self.pacing.thinking_since = None
+            self.turns.pacing.thinking_since = None
             self.port.redraw()
             return
         super().advance()

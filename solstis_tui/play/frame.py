@@ -4,11 +4,12 @@ the ``BoardView`` drawn from it, each made once for each state of the game.
 ``make_frame`` reads an observation for one screen (the zone of the pending decision, its
 items and targets, the other hand as shown); ``board_view`` adds the person's half-made
 choice. ``FrameCache`` keeps the observation and its frame for the state last drawn
-(``SessionView.version``), so that drawing many times builds them once.
+(``SessionView.version``) and the seat shown, so that drawing many times builds them once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core import Decision, Observation
@@ -80,13 +81,20 @@ class FrameCache:
     a hand is shown has changed. A cache: forgetting it changes nothing but the time the
     next drawing takes."""
 
-    def __init__(self, session: SessionView) -> None:
+    def __init__(self, session: SessionView, viewer: Callable[[], int],
+                 shown_player: Callable[[], int | None]) -> None:
         self.session = session
+        self.viewer = viewer
+        """The seat whose view the screen draws now."""
+        self.shown_player = shown_player
+        """Hot-seat: whose hand is shown now (None while the keyboard passes)."""
         self._frame: tuple[tuple[int, int, int | None], Observation, Frame] | None = None
 
-    def frame(self, viewer: int, shown_player: int | None) -> tuple[Observation, Frame]:
-        """Seat ``viewer``'s observation now, and its frame on a screen showing
-        ``shown_player``."""
+    def frame(self) -> tuple[Observation, Frame]:
+        """The observation the screen draws from (its ``viewer``'s, now) and what follows
+        from it: the zone of the pending decision, its items and targets. Drawing reads it
+        and changes nothing."""
+        viewer, shown_player = self.viewer(), self.shown_player()
         key = (self.session.version, viewer, shown_player)
         if self._frame is None or self._frame[0] != key:
             obs = self.session.observation(viewer)

@@ -133,14 +133,10 @@ class OnlineController(PlayController):
                     "closes.")
         return f"Leave table {s.table} for good? The game ends now{loss_words(s)}."
 
-    def start_bot(self) -> None:
-        """Bots and the other player decide at the host: wait for its next state."""
-        self.pacing.thinking_since = None
-
     def after_move(self) -> None:
         """The move went to the host; its state comes back (``host_update``)."""
         self.error = ""
-        self.update_log()
+        self.log.update()
         self.port.redraw()
 
     names_narrated: tuple[str, str] | None = None
@@ -155,15 +151,15 @@ class OnlineController(PlayController):
     def host_update(self) -> None:
         """A new state arrived from the host: an error about an earlier turn (a refused
         claim on time, say) goes once the game has moved on."""
-        self.decision_key = None
+        self.choice = self.choice.forgotten()
         if self.error and len(self.obs.history) != self.error_moves:
             self.error = ""
         names = (self.session.name(0), self.session.name(1))
         if names != self.names_narrated:  # a seat filled or renamed: '(empty seat)' goes
             self.names_narrated = names
-            self.reset_log()
+            self.log.reset()
         else:
-            self.update_log()
+            self.log.update()
         self.advance()
 
     def undo_offered(self) -> bool:

@@ -2,7 +2,9 @@
 
 A search runs away from the screen and answers later; by then the person may have undone,
 paused or started a new game. Every search gets a ``token``: an answer with an older token
-is ignored. ``PlayController`` drives this state machine; it holds nothing about the board.
+is ignored. ``BotTurns`` (``play/bot_turns.py``) drives this state machine; it holds
+nothing about the board. The controller reads it (is a bot thinking, paused) and lends its
+token to the hint, so that an undo or a new game drops a late hint too.
 """
 
 from __future__ import annotations

@@ -36,19 +36,20 @@ class ScreenPort(Protocol):
         """Show the finished game (the score sheet and what next)."""
 
     def pass_keyboard(self, name: str) -> None:
-        """Ask for the keyboard to go to ``name``; then call ``passed``."""
+        """Ask for the keyboard to go to ``name``; then call the controller's ``passed``."""
 
     def think(self, token: int, bot: Chooser, obs: Observation,
               cancel: threading.Event) -> None:
-        """Run ``bot`` on ``obs`` away from the screen; then ``bot_done`` or ``bot_failed``
-        with ``token`` (on the screen's thread)."""
+        """Run ``bot`` on ``obs`` away from the screen; then ``BotTurns.done`` or
+        ``BotTurns.failed`` with ``token`` (on the screen's thread)."""
 
     def find_hint(self, token: int, obs: Observation, cancel: threading.Event) -> None:
         """Find the hint for ``obs`` away from the screen (``hints.answer``, stopping once
-        ``cancel`` is set); then ``hint_ready`` (or ``hint_failed``) with ``token``."""
+        ``cancel`` is set); then the controller's ``hint_ready`` (or ``hint_failed``) with
+        ``token``."""
 
     def later(self, seconds: float, callback: Callable[[], None]) -> Cancellable:
         """Call ``callback`` on the screen's thread after ``seconds``."""
 
     def bot_error(self, message: str, fallback: str) -> None:
-        """Say a bot failed; then ``after_bot_error`` with the person's choice."""
+        """Say a bot failed; then ``BotTurns.after_error`` with the person's choice."""

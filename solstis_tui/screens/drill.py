@@ -131,13 +131,13 @@ class DrillScreen(GameScreen):
             self.app.call_from_thread(deliver)
 
     def next_exercise(self) -> None:
-        self.play.stop_bot()
+        self.play.turns.stop()
         if not self.drill_run.next():
             self.dismiss()
             return
         self.exercise = self.drill_run.session()
         self.play = self.make_controller(self.exercise, self.pace)
-        self.play.reset_log()
+        self.play.log.reset()
         self.redraw()
         self.call_after_refresh(self.play.advance)
 
@@ -148,7 +148,7 @@ class DrillScreen(GameScreen):
 
     def action_leave(self) -> None:
         """q: leave the drill with what was answered."""
-        self.play.stop_bot()
+        self.play.turns.stop()
         self.dismiss()
 
     def action_whole_panel(self) -> None:

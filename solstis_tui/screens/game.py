@@ -138,7 +138,7 @@ class GameScreen(Screen[None]):
     def on_mount(self) -> None:
         self.set_class(self.sapp.ascii_mode, "-ascii")
         self.set_interval(0.1, self._tick)
-        self.play.reset_log()
+        self.play.log.reset()
         self.check_size()
         self.call_after_refresh(self.play.advance)
 
@@ -197,12 +197,12 @@ class GameScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self._block_palette(False)
-        self.play.stop_bot()
+        self.play.turns.stop()
 
     # ------------------------------------------------------------------ painting
     @property
     def view(self) -> BoardView | None:
-        return self.play.view
+        return self.play.board()
 
     def redraw(self) -> None:
         if not self.is_mounted:
@@ -225,7 +225,7 @@ class GameScreen(Screen[None]):
         self.paint_top_bar()
         self.query_one("#legend", Static).update(
             legend_text(self.sapp.ascii_mode, view.obs.options.variant))
-        last = self.play.last_turn()
+        last = self.play.log.last_turn()
         self.query_one("#lastturn", Static).update(
             asciify(last) if self.sapp.ascii_mode else last)
         self.query_one(SpiritPool).show_effects = self.has_class("-wide")
@@ -237,7 +237,7 @@ class GameScreen(Screen[None]):
         self.query_one(TopBar).say(asciify(bar) if self.sapp.ascii_mode else bar)
 
     def redraw_prompt(self) -> None:
-        if not self.is_mounted or self.play.view is None:
+        if not self.is_mounted:
             return
         p = self.play.prompt()
         self.query_one(PromptLine).say(p.headline, p.detail, p.error,
@@ -247,7 +247,7 @@ class GameScreen(Screen[None]):
     def _tick(self) -> None:
         # Under another screen (the log, the spirits' table, help) the spinner waits: each
         # turn of it would repaint this screen behind the one the player is reading.
-        if self.play.thinking_since is not None and self.app.screen is self:
+        if self.play.turns.pacing.thinking_since is not None and self.app.screen is self:
             self.spin += 1
             self.redraw_prompt()
 
@@ -283,10 +283,10 @@ class GameScreen(Screen[None]):
             move = legal_choice(bot, obs, cancel)
         except Exception as exc:  # a bot's failure goes to the person, who chooses what next
             if not cancel.is_set():
-                self._from_thread(self.play.bot_failed, token, exc)
+                self._from_thread(self.play.turns.failed, token, exc)
             return
         if not cancel.is_set():
-            self._from_thread(self.play.bot_done, token, move)
+            self._from_thread(self.play.turns.done, token, move)
 
     def find_hint(self, token: int, obs: Observation, cancel: threading.Event) -> None:
         names = (self.session.name(0), self.session.name(1))
@@ -312,7 +312,7 @@ class GameScreen(Screen[None]):
         return self.set_timer(seconds, callback)
 
     def bot_error(self, message: str, fallback: str) -> None:
-        self.sapp.bot_error(message, fallback, self.play.after_bot_error)
+        self.sapp.bot_error(message, fallback, self.play.turns.after_error)
 
     # ------------------------------------------------------------------ keys and clicks
     def action_confirm(self) -> None:
@@ -351,7 +351,7 @@ class GameScreen(Screen[None]):
         self.play.hint()
 
     def action_skip(self) -> None:
-        self.play.skip()
+        self.play.turns.skip()
 
     def action_pause(self) -> None:
         self.play.pause()
@@ -389,7 +389,7 @@ class GameScreen(Screen[None]):
         self.play.say_notice(lines[self.legend_page])
 
     def action_help(self) -> None:
-        view = self.play.view
+        view = self.play.board()
         variant = self.session.variant
         if view is None or view.obs.is_over:
             self.sapp.show_help(variant=variant)
@@ -412,7 +412,7 @@ class GameScreen(Screen[None]):
         self.sapp.open_new_game()
 
     def action_quit_game(self) -> None:
-        self.play.stop_bot()
+        self.play.turns.stop()
         self.app.exit()
 
 

@@ -63,7 +63,7 @@ class BoardUnder:
         if board is None:
             return
         if app.game_screen is not None:
-            app.game_screen.play.stop_bot()
+            app.game_screen.play.turns.stop()
         if app.session is not None:
             app.session.close_bots()
         while app.screen is not board:
@@ -107,7 +107,7 @@ class PracticeScreen(GameScreen):
         if self.back is None or self.backs_out():
             self.action_back()
         else:
-            self.play.stop_bot()
+            self.play.turns.stop()
             self.back()
 
     def action_quit_game(self) -> None:
@@ -119,5 +119,5 @@ class PracticeScreen(GameScreen):
 
     def _quit_answered(self, yes: bool | None) -> None:
         if yes:
-            self.play.stop_bot()
+            self.play.turns.stop()
             self.app.exit()

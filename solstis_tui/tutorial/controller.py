@@ -57,7 +57,7 @@ class TutorialController(PlayController):
 
     def advance(self) -> None:
         if self.held() or self.obs.is_over:
-            self.pacing.thinking_since = None
+            self.turns.pacing.thinking_since = None
             self.port.redraw()
             return
         super().advance()

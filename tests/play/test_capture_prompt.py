@@ -41,9 +41,9 @@ def test_a_pile_that_cannot_capture_is_refused_with_the_reason() -> None:
     play = capture_controller()
     view = play.board()
     index = next(i for i, it in enumerate(view.items) if not it.legal)
-    before = play.selected
+    before = play.choice.selected
     play.pile(index)
-    assert play.selected == before
+    assert play.choice.selected == before
     assert play.error.startswith(f"pile {chr(65 + index)}: ") and "cannot capture" in \
         play.error, play.error
 

@@ -98,7 +98,7 @@ def person_to_play(play: PlayController, port: Port) -> None:
             return
         token, obs = port.thinking[-1]
         bot = play.session.bot(obs.player)
-        play.bot_done(token, bot.choose(obs))
+        play.turns.done(token, bot.choose(obs))
         for timer in port.timers:
             if not timer.stopped:
                 timer.stopped = True
@@ -122,9 +122,9 @@ def test_a_choice_that_is_not_there_is_refused_and_nothing_changes() -> None:
     play, _, _ = controller(seats=(PERSON, PERSON))
     play.passed()
     play.board()
-    before = play.selected
+    before = play.choice.selected
     play.pick(9)
-    assert play.error == "there is no choice 9 here" and play.selected == before
+    assert play.error == "there is no choice 9 here" and play.choice.selected == before
     play.pile(0)
     assert play.error == "piles are picked only to capture or for the Beetle"
     assert not play.session.game.history
@@ -191,26 +191,26 @@ def test_hints_are_refused_in_hot_seat_and_when_watching() -> None:
 def test_a_bots_move_waits_out_the_pace_and_space_shows_it_at_once() -> None:
     play, port, clock = controller(seats=("random", PERSON))
     token, obs = port.thinking[-1]
-    assert obs.player == 0 and play.thinking_since is not None
+    assert obs.player == 0 and play.turns.pacing.thinking_since is not None
     clock.now += 0.1
-    play.bot_done(token, play.session.bot(0).choose(obs))
+    play.turns.done(token, play.session.bot(0).choose(obs))
     assert len(port.timers) == 1 and not play.session.game.history  # held for the pace
-    play.skip()
+    play.turns.skip()
     assert port.timers[0].stopped and play.session.game.history
 
 
 def test_an_answer_from_a_cancelled_search_is_ignored() -> None:
     play, port, _ = controller(seats=("random", PERSON))
     token, obs = port.thinking[-1]
-    play.stop_bot()
-    play.bot_done(token, obs.legal_moves[0])
+    play.turns.stop()
+    play.turns.done(token, obs.legal_moves[0])
     assert not play.session.game.history and not port.timers
 
 
 def test_pause_holds_the_bot_and_a_step_makes_one_decision() -> None:
     play, port, _ = controller(seats=("random", "random"))
     port.thinking.clear()
-    play.stop_bot()
+    play.turns.stop()
     play.pause()
     play.advance()
     assert not port.thinking and play.prompt().headline.startswith("Paused")
@@ -236,11 +236,11 @@ def test_a_hint_picks_its_move_unless_the_person_picked_since() -> None:
     found = Answer([(view.items[2].move, 1.0, 0.6), (view.items[0].move, 0.0, 0.5)],
                    "Hint: play it")
     play.hint_ready(token, obs, found)
-    assert play.selected == 2 and play.prompt().hint.startswith("Hint: play")
+    assert play.choice.selected == 2 and play.prompt().hint.startswith("Hint: play")
     play.hint()
     play.pick(1)
     play.hint_ready(port.hints[-1][0], obs, found)
-    assert play.selected == 0, "the person's own pick stays"
+    assert play.choice.selected == 0, "the person's own pick stays"
 
 
 def test_a_second_click_on_the_same_tile_plays_it() -> None:
@@ -248,7 +248,7 @@ def test_a_second_click_on_the_same_tile_plays_it() -> None:
     play.passed()
     play.board()
     play.click("item", "hand", 1)
-    assert play.selected == 1 and not play.session.game.history
+    assert play.choice.selected == 1 and not play.session.game.history
     play.click("item", "display", 0)
     assert play.error == "piles are picked only to capture or for the Beetle"
     play.click("item", "hand", 1)
@@ -274,19 +274,19 @@ def test_a_whole_game_plays_to_the_end_and_shows_the_score_sheet(seats: tuple[st
 
 def person_to_play_or_end(play: PlayController, port: Port) -> None:
     token, obs = port.thinking[-1]
-    play.bot_done(token, play.session.bot(obs.player).choose(obs))
+    play.turns.done(token, play.session.bot(obs.player).choose(obs))
 
 
 def test_a_hint_whose_bot_failed_says_so_and_recommends_nothing() -> None:
     play, port, _ = controller(seats=(PERSON, "random"))
     person_to_play(play, port)
-    before = play.selected
+    before = play.choice.selected
     play.hint()
     token, _obs = port.hints[-1]
     play.hint_failed(token, "the bot's process stopped")
     prompt = play.prompt()
     assert prompt.error == "no hint: the hint bot failed (the bot's process stopped)"
-    assert not prompt.hint and play.hint_move is None and play.selected == before
+    assert not prompt.hint and play.hint_move is None and play.choice.selected == before
 
 
 def test_hot_seat_games_meet_every_decision_kind_through_the_controllers_intents() -> None:
@@ -316,7 +316,7 @@ def test_hot_seat_games_meet_every_decision_kind_through_the_controllers_intents
                 i for i, item in enumerate(view.items) if item.legal]
             wanted = rng.choice(choices)
             for _ in range(len(view.items) + len(choices)):
-                if (play.cursor if cells else play.selected) == wanted:
+                if (play.choice.cursor if cells else play.choice.selected) == wanted:
                     break
                 play.next_target(1)
             play.confirm()
@@ -331,7 +331,7 @@ def test_a_wait_refusal_goes_when_the_decision_comes_back() -> None:
     play, _, _ = controller(seats=("random", PERSON))
     play.pick(1)
     assert play.error == "wait: it is Random bot's decision"
-    play.stop_bot()
+    play.turns.stop()
     while not play.session.human_to_play:
         obs = play.session.observation(play.session.game.to_play)
         play.session.apply(play.session.bot(obs.player).choose(obs))
@@ -365,11 +365,11 @@ def draw_everything(play: PlayController) -> None:
     play.board(ascii_mode=True)
     play.prompt()
     play.top_bar()
-    play.last_turn()
+    play.log.last_turn()
     play.zone_keys()
-    play.frame()
-    play.shown_log()
-    _ = (play.obs, play.zone, play.view, play.hands_hidden, play.undo_offered,
+    play.frames.frame()
+    play.log.events()
+    _ = (play.obs, play.zone, play.hands_hidden, play.undo_offered,
          play.hint_offered)
 
 
@@ -390,8 +390,8 @@ def test_drawing_never_changes_the_controllers_state() -> None:
         draw_everything(play)
         draw_everything(play)
         assert controller_state(play) == before
-        _obs, made = play.frame()
+        _obs, made = play.frames.frame()
         if made.items:  # a new decision starts at its first legal choice
-            assert play.selected == next(i for i, it in enumerate(made.items) if it.legal)
+            assert play.choice.selected == next(i for i, it in enumerate(made.items) if it.legal)
         checked += 1
     assert checked > 40

@@ -35,7 +35,7 @@ def test_a_hint_names_the_judges_best_move_and_why_in_game_terms_and_selects_it(
     assert words[1:] in hint and describe_move(second)[1:] in hint
     assert f"{signed(margin)}★ vs {signed(margin2)}★" in hint
     view = play.board()
-    assert view.items[play.selected].move == best == play.hint_move
+    assert view.items[play.choice.selected].move == best == play.hint_move
 
 
 def test_a_hint_for_a_position_the_game_has_left_is_not_shown() -> None:
@@ -43,7 +43,7 @@ def test_a_hint_for_a_position_the_game_has_left_is_not_shown() -> None:
     person_to_play(play, port)
     play.hint()
     token, obs = port.hints[-1]
-    play.stop_bot()  # what a new game, an undo or a closed screen does
+    play.turns.stop()  # what a new game, an undo or a closed screen does
     play.hint_ready(token, obs, answer(obs, ("You", "Random"), TINY))
     assert play.hint_move is None and not play.prompt().hint.startswith("Hint: play")
 

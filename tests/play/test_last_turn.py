@@ -27,7 +27,7 @@ def test_after_the_bots_turn_its_tile_and_capture_are_in_one_line() -> None:
     person_to_play(play, port)
     moves = [m for p, m, _ in play.session.game.history if p == 0]
     played = next(m.arg for m in moves if m.kind is MoveKind.PLAY)
-    line = play.last_turn()
+    line = play.log.last_turn()
     assert line.startswith("Greedy bot's turn: ")
     assert f"played {cell_name(played)}" in line
     captured = [e.target for e in play.session.game.log if isinstance(e, Captured)
@@ -41,12 +41,12 @@ def test_a_bot_paused_mid_turn_shows_the_tile_it_played() -> None:
         play, port, _ = controller(seats=("random", PERSON), seed=seed, pace=0.0)
         token, obs = port.thinking[-1]
         move = play.session.bot(0).choose(obs)
-        play.bot_done(token, move)
+        play.turns.done(token, move)
         if play.session.human_to_play:
             continue  # the turn ended at once: try a deal with a capture to choose
         play.pause()
         play.advance()
-        line = play.last_turn()
+        line = play.log.last_turn()
         assert line.startswith(f"Random bot's turn: played {cell_name(move.arg)}"), line
         return
     raise AssertionError("no deal where the bot had a capture to choose")

@@ -17,18 +17,18 @@ def test_a_move_found_after_p_waits_for_the_person_to_resume() -> None:
     play, port, _ = controller(seats=("random", PERSON), pace=0.0)
     token, obs = port.thinking[-1]
     play.pause()  # while the bot thinks
-    play.bot_done(token, play.session.bot(0).choose(obs))
+    play.turns.done(token, play.session.bot(0).choose(obs))
     assert not play.session.game.history, "the bot's move landed while paused"
     assert play.prompt().headline.startswith("Paused")
     play.pause()
     assert play.session.game.history, "resuming shows the move that was held"
-    assert not play.paused
+    assert not play.turns.pacing.paused
 
 
 def test_a_move_held_by_the_pace_waits_too() -> None:
     play, port, _ = controller(seats=("random", PERSON), pace=0.5)
     token, obs = port.thinking[-1]
-    play.bot_done(token, play.session.bot(0).choose(obs))  # held for the pace
+    play.turns.done(token, play.session.bot(0).choose(obs))  # held for the pace
     play.pause()
     port.timers[-1].callback()  # the pace is over
     assert not play.session.game.history
@@ -41,8 +41,8 @@ def test_resuming_during_the_search_does_not_start_it_again() -> None:
     token, obs = port.thinking[-1]
     play.pause()
     play.pause()
-    assert len(port.thinking) == 1 and play.token == token
-    play.bot_done(token, play.session.bot(0).choose(obs))
+    assert len(port.thinking) == 1 and play.turns.pacing.token == token
+    play.turns.done(token, play.session.bot(0).choose(obs))
     assert play.session.game.history
 
 
@@ -51,6 +51,6 @@ def test_a_step_during_the_search_shows_its_move_when_found() -> None:
     token, obs = port.thinking[-1]
     play.pause()
     play.step()
-    play.bot_done(token, play.session.bot(obs.player).choose(obs))
+    play.turns.done(token, play.session.bot(obs.player).choose(obs))
     assert decisions(play) == 1
     assert len(port.thinking) == 1, "paused again after the one step"

@@ -28,7 +28,7 @@ def test_the_prompt_fits_80_columns_with_its_keys_whole(variant, decision):
     view = play.board()
     keys = play.zone_keys()
     for i in range(max(1, len(view.items))):
-        play.selected = i
+        play.choice = play.choice.with_selected(i)
         prompt = play.prompt()
         assert len(prompt.headline) <= LINE, prompt.headline
         assert keys in prompt.detail[:LINE], prompt.detail

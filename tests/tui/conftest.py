@@ -54,7 +54,7 @@ async def settle(pilot, app: SolstisApp) -> None:
     """Wait until no bot is thinking and no worker runs."""
     for _ in range(2000):
         gs = app.game_screen
-        busy = gs is None or gs.play.pacing.busy \
+        busy = gs is None or gs.play.turns.pacing.busy \
             or any(w.group == "bot" and not w.is_finished for w in app.workers)
         if not busy:
             return
@@ -86,7 +86,8 @@ def keys_for_move(screen: GameScreen, move) -> list[str]:
     if view.zone in ("mine", "theirs"):
         targets = sorted(view.targets)
         k = targets.index(move.arg)
-        start = targets.index(screen.play.cursor) if screen.play.cursor in targets else 0
+        cursor = screen.play.choice.cursor
+        start = targets.index(cursor) if cursor in targets else 0
         forward = (k - start) % len(targets)
         backward = len(targets) - forward
         if forward <= backward:

@@ -31,7 +31,7 @@ async def test_quitting_mid_search_cancels_the_bot():
             await pilot.pause()
             if bots.STARTED.is_set():
                 break
-        assert app.game_screen.play.thinking_since is not None
+        assert app.game_screen.play.turns.pacing.thinking_since is not None
         assert "thinking" in str(app.game_screen.query_one("#prompt").render())
         await pilot.press("q")
     assert bots.CANCELLED.wait(5)

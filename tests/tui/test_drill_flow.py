@@ -127,19 +127,19 @@ async def test_the_game_under_a_drill_waits_for_it_and_goes_on_after(data_dir):
     async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(200):  # the bot's first move is found and waits out its pace
             await pilot.pause()
-            if app.game_screen is not None and app.game_screen.play.pacing.pending:
+            if app.game_screen is not None and app.game_screen.play.turns.pacing.pending:
                 break
         game = app.game_screen
-        assert game.play.pacing.busy
+        assert game.play.turns.pacing.busy
         before = len(game.session.game.history)
         app.start_drill()
         await pilot.pause()
-        assert not game.play.pacing.busy  # nothing moves under the drill
+        assert not game.play.turns.pacing.busy  # nothing moves under the drill
         await pilot.press("q")
         await pilot.pause()
         await pilot.press("enter")  # the summary
         await pilot.pause()
-        assert app.screen is game and game.play.pacing.busy  # the bot's turn again
+        assert app.screen is game and game.play.turns.pacing.busy  # the bot's turn again
         assert len(game.session.game.history) == before
 
 

@@ -160,7 +160,7 @@ async def test_help_and_the_new_game_form_are_built_in_idle_time_while_a_bot_thi
     app = make_app(seats=("tests.tui.bots:SlowBot", "human"), seed=3, variant="beginner")
     async with app.run_test(size=(80, 24)) as pilot:
         await prepared(pilot, app)
-        assert app.game_screen.play.thinking_since is not None  # the bot is thinking
+        assert app.game_screen.play.turns.pacing.thinking_since is not None  # the bot is thinking
         assert app.screen is app.game_screen  # nothing shows
         help_screen, form = app.help_screen, app.get_screen("new-game")
         assert help_screen.variant == "beginner"
@@ -183,7 +183,7 @@ async def test_help_opened_while_a_bot_thinks_says_the_decision_is_the_bots():
     async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(200):  # a guard: the bot's turn comes first
             await pilot.pause()
-            if app.game_screen.play.thinking_since is not None:
+            if app.game_screen.play.turns.pacing.thinking_since is not None:
                 break
         bot = app.game_screen.session.name(0)
         screen = await open_help(pilot)

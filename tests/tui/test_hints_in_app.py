@@ -25,7 +25,7 @@ async def test_t_shows_the_judges_move_in_game_terms_and_selects_it():
         assert hint.startswith("Hint: play ") and " — it " in hint, hint
         assert re.search(r"\bit (can capture|captures)", hint), hint
         assert re.search(r"[+−]?\d+\.\d★ vs [+−]?\d+\.\d★ expected", hint), hint
-        assert gs.view.items[gs.play.selected].move == gs.play.hint_move
+        assert gs.view.items[gs.play.choice.selected].move == gs.play.hint_move
 
 
 async def test_a_new_game_stops_the_hint_being_judged_and_shows_none():

@@ -63,7 +63,7 @@ async def test_the_longest_bot_turn_is_whole_on_screen_at_80x24(monkeypatch):
         screen = app.game_screen
         name_of = {0: "You", 1: "Expert bot"}.__getitem__
         summary = turn_summary(longest_turn(), name_of, other=1)
-        monkeypatch.setattr(screen.play, "last_turn", lambda: summary)
+        monkeypatch.setattr(screen.play.log, "last_turn", lambda: summary)
         screen.redraw()
         await pilot.pause()
         line = screen.query_one("#lastturn", Static)

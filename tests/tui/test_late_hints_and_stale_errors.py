@@ -29,18 +29,18 @@ async def test_a_late_hint_never_moves_the_pick_made_after_asking():
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         gs = app.game_screen
-        assert gs.view is not None and gs.view.zone == "hand" and gs.play.selected == 0
+        assert gs.view is not None and gs.view.zone == "hand" and gs.play.choice.selected == 0
         hinted = gs.view.items[0].move
         chosen = gs.view.items[1].move
         await pilot.press("t")
         assert gs.play.hint_text == "Hint: thinking…"
         await pilot.press("2")
-        assert gs.play.selected == 1
+        assert gs.play.choice.selected == 1
         gate.set()
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert gs.play.hint_move == hinted and gs.play.hint_text.startswith("Hint: play")
-        assert gs.play.selected == 1, "the hint moved the person's own pick"
+        assert gs.play.choice.selected == 1, "the hint moved the person's own pick"
         await pilot.press("enter")
         assert gs.session.game.history[0][1] == chosen
 
@@ -57,7 +57,7 @@ async def test_a_hint_asked_for_without_picking_still_shows_its_tile():
         await settle(pilot, app)
         gs = app.game_screen
         await ask_hint(pilot, app)
-        assert gs.play.selected == 1 and gs.play.hint_move == gs.view.items[1].move
+        assert gs.play.choice.selected == 1 and gs.play.hint_move == gs.view.items[1].move
 
 
 async def test_undo_clears_the_error_left_by_a_key_pressed_during_the_bots_turn():

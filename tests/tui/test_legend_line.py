@@ -42,7 +42,7 @@ async def test_g_shows_the_legend_while_a_bot_thinks_and_it_stays_through_the_sp
     async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(200):
             await pilot.pause()
-            if app.game_screen.play.thinking_since is not None:
+            if app.game_screen.play.turns.pacing.thinking_since is not None:
                 break
         assert "Space skips ahead" in detail_line(app)
         await pilot.press("g")

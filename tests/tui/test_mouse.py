@@ -59,7 +59,7 @@ async def test_click_a_hand_tile_picks_it_and_a_second_click_plays_it():
         gs = await resumed(pilot, app)
         assert [it.label for it in gs.view.items] == ["2-2", "4-7", "4-9"]
         await click_text(pilot, "#hand", "2:4-7")
-        assert gs.play.selected == 1 and made(app) == []  # picked, not played
+        assert gs.play.choice.selected == 1 and made(app) == []  # picked, not played
         assert "4-7 captures" in prompt_of(app)
         await click_text(pilot, "#hand", "2:4-7")
         await settle(pilot, app)
@@ -72,7 +72,7 @@ async def test_a_keyboard_pick_is_not_confirmed_by_one_click():
         gs = await resumed(pilot, app)
         await pilot.press("3")
         await click_text(pilot, "#hand", "3:4-9")  # picks it (already picked): no play yet
-        assert made(app) == [] and gs.play.selected == 2
+        assert made(app) == [] and gs.play.choice.selected == 2
         await pilot.press("enter")  # Enter confirms a clicked pick too
         await settle(pilot, app)
         assert made(app)[0].kind is MoveKind.PLAY
@@ -88,7 +88,7 @@ async def test_click_a_display_pile_to_capture_and_a_pile_too_early_explains():
         await click_text(pilot, "#hand", "1:2-2")  # 2-2 captures 1-2 or 2-8: a choice
         assert gs.session.game.decision is Decision.CAPTURE
         await click_text(pilot, "#display", "C:1-2")
-        assert gs.session.game.decision is Decision.CAPTURE and gs.play.selected == 2
+        assert gs.session.game.decision is Decision.CAPTURE and gs.play.choice.selected == 2
         await click_text(pilot, "#display", "C:1-2")
         await settle(pilot, app)
         assert made(app)[:2] == [Move.parse("play 2-2"), Move.parse("capture 1-2")]
@@ -108,7 +108,7 @@ async def test_click_a_spirit_choice():
         move = gs.view.items[take].move
         before = len(made(app))
         await click_text(pilot, "#pool", label)
-        assert gs.play.selected == take and len(made(app)) == before
+        assert gs.play.choice.selected == take and len(made(app)) == before
         await click_text(pilot, "#pool", label)
         await settle(pilot, app)
         assert made(app)[before] == move
@@ -124,12 +124,12 @@ async def test_click_a_cell_of_your_panorama_for_a_rainbow(size, geo):
         gs = await resumed(pilot, app)
         assert gs.query_one("#mine").geo == geo
         target = max(gs.view.targets)
-        assert gs.play.cursor != target
+        assert gs.play.choice.cursor != target
         before = len(made(app))
         await click_cell(pilot, "theirs", target, geo)
         assert "your own panorama" in prompt_of(app)
         await click_cell(pilot, "mine", target, geo, line=geo.height - 1)
-        assert gs.play.cursor == target and len(made(app)) == before
+        assert gs.play.choice.cursor == target and len(made(app)) == before
         await click_cell(pilot, "mine", target, geo)
         await settle(pilot, app)
         assert made(app)[before] == Move(MoveKind.RAINBOW, target)
@@ -145,7 +145,7 @@ async def test_click_a_square_for_the_spirit(size, geo):
         square = max(gs.view.targets)
         before = len(made(app))
         await click_square(pilot, "mine", square, geo)
-        assert gs.play.cursor == square and len(made(app)) == before
+        assert gs.play.choice.cursor == square and len(made(app)) == before
         await click_square(pilot, "mine", square, geo)
         await settle(pilot, app)
         assert made(app)[before] == Move(MoveKind.SQUARE, square)
@@ -163,7 +163,7 @@ async def test_click_the_opponents_panorama_for_the_viper_and_the_evil_spirit():
             await click_cell(pilot, "mine", cell)
             assert "panorama" in prompt_of(app) and len(made(app)) == before
             await click_cell(pilot, "theirs", cell)
-            assert gs.play.cursor == cell
+            assert gs.play.choice.cursor == cell
             await click_cell(pilot, "theirs", cell)
             await settle(pilot, app)
             assert made(app)[before] == Move(kind, cell), decision
@@ -179,7 +179,7 @@ async def test_cover_a_spirit_by_clicking_it_on_the_holders_panorama():
         spirit, square = gs.view.obs.panoramas[holder].spirits[-1]
         before = len(made(app))
         await click_square(pilot, side, square)
-        assert gs.view.items[gs.play.selected].value == int(spirit)
+        assert gs.view.items[gs.play.choice.selected].value == int(spirit)
         await click_square(pilot, side, square)
         await settle(pilot, app)
         assert made(app)[before] == Move(MoveKind.COVER, int(spirit))

@@ -40,9 +40,9 @@ async def test_drawing_twice_draws_the_same_and_changes_nothing():
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         play = app.game_screen.play
-        first = (play.board(), play.prompt(), play.top_bar(), play.last_turn())
+        first = (play.board(), play.prompt(), play.top_bar(), play.log.last_turn())
         play.say_notice("a notice shown until the next key")
         shown = play.prompt()
-        again = (play.board(), play.prompt(), play.top_bar(), play.last_turn())
+        again = (play.board(), play.prompt(), play.top_bar(), play.log.last_turn())
         assert first[0] == again[0] and first[2:] == again[2:]
         assert shown == again[1] and again[1].detail == "a notice shown until the next key"

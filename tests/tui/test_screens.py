@@ -17,7 +17,7 @@ async def test_watch_mode_pause_and_step():
         await pilot.press("p")
         await settle(pilot, app)
         gs = app.game_screen
-        assert gs.play.paused
+        assert gs.play.turns.pacing.paused
         before = len(gs.session.game.history)
         await pilot.press("full_stop")
         await settle(pilot, app)

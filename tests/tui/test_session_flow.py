@@ -71,7 +71,7 @@ async def test_hint_suggests_a_move_and_selects_it():
         await ask_hint(pilot, app)
         assert "Hint:" in prompt_of(app)
         gs = app.game_screen
-        assert gs.view.items[gs.play.selected].move == gs.play.hint_move
+        assert gs.view.items[gs.play.choice.selected].move == gs.play.hint_move
 
 
 @pytest.mark.whole_game

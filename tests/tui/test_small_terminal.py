@@ -20,7 +20,7 @@ async def test_keys_do_nothing_behind_the_too_small_screen_but_quit():
         assert len(gs.session.game.history) == before, "a key played behind the screen"
         await pilot.press("2", "t")
         await settle(pilot, app)
-        assert gs.play.selected == 0 and gs.play.hint_text == ""
+        assert gs.play.choice.selected == 0 and gs.play.hint_text == ""
         await pilot.press("ctrl+p")
         await pilot.pause()
         assert app.screen is gs and not CommandPalette.is_open(app)
