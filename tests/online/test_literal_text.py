@@ -265,7 +265,7 @@ async def test_people_text_is_literal_offline(tmp_path, monkeypatch, hostile, si
             screen = app.screen
             if not isinstance(screen, GameScreen):
                 return True
-            return (screen.play.pacing.pending is None and screen.view is not None
+            return (screen.play.turns.pacing.pending is None and screen.view is not None
                     and screen.view.zone is not None)
 
         # The last decisions, each at one size: the size changes when a screen comes back
