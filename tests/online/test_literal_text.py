@@ -392,6 +392,8 @@ async def test_the_lobby_lists_tables_that_arrive_before_it_is_mounted(host, con
     lobby.say("a message")
 
     class Holder(App):
+        player_name = None
+
         def on_mount(self) -> None:
             self.push_screen(lobby)
 
