@@ -18,10 +18,12 @@ Three additions to the search, all outside it:
   afresh, ``close_floor`` results each, *on the same deals* (``_paired``): the luck of the
   draw cancels in the differences between them, which are the losses a review reads. A
   move of the *other* seat that a deal does not allow (a tile it may not hold) is left out
-  of that deal. There, a move is valued by its best continuation within the turn: the
-  decider's own decisions that follow it before any draw (play, then capture) are taken
-  as the tree has settled on (most visits, a clear share of them), not explored, so a
-  move's loss agrees with the figure the next decision gets;
+  of that deal. There, a move is valued by its best continuation within the turn, so
+  that its loss agrees with the figure the next decision gets: where the decider's own
+  decision follows it before any draw (play, then capture), the move is valued once with
+  each of that decision's moves (up to ``MOST_CONTINUATIONS``) on the same deals and
+  takes its best line's value; decisions further on in the turn are taken as the tree
+  has settled on (most visits, a clear share of them), not explored;
 - with ``luck``, the ``focus`` move is valued once more, ``close_floor`` results, with
   the next decision after it played as the tree rates best for its decider (no exploring):
   where an analysis's stretch of luck starts (``luck_start``); and with ``after`` (the
@@ -69,9 +71,19 @@ TRIES_PER_RESULT: Final = 20
 #: share of the visits, of at least this many (``_settled``).
 SETTLED_SHARE: Final = 0.6
 SETTLED_VISITS: Final = 30
+#: A leading move that the same seat's decision follows in the same turn, with nothing
+#: drawn between (play, then capture), is valued on the shared deals once with each of
+#: that decision's moves, up to this many (the tree's most visited first), and takes the
+#: best: its loss then agrees with the figure the next decision gets.
+MOST_CONTINUATIONS: Final = 5
 #: How many times the shared deals are dealt afresh when a move valued only on the floor
 #: comes out best (it joins the moves valued there).
 RESHARES: Final = 2
+
+
+Line = tuple[Move, Move | None]
+"""A move valued on the shared deals, and the same seat's next move in the same turn that
+it is valued with (None: the tree's own continuation)."""
 
 
 @dataclass(frozen=True)
@@ -183,7 +195,11 @@ class _Recorder:
         self.root_move: Move | None = None
         self.tallies: dict[Move, _Tally] = {}
         self.paired: dict[Move, _Tally] | None = None
-        self.halves: dict[Move, tuple[_Tally, _Tally]] = {}
+        self.line: Move | None = None
+        """The continuation the iteration's root move is valued with (``_paired``)."""
+        self.lines: dict[Line, _Tally] | None = None
+        """While set (``_paired``), results go here, by root move and continuation."""
+        self.halves: dict[Line, tuple[_Tally, _Tally]] = {}
         """The shared deals' results again, split by the round's parity (``_paired``)."""
         self.half = -1
         """The round's parity while ``_paired`` runs, else -1 (nothing split)."""
@@ -200,16 +216,22 @@ class _Recorder:
         squashed = self.share / 2 * (1.0 + math.tanh(m0 / self.scale))
         win0 = (r0 - squashed) / (1.0 - self.share) if self.share < 1.0 else 0.5
         win0 = min(1.0, max(0.0, win0))
-        tallies = self.paired if self.paired is not None else self.tallies
-        tally = tallies.get(mv)
-        if tally is None:
-            tally = tallies[mv] = _Tally()
         win, margin = (win0, m0) if self.seat == 0 else (1.0 - win0, -m0)
+        line = (mv, self.line)
+        if self.lines is not None:
+            tally = self.lines.get(line)
+            if tally is None:
+                tally = self.lines[line] = _Tally()
+        else:
+            tallies = self.paired if self.paired is not None else self.tallies
+            tally = tallies.get(mv)
+            if tally is None:
+                tally = tallies[mv] = _Tally()
         tally.add(win, margin)
-        if self.paired is not None and self.half >= 0:
-            halves = self.halves.get(mv)
+        if self.lines is not None and self.half >= 0:
+            halves = self.halves.get(line)
             if halves is None:
-                halves = self.halves[mv] = (_Tally(), _Tally())
+                halves = self.halves[line] = (_Tally(), _Tally())
             halves[self.half].add(win, margin)
         if self.overall is not None:
             self.overall.add(win, margin)
@@ -236,6 +258,9 @@ class _Tree:
         """While set (with ``forced``), the decider's own decisions that follow the forced
         move in the same turn, with no draw between, are taken the same way: a move is
         valued by its best continuation (play, then the best capture)."""
+        self.then: Move | None = None
+        """While set (with ``forced``), the decider's next move in the same turn, played
+        right after the forced one (a deal where it cannot be is dropped)."""
 
     def descend(self, search: Search, g: Game, path: list[Node]) -> None:
         forced = self.forced
@@ -257,6 +282,18 @@ class _Tree:
         g.play(forced)
         path.append(child)
         self.recorder.root_move = forced
+        if self.then is not None:
+            if g.is_over or g.to_play != p or _draws(g, p) != drawn or self.then not in g.legal:
+                path.clear()
+                self.recorder.root_move = None  # this deal does not allow the line
+                return
+            key = edge_key(p, self.then)
+            step = child.children.get(key)
+            if step is None:
+                step = child.children[key] = Node(p, self.then)
+            g.play(self.then)
+            path.append(step)
+            child = step
         if self.exploit_next:
             node: Node | None = _exploit_next(child, g, path)
         elif self.finish_turn:
@@ -362,35 +399,71 @@ def _top_up(search: Search, tree: _Tree, tallies: dict[Move, _Tally], moves: lis
         tree.forced = None
 
 
+def _continuations(search: Search, mv: Move) -> list[Move | None]:
+    """The moves of the decider's next decision when ``mv`` is followed by another of its
+    decisions in the same turn with nothing drawn between (the tree's most visited first,
+    up to ``MOST_CONTINUATIONS``); else ``[None]``. Read from one deal: what a seat may do
+    next within its own turn does not hang on what it cannot see."""
+    g = search.dealer.deal(search.rand)
+    if mv not in g.legal:
+        return [None]
+    p = g.to_play
+    drawn = _draws(g, p)
+    g.play(mv)
+    if g.is_over or g.to_play != p or _draws(g, p) != drawn or len(g.legal) < 2:
+        return [None]
+    child = search.root.children.get(edge_key(p, mv))
+
+    def visits(then: Move) -> int:
+        node = child.children.get(edge_key(p, then)) if child is not None else None
+        return node.n if node is not None else 0
+
+    ranked = sorted(g.legal, key=lambda then: (-visits(then), str(then)))
+    return list(ranked[:MOST_CONTINUATIONS])
+
+
 def _paired(search: Search, tree: _Tree, recorder: _Recorder, moves: list[Move],
-            count: int, cancel: Signal | None = None) -> dict[Move, _Tally]:
+            count: int, cancel: Signal | None = None,
+            continued: bool = False) -> dict[Move, _Tally]:
     """``count`` fresh results for each of ``moves``, all on the same deals: each round
     draws one seed, and every move's iteration starts from a generator of that seed, so
     they meet the same hidden tiles, spirits and draws. The luck of the draw, most of a
     result's spread, then largely cancels in the differences between them (the losses).
-    A move a deal does not allow (the other seat's) has fewer results."""
-    recorder.paired = {}
+    A move a deal does not allow (the other seat's) has fewer results. With ``continued``,
+    a move the same seat's decision follows within the turn is valued once with each of
+    that decision's moves (``_continuations``), and its result is its best line's."""
+    lines: list[Line] = []
+    for mv in moves:
+        thens = _continuations(search, mv) if continued else [None]
+        lines.extend((mv, then) for then in thens)
+    recorder.lines = {}
     recorder.halves = {}
     master = search.rand
     rounds = 0
     tree.finish_turn = True
     try:
-        while moves and rounds < count * TRIES_PER_RESULT and min(
-                (recorder.paired[mv].n if mv in recorder.paired else 0) for mv in moves) < count:
+        while lines and rounds < count * TRIES_PER_RESULT and min(
+                (recorder.lines[line].n if line in recorder.lines else 0)
+                for line in lines) < count:
             rounds += 1
             recorder.half = rounds % 2
             _check(cancel)
             deal = master.getrandbits(64)
-            for mv in moves:
+            for mv, then in lines:
                 search.rand = random.Random(deal)
-                tree.forced = mv
+                tree.forced, tree.then, recorder.line = mv, then, then
                 search.iterate()
     finally:
         search.rand = master
-        tree.forced = None
+        tree.forced = tree.then = recorder.line = None
         tree.finish_turn = False
         recorder.half = -1
-    paired, recorder.paired = recorder.paired, None
+    found, recorder.lines = recorder.lines, None
+    paired: dict[Move, _Tally] = {}
+    for (mv, _then), tally in found.items():
+        best = paired.get(mv)
+        if tally.n and (best is None or tally.m / tally.n > best.m / best.n):
+            paired[mv] = tally
     return paired
 
 
@@ -454,17 +527,17 @@ def _luck(search: Search, tree: _Tree, recorder: _Recorder, focus: Move, count: 
     return start, (total.value(focus) if total.n else None)
 
 
-def _unbiased(halves: dict[Move, tuple[_Tally, _Tally]]) -> MoveValue | None:
-    """The position's value without the best-of-many's luck: the move best on one half of
-    the shared deals, valued on the other half. (The highest of several noisy means is
-    higher than the best move's true value, and a luck measured to it reads that as good
-    luck.) None if no move has results in both halves."""
+def _unbiased(halves: dict[Line, tuple[_Tally, _Tally]]) -> MoveValue | None:
+    """The position's value without the best-of-many's luck: the move (the line of it,
+    ``_paired``) best on one half of the shared deals, valued on the other half. (The
+    highest of several noisy means is higher than the best move's true value, and a luck
+    measured to it reads that as good luck.) None if no move has results in both halves."""
     both = [(mv, h) for mv, h in halves.items() if h[0].n and h[1].n]
     if not both:
         return None
     pick, (_chooser, valuer) = max(both, key=lambda item: (item[1][0].m / item[1][0].n,
                                                           str(item[0])))
-    return valuer.value(pick)
+    return valuer.value(pick[0])
 
 
 def _leaders(tallies: dict[Move, _Tally], moves: tuple[Move, ...]) -> list[Move]:
@@ -524,7 +597,7 @@ def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
         close = _leaders(tallies, obs.legal_moves)
     if focus is not None and focus not in close:
         close.append(focus)
-    paired = _paired(search, tree, recorder, close, close_floor, cancel)
+    paired = _paired(search, tree, recorder, close, close_floor, cancel, continued=mine)
 
     def value(mv: Move) -> MoveValue:
         return (paired.get(mv) or tallies.get(mv) or _Tally()).value(mv)
@@ -542,7 +615,8 @@ def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
             # measured against the best, so the best is valued on the shared deals too
             # (all of them afresh, together).
             close.append(values[0].move)
-            paired = _paired(search, tree, recorder, close, close_floor, cancel)
+            paired = _paired(search, tree, recorder, close, close_floor, cancel,
+                             continued=True)
             values = ranked()
         expected = _unbiased(recorder.halves) or values[0]
     else:

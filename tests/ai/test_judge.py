@@ -9,7 +9,15 @@ import statistics
 
 import pytest
 
-from solstis_tui.ai.judge import _exploited, _Recorder, _Tree, judge
+from solstis_tui.ai.judge import (
+    MOST_CONTINUATIONS,
+    _continuations,
+    _draws,
+    _exploited,
+    _Recorder,
+    _Tree,
+    judge,
+)
 from solstis_tui.ai.mcts import Settings
 from solstis_tui.ai.search import Node, Search
 from solstis_tui.core import Game, Move
@@ -153,3 +161,32 @@ def test_a_stretch_of_luck_ends_valued_as_it_starts_so_the_draws_average_out() -
     assert abs(statistics.fmean(ends) - start) < 3 * spread, (start, ends)
     assert len(set(ends)) > 1  # the draws made a difference
     assert judge(obs, 7, 150, 6, played, 60, luck=True).luck_end is None
+
+
+def test_a_move_its_own_seat_follows_in_the_turn_is_valued_with_each_next_move() -> None:
+    """Play, then capture: the judge values the play once with each capture the seat may
+    then make (its best line is the play's value), so that the play's loss agrees with the
+    figure the capture's decision gets. A move after which a draw or the other seat comes
+    has no such lines."""
+    heads = followed = 0
+    for g in positions("base", 40, seed=31):
+        obs = g.observation(g.to_play)
+        recorder = _Recorder(Settings(), obs.player)
+        search = Search(obs, random.Random(1), _Tree(Settings(), recorder), recorder)
+        for _ in range(60):
+            search.iterate()
+        for mv in obs.legal_moves:
+            after = g.copy()
+            after.play(mv)
+            same_turn = (not after.is_over and after.to_play == g.to_play
+                         and _draws(after, g.to_play) == _draws(g, g.to_play)
+                         and len(after.legal_moves()) > 1)
+            lines = _continuations(search, mv)
+            if same_turn:
+                heads += 1
+                assert set(lines) <= set(after.legal_moves())
+                assert len(lines) == min(len(after.legal_moves()), MOST_CONTINUATIONS)
+            else:
+                followed += 1
+                assert lines == [None]
+    assert heads > 5 and followed > 5
