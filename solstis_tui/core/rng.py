@@ -27,7 +27,7 @@ _MASK: Final = (1 << 64) - 1
 _WORD: Final = 1 << 64
 _HALF: Final = 1 << 32
 _HALF_ONES: Final = _HALF - 1
-#: ``pick`` reads a 64-bit number ``x`` as its two 32-bit halves, ``lo`` and ``hi``
+#: ``shuffle_steps`` reads a 64-bit number ``x`` as its two 32-bit halves, ``lo`` and ``hi``
 #: (``x = hi * 2**32 + lo``), so that the compiled engine computes with machine words, not
 #: big integers. For n up to 64: ``x % n`` is ``((hi % n) * _FOLD[n] + lo) % n``, and ``x`` is at
 #: or above the largest multiple of n below 2**64 (and skipped) exactly when ``hi`` is all
@@ -139,19 +139,13 @@ class Keyed:
     def shuffle(self, domain: bytes, items: list[T]) -> None:
         """Shuffle ``items`` in place (Fisher-Yates, unbiased) from ``domain``'s stream of
         64-bit numbers: position ``i`` swaps with ``x % (i + 1)``, where a number ``x`` at
-        or above the largest multiple of ``i + 1`` below 2**64 is skipped (``pick``)."""
-        halves = _HALVES(self.block(domain, 0))
-        counter, used = 0, 0
-        for i in range(len(items) - 1, 0, -1):
-            while True:
-                if used == 16:
-                    counter += 1
-                    halves, used = _HALVES(self.block(domain, counter)), 0
-                j = pick(halves[used], halves[used + 1], i + 1)
-                used += 2
-                if j >= 0:
-                    break
-            items[i], items[j] = items[j], items[i]
+        or above the largest multiple of ``i + 1`` below 2**64 is skipped
+        (``shuffle_steps``, a block at a time)."""
+        position, counter = len(items) - 1, 0
+        while position > 0:
+            halves = _HALVES(self.block(domain, counter))
+            position = shuffle_steps(items, position, halves)
+            counter += 1
 
     def below(self, state: int, n: int) -> tuple[int, int]:
         """A number in ``range(n)`` from the draw stream (the Fly); ``state`` counts the
@@ -165,17 +159,32 @@ class Keyed:
                 return state, x % n
 
 
-def pick(lo: int, hi: int, n: int) -> int:
-    """Where the 64-bit number ``hi * 2**32 + lo`` falls in ``range(n)`` for an unbiased
-    draw: its remainder by ``n``, or -1 when it is at or above the largest multiple of ``n``
-    below 2**64 (the draw skips it). For n up to 64 this is computed from the 32-bit halves
-    in small numbers (``_FOLD``), which the compiled engine keeps in machine words."""
-    if n < len(_FOLD):
-        if hi == _HALF_ONES and lo >= _SKIP[n]:
-            return -1
-        return ((hi % n) * _FOLD[n] + lo) % n
-    x = hi * _HALF + lo
-    return x % n if x < _WORD - _WORD % n else -1
+def shuffle_steps(items: list[T], position: int, halves: tuple[int, ...]) -> int:
+    """Fisher-Yates steps on ``items`` from ``position`` down, one for each of the 64-bit
+    numbers ``halves`` holds (as ``_HALVES`` reads a block: two 32-bit halves each, low
+    first) that is not skipped: ``position`` swaps with the number's remainder by
+    ``position + 1``; a number at or above the largest multiple of that below 2**64 is
+    skipped. Returns the position still to fill (0 when the shuffle is done). For up to 64
+    items this reckons in small numbers (``_FOLD``), which the compiled engine keeps in
+    machine words."""
+    if position < 1:
+        return position
+    for k in range(0, len(halves), 2):
+        lo, hi, n = halves[k], halves[k + 1], position + 1
+        if n < len(_FOLD):
+            if hi == _HALF_ONES and lo >= _SKIP[n]:
+                continue
+            j = ((hi % n) * _FOLD[n] + lo) % n
+        else:
+            x = hi * _HALF + lo
+            if x >= _WORD - _WORD % n:
+                continue
+            j = x % n
+        items[position], items[j] = items[j], items[position]
+        position -= 1
+        if not position:
+            break
+    return position
 
 
 def derive(seed: int, purpose: bytes, index: int = 0) -> int:
