@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
+import pytest
 
 from solstis_tui.client.app import OnlineApp
 from solstis_tui.client.game_screen import OnlineGameScreen
@@ -14,11 +14,12 @@ from .test_host import game_at
 
 async def wait_for(predicate, pilot, timeout: float = 30.0) -> None:
     """Let the app run until ``predicate()`` holds; ``timeout`` is only a guard against
-    a hang (a loaded machine takes long)."""
-    for _ in range(int(timeout / 0.05)):
+    a hang (a loaded machine takes long). It looks every 10 ms: a reply from the host
+    takes a few, and hundreds of waits in these tests each lost half a 50 ms step."""
+    for _ in range(int(timeout / 0.01)):
         if predicate():
             return
-        await pilot.pause(0.05)
+        await pilot.pause(0.01)
     raise AssertionError("timed out waiting")
 
 
@@ -52,6 +53,7 @@ async def seated_with_bob(app: OnlineApp, pilot, connect):
     return bob, table
 
 
+@pytest.mark.whole_game
 async def test_two_online_apps_play_a_game_by_keys(host):
     ann_app = OnlineApp(socket=host.socket_path, name="Ann")
     bob_app = OnlineApp(socket=host.socket_path)
@@ -71,18 +73,19 @@ async def test_two_online_apps_play_a_game_by_keys(host):
         await bob.pause(0.1)
         assert len(game_at(host, table).history) == 0
         assert "Waiting for Ann" in str(bob_app.screen.query_one("#prompt").render())
-        # Each presses Enter on their own turn (the first legal choice) to the end.
+        # Each presses Enter on their own turn (the first legal choice) to the end: once
+        # their app shows the position, and the next once the host has played it.
         for _ in range(600):
             if game_at(host, table).is_over:
                 break
             pilot = ann if game_at(host, table).to_play == 0 else bob
             app = ann_app if game_at(host, table).to_play == 0 else bob_app
             before = len(game_at(host, table).history)
-            if app.remote.human_to_play and len(app.remote.obs.history) == before:
-                await pilot.press("enter")
-            await asyncio.sleep(0.02)
-            await ann.pause()
-            await bob.pause()
+            await wait_for(lambda app=app, before=before: app.remote.human_to_play
+                           and len(app.remote.obs.history) == before, pilot)
+            await pilot.press("enter")
+            await wait_for(lambda before=before: len(game_at(host, table).history) > before,
+                           pilot)
         assert game_at(host, table).is_over
         await wait_for(lambda: ann_app.remote.obs.is_over and bob_app.remote.obs.is_over, ann)
         assert ann_app.remote.obs.history == tuple(game_at(host, table).history)

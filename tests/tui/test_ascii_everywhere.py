@@ -8,10 +8,13 @@ import html
 import random
 import re
 
+import pytest
 from textual.command import CommandPalette
 
 from solstis_tui.screens.end import EndScreen
+from solstis_tui.screens.review import ReviewScreen
 
+from ..online.helpers import until
 from .conftest import keys_for, make_app, settle
 
 _TEXT = re.compile(r"<text[^>]*>(.*?)</text>", re.S)
@@ -29,6 +32,14 @@ def non_ascii(app, where: str, found: dict[str, str]) -> None:
             found[ch] = where
 
 
+async def drawn(pilot, app) -> None:
+    """Once what the keys started is done (a screen's workers: the palette's search) and
+    drawn."""
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+@pytest.mark.whole_game  # every decision a game brings is drawn and scanned
 async def test_ascii_mode_shows_only_ascii_on_every_screen():
     app = make_app(seats=("human", "random"), seed=5, ascii_mode=True)
     found: dict[str, str] = {}
@@ -39,11 +50,12 @@ async def test_ascii_mode_shows_only_ascii_on_every_screen():
         for key, name in (("question_mark", "help"), ("v", "log"), ("e", "spirits"),
                           ("ctrl+p", "palette"), ("n", "new game")):
             await pilot.press(key)
-            await pilot.pause(0.2)
+            await until(lambda: app.screen is not gs, pilot)
+            await drawn(pilot, app)
             non_ascii(app, name, found)
             if isinstance(app.screen, CommandPalette):  # the palette's search box too
                 await pilot.press("t", "h", "e")
-                await pilot.pause(0.2)
+                await drawn(pilot, app)
                 non_ascii(app, "palette search", found)
             await pilot.press("escape")
             await pilot.pause()
@@ -57,9 +69,8 @@ async def test_ascii_mode_shows_only_ascii_on_every_screen():
         assert isinstance(app.screen, EndScreen)
         non_ascii(app, "end dialog", found)
         await pilot.press("r")
-        await pilot.pause(0.3)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await until(lambda: isinstance(app.screen, ReviewScreen), pilot)
+        await drawn(pilot, app)
         non_ascii(app, "review", found)
     assert not found, "; ".join(f"{ch} U+{ord(ch):04X} in {where}" for ch, where in found.items())
 

@@ -102,11 +102,13 @@ async def test_the_new_game_form_opens_fresh_after_a_cancel_and_after_a_bad_seed
 
 
 async def test_the_log_screen_shows_a_whole_games_log_first_line_to_last():
+    """A whole game's log (the game is played from the deal; only its last turns by
+    keys: the log screen is what is tested)."""
     from textual.widgets import RichLog
 
     app = make_app(seats=("human", "random"), seed=3)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+        await start_near_the_end(pilot, app, random.Random(5))
         rng = random.Random(5)
         while not app.game_screen.play.obs.is_over:  # a whole game: a long log
             await pilot.press(*keys_for(app.game_screen, rng))

@@ -8,6 +8,7 @@ import dataclasses
 import json
 import re
 import textwrap
+from collections.abc import Iterator
 from unittest import mock
 
 import pytest
@@ -63,11 +64,11 @@ BASE_CHECKS = {
 }
 
 
-def intended_positions(chapter) -> dict[int, str]:
-    """The game (``to_json``) as each step begins, played through the session's API alone:
-    each step's move, or Enter, and the Tutor's script in between."""
+def walk(chapter) -> Iterator[TutorialSession]:
+    """The chapter played through the session's API alone: each step's move, or Enter, and
+    the Tutor's script in between; the session as each step begins (the same session, on
+    to the last step)."""
     session = TutorialSession.start(chapter)
-    positions = {}
     while True:
         step = session.current
         tutor_first = step.move is None and step.after_tutor
@@ -76,13 +77,18 @@ def intended_positions(chapter) -> dict[int, str]:
             tutor = session.game.to_play
             session.apply(session.bot(tutor).choose(session.observation(tutor)))
             continue
-        positions[session.step] = session.game.to_json()
+        yield session
         if session.last_step:
-            return positions
+            return
         if step.move is None:
             session.acknowledge()
         else:
             session.apply(Move.parse(step.move))
+
+
+def intended_positions(chapter) -> dict[int, str]:
+    """The game (``to_json``) as each step begins (``walk``)."""
+    return {session.step: session.game.to_json() for session in walk(chapter)}
 
 
 def named_keys(say: str) -> list[str]:
@@ -156,10 +162,17 @@ async def test_the_base_chapter_plays_to_the_end_by_keys(data_dir):
         assert Seat("random") in screen.session.setup.seats
 
 
-async def test_the_base_chapter_leads_to_the_firefly_chapter():
+async def test_the_base_chapter_leads_to_the_firefly_chapter(data_dir):
+    """f on the base chapter's last step, resumed there (the chapter by keys is the test
+    above)."""
+    from solstis_tui.tutorial import progress
+
+    *_, last = walk(BASE)
+    progress.save(last)
     app = tutorial_app()
     async with app.run_test(size=SIZE) as pilot:
-        await play_chapter(pilot, app)
+        await settle(pilot, app)
+        assert app.screen.tutorial.last_step and lesson(app) == BASE.steps[-1].say
         await pilot.press("f")
         await pilot.pause()
         assert isinstance(app.screen, TutorialScreen)
