@@ -1,4 +1,5 @@
-"""The whole suite: which engine it tests, and no test run on a stale compiled build."""
+"""The whole suite: which engine it tests, no test run on a stale compiled build, and
+Pilot's waits for an idle app in short slices."""
 
 from __future__ import annotations
 
@@ -15,6 +16,25 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         pytest.exit(f"{status.stale} changed since the engine was compiled: rebuild with "
                     f"{engine_build.REBUILD} to test the compiled build, or set "
                     f"{engine_build.PURE_VARIABLE}=1 to test pure Python", returncode=2)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Pilot (``pause``, and twice for each key pressed) waits until the app is idle by
+    sleeping in slices of 20 ms until one passes with under 1/20 of it busy: thousands of
+    such waits were much of the suite's time. A screen draws what changed on a timer, at
+    most 60 times a second, and the app is idle while it waits for it: a slice shorter
+    than that wait would take the app for idle before it has drawn. So the screens draw
+    up to 400 times a second (every 2.5 ms) and the slices are 5 ms (the same 1/20 busy
+    share): the same idle moments, found sooner. Textual is pinned (pyproject.toml), so
+    its private names hold."""
+    import textual._wait
+    import textual.constants
+    import textual.screen
+
+    textual.constants.MAX_FPS = 400  # type: ignore[misc]
+    textual.screen.UPDATE_PERIOD = 1 / 400  # type: ignore[misc]
+    textual._wait.SLEEP_GRANULARITY = 0.005
+    textual._wait.SLEEP_IDLE = 0.005 / 20
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -52,16 +52,6 @@ from .helpers import (
 HOSTILE = ["[/x]", "[bold]x", "[@click=app.quit]x", "[link=https://x]x"]
 
 
-@pytest.fixture(autouse=True)
-def quick_idle_checks(monkeypatch):
-    """Pilot waits until the process is idle by sleeping in slices of 20 ms; slices of 5 ms
-    (the same 1/20 busy share) find the same idle moments sooner. Textual is pinned."""
-    import textual._wait
-
-    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", 0.005)
-    monkeypatch.setattr(textual._wait, "SLEEP_IDLE", 0.005 / 20)
-
-
 # ---------------------------------------------------------------------- both sizes
 # Each string meets every place it is shown at 80×24 and at 160×48: a test starts at one
 # size (half start small, half large), checks a screen, resizes the terminal to the other
