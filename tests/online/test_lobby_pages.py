@@ -101,25 +101,56 @@ async def test_page_keys_fit_the_footer_at_80_columns(host, connect):
                    in line for line in lines)
 
 
+class SlowLink:
+    """A client's link to the host that the test can hold: while ``held``, each message
+    that arrives waits until the test lets it through (``one_through``)."""
+
+    def __init__(self, receive: Any) -> None:
+        self._receive = receive
+        self._passes = asyncio.Semaphore(0)
+        self.held = False
+        self.through = 0
+
+    async def receive(self, client: HostClient) -> dict:
+        message = await self._receive(client)
+        if self.held:
+            await self._passes.acquire()
+        self.through += 1
+        return message
+
+    async def one_through(self, pilot) -> None:
+        """Let the next message through and wait until the app has taken it in."""
+        before = self.through
+        self._passes.release()
+        await wait_for(lambda: self.through > before, pilot)
+        await pilot.pause()
+
+    def let_go(self) -> None:
+        """No more holding (a message waiting now goes through)."""
+        self.held = False
+        self._passes.release()
+
+
 async def test_quick_presses_turn_as_many_pages(host, connect, monkeypatch):
     code, _mine = await ann_with_a_table(connect)
     fill(host, 200)
-    receive = HostClient.receive
+    link = SlowLink(HostClient.receive)
 
-    async def slowly(client: HostClient) -> dict:
-        """A slow link: each message takes a while to arrive (long enough that the three
-        presses below go out before the first answer, even on a loaded machine)."""
-        message = await receive(client)
-        await asyncio.sleep(0.6)
-        return message
+    async def receive(client: HostClient) -> dict:
+        return await link.receive(client)
 
-    monkeypatch.setattr(HostClient, "receive", slowly)
+    monkeypatch.setattr(HostClient, "receive", receive)
     app = OnlineApp(socket=host.socket_path, code=code)
     async with app.run_test(size=(80, 24)) as pilot:
         await shows(app, pilot, "Tables 1–50 of 201")
+        link.held = True
         await pilot.press(*["right_square_bracket"] * 3)  # before any answer comes
-        await wait_for(lambda: "Tables 1–50" not in page_line(app), pilot)
-        assert "Tables 151–200 of 201" in page_line(app)  # no flicker through pages 2, 3
+        for _ in range(10):  # the answers, one at a time: no flicker through pages 2, 3
+            if "Tables 1–50" not in page_line(app):
+                break
+            await link.one_through(pilot)
+        assert "Tables 151–200 of 201" in page_line(app)
+        link.let_go()
         await pilot.press(*["right_square_bracket"] * 3)  # only one page is left
         await shows(app, pilot, "Table 201 of 201")
         await pilot.press(*["left_square_bracket"] * 9)  # never before the first
