@@ -55,13 +55,15 @@ class Tmux:
                              capture_output=True, text=True)
         return out.stdout
 
-    def wait_for(self, session: str, text: str, timeout: float = 20) -> str:
+    def wait_for(self, session: str, text: str, timeout: float = 60) -> str:
+        """The screen once it shows ``text`` (``timeout``: a guard, long enough for a
+        login on a loaded machine; it looks every 50 ms)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             screen = self.screen(session)
             if text in screen:
                 return screen
-            time.sleep(0.2)
+            time.sleep(0.05)
         raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen(session)}")
 
     def kill(self) -> None:

@@ -446,6 +446,7 @@ def test_sshd_accepts_the_front_ends_drop_in_and_gives_the_documented_settings(t
 # ---- what it promises, over real ssh -----------------------------------------------------
 
 @needs_openssh
+@pytest.mark.whole_game
 def test_two_players_play_a_whole_game_over_ssh_tt(doc_sshd):
     tmux = Tmux("solstis-game")
     env = {"TERM": "xterm-256color"}
