@@ -1,5 +1,7 @@
 """Opening the host's SQLite files (``ratings.db``, ``players.db``) one way: write-ahead
-log, full sync, a schema version in ``user_version``, and a check at every start.
+log, full sync, a schema version in ``user_version``, and a check at every start. A new
+file is made whole under another name and linked into place: a crash while making it
+leaves none or a whole one, never an empty file.
 
 A damaged file is kept aside (``*.corrupt-<time>``, its write-ahead log too) and the host
 refuses to start, saying why and naming the file; it never starts on a guess or empty.
@@ -54,7 +56,7 @@ def open_database(path: Path, schema: str, version: int, what: str, empty: str, 
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     created = False
     try:
-        created = create_private(path)
+        created = _create(path, schema, version, stamped=keep_bad)
         if not created and path.stat().st_size == 0:
             raise Damaged("it is empty (0 bytes), where the host had made a database")
         conn = _connect(path, schema, version, upgrades or {})
@@ -192,6 +194,54 @@ def counted_transaction(conn: sqlite3.Connection) -> Iterator[None]:
         raise
     conn.execute("COMMIT")
     counted(conn, writes)
+
+
+def _create(path: Path, schema: str, version: int, stamped: bool) -> bool:
+    """Make the database at ``path`` whole, if it is missing: built under another name
+    (its schema, version and, if ``stamped``, its count of writes), then linked into
+    place, so that a crash at any moment leaves no database or a whole one, never an empty
+    file; True if it was made now. Another process's database made meanwhile is kept."""
+    if path.exists():
+        return False
+    _clear_unfinished(path)
+    new = path.with_name(f".{path.name}.new-{os.getpid()}")
+    new.unlink(missing_ok=True)
+    create_private(new)
+    try:
+        conn = _connect(new, schema, version, {})
+        try:
+            if stamped:
+                conn.executescript(f"BEGIN IMMEDIATE; {STAMP} COMMIT;")
+        finally:
+            conn.close()  # the write-ahead log goes into the file and is removed
+        try:
+            os.link(new, path)
+        except FileExistsError:
+            return False
+        with contextlib.suppress(OSError):  # the new name outlives a power cut
+            fd = os.open(path.parent, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        return True
+    finally:
+        for leftover in (new, Path(f"{new}-wal"), Path(f"{new}-shm")):
+            leftover.unlink(missing_ok=True)
+
+
+def _clear_unfinished(path: Path) -> None:
+    """Remove what a process killed while making ``path`` left (``_create``)."""
+    for leftover in path.parent.glob(f".{path.name}.new-*"):
+        pid = leftover.name.removeprefix(f".{path.name}.new-").split("-")[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            leftover.unlink(missing_ok=True)
+        except OSError:  # alive under another user: not ours to remove
+            pass
 
 
 def create_private(path: Path) -> bool:

@@ -19,6 +19,7 @@ import pytest
 from solstis_tui.host import database
 from solstis_tui.host.host import Host
 from solstis_tui.host.hostlock import StartRefused
+from solstis_tui.host.players import PlayerRegistry
 
 from .test_storage import solstis
 
@@ -114,6 +115,37 @@ def test_a_database_with_a_zeroed_page_is_refused_and_kept_aside(filled, tmp_pat
     assert said.startswith(f"{path} is not a ") and "damaged" in said
     assert not path.exists()
     assert len(kept := kept_aside(data, name)) == 1 and kept[0] in said
+
+
+def test_a_host_cut_off_while_it_makes_a_database_leaves_none_and_starts_next_time(
+        tmp_path, monkeypatch):
+    """The host makes a new database under another name and links it into place: cut off
+    while making it (here: where SQLite writes the schema), it leaves no file at all, and
+    what a process killed meanwhile left is cleared by the next start."""
+    data = tmp_path / "data"
+    data.mkdir()
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    orphan = data / f".players.db.new-{dead.pid}"
+    orphan.write_bytes(b"")  # a kill -9 while making it, in an earlier host
+
+    def cut_off(*_args):
+        raise SystemExit("killed")
+
+    with monkeypatch.context() as patch, pytest.raises(SystemExit):
+        patch.setattr(database, "_connect", cut_off)
+        PlayerRegistry(data).load()
+    assert not (data / "players.db").exists()
+    players = PlayerRegistry(data)
+    players.load()  # not refused as an empty file where a database was
+
+    async def register() -> None:
+        await players.register("Ann", "key:a")
+        await players.close()
+
+    asyncio.run(register())
+    assert (data / "players.db").stat().st_size > 0
+    assert not orphan.exists() and not list(data.glob(".*.new-*"))
 
 
 def test_solstis_host_names_a_damaged_ratings_file_without_a_traceback(filled, tmp_path):

@@ -1,5 +1,6 @@
 """An older host's players.json and players.journal are imported into players.db once, kept
-as a backup, and a crash at any moment of it loses no player and doubles none."""
+as a backup, and a crash at any moment of it loses no player, doubles none and keeps no
+host from starting (a database killed while it was being made is never left empty)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import json
 import logging
 import os
 import sqlite3
+import subprocess
 import time
 from pathlib import Path
 
@@ -17,6 +19,8 @@ from solstis_tui.host import player_db
 from solstis_tui.host.players import PlayerRegistry
 
 from .test_storage import solstis, stop, wait_listening
+
+SAFETY = 60.0  # seconds: a net for a broken build, never a measured time
 
 
 def old_host(data: Path, players: int) -> dict[str, str]:
@@ -85,17 +89,32 @@ async def test_a_crash_during_the_import_loses_no_player_and_doubles_none(
     await again.close()
 
 
+def killed_when(proc: subprocess.Popen, happened) -> str | None:
+    """Kill -9 ``proc`` as soon as ``happened()`` is true; what it said on stderr if it
+    had ended by itself before (a refusal to start), else None."""
+    deadline = time.monotonic() + SAFETY
+    while not happened() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.001)
+    ended = proc.poll() is not None
+    proc.kill()
+    _out, err = proc.communicate(timeout=SAFETY)
+    return err if ended else None
+
+
 def test_kill_9_during_the_import_loses_no_player_and_doubles_none(tmp_path):
     data = tmp_path / "data"
     known = old_host(data, 20000)
     args = ("host", "--socket", str(tmp_path / "h.sock"), "--data", str(data),
             "--bot-workers", "1")
+    moments = [  # start-up, the import under way, between its two renames, after it
+        lambda: True,
+        lambda: (data / "players.db").exists(),
+        lambda: bool(backups(data)),
+        lambda: (tmp_path / "h.sock").exists(),
+    ]
     killed_before_done = 0
-    for delay in (0.5, 1.0, 1.5, 2.0, 3.0):  # start-up, then the import, then after it
-        proc = solstis(*args)
-        time.sleep(delay)
-        proc.kill()
-        proc.communicate(timeout=30)
+    for moment in moments:
+        assert killed_when(solstis(*args), moment) is None  # each start got that far
         killed_before_done += (data / "players.json").exists()
     proc = solstis(*args)
     try:
@@ -105,4 +124,5 @@ def test_kill_9_during_the_import_loses_no_player_and_doubles_none(tmp_path):
     assert killed_before_done > 0  # some kill came before the import was over
     assert sorted(stored(data)) == sorted(known.items())
     assert backups(data) == [".journal", ".json"]
-    assert not [p for p in os.listdir(data) if p in ("players.json", "players.journal")]
+    assert not [p for p in os.listdir(data) if p in ("players.json", "players.journal")
+                or p.startswith(".players.db.new-")]
