@@ -87,4 +87,15 @@ def connect(host):
         client.writer.close()
 
 
+@pytest.fixture
+def fleet_files(tmp_path) -> tuple[str, str, str]:
+    """Stand-ins for a fleet gateway's CA, certificate and key (the fake and scripted
+    gateways read none of them)."""
+    files = []
+    for name in ("ca.pem", "gateway.pem", "gateway.key"):
+        (tmp_path / name).write_text("-----BEGIN TEST-----\n", encoding="ascii")
+        files.append(str(tmp_path / name))
+    return files[0], files[1], files[2]
+
+
 from .identities import keyed, peer  # noqa: E402, F401  (fixtures for every online test)

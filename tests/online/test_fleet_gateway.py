@@ -23,15 +23,6 @@ from .test_botpool import SAFETY, bot_table, state_with
 FAKE = Path(__file__).with_name("fake_gateway.py")
 
 
-@pytest.fixture
-def fleet_files(tmp_path) -> tuple[str, str, str]:
-    files = []
-    for name in ("ca.pem", "gateway.pem", "gateway.key"):
-        (tmp_path / name).write_text("-----BEGIN TEST-----\n", encoding="ascii")
-        files.append(str(tmp_path / name))
-    return files[0], files[1], files[2]
-
-
 async def host_with(tmp_path, fleet_files, mode: str, **pool):
     host = await start_host(tmp_path / "data", tmp_path / "run" / "host.sock",
                             bot_seconds=0.05, bot_workers=1)
