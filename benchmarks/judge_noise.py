@@ -13,7 +13,9 @@ the focus, and once more with A's best as the focus. Prints:
   least 95%).
 
 Run: ``.venv/bin/python benchmarks/judge_noise.py [--decisions 40] [--variant firefly]``
-(``--iterations``, ``--floor``, ``--close-floor`` try other efforts).
+(``--iterations``, ``--floor``, ``--close-floor`` try other efforts; ``--only 17 40``
+judges only those decisions, as numbered in a full run; noise losses of 1★ or more are
+listed as they come).
 Prints figures; asserts nothing.
 """
 
@@ -53,6 +55,8 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", default="base", choices=("base", "beginner", "firefly"))
+    parser.add_argument("--only", type=int, nargs="*", default=None,
+                        help="judge only these decisions (their numbers in a full run)")
     effort = Effort()
     parser.add_argument("--iterations", type=int, default=effort.iterations)
     parser.add_argument("--floor", type=int, default=effort.floor)
@@ -63,12 +67,17 @@ def main() -> None:
     started = time.perf_counter()
     found = decisions(args.decisions, args.seed, args.variant)
     for i, (obs, played) in enumerate(found):
+        if args.only is not None and i not in args.only:
+            continue
         a = judge(obs, 3 * i + 1, args.iterations, args.floor, played, args.close_floor)
         b = judge(obs, 3 * i + 2, args.iterations, args.floor, played, args.close_floor)
         # A's best as the move played (the focus, valued on the shared deals, as every
         # labelled move is) in a judgement of its own: its loss there is noise.
         c = judge(obs, 3 * i + 3, args.iterations, args.floor, a.best.move, args.close_floor)
         noise.append(c.loss(a.best.move)[0])
+        if noise[-1] >= 1.0:
+            print(f"decision {i}: {a.best.move} (A's best) loses {noise[-1]:.2f}★ in C "
+                  f"(C's best {c.best.move}) among {len(obs.legal_moves)} moves")
         la, lb = a.loss(played)[0], b.loss(played)[0]
         if label_of(la) == label_of(lb):
             same += 1
@@ -78,6 +87,7 @@ def main() -> None:
     took = time.perf_counter() - started
     noise.sort()
     n = len(noise)
+    found = found if args.only is None else [found[i] for i in args.only]
     print(f"{args.variant}, seed {args.seed}: {len(found)} decisions judged three times, "
           f"{args.iterations} "
           f"iterations, floor {args.floor}, close floor {args.close_floor}: {took:.1f} s "
