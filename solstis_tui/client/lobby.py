@@ -110,8 +110,14 @@ class LobbyScreen(Screen[None]):
         self.waiting: list[str] = []
         """The ids of the player's games that wait for their move (the host's word)."""
         self.message = ""
-        self.ready = False
+        self.mounted = False
         """True once the widgets exist (``on_mount`` ran): until then host news is kept."""
+
+    @property
+    def ready(self) -> bool:
+        """The widgets are there to show host news: mounted, and not yet taken down (as
+        the app closes, news may still come in after the widgets are gone)."""
+        return self.mounted and bool(self.query("#tables"))
 
     @property
     def online(self) -> LobbyServices:
@@ -143,7 +149,7 @@ class LobbyScreen(Screen[None]):
             name.focus()
         # The host may have answered before this screen was mounted (``--code``/``--name``
         # sends hello at once): show what came.
-        self.ready = True
+        self.mounted = True
         self._show_welcome()
         self._show_rows()
         self.say(self.message)

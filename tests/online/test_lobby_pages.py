@@ -242,3 +242,21 @@ async def test_one_page_of_tables_shows_no_page_keys(host, connect):
         await pilot.press("right_square_bracket", "r")
         await pilot.pause(0.2)
         assert app.lobby.selected()["table"] == mine and len(app.lobby.rows) == 4
+
+
+async def test_host_news_that_comes_as_the_lobby_is_taken_down_is_dropped_quietly(host,
+                                                                                 connect):
+    """As the app closes, the lobby's widgets go before the last of the host's messages
+    have been read: a page, a rating, a renaming or a word then changes nothing and
+    raises nothing (it had crashed the app's exit)."""
+    code, _mine = await ann_with_a_table(connect)
+    app = OnlineApp(socket=host.socket_path, code=code)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(lambda: len(app.lobby.rows) == 1, pilot)
+        lobby = app.lobby
+        await lobby.remove_children()  # as the app's exit does before the screen goes
+        lobby.show_page({"type": "tables", "tables": lobby.rows, "offset": 0, "total": 1})
+        lobby.rated("1500")
+        lobby.renamed("Ann")
+        lobby.say("a word from the host")
+        assert lobby.message == "a word from the host"  # kept for when it can be shown
