@@ -76,6 +76,8 @@ SETTLED_VISITS: Final = 30
 #: that decision's moves, up to this many (the tree's most visited first), and takes the
 #: best: its loss then agrees with the figure the next decision gets.
 MOST_CONTINUATIONS: Final = 5
+#: Deals on which a continuation's moves must agree to be valued line by line.
+CONTINUATION_DEALS: Final = 8
 #: How many times the shared deals are dealt afresh when a move valued only on the floor
 #: comes out best (it joins the moves valued there).
 RESHARES: Final = 2
@@ -334,7 +336,7 @@ def _finish_turn(node: Node, g: Game, path: list[Node], seat: int,
                  drawn: tuple[int, int, int, int]) -> Node | None:
     """From ``node`` down: while ``seat`` still decides in the same turn and nothing was
     drawn since ``drawn`` (``_draws`` before the forced move), play its decisions as the
-    tree rates best (``_exploited``; a single legal move as it stands). The node to go on
+    tree has settled on (``_settled``; a single legal move as it stands). The node to go on
     from by the tree policy; None when the game ended on the way."""
     while not g.is_over:
         if g.to_play != seat or _draws(g, seat) != drawn:
@@ -402,15 +404,22 @@ def _top_up(search: Search, tree: _Tree, tallies: dict[Move, _Tally], moves: lis
 def _continuations(search: Search, mv: Move) -> list[Move | None]:
     """The moves of the decider's next decision when ``mv`` is followed by another of its
     decisions in the same turn with nothing drawn between (the tree's most visited first,
-    up to ``MOST_CONTINUATIONS``); else ``[None]``. Read from one deal: what a seat may do
-    next within its own turn does not hang on what it cannot see."""
-    g = search.dealer.deal(search.rand)
-    if mv not in g.legal:
-        return [None]
-    p = g.to_play
-    drawn = _draws(g, p)
-    g.play(mv)
-    if g.is_over or g.to_play != p or _draws(g, p) != drawn or len(g.legal) < 2:
+    up to ``MOST_CONTINUATIONS``); else ``[None]``. Also ``[None]`` where those moves
+    differ from deal to deal (the Renard's: a tile of the other hand, which the seat sees
+    only then): a line would be valued only on the deals that allow it, and the best of
+    such lines would be the best of the other hands, not of the seat's moves."""
+    options: set[tuple[Move, ...]] = set()
+    for _ in range(CONTINUATION_DEALS):
+        g = search.dealer.deal(search.rand)
+        if mv not in g.legal:
+            return [None]
+        p = g.to_play
+        drawn = _draws(g, p)
+        g.play(mv)
+        if g.is_over or g.to_play != p or _draws(g, p) != drawn or len(g.legal) < 2:
+            return [None]
+        options.add(tuple(g.legal))
+    if len(options) > 1:
         return [None]
     child = search.root.children.get(edge_key(p, mv))
 

@@ -20,7 +20,7 @@ from solstis_tui.ai.judge import (
 )
 from solstis_tui.ai.mcts import Settings
 from solstis_tui.ai.search import Node, Search
-from solstis_tui.core import Game, Move
+from solstis_tui.core import Game, Move, Options
 from solstis_tui.core.events import Drew, Flipped, SpiritsDrawn
 
 from .conftest import VARIANTS, positions
@@ -190,3 +190,49 @@ def test_a_move_its_own_seat_follows_in_the_turn_is_valued_with_each_next_move()
                 followed += 1
                 assert lines == [None]
     assert heads > 5 and followed > 5
+
+
+def renard_decisions(count: int) -> list[Game]:
+    """Firefly positions, from random play, where the seat to play may take the Renard."""
+    rand = random.Random(5)
+    found: list[Game] = []
+    for deal in range(400):
+        g = Game.new(seed=deal, options=Options.for_variant("firefly"))
+        while not g.is_over and len(found) < count:
+            if any(str(mv) == "take renard" for mv in g.legal_moves()):
+                found.append(g.copy())
+            g.play(rand.choice(g.legal_moves()))
+        if len(found) >= count:
+            break
+    return found
+
+
+def test_taking_the_renard_is_not_valued_once_for_each_tile_of_the_other_hand() -> None:
+    """After taking the Renard the seat chooses a tile of the other hand, which it sees
+    only then: those moves differ from deal to deal. Valued line by line, each tile's line
+    would count only the deals whose other hand holds it, and the take would be worth the
+    luckiest of those hands (a noise of 2.7 stars was measured so). So the take has no
+    lines: its turn goes on as the tree plays it. Where a choice the seat sees comes
+    first (which of two squares the spirit takes), or the other hand is known (every
+    unseen tile is in it), the take keeps its lines."""
+    renard = squares = 0
+    for g in renard_decisions(12):
+        obs = g.observation(g.to_play)
+        recorder = _Recorder(Settings(), obs.player)
+        search = Search(obs, random.Random(1), _Tree(Settings(), recorder), recorder)
+        for _ in range(60):
+            search.iterate()
+        take = next(mv for mv in obs.legal_moves if str(mv) == "take renard")
+        after = g.copy()
+        after.play(take)
+        if after.is_over or after.to_play != g.to_play or len(after.legal_moves()) < 2:
+            continue  # the Renard was lost (an empty hand): nothing to choose
+        deals = [search.dealer.deal(random.Random(n)) for n in range(20)]
+        hidden = len({tuple(sorted(map(str, d.hands[1 - g.to_play]))) for d in deals}) > 1
+        if str(after.legal_moves()[0]).startswith("renard ") and hidden:
+            renard += 1
+            assert _continuations(search, take) == [None]
+        else:
+            squares += 1
+            assert set(_continuations(search, take)) == set(after.legal_moves())
+    assert renard >= 3 and squares >= 3
