@@ -11,7 +11,8 @@ first move led to, so m1 and m2 should agree within the judge's noise.
 The noise is measured on the same chains: the first decision judged again with another
 seed, |m1 - m1'|. Printed: the chains, the mean of m2 - m1 with its 95% interval, the
 99th percentile of |m2 - m1| and of the noise, and the share of chains whose |m2 - m1|
-is past the noise's 99th percentile (1% is what noise alone gives).
+is past the noise's 99th percentile (1% is what noise alone gives), and each of those
+chains: its moves and figures.
 
 ``--old`` values the first move as the judge did before a move was valued by its best
 continuation within the turn (the tree's exploring continuation). Seeds from 6000 on
@@ -61,7 +62,8 @@ def chains_of(seed: int) -> list[tuple[Observation, Move, Observation]]:
     return out
 
 
-def measure(task: tuple[Observation, Move, Observation, int, bool]) -> tuple[float, float]:
+def measure(task: tuple[Observation, Move, Observation, int, bool]
+            ) -> tuple[float, float, str]:
     first, played, second, seed, old = task
     if old:
         judging._finish_turn = lambda node, g, path, seat, drawn: node  # type: ignore
@@ -71,7 +73,10 @@ def measure(task: tuple[Observation, Move, Observation, int, bool]) -> tuple[flo
     m1 = v1.value_of(played)
     m1b = again.value_of(played)
     assert m1 is not None and m1b is not None
-    return v2.best.margin - m1.margin, abs(m1.margin - m1b.margin)
+    said = (f"{played} ({len(first.legal_moves)} moves; m1 {m1.margin:+.2f}★, again "
+            f"{m1b.margin:+.2f}★) then {v2.best.move} ({len(second.legal_moves)} moves; "
+            f"m2 {v2.best.margin:+.2f}★)")
+    return v2.best.margin - m1.margin, abs(m1.margin - m1b.margin), said
 
 
 def main() -> int:
@@ -91,8 +96,8 @@ def main() -> int:
     tasks = tasks[:args.chains]
     with multiprocessing.Pool(args.workers) as pool:
         results = pool.map(measure, tasks, chunksize=4)
-    diffs = [d for d, _ in results]
-    noise = sorted(n for _, n in results)
+    diffs = [d for d, _, _ in results]
+    noise = sorted(n for _, n, _ in results)
     mean = statistics.fmean(diffs)
     half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
     q99 = noise[min(len(noise) - 1, int(0.99 * len(noise)))]
@@ -104,6 +109,9 @@ def main() -> int:
           f"99th percentile of |m2 - m1| {absd[int(0.99 * (len(absd) - 1))]:.2f}★")
     print(f"noise |m1 - m1'|: median {statistics.median(noise):.2f}★, 99th percentile "
           f"{q99:.2f}★; chains past it {past} ({past / len(diffs):.1%})")
+    for d, _, said in results:
+        if abs(d) > q99:
+            print(f"past the noise: m2 - m1 {d:+.2f}★: {said}")
     print(f"{time.perf_counter() - started:.0f} s")
     return 0
 
