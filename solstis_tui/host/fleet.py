@@ -49,6 +49,9 @@ RESTART_SECONDS: Final = 1.0
 SILENCE_SECONDS: Final = 5.0
 #: Seconds a new gateway may take to say its first line (it loads Dask first).
 START_SECONDS: Final = 60.0
+#: How long a gateway that closed its output has to exit by itself (and say its status)
+#: before it is killed.
+EXIT_SECONDS: Final = 1.0
 #: Lines a second the host reads from a gateway, bad lines in one gateway's life, bytes the
 #: gateway may leave unread, and its log lines a minute: past any, it is started anew.
 MAX_LINES_A_SECOND: Final = 2000
@@ -352,7 +355,9 @@ class FleetPool:
                 except (ValueError, asyncio.LimitOverrunError):
                     self._refused("the gateway sent a line over the limit")
                     break
-                if not raw:
+                if not raw:  # the gateway ended: its exit status is the one to tell
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(process.wait(), EXIT_SECONDS)
                     break
                 if not lines.take():
                     self._refused(f"the gateway sent over {MAX_LINES_A_SECOND} lines a second")
