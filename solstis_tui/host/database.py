@@ -201,9 +201,9 @@ def _create(path: Path, schema: str, version: int, stamped: bool) -> bool:
     (its schema, version and, if ``stamped``, its count of writes), then linked into
     place, so that a crash at any moment leaves no database or a whole one, never an empty
     file; True if it was made now. Another process's database made meanwhile is kept."""
+    _clear_unfinished(path)
     if path.exists():
         return False
-    _clear_unfinished(path)
     new = path.with_name(f".{path.name}.new-{os.getpid()}")
     new.unlink(missing_ok=True)
     create_private(new)

@@ -121,7 +121,8 @@ def test_a_host_cut_off_while_it_makes_a_database_leaves_none_and_starts_next_ti
         tmp_path, monkeypatch):
     """The host makes a new database under another name and links it into place: cut off
     while making it (here: where SQLite writes the schema), it leaves no file at all, and
-    what a process killed meanwhile left is cleared by the next start."""
+    what a process killed meanwhile left is cleared by the next start, whether or not the
+    database was made since."""
     data = tmp_path / "data"
     data.mkdir()
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
@@ -146,6 +147,11 @@ def test_a_host_cut_off_while_it_makes_a_database_leaves_none_and_starts_next_ti
     asyncio.run(register())
     assert (data / "players.db").stat().st_size > 0
     assert not orphan.exists() and not list(data.glob(".*.new-*"))
+    orphan.write_bytes(b"")  # killed while making it, as another process made it first
+    again = PlayerRegistry(data)
+    again.load()
+    asyncio.run(again.close())
+    assert not orphan.exists()
 
 
 def test_solstis_host_names_a_damaged_ratings_file_without_a_traceback(filled, tmp_path):
