@@ -218,6 +218,10 @@ def _create(path: Path, schema: str, version: int, stamped: bool) -> bool:
             os.link(new, path)
         except FileExistsError:
             return False
+        except OSError:  # a filesystem without hard links: a rename, if still missing
+            if path.exists():
+                return False
+            os.rename(new, path)
         with contextlib.suppress(OSError):  # the new name outlives a power cut
             fd = os.open(path.parent, os.O_RDONLY)
             try:

@@ -154,6 +154,18 @@ def test_a_host_cut_off_while_it_makes_a_database_leaves_none_and_starts_next_ti
     assert not orphan.exists()
 
 
+def test_a_database_is_made_where_the_filesystem_has_no_hard_links(tmp_path, monkeypatch):
+    def no_links(*_args):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(database.os, "link", no_links)
+    players = PlayerRegistry(tmp_path)
+    players.load()
+    asyncio.run(players.close())
+    assert (tmp_path / "players.db").stat().st_size > 0
+    assert not list(tmp_path.glob(".*.new-*"))
+
+
 def test_solstis_host_names_a_damaged_ratings_file_without_a_traceback(filled, tmp_path):
     data = copy_of(filled, tmp_path)
     with (data / "ratings.db").open("r+b") as handle:
