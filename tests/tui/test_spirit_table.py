@@ -12,7 +12,7 @@ from solstis_tui.core import Decision, Spirit, cell_name
 from solstis_tui.screens.help import rules_text
 from solstis_tui.screens.spiritinfo import spirit_rows
 
-from ..online.helpers import screen_lines
+from ..online.helpers import screen_lines, until
 from .positions import find_position
 
 NAMES = ("You", "Random bot")
@@ -81,17 +81,17 @@ async def test_the_table_on_screen_lists_every_spirit_and_rewraps_when_the_windo
     app = make_app(seats=("human", "random"), seed=3)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
+        spirits = spirit_set(False, False)
         await pilot.press("e")
-        await pilot.pause()
+        await until(lambda: spirits[0].title in shown(app), pilot)
         seen = shown(app)
         app.screen.query_one(VerticalScroll).scroll_end(animate=False)
-        await pilot.pause()
+        await until(lambda: spirits[-1].title in shown(app), pilot)
         seen += shown(app)
-        for spirit in spirit_set(False, False):
+        for spirit in spirits:
             assert spirit.title in seen
         # 80 columns wrap the Fly's effect; 160 hold it on one line.
         fly = "put a random tile from the opponent's hand into your panorama"
         assert fly not in seen
         await pilot.resize_terminal(160, 50)
-        await pilot.pause()
-        assert fly in shown(app)
+        await until(lambda: fly in shown(app), pilot)  # (fails after its safety net)
