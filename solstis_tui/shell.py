@@ -51,6 +51,10 @@ class ShellApp(App[None]):
     ENABLE_COMMAND_PALETTE = True
     more_keys = ""
     """Markdown for the help's key list after the game's keys (the online app's table keys)."""
+    prepare_in_idle = True
+    """Build the screens a key opens (the help, a subclass's ``more_screens``) in idle time
+    after start-up, so that the first key shows them at once. Without it each is built
+    when its key is first pressed."""
 
     def __init__(self, *, theme_name: str | None = None, ascii_mode: bool = False) -> None:
         super().__init__()
@@ -75,7 +79,8 @@ class ShellApp(App[None]):
         self.call_after_refresh(gc.freeze)
         self.quiet_gc.start()
         self.set_interval(0.1, self.quiet_gc.tick, name="quiet gc")
-        self.call_after_refresh(self.prepare_help)
+        if self.prepare_in_idle:
+            self.call_after_refresh(self.prepare_help)
         self.theme = self.theme_name if self.theme_name in self.available_themes else \
             DEFAULT_THEME
         self.open_first_screen()

@@ -9,6 +9,7 @@ import os
 import pytest
 
 from solstis_tui import engine_build
+from solstis_tui.shell import ShellApp
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -49,6 +50,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The files of ``LONGEST_FIRST`` first, in that order; the rest as collected."""
     rank = {f"tests/{name}": i for i, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
+
+
+@pytest.fixture(autouse=True)
+def screens_built_when_opened(request: pytest.FixtureRequest,
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests' apps build the help and the new-game form when a key first opens them,
+    not in idle time after start-up: that preparation (a speed-up for the first key) was
+    about a quarter of the suite's CPU, in tests that never open either screen. The tests
+    of the preparation, and the whole-game tests (the product as a player runs it), keep
+    it: they are marked ``prepares_screens`` or ``whole_game``."""
+    if not (request.node.get_closest_marker("prepares_screens")
+            or request.node.get_closest_marker("whole_game")):
+        monkeypatch.setattr(ShellApp, "prepare_in_idle", False)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,17 +44,66 @@ def gate(tmp_path, monkeypatch) -> Path:
     (folder / "open").touch()
 
 
-@pytest.fixture
-def cluster(tmp_path, gate):
-    """A TLS scheduler and two workers (each one thread) on loopback."""
-    folder = tmp_path / "cluster"
+def two_worker_fleet(folder: Path, gate: Path) -> Cluster:
+    """A TLS scheduler and two workers (each one thread) on loopback, gated at ``gate``."""
     folder.mkdir()
     made = Cluster(folder, {"SOLSTIS_TEST_GATE": str(gate)})
     made.start_scheduler()
     made.start_worker()
     made.start_worker()
+    return made
+
+
+@pytest.fixture
+def cluster(tmp_path, gate):
+    """A fleet of the test's own, which it may kill or restart."""
+    made = two_worker_fleet(tmp_path / "cluster", gate)
     yield made
     made.stop()
+
+
+@pytest.fixture(scope="module")
+def one_fleet(tmp_path_factory):
+    """One fleet for the tests that kill and restart none of it (each start of Dask's
+    processes costs seconds of CPU), and its gate."""
+    folder = tmp_path_factory.mktemp("one-fleet")
+    gate = folder / "gate"
+    gate.mkdir()
+    made = two_worker_fleet(folder / "cluster", gate)
+    yield made, gate
+    (gate / "open").touch()
+    made.stop()
+
+
+async def workers_idle(cluster: Cluster) -> None:
+    """Until no worker of ``cluster`` runs a decision (a gated one ends once its gate
+    opens) and the scheduler holds none."""
+    def running(dask_worker: Any) -> int:
+        return len(dask_worker.active_threads)
+
+    client = await cluster.client(workers=len(cluster.workers))
+    try:
+        async with asyncio.timeout(SAFETY):
+            while (await bot_tasks(client)
+                   or any((await client.run(running)).values())):
+                await asyncio.sleep(0.02)
+    finally:
+        await client.close()
+
+
+@pytest.fixture
+async def shared(one_fleet, monkeypatch):
+    """The shared fleet, idle, with its gate closed and empty: the test's gate, as the
+    ``gate`` fixture's is (the host's local workers wait at it too)."""
+    fleet, gate = one_fleet
+    (gate / "open").touch()  # what an earlier test left waiting ends
+    await workers_idle(fleet)
+    for left in gate.iterdir():
+        left.unlink()
+    monkeypatch.setenv("SOLSTIS_TEST_GATE", str(gate))
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    yield fleet, gate
+    (gate / "open").touch()
 
 
 class Seated:
@@ -82,17 +132,30 @@ async def unseat(seated: Seated) -> None:
     assert seated.host.internal_errors == [], seated.host.internal_errors
 
 
-@pytest.fixture
-async def seated(tmp_path, cluster):
+async def seat_ready(tmp_path, cluster) -> Seated:
     made = await seat(tmp_path, cluster)
     await asyncio.wait_for(made.host.bots.present.wait(), SAFETY)
     made.host.bots.grace = SAFETY  # these tests are not about time: a busy machine is slow
+    return made
+
+
+@pytest.fixture
+async def seated(tmp_path, cluster):
+    made = await seat_ready(tmp_path, cluster)
+    yield made
+    await unseat(made)
+
+
+@pytest.fixture
+async def seated_shared(tmp_path, shared):
+    made = await seat_ready(tmp_path, shared[0])
     yield made
     await unseat(made)
 
 
 async def test_bots_decide_on_the_fleet_and_its_workers_learn_only_the_seat_observation(
-        seated, cluster, gate):
+        seated_shared, shared):
+    seated, (cluster, gate) = seated_shared, shared
     table = await bot_table(seated.ann)
     [report] = await asked(gate)
     game = seated.host.tables[table].game
@@ -132,7 +195,9 @@ async def test_a_worker_killed_mid_decision_costs_a_retry_on_another_never_a_mov
     assert seated.host.status()["bot_seats"]["random_moves"] == 0
 
 
-async def test_a_game_that_ends_cancels_its_pending_decision_on_the_fleet(seated, gate):
+async def test_a_game_that_ends_cancels_its_pending_decision_on_the_fleet(seated_shared,
+                                                                         shared):
+    seated, (_, gate) = seated_shared, shared
     table = await bot_table(seated.ann)
     await asked(gate)
     assert len(await bot_tasks(seated.watcher)) == 1
@@ -214,7 +279,8 @@ async def test_an_unreachable_fleet_means_the_local_pool_until_it_has_workers(
 
 
 async def test_a_gateway_without_a_certificate_from_the_fleets_ca_never_gets_in(
-        tmp_path, cluster, gate, caplog):
+        tmp_path, shared, caplog):
+    cluster, gate = shared
     caplog.set_level(logging.INFO, logger="solstis.host")
     stranger = tmp_path / "stranger"
     make(stranger, ["127.0.0.1"], ["localhost"])
@@ -290,8 +356,10 @@ async def test_a_hostile_worker_runs_no_code_in_the_host_and_freezes_no_table(
         assert ran, "the hostile object never ran: the test proves nothing"
 
 
-def test_the_host_never_imports_dask(tmp_path, cluster):
+def test_the_host_never_imports_dask(tmp_path, one_fleet):
     """In a process of its own (the tests import Dask): a host with a fleet, one decision."""
+    cluster, gate = one_fleet
+    (gate / "open").touch()  # (a real bot decides here: no gated decision is left waiting)
     script = f"""
 import asyncio, sys
 from solstis_tui.host.botpool import BotPool, Decision

@@ -210,7 +210,7 @@ async def test_solstis_online_waiting_prints_the_line_and_exits_by_it(
     monkeypatch.delenv("SOLSTIS_TOKEN_FILE", raising=False)
     monkeypatch.setenv("SOLSTIS_TOKEN_FILE", "unset-by-the-test")  # restored afterwards
     status = await asyncio.to_thread(launch.online_main, [
-        "--waiting", "--socket", str(host.socket_path), "--code", ann.code,
+        "--waiting", "--socket", str(host.socket_path), f"--code={ann.code}",
         "--token-file", str(token)])
     assert status == NONE
     assert capsys.readouterr().out == "solstis: no game waits for your move.\n"

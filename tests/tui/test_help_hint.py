@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from solstis_tui.core import Decision
 from solstis_tui.screens.help import HelpScreen, RulesViewer
 
@@ -128,6 +130,7 @@ async def test_help_is_built_once_and_opens_again_at_the_new_decisions_rules():
             first.query_one("#now").render())
 
 
+@pytest.mark.prepares_screens
 async def test_the_rules_are_read_for_help_before_the_first_question_mark():
     """The help's slow part (parsing the rules) is done in a thread after the first frame,
     so the first '?' opens as quickly as the next ones."""
@@ -152,6 +155,7 @@ async def prepared(pilot, app) -> None:
             return
 
 
+@pytest.mark.prepares_screens
 async def test_help_and_the_new_game_form_are_built_in_idle_time_while_a_bot_thinks():
     """The first '?' (160-235 ms) and 'n' (74-374 ms) while a bot thought were slower than
     the next: both screens are now composed and laid out off screen after start-up."""

@@ -60,6 +60,7 @@ async def test_help_in_a_beginner_game_leaves_out_the_evil_spirit_and_firefly_ru
         assert firefly_rows == []
 
 
+@pytest.mark.prepares_screens
 async def test_help_follows_the_variant_when_the_next_game_is_another():
     from solstis_tui.local.session import Session, Setup
 
