@@ -263,8 +263,18 @@ class _Tree:
         self.then: Move | None = None
         """While set (with ``forced``), the decider's next move in the same turn, played
         right after the forced one (a deal where it cannot be is dropped)."""
+        self.learns = True
+        """While unset, an iteration reads the tree and changes none of its statistics:
+        its path is a copy, and a node it added is taken out again (the luck's end, whose
+        deals all drew what was really drawn: a tree that learnt from them would play the
+        next decision knowing the draw, which the start's choice could not)."""
 
     def descend(self, search: Search, g: Game, path: list[Node]) -> None:
+        self._descend(search, g, path)
+        if not self.learns:
+            _detach(search.root, path)
+
+    def _descend(self, search: Search, g: Game, path: list[Node]) -> None:
         forced = self.forced
         if self.exploit:
             forced = _exploited(search.root, g)
@@ -306,6 +316,20 @@ class _Tree:
             below = Search(search.obs, search.rand, self.inner, self.recorder, root=node,
                            dealer=search.dealer)
             self.inner.descend(below, g, path)
+
+
+def _detach(root: Node, path: list[Node]) -> None:
+    """Make ``path`` (a descent from ``root``) a copy the search's statistics go to, and
+    take out of the tree the node the descent added (the first without visits: the ones
+    after it hang from it)."""
+    parent = root
+    for node in path:
+        if node.n == 0:
+            assert node.move is not None
+            del parent.children[edge_key(node.player, node.move)]
+            break
+        parent = node
+    path[:] = [Node(node.player, node.move) for node in path]
 
 
 def _exploit_next(node: Node, g: Game, path: list[Node]) -> Node | None:
@@ -486,9 +510,13 @@ def _luck(search: Search, tree: _Tree, recorder: _Recorder, focus: Move, count: 
     ``(seat, move)``, and the chance between fell as it did): ``count`` results from
     ``after``, that decision played the same way from the tree's node after ``path``
     (``_Tree.exploit``): the start's valuation, on the deals that drew what was drawn.
-    The two are iterated in turn, so both read the same tree as it grows: measured between
-    them, a draw's luck averages 0 over the draws the start foresaw, and what a fresh search
-    at the next decision finds beyond the tree's choice is the judge's drift, not luck.
+    The two are iterated in turn, so both read the same tree as it grows, and only the
+    start grows it (``_Tree.learns``: the end's deals all know the draw, and a tree that
+    learnt from them would choose the next decision for the draw that fell, which the
+    start cannot; that choice read as its decider's luck, +0.14★ a stretch where the seat
+    decides next and -0.21★ where the other does). Measured between them, a draw's luck
+    averages 0 over the draws the start foresaw, and what a fresh search at the next
+    decision finds beyond the tree's choice is the judge's drift, not luck.
     A move few deals allow gets fewer results; an end no deal reached is None."""
     end: Search | None = None
     if after is not None and path:
@@ -522,12 +550,13 @@ def _luck(search: Search, tree: _Tree, recorder: _Recorder, focus: Move, count: 
                 start_tries += 1
             if more_end and end is not None:
                 recorder.paired = ends
-                tree.exploit = True
+                tree.exploit, tree.learns = True, False
                 end.iterate()
-                tree.exploit = False
+                tree.exploit, tree.learns = False, True
                 end_tries += 1
     finally:
         tree.forced, tree.exploit_next, tree.exploit = None, False, False
+        tree.learns = True
         recorder.paired = None
     start = starts[focus].value(focus) if focus in starts and starts[focus].n else None
     total = _Tally()

@@ -14,12 +14,13 @@ from solstis_tui.ai.judge import (
     _continuations,
     _draws,
     _exploited,
+    _luck,
     _Recorder,
     _Tree,
     judge,
 )
 from solstis_tui.ai.mcts import Settings
-from solstis_tui.ai.search import Node, Search
+from solstis_tui.ai.search import Node, Search, edge_key
 from solstis_tui.core import Game, Move, Options
 from solstis_tui.core.events import Drew, Flipped, SpiritsDrawn
 
@@ -236,3 +237,46 @@ def test_taking_the_renard_is_not_valued_once_for_each_tile_of_the_other_hand() 
             squares += 1
             assert set(_continuations(search, take)) == set(after.legal_moves())
     assert renard >= 3 and squares >= 3
+
+
+
+def tree_figures(node: Node) -> tuple[object, ...]:
+    """Every statistic a choice reads in the tree under ``node`` (not the availability
+    counts, which only weigh the exploring)."""
+    return (node.n, node.w, node.margin,
+            tuple(sorted((key, tree_figures(child)) for key, child in node.children.items())))
+
+
+def test_the_luck_end_chooses_the_next_decision_without_learning_the_draw() -> None:
+    """The end's deals all drew what was really drawn. Had its iterations taught the tree,
+    the next decision would be chosen for the draw that fell, better than the start (which
+    does not know it) could, and the decider would gain that as luck. So the end reads
+    the tree and changes none of it, and is still valued."""
+    g, played, path = a_draw_after_a_choice(21)
+    me = g.to_play
+    obs = g.observation(me)
+    settings = Settings()
+    recorder = _Recorder(settings, obs.player)
+    tree = _Tree(settings, recorder)
+    search = Search(obs, random.Random(2), tree, recorder)
+    for _ in range(300):
+        search.iterate()
+    twin = hidden_twin(g, me, random.Random(5))
+    twin.play(played)
+    after = twin.observation(me)
+    _, end = _luck(search, tree, recorder, played, 40, after, path)
+    assert end is not None and end.results == 40
+    assert tree.learns  # as it was
+    # The end's iterations alone, as _luck makes them: the tree is as it was.
+    node = search.root
+    for player, mv in path:
+        node = node.children[edge_key(player, mv)]
+    before = tree_figures(search.root)
+    end_search = Search(after, random.Random(9), tree, recorder, root=node)
+    tree.exploit, tree.learns = True, False
+    for _ in range(60):
+        end_search.iterate()
+    assert tree_figures(search.root) == before
+    tree.learns = True  # and a search that learns does change it
+    end_search.iterate()
+    assert tree_figures(search.root) != before
