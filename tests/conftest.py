@@ -1,6 +1,6 @@
 """The whole suite: which engine it tests, no test run on a stale compiled build, how
-many workers ``-n auto`` starts and which files they start with, and Pilot's waits for an
-idle app in short slices."""
+many workers ``-n auto`` starts and which files they start with, the apps' screens built
+when a key opens them, and Pilot's waits for an idle app in short slices."""
 
 from __future__ import annotations
 

@@ -64,8 +64,8 @@ def cluster(tmp_path, gate):
 
 @pytest.fixture(scope="module")
 def one_fleet(tmp_path_factory):
-    """One fleet for the tests that kill and restart none of it (each start of Dask's
-    processes costs seconds of CPU), and its gate."""
+    """One fleet for the tests that kill and restart none of it (each Dask process takes
+    about a second of CPU to start), and its gate."""
     folder = tmp_path_factory.mktemp("one-fleet")
     gate = folder / "gate"
     gate.mkdir()
