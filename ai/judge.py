@@ -513,9 +513,8 @@ def _luck(search: Search, tree: _Tree, recorder: _Recorder, focus: Move, count: 
     The two are iterated in turn, so both read the same tree as it grows, and only the
     start grows it (``_Tree.learns``: the end's deals all know the draw, and a tree that
     learnt from them would choose the next decision for the draw that fell, which the
-    start cannot; that choice read as its decider's luck, +0.14★ a stretch where the seat
-    decides next and -0.21★ where the other does). Measured between them, a draw's luck
-    averages 0 over the draws the start foresaw, and what a fresh search at the next
+    start cannot; that choice read as its decider's luck). Measured between them, a draw's
+    luck averages 0 over the draws the start foresaw, and what a fresh search at the next
     decision finds beyond the tree's choice is the judge's drift, not luck.
     A move few deals allow gets fewer results; an end no deal reached is None."""
     end: Search | None = None

@@ -21,7 +21,7 @@ from solstis_tui.ai.judge import (
 )
 from solstis_tui.ai.mcts import Settings
 from solstis_tui.ai.search import Node, Search, edge_key
-from solstis_tui.core import Game, Move, Options
+from solstis_tui.core import Game, Move, Observation, Options
 from solstis_tui.core.events import Drew, Flipped, SpiritsDrawn
 
 from .conftest import VARIANTS, positions
@@ -78,16 +78,24 @@ def test_measuring_luck_changes_no_value_a_label_reads() -> None:
         assert (with_luck.moves, with_luck.expected) == (plain.moves, plain.expected)
 
 
+def searched(obs: Observation, seed: int, iterations: int
+             ) -> tuple[_Recorder, _Tree, Search]:
+    """The judge's search from ``obs`` after ``iterations``: its recorder, tree policy and
+    search."""
+    settings = Settings()
+    recorder = _Recorder(settings, obs.player)
+    tree = _Tree(settings, recorder)
+    search = Search(obs, random.Random(seed), tree, recorder)
+    for _ in range(iterations):
+        search.iterate()
+    return recorder, tree, search
+
+
 def test_luck_starts_with_the_next_decision_played_as_the_tree_rates_best() -> None:
     g = positions("base", 1, seed=14)[0]
     obs = g.observation(g.to_play)
     focus = g.legal[0]
-    settings = Settings()
-    recorder = _Recorder(settings, obs.player)
-    tree = _Tree(settings, recorder)
-    search = Search(obs, random.Random(2), tree, recorder)
-    for _ in range(400):
-        search.iterate()
+    _, tree, search = searched(obs, 2, 400)
     tree.forced, tree.exploit_next = focus, True
     chosen: list[Move] = []
     exploited: list[Move | None] = []
@@ -172,10 +180,7 @@ def test_a_move_its_own_seat_follows_in_the_turn_is_valued_with_each_next_move()
     heads = followed = 0
     for g in positions("base", 40, seed=31):
         obs = g.observation(g.to_play)
-        recorder = _Recorder(Settings(), obs.player)
-        search = Search(obs, random.Random(1), _Tree(Settings(), recorder), recorder)
-        for _ in range(60):
-            search.iterate()
+        _, _, search = searched(obs, 1, 60)
         for mv in obs.legal_moves:
             after = g.copy()
             after.play(mv)
@@ -219,10 +224,7 @@ def test_taking_the_renard_is_not_valued_once_for_each_tile_of_the_other_hand() 
     renard = squares = 0
     for g in renard_decisions(12):
         obs = g.observation(g.to_play)
-        recorder = _Recorder(Settings(), obs.player)
-        search = Search(obs, random.Random(1), _Tree(Settings(), recorder), recorder)
-        for _ in range(60):
-            search.iterate()
+        _, _, search = searched(obs, 1, 60)
         take = next(mv for mv in obs.legal_moves if str(mv) == "take renard")
         after = g.copy()
         after.play(take)
@@ -237,7 +239,6 @@ def test_taking_the_renard_is_not_valued_once_for_each_tile_of_the_other_hand() 
             squares += 1
             assert set(_continuations(search, take)) == set(after.legal_moves())
     assert renard >= 3 and squares >= 3
-
 
 
 def tree_figures(node: Node) -> tuple[object, ...]:
@@ -255,12 +256,7 @@ def test_the_luck_end_chooses_the_next_decision_without_learning_the_draw() -> N
     g, played, path = a_draw_after_a_choice(21)
     me = g.to_play
     obs = g.observation(me)
-    settings = Settings()
-    recorder = _Recorder(settings, obs.player)
-    tree = _Tree(settings, recorder)
-    search = Search(obs, random.Random(2), tree, recorder)
-    for _ in range(300):
-        search.iterate()
+    recorder, tree, search = searched(obs, 2, 300)
     twin = hidden_twin(g, me, random.Random(5))
     twin.play(played)
     after = twin.observation(me)
