@@ -32,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from solstis_tui.ai import judge as judging
+from solstis_tui.ai import judge_tree
 from solstis_tui.ai.registry import make_bot
 from solstis_tui.coach.analysis import CHANCE as CHANCE_EVENTS
 from solstis_tui.core import Game, Move, Observation, Options
@@ -66,7 +67,7 @@ def measure(task: tuple[Observation, Move, Observation, int, bool]
             ) -> tuple[float, float, str]:
     first, played, second, seed, old = task
     if old:
-        judging._finish_turn = lambda node, g, path, seat, drawn: node  # type: ignore
+        judge_tree.finish_turn = lambda node, g, path, seat, drawn: node  # type: ignore
     v1 = judging.judge(first, seed, focus=played)
     again = judging.judge(first, seed + 1, focus=played)
     v2 = judging.judge(second, seed + 2)

@@ -42,13 +42,15 @@ from solstis_tui.words.narrate import narrate
 
 VERSION: Final = 1
 """The JSON's version: it changes only when a key changes meaning or goes."""
-MEASURE: Final = 6
+MEASURE: Final = 7
 """How the figures are measured: a change (2: luck stretches start at ``stretch_start``;
 3: a move valued by its best continuation within the turn, the best always on the shared
 deals, and each seat's account; 4: a stretch of luck ends at ``Verdict.luck_end``, valued
 as its start is; 5: a move its own seat's decision follows in the turn valued with each of
 that decision's moves; 6: no such lines where those moves differ from deal to deal, and
-the luck's end learns nothing of the draw) makes the analyses kept beside records stale."""
+the luck's end learns nothing of the draw; 7: with each way through the seat's decisions
+that follow in the turn, the best of many found on a few deals) makes the analyses kept
+beside records stale."""
 
 #: Labels by the star loss of a move: (name, least loss), worst first. Chosen from the
 #: judge's noise (benchmarks/judge_noise.py; docs/analysis.md).
