@@ -1,24 +1,33 @@
 """A fleet worker turned hostile (a preload, as a worker someone took over would be): its
-``decide`` answers as ``SOLSTIS_TEST_HOSTILE`` says, and otherwise it starts as the fleet's
-own preload does (TLS checked, no HTTP server).
+``decide`` answers as the file ``SOLSTIS_TEST_HOSTILE`` names says at the time (its first
+line; one fleet serves each test in turn), and otherwise it starts as the fleet's own
+preload does (TLS checked, no HTTP server).
 
 - ``pickle``: an object whose unpickling runs code: it writes ``ran-in-PID`` in each folder
-  of ``SOLSTIS_TEST_MARKERS`` (``:``-separated), naming the process it ran in;
+  the file's second line names (``:``-separated), naming the process it ran in;
 - ``garbage``: a tuple of the wrong shape and types (``(0, None, 0.0)``);
 - ``illegal``: a well-formed answer whose move is not legal there;
-- ``never``: no answer at all."""
+- ``never``: no answer while the file says ``never``."""
 
 from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 from typing import Any
 
 from solstis_tui.core import Move
 from solstis_tui.core.observation_json import observation_from_dict
 from solstis_tui.host import fleet_node
 
-MODE = os.environ.get("SOLSTIS_TEST_HOSTILE", "")
+ORDERS = Path(os.environ.get("SOLSTIS_TEST_HOSTILE", "/nonexistent"))
+
+
+def orders() -> tuple[str, list[str]]:
+    """The mode, and the folders a hostile object marks."""
+    lines = (ORDERS.read_text(encoding="utf-8").splitlines() if ORDERS.exists() else [])
+    lines += ["", ""]
+    return lines[0], [folder for folder in lines[1].split(":") if folder]
 
 
 class RunsCode:
@@ -40,12 +49,17 @@ class RunsCode:
 def hostile(factory: Any, tier: str, seed: int, observation: str, seconds: float) -> Any:
     import json
 
-    if MODE == "pickle":
-        return RunsCode(os.environ["SOLSTIS_TEST_MARKERS"].split(":"))
-    if MODE == "garbage":
+    mode, folders = orders()
+    if mode == "pickle":
+        return RunsCode(folders)
+    if mode == "garbage":
         return (0, None, 0.0)
-    if MODE == "never":
-        time.sleep(3600)
+    deadline = time.monotonic() + 3600
+    while mode == "never" and time.monotonic() < deadline:
+        time.sleep(0.05)  # (the next test's orders, or the fleet's end, let it go)
+        mode, _ = orders()
+    if mode == "never":
+        return None
     obs = observation_from_dict(json.loads(observation))
     for text in ("play 6-6", "capture 1-1", "rainbow 1-1", "play 1-1", "draw"):
         move = Move.parse(text)

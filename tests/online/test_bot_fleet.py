@@ -313,25 +313,34 @@ def markers():
     os.rmdir(folder)
 
 
+@pytest.fixture(scope="module")
+def hostile_fleet(tmp_path_factory):
+    """One fleet whose worker is hostile (``hostile_worker``), for each mode in turn: what
+    it does is the file ``orders`` (a test writes it before its host starts)."""
+    folder = tmp_path_factory.mktemp("hostile-fleet")
+    orders = folder / "orders"
+    orders.write_text("", encoding="utf-8")
+    (folder / "cluster").mkdir()
+    hostile = Cluster(folder / "cluster", {"SOLSTIS_TEST_HOSTILE": str(orders)})
+    hostile.start_scheduler()
+    hostile.start_worker(preload="tests.online.hostile_worker")
+    yield hostile, orders
+    orders.write_text("", encoding="utf-8")  # a worker that answers never lets go
+    hostile.stop()
+
+
 @pytest.mark.parametrize(("mode", "counted"), [
     ("pickle", "refused"), ("garbage", "refused"), ("illegal", "refused"),
     ("never", "no answer in time"),
 ])
 async def test_a_hostile_worker_runs_no_code_in_the_host_and_freezes_no_table(
-        tmp_path, gate, markers, mode, counted):
-    folder = tmp_path / "cluster"
-    folder.mkdir()
+        tmp_path, gate, markers, hostile_fleet, mode, counted):
+    hostile, orders = hostile_fleet
     data = tmp_path / "data"
-    hostile = Cluster(folder, {"SOLSTIS_TEST_GATE": str(gate), "SOLSTIS_TEST_HOSTILE": mode,
-                               "SOLSTIS_TEST_MARKERS": f"{markers}:{data}"})
-    hostile.start_scheduler()
-    hostile.start_worker(preload="tests.online.hostile_worker")
+    orders.write_text(f"{mode}\n{markers}:{data}\n", encoding="utf-8")
+    await workers_idle(hostile)  # nothing an earlier test asked is still running
     (gate / "open").touch()
-    try:
-        seated = await seat(tmp_path, hostile, factory=quick_bot)
-    except BaseException:
-        hostile.stop()  # no fleet left running when the host could not start
-        raise
+    seated = await seat(tmp_path, hostile, factory=quick_bot)
     try:
         await asyncio.wait_for(seated.host.bots.present.wait(), SAFETY)
         seated.host.bots.grace = 1.0 if mode == "never" else SAFETY
@@ -339,8 +348,8 @@ async def test_a_hostile_worker_runs_no_code_in_the_host_and_freezes_no_table(
         await state_with(seated.ann, table, 1)  # the local pool answered for the fleet
         status = seated.host.status()
     finally:
+        orders.write_text("", encoding="utf-8")
         await unseat(seated)
-        hostile.stop()
     bots = status["bots"]
     assert status["bot_seats"]["random_moves"] == 0
     assert sum(bots["local"]["served"].values()) >= 1
