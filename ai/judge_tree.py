@@ -195,7 +195,7 @@ class TreePolicy:
         if self.exploit_next:
             node: Node | None = exploit_next(child, g, path)
         elif self.finish_turn:
-            node = finish_turn(child, g, path, p, drawn)
+            node = settle_turn(child, g, path, p, drawn)
         else:
             node = child
         if node is not None and not g.is_over:
@@ -242,7 +242,7 @@ def draws(g: Game, seat: int) -> tuple[int, int, int, int]:
     return len(g.pile), len(g.spirit_pile), len(g.hands[1 - seat]), g.turn
 
 
-def finish_turn(node: Node, g: Game, path: list[Node], seat: int,
+def settle_turn(node: Node, g: Game, path: list[Node], seat: int,
                  drawn: tuple[int, int, int, int]) -> Node | None:
     """From ``node`` down: while ``seat`` still decides in the same turn and nothing was
     drawn since ``drawn`` (``draws`` before the forced move), play its decisions as the

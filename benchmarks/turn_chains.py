@@ -1,6 +1,7 @@
 """Does a move's figure agree with the figure of the same seat's next decision in the turn?
 
     .venv/bin/python benchmarks/turn_chains.py [--chains 500] [--first-seed 6000] [--old]
+        [--both-noises]
 
 A chain is two decisions with a choice, the second following the first in the same turn,
 by the same seat, with nothing drawn between (play, then capture; capture, then keep).
@@ -13,6 +14,10 @@ seed, |m1 - m1'|. Printed: the chains, the mean of m2 - m1 with its 95% interval
 99th percentile of |m2 - m1| and of the noise, and the share of chains whose |m2 - m1|
 is past the noise's 99th percentile (1% is what noise alone gives), and each of those
 chains: its moves and figures.
+
+``--both-noises`` judges the second decision again with another seed too, and prints the
+share of chains past the 99th percentile of ((m1 - m1') + (m2 - m2')) / sqrt(2): how m2 - m1
+would spread if the two figures agreed up to each judgement's own noise.
 
 ``--old`` values the first move as the judge did before a move was valued by its best
 continuation within the turn (the tree's exploring continuation). Seeds from 6000 on
@@ -63,21 +68,24 @@ def chains_of(seed: int) -> list[tuple[Observation, Move, Observation]]:
     return out
 
 
-def measure(task: tuple[Observation, Move, Observation, int, bool]
-            ) -> tuple[float, float, str]:
-    first, played, second, seed, old = task
+def measure(task: tuple[Observation, Move, Observation, int, bool, bool]
+            ) -> tuple[float, float, str, float]:
+    first, played, second, seed, old, both = task
     if old:
-        judge_tree.finish_turn = lambda node, g, path, seat, drawn: node  # type: ignore
+        judge_tree.settle_turn = lambda node, g, path, seat, drawn: node  # type: ignore
     v1 = judging.judge(first, seed, focus=played)
     again = judging.judge(first, seed + 1, focus=played)
     v2 = judging.judge(second, seed + 2)
     m1 = v1.value_of(played)
     m1b = again.value_of(played)
     assert m1 is not None and m1b is not None
+    # The second judgement's noise too: the same, judged with another seed.
+    m2b = judging.judge(second, seed + 3).best.margin if both else v2.best.margin
     said = (f"{played} ({len(first.legal_moves)} moves; m1 {m1.margin:+.2f}★, again "
             f"{m1b.margin:+.2f}★) then {v2.best.move} ({len(second.legal_moves)} moves; "
             f"m2 {v2.best.margin:+.2f}★)")
-    return v2.best.margin - m1.margin, abs(m1.margin - m1b.margin), said
+    return (v2.best.margin - m1.margin, abs(m1.margin - m1b.margin), said,
+            abs((m1.margin - m1b.margin) + (v2.best.margin - m2b)) / math.sqrt(2))
 
 
 def main() -> int:
@@ -86,6 +94,9 @@ def main() -> int:
     parser.add_argument("--first-seed", type=int, default=6000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--old", action="store_true")
+    parser.add_argument("--both-noises", action="store_true",
+                        help="judge the second decision again too, and compare with both "
+                             "judgements' noise")
     args = parser.parse_args()
     started = time.perf_counter()
     tasks = []
@@ -93,12 +104,13 @@ def main() -> int:
     while len(tasks) < args.chains:
         seed += 1
         for first, played, second in chains_of(seed):
-            tasks.append((first, played, second, 1000 * seed + len(tasks), args.old))
+            tasks.append((first, played, second, 1000 * seed + len(tasks), args.old,
+                          args.both_noises))
     tasks = tasks[:args.chains]
     with multiprocessing.Pool(args.workers) as pool:
         results = pool.map(measure, tasks, chunksize=4)
-    diffs = [d for d, _, _ in results]
-    noise = sorted(n for _, n, _ in results)
+    diffs = [d for d, _, _, _ in results]
+    noise = sorted(n for _, n, _, _ in results)
     mean = statistics.fmean(diffs)
     half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
     q99 = noise[min(len(noise) - 1, int(0.99 * len(noise)))]
@@ -110,7 +122,15 @@ def main() -> int:
           f"99th percentile of |m2 - m1| {absd[int(0.99 * (len(absd) - 1))]:.2f}★")
     print(f"noise |m1 - m1'|: median {statistics.median(noise):.2f}★, 99th percentile "
           f"{q99:.2f}★; chains past it {past} ({past / len(diffs):.1%})")
-    for d, _, said in results:
+    if args.both_noises:
+        # Were m1 and m2 the same figure up to each judgement's noise, m2 - m1 would spread
+        # as (m1 - m1') + (m2 - m2') over the square root of 2 does.
+        both = sorted(b for _, _, _, b in results)
+        q99b = both[min(len(both) - 1, int(0.99 * len(both)))]
+        past_b = sum(1 for d in absd if d > q99b)
+        print(f"both judgements' noise: 99th percentile {q99b:.2f}★; chains past it "
+              f"{past_b} ({past_b / len(diffs):.1%})")
+    for d, _, said, _ in results:
         if abs(d) > q99:
             print(f"past the noise: m2 - m1 {d:+.2f}★: {said}")
     print(f"{time.perf_counter() - started:.0f} s")
