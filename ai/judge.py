@@ -285,15 +285,14 @@ def _screen(search: Search, tree: TreePolicy, recorder: Recorder, moves: Sequenc
 
 
 def _paired(search: Search, tree: TreePolicy, recorder: Recorder, moves: list[Move],
-            count: int, cancel: Signal | None = None,
-            ways: Ways | None = None) -> dict[Move, Tally]:
+            count: int, ways: Ways, cancel: Signal | None = None) -> dict[Move, Tally]:
     """``count`` results for each of ``moves`` on the same deals (``_rounds``): the luck
     of the draw, most of a result's spread, then largely cancels in the differences
     between them (the losses). A move that has ``ways`` (``_screen``) is valued once with
     each, and its result is its best line's."""
     lines: list[Line] = []
     for mv in moves:
-        lines.extend((mv, way) for way in (ways or {}).get(mv, [()]))
+        lines.extend((mv, way) for way in ways.get(mv, [()]))
     recorder.halves = {}
     found = _rounds(search, tree, recorder, lines, count, cancel, split=True)
     paired: dict[Move, Tally] = {}
@@ -442,7 +441,7 @@ def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
         close = _leaders(floored, obs.legal_moves)
     if focus is not None and focus not in close:
         close.append(focus)
-    paired = _paired(search, tree, recorder, close, close_floor, cancel, ways)
+    paired = _paired(search, tree, recorder, close, close_floor, ways, cancel)
 
     def value(mv: Move) -> MoveValue:
         return (paired.get(mv) or floored.get(mv) or Tally()).value(mv)
@@ -460,7 +459,7 @@ def judge(obs: Observation, seed: int, iterations: int = DEFAULT_ITERATIONS,
             # measured against the best, so the best is valued on the shared deals too
             # (all of them afresh, together).
             close.append(values[0].move)
-            paired = _paired(search, tree, recorder, close, close_floor, cancel, ways)
+            paired = _paired(search, tree, recorder, close, close_floor, ways, cancel)
             values = ranked()
         expected = _unbiased(recorder.halves) or values[0]
     else:
